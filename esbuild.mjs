@@ -26,6 +26,8 @@ const common = {
 
 const builds = [
   { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'] },
+  // The language client, loaded lazily by the extension (keeps activation cheap).
+  { ...common, entryPoints: { client: 'src/extension/client/client.ts' }, outdir: 'dist', external: ['vscode'] },
   { ...common, entryPoints: { server: 'server/server.ts' }, outdir: 'dist' },
   {
     ...common,

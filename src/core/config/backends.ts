@@ -1,0 +1,89 @@
+// Normalizes the `sessionOps.backends` setting: validates each entry, fills the default
+// directories (the workspace folders) and flags clear-text URLs that leave the machine.
+
+export interface BackendConfig {
+  /** Stable key: the normalized base URL. */
+  key: string;
+  name: string;
+  baseUrl: string;
+  directories: string[];
+  /** http:// to a host other than loopback: credentials and prompts cross the network in clear. */
+  insecure: boolean;
+}
+
+export interface BackendConfigProblem {
+  index: number;
+  message: string;
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK.has(hostname.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+export function normalizeBaseUrl(raw: string): URL {
+  const url = new URL(raw.trim());
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`unsupported protocol "${url.protocol}" (use http:// or https://)`);
+  }
+  if (url.username || url.password) {
+    throw new Error('credentials do not belong in the URL; use "Session Ops: Set Backend Password..."');
+  }
+  url.hash = '';
+  url.search = '';
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url;
+}
+
+export function parseBackendConfigs(
+  raw: unknown,
+  workspaceFolders: string[],
+): { backends: BackendConfig[]; problems: BackendConfigProblem[] } {
+  const backends: BackendConfig[] = [];
+  const problems: BackendConfigProblem[] = [];
+  if (!Array.isArray(raw)) {
+    if (raw !== undefined && raw !== null) problems.push({ index: 0, message: 'sessionOps.backends must be an array' });
+    return { backends, problems };
+  }
+  const seen = new Set<string>();
+  raw.forEach((entry: unknown, index) => {
+    if (typeof entry !== 'object' || entry === null) {
+      problems.push({ index, message: 'each backend must be an object with a baseUrl' });
+      return;
+    }
+    const e = entry as Record<string, unknown>;
+    if (typeof e.baseUrl !== 'string' || e.baseUrl.trim() === '') {
+      problems.push({ index, message: 'baseUrl is missing' });
+      return;
+    }
+    let url: URL;
+    try {
+      url = normalizeBaseUrl(e.baseUrl);
+    } catch (err) {
+      problems.push({ index, message: `invalid baseUrl "${e.baseUrl}": ${(err as Error).message}` });
+      return;
+    }
+    const key = url.href;
+    if (seen.has(key)) {
+      problems.push({ index, message: `duplicate backend ${key}` });
+      return;
+    }
+    seen.add(key);
+    let directories = workspaceFolders;
+    if (e.directories !== undefined) {
+      if (!Array.isArray(e.directories) || !e.directories.every((d) => typeof d === 'string' && d.trim() !== '')) {
+        problems.push({ index, message: 'directories must be an array of non-empty strings' });
+        return;
+      }
+      directories = e.directories as string[];
+    }
+    const insecure = url.protocol === 'http:' && !isLoopbackHost(url.hostname);
+    if (insecure) {
+      problems.push({ index, message: `${url.origin} uses clear-text http:// off this machine; prefer https://` });
+    }
+    const name = typeof e.name === 'string' && e.name.trim() !== '' ? e.name.trim() : url.host;
+    backends.push({ key, name, baseUrl: url.href.replace(/\/$/, ''), directories: [...new Set(directories)], insecure });
+  });
+  return { backends, problems };
+}

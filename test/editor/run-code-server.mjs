@@ -1,0 +1,258 @@
+#!/usr/bin/env node
+// Runs the editor suite inside the extension host of a real VS Code: code-server (VS Code 1.100.3)
+// driven by Debian's Chromium through playwright-core. The suite is loaded through the workbench
+// URL payload (extensionDevelopmentPath + extensionTestsPath) and its outcome is taken from
+// codeAutomationExit. A small loopback HTTP service lets the suite ask for screenshots and read
+// the rendered DOM. Every run saves screenshots to test-results/; a failed run also saves the
+// extension host logs. The harness never skips: if it cannot run, it fails and says why.
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { format } from 'node:util';
+import { ensureEditor } from '../support/ensure-editor.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const resultsDir = path.join(root, 'test-results');
+const TOTAL_TIMEOUT_MS = Number(process.env.SESSION_OPS_EDITOR_TIMEOUT_MS ?? 20 * 60_000);
+
+const log = (m) => console.log(`[editor] ${m}`);
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHttp(url, timeoutMs, isAlive) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!isAlive()) throw new Error(`code-server exited before ${url} answered`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/**
+ * Starts code-server on a free loopback port with a private HOME, user-data and extensions folder
+ * and a copy of the workspace. Returns its port, paths, a workbench URL builder and stop().
+ * Options: { workspace, settings, env, trust }
+ */
+export async function launchCodeServer(options = {}) {
+  const { codeServerBin } = ensureEditor();
+  const work = mkdtempSync(path.join(os.tmpdir(), 'session-ops-editor-'));
+  const home = path.join(work, 'home');
+  const userData = path.join(work, 'user-data');
+  const extensionsDir = path.join(work, 'extensions');
+  const workspace = path.join(work, 'workspace');
+  for (const d of [home, path.join(userData, 'User'), extensionsDir]) mkdirSync(d, { recursive: true });
+  cpSync(options.workspace ?? path.join(root, 'test', 'editor', 'workspace'), workspace, { recursive: true });
+  writeFileSync(
+    path.join(userData, 'User', 'settings.json'),
+    JSON.stringify({
+      'security.workspace.trust.enabled': options.trust ?? false,
+      'workbench.startupEditor': 'none',
+      'workbench.tips.enabled': false,
+      'telemetry.telemetryLevel': 'off',
+      'extensions.autoCheckUpdates': false,
+      'extensions.autoUpdate': false,
+      'update.mode': 'none',
+      ...(options.settings ?? {}),
+    }, null, 2),
+  );
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_DATA_HOME: path.join(home, '.local', 'share'),
+    XDG_CACHE_HOME: path.join(home, '.cache'),
+    ...(options.env ?? {}),
+  };
+  const args = [codeServerBin, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry',
+    '--disable-update-check', '--user-data-dir', userData, '--extensions-dir', extensionsDir];
+  if (options.trust !== true) args.push('--disable-workspace-trust');
+  args.push(workspace);
+  const serverLog = [];
+  const server = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let alive = true;
+  server.on('exit', () => { alive = false; });
+  server.stdout.on('data', (d) => serverLog.push(String(d)));
+  server.stderr.on('data', (d) => serverLog.push(String(d)));
+  await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000, () => alive);
+  const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
+  return {
+    port, work, userData, workspace, serverLog,
+    /** The workbench URL for the workspace, with the extension under development and optional tests. */
+    url(testsPath) {
+      const payload = [['extensionDevelopmentPath', remote(root)]];
+      if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
+      return `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+    },
+    async stop() {
+      server.kill('SIGTERM');
+      for (let i = 0; i < 20 && alive; i++) await new Promise((r) => setTimeout(r, 100));
+      if (alive) server.kill('SIGKILL');
+      rmSync(work, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Launches Chromium headless with the flags this machine needs. */
+export async function launchBrowser() {
+  const { chromium } = ensureEditor();
+  const { chromium: pw } = await import('playwright-core');
+  return pw.launch({
+    executablePath: chromium,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+}
+
+/** Options: { workspace, settings, env, grep, trust, tag } */
+export async function runEditorSuite(options = {}) {
+  const testIndex = path.join(root, 'out', 'test', 'editor', 'index.js');
+  if (!existsSync(testIndex) || !existsSync(path.join(root, 'dist', 'extension.js'))) {
+    throw new Error('the bundles are missing: run "npm run build" first (npm test does)');
+  }
+  mkdirSync(resultsDir, { recursive: true });
+
+  // The harness service the suite talks to.
+  let page;
+  const service = http.createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    try {
+      const args = body ? JSON.parse(body) : {};
+      if (!page) throw new Error('the page is not open yet');
+      let result = { ok: true };
+      if (req.url === '/screenshot') {
+        const safe = String(args.name).replace(/[^a-z0-9._-]+/gi, '-');
+        const file = path.join(resultsDir, `${safe}.png`);
+        await page.screenshot({ path: file });
+        log(`screenshot saved: ${path.relative(root, file)}`);
+      } else if (req.url === '/query') {
+        result = await page.$$eval(args.selector, (els) => els.map((e) => ({
+          text: e.textContent ?? '',
+          ariaLabel: e.getAttribute('aria-label'),
+          className: typeof e.className === 'string' ? e.className : '',
+          title: e.getAttribute('title'),
+        })));
+      } else if (req.url === '/click') {
+        await page.click(args.selector, { timeout: 10_000 });
+      } else if (req.url === '/press') {
+        await page.keyboard.press(args.keys);
+      } else {
+        res.writeHead(404).end('unknown endpoint');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
+    } catch (err) {
+      res.writeHead(500).end(String(err?.message ?? err));
+    }
+  });
+  await new Promise((r) => service.listen(0, '127.0.0.1', r));
+  const harnessUrl = `http://127.0.0.1:${service.address().port}`;
+
+  const cs = await launchCodeServer({
+    ...options,
+    env: {
+      SESSION_OPS_HARNESS_URL: harnessUrl,
+      SESSION_OPS_RESULTS_DIR: resultsDir,
+      ...(options.grep ? { SESSION_OPS_EDITOR_GREP: options.grep } : {}),
+      ...(options.env ?? {}),
+    },
+  });
+  let browser;
+  let exitCode = 1;
+  const consoleLines = [];
+  try {
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    page = await context.newPage();
+    page.on('console', async (msg) => {
+      let text = msg.text();
+      try {
+        // The workbench forwards extension-host output as ['%c INFO', 'color: ...', format, ...values].
+        const args = await Promise.all(msg.args().map((a) => a.jsonValue()));
+        if (typeof args[0] === 'string' && args[0].startsWith('%c')) text = format(...args.slice(2));
+      } catch { /* keep msg.text() */ }
+      consoleLines.push(text);
+      if (process.env.SESSION_OPS_EDITOR_VERBOSE || /passing|failing|pending|✔|✓|\d+\) |Error|AssertionError/.test(text)) {
+        if (!/Failed to load resource|DevTools|webview/i.test(text)) console.log(`  ${text}`);
+      }
+    });
+    const exited = new Promise((resolve) => page.exposeFunction('codeAutomationExit', (code) => resolve(Number(code))));
+    log(`code-server on port ${cs.port}, workspace ${cs.workspace}`);
+    await page.goto(cs.url(testIndex));
+    // Wait for the workbench itself, not a fixed sleep.
+    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    log('workbench is up; running the suite in its extension host');
+    let timer;
+    const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`the suite did not finish within ${TOTAL_TIMEOUT_MS / 60000} min`)), TOTAL_TIMEOUT_MS); });
+    exitCode = await Promise.race([exited, timeout]);
+    clearTimeout(timer);
+    await page.screenshot({ path: path.join(resultsDir, `editor-final${options.tag ? '-' + options.tag : ''}.png`) }).catch(() => {});
+  } catch (err) {
+    console.error(`[editor] ${err.message}`);
+    if (page) await page.screenshot({ path: path.join(resultsDir, 'editor-failure.png') }).catch(() => {});
+    exitCode = 1;
+  } finally {
+    const summaryFile = path.join(resultsDir, 'editor-results.json');
+    if (existsSync(summaryFile)) {
+      const { outcomes } = JSON.parse(readFileSync(summaryFile, 'utf8'));
+      for (const o of outcomes) console.log(`  ${o.state === 'passed' ? 'ok  ' : o.state === 'failed' ? 'FAIL' : 'skip'} ${o.title}${o.error ? '\n' + o.error.split('\n').slice(0, 8).map((l) => '       ' + l).join('\n') : ''}`);
+    }
+    if (exitCode !== 0) {
+      const logsOut = path.join(resultsDir, 'editor-logs');
+      rmSync(logsOut, { recursive: true, force: true });
+      const logsIn = path.join(cs.userData, 'logs');
+      if (existsSync(logsIn)) cpSync(logsIn, logsOut, { recursive: true });
+      writeFileSync(path.join(resultsDir, 'editor-code-server.log'), cs.serverLog.join(''));
+      writeFileSync(path.join(resultsDir, 'editor-browser-console.log'), consoleLines.join('\n'));
+      const exthost = findFiles(logsOut, /exthost|remoteexthost/i);
+      log(`failure logs saved to ${path.relative(root, logsOut)}${exthost.length ? ` (extension host: ${exthost.map((f) => path.relative(root, f)).join(', ')})` : ''}`);
+    }
+    await browser?.close().catch(() => {});
+    service.close();
+    await cs.stop();
+  }
+  return exitCode;
+}
+
+function findFiles(dir, re) {
+  if (!existsSync(dir)) return [];
+  const out = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...findFiles(p, re));
+    else if (re.test(p)) out.push(p);
+  }
+  return out;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  runEditorSuite({ grep: process.argv[2] }).then(
+    (code) => {
+      log(code === 0 ? 'editor suite passed' : `editor suite FAILED (exit ${code})`);
+      process.exit(code);
+    },
+    (err) => {
+      console.error(err.message);
+      process.exit(1);
+    },
+  );
+}

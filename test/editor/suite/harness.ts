@@ -1,0 +1,72 @@
+// The suite's line to the harness that drives the browser (code-server runs only). Through it a
+// test asks for a screenshot of the workbench or reads the rendered DOM, so assertions can look
+// at what a person sees, not only at the API. Under @vscode/test-electron there is no harness:
+// screenshots are then logged as unavailable and DOM queries throw.
+
+export interface DomNode {
+  text: string;
+  ariaLabel: string | null;
+  className: string;
+  title: string | null;
+}
+
+function harnessUrl(): string | undefined {
+  return process.env.SESSION_OPS_HARNESS_URL;
+}
+
+async function call<T>(endpoint: string, body: unknown): Promise<T> {
+  const base = harnessUrl();
+  if (!base) throw new Error('no browser harness (SESSION_OPS_HARNESS_URL unset): DOM checks need the code-server runner');
+  const res = await fetch(`${base}/${endpoint}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`harness ${endpoint} failed: ${res.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+export const hasBrowser = (): boolean => harnessUrl() !== undefined;
+
+/** Saves test-results/<name>.png of the whole workbench. */
+export async function screenshot(name: string): Promise<void> {
+  if (!hasBrowser()) {
+    console.log(`[harness] screenshot "${name}" skipped: not running under the code-server harness`);
+    return;
+  }
+  await call('screenshot', { name });
+}
+
+/** Every element matching the CSS selector, as rendered in the workbench. */
+export function query(selector: string): Promise<DomNode[]> {
+  return call<DomNode[]>('query', { selector });
+}
+
+/** Clicks the first element matching the selector. */
+export async function click(selector: string): Promise<void> {
+  await call('click', { selector });
+}
+
+/** Presses keys in the workbench (Playwright key names, e.g. "Control+Space"). */
+export async function press(keys: string): Promise<void> {
+  await call('press', { keys });
+}
+
+/** Polls until the predicate holds, up to timeoutMs; the error names what was awaited. */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 30_000, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v !== undefined && v !== false) return v;
+    } catch (err) {
+      lastError = err;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

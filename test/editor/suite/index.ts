@@ -1,0 +1,48 @@
+// The editor test suite's entry, loaded by the extension host of a real VS Code: code-server via
+// the workbench URL payload (test/editor/run-code-server.mjs) or desktop VS Code via
+// @vscode/test-electron (test/editor/run-electron.mjs). Both call run() and take its outcome as
+// the exit code. Test files are bundled in here by esbuild (see esbuild.mjs).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type MochaType from 'mocha';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const Mocha = require('mocha') as typeof MochaType;
+
+interface Outcome {
+  title: string;
+  state: 'passed' | 'failed' | 'pending';
+  durationMs: number | null;
+  error?: string;
+}
+
+export function run(): Promise<void> {
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 120_000, reporter: 'spec' });
+  const grep = process.env.SESSION_OPS_EDITOR_GREP;
+  if (grep) mocha.grep(grep);
+  // Define describe/it on the global object, then load the bundled test files in order.
+  mocha.suite.emit('pre-require', globalThis, 'session-ops-editor-suite', mocha);
+  if (process.env.SESSION_OPS_EDITOR_SUITE === 'bench-activation') {
+    require('./activation.bench');
+  } else {
+    require('./smoke.test');
+  }
+
+  const outcomes: Outcome[] = [];
+  const resultsDir = process.env.SESSION_OPS_RESULTS_DIR;
+  return new Promise((resolve, reject) => {
+    const runner = mocha.run((failures) => {
+      if (resultsDir) {
+        fs.mkdirSync(resultsDir, { recursive: true });
+        fs.writeFileSync(path.join(resultsDir, 'editor-results.json'), JSON.stringify({ failures, outcomes }, null, 2));
+      }
+      if (failures > 0) reject(new Error(`${failures} editor test(s) failed`));
+      else resolve();
+    });
+    runner.on('pass', (t) => outcomes.push({ title: t.fullTitle(), state: 'passed', durationMs: t.duration ?? null }));
+    runner.on('pending', (t) => outcomes.push({ title: t.fullTitle(), state: 'pending', durationMs: null }));
+    runner.on('fail', (t, err: Error) =>
+      outcomes.push({ title: t.fullTitle(), state: 'failed', durationMs: t.duration ?? null, error: err.stack ?? err.message }),
+    );
+  });
+}

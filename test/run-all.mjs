@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// `npm test`: builds (with type-check), then runs every test layer in order and prints a summary.
+//   1. unit       mocha, plain Node, the pure modules
+//   2. lsp        the built language server spoken to over LSP
+//   3. backend    the real opencode server (opencode-ai) and the spec-dialect test server
+//   4. editor     the suite inside the extension host of a real VS Code (code-server + Chromium)
+// Every layer runs even when an earlier one failed; the exit code is non-zero if any failed.
+// A layer that cannot run fails with its reason: nothing skips itself to green.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const only = process.argv.slice(2);
+const npx = (...args) => ['npx', ['--no-install', ...args]];
+
+const layers = [
+  { name: 'build', cmd: ['npm', ['run', 'build']], required: true },
+  { name: 'unit', cmd: npx('mocha', '--config', 'test/unit/.mocharc.json') },
+  { name: 'lsp', cmd: npx('mocha', '--config', 'test/lsp/.mocharc.json') },
+  { name: 'backend', cmd: npx('mocha', '--config', 'test/backend/.mocharc.json') },
+  { name: 'editor', cmd: ['node', ['test/editor/run-code-server.mjs']] },
+].filter((l) => only.length === 0 || l.name === 'build' || only.includes(l.name));
+
+const results = [];
+const started = Date.now();
+for (const layer of layers) {
+  console.log(`\n=== ${layer.name} ===`);
+  const t0 = Date.now();
+  const r = spawnSync(layer.cmd[0], layer.cmd[1], { cwd: root, stdio: 'inherit', env: process.env });
+  const ok = r.status === 0;
+  results.push({ name: layer.name, ok, seconds: (Date.now() - t0) / 1000, why: r.error?.message ?? (r.signal ? `killed by ${r.signal}` : `exit ${r.status}`) });
+  if (!ok && layer.required) break;
+}
+
+console.log('\n=== summary ===');
+console.log('layer     result  seconds');
+for (const r of results) console.log(`${r.name.padEnd(9)} ${(r.ok ? 'pass' : 'FAIL').padEnd(7)} ${r.seconds.toFixed(1).padStart(7)}${r.ok ? '' : `  (${r.why})`}`);
+console.log(`total               ${((Date.now() - started) / 1000).toFixed(1).padStart(7)}`);
+const failed = results.filter((r) => !r.ok);
+if (failed.length > 0 || results.length < layers.length) {
+  console.error(`\nnpm test FAILED: ${failed.map((r) => r.name).join(', ') || 'build'}`);
+  process.exit(1);
+}
+console.log('\nnpm test passed');
