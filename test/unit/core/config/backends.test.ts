@@ -1,0 +1,61 @@
+import { strict as assert } from 'node:assert';
+import { isLoopbackHost, normalizeBaseUrl, parseBackendConfigs } from '../../../../src/core/config/backends';
+
+describe('core/config/backends', () => {
+  it('fills directories from the workspace folders and names the backend by host', () => {
+    const { backends, problems } = parseBackendConfigs([{ baseUrl: 'http://127.0.0.1:4096' }], ['/w/a', '/w/b']);
+    assert.deepEqual(problems, []);
+    assert.equal(backends.length, 1);
+    assert.deepEqual(backends[0], {
+      key: 'http://127.0.0.1:4096/',
+      name: '127.0.0.1:4096',
+      baseUrl: 'http://127.0.0.1:4096',
+      directories: ['/w/a', '/w/b'],
+      insecure: false,
+    });
+  });
+
+  it('keeps explicit directories and names', () => {
+    const { backends } = parseBackendConfigs([{ name: 'build box', baseUrl: 'https://box.example/oc/', directories: ['/srv/x'] }], ['/w']);
+    assert.equal(backends[0].name, 'build box');
+    assert.equal(backends[0].baseUrl, 'https://box.example/oc');
+    assert.deepEqual(backends[0].directories, ['/srv/x']);
+  });
+
+  it('warns about clear-text http off the machine but keeps the backend', () => {
+    const { backends, problems } = parseBackendConfigs([{ baseUrl: 'http://10.0.0.5:4096' }], []);
+    assert.equal(backends.length, 1);
+    assert.equal(backends[0].insecure, true);
+    assert.match(problems[0].message, /clear-text/);
+  });
+
+  it('rejects bad entries with a clear problem each, keeping the good ones', () => {
+    const { backends, problems } = parseBackendConfigs(
+      [{ baseUrl: 'ftp://x' }, 'nope', { name: 'n' }, { baseUrl: 'http://u:p@127.0.0.1:1' }, { baseUrl: 'http://localhost:1', directories: [1] }, { baseUrl: 'http://localhost:2' }, { baseUrl: 'http://localhost:2/' }],
+      ['/w'],
+    );
+    assert.equal(backends.length, 1);
+    assert.equal(backends[0].baseUrl, 'http://localhost:2');
+    assert.deepEqual(
+      problems.map((p) => p.index),
+      [0, 1, 2, 3, 4, 6],
+    );
+    assert.match(problems[0].message, /unsupported protocol/);
+    assert.match(problems[3].message, /credentials do not belong in the URL/);
+    assert.match(problems[5].message, /duplicate backend/);
+  });
+
+  it('treats a non-array setting as a problem, undefined as empty', () => {
+    assert.equal(parseBackendConfigs({}, []).problems.length, 1);
+    assert.deepEqual(parseBackendConfigs(undefined, []), { backends: [], problems: [] });
+  });
+
+  it('recognizes loopback hosts', () => {
+    for (const h of ['localhost', '127.0.0.1', '127.3.2.1', '[::1]']) assert.equal(isLoopbackHost(h), true, h);
+    for (const h of ['10.0.0.1', 'example.com', '128.0.0.1']) assert.equal(isLoopbackHost(h), false, h);
+  });
+
+  it('normalizes base URLs', () => {
+    assert.equal(normalizeBaseUrl(' http://h:1/a?x=1#f ').href, 'http://h:1/a/');
+  });
+});
