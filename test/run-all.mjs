@@ -4,6 +4,7 @@
 //   2. lsp        the built language server spoken to over LSP
 //   3. backend    the real opencode server (opencode-ai) and the spec-dialect test server
 //   4. editor     the suite inside the extension host of a real VS Code (code-server + Chromium)
+//   5. vsix       the packaged .vsix installed into code-server activates
 // Every layer runs even when an earlier one failed; the exit code is non-zero if any failed.
 // A layer that cannot run fails with its reason: nothing skips itself to green.
 import { spawnSync } from 'node:child_process';
@@ -20,6 +21,7 @@ const layers = [
   { name: 'lsp', cmd: npx('mocha', '--config', 'test/lsp/.mocharc.json') },
   { name: 'backend', cmd: npx('mocha', '--config', 'test/backend/.mocharc.json') },
   { name: 'editor', cmd: ['node', ['test/editor/run-code-server.mjs']] },
+  { name: 'vsix', cmd: ['node', ['test/editor/run-vsix-check.mjs']] },
 ].filter((l) => only.length === 0 || l.name === 'build' || only.includes(l.name));
 
 const results = [];

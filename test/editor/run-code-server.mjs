@@ -5,7 +5,7 @@
 // codeAutomationExit. A small loopback HTTP service lets the suite ask for screenshots and read
 // the rendered DOM. Every run saves screenshots to test-results/; a failed run also saves the
 // extension host logs. The harness never skips: if it cannot run, it fails and says why.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -72,7 +72,6 @@ export async function launchCodeServer(options = {}) {
       ...(options.settings ?? {}),
     }, null, 2),
   );
-  const port = await freePort();
   const env = {
     ...process.env,
     HOME: home,
@@ -81,6 +80,11 @@ export async function launchCodeServer(options = {}) {
     XDG_CACHE_HOME: path.join(home, '.cache'),
     ...(options.env ?? {}),
   };
+  for (const vsix of options.installExtensions ?? []) {
+    const r = spawnSync(process.execPath, [codeServerBin, '--user-data-dir', userData, '--extensions-dir', extensionsDir, '--install-extension', vsix], { env, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`code-server --install-extension ${vsix} failed: ${r.stderr || r.stdout}`);
+  }
+  const port = await freePort();
   const args = [codeServerBin, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry',
     '--disable-update-check', '--user-data-dir', userData, '--extensions-dir', extensionsDir];
   if (options.trust !== true) args.push('--disable-workspace-trust');
@@ -96,7 +100,8 @@ export async function launchCodeServer(options = {}) {
   return {
     port, work, userData, workspace, serverLog,
     /** The workbench URL for the workspace, with the extension under development and optional tests. */
-    url(testsPath) {
+    url(testsPath, { development = true } = {}) {
+      if (!development) return `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
       const payload = [['extensionDevelopmentPath', remote(root)]];
       if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
       return `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
