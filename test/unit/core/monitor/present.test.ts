@@ -1,0 +1,95 @@
+import { strict as assert } from 'node:assert';
+import { ago, badgeLook, contextValue, describeRow, escapeMarkdown, tooltipMarkdown, until } from '../../../../src/core/monitor/present';
+import { needsAttention, type SessionRow } from '../../../../src/core/monitor/row';
+
+const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
+
+function row(over: Partial<SessionRow> = {}): SessionRow {
+  return {
+    key: 'b|/w|ses_1',
+    backendKey: 'b',
+    directory: '/w',
+    id: 'ses_1',
+    title: 'Fix the parser',
+    badge: 'healthy',
+    verdict: 'healthy',
+    action: 'leave-alone',
+    pending: null,
+    state: 'generating',
+    stepCount: 42,
+    lastMovedAt: NOW - 12_000,
+    model: 'local/m1',
+    quotaWall: null,
+    report: null,
+    failureText: null,
+    newestText: null,
+    evidence: {
+      earlier: { at: NOW - 45_000, state: 'generating', stepCount: 40, lastStepAt: NOW - 50_000, newestId: 'msg_1', newestRole: 'assistant' },
+      latest: { at: NOW, state: 'generating', stepCount: 42, lastStepAt: NOW - 12_000, newestId: 'msg_2', newestRole: 'assistant' },
+    },
+    ...over,
+  };
+}
+
+describe('core/monitor/present', () => {
+  it('describes step count, movement and model', () => {
+    assert.equal(describeRow(row(), NOW), 'step 42 · moved 12s ago · local/m1');
+  });
+
+  it('describes a quota wall with its reset, or says the reset is unknown', () => {
+    const resetAt = NOW + (2 * 60 + 3) * 60_000;
+    const withReset = describeRow(row({ badge: 'quota-wall', quotaWall: { provider: 'anthropic', reason: 'account_usage_limit', category: 'usage-limit', resetAt } }), NOW);
+    assert.match(withReset, /resets \d{4}-\d\d-\d\d \d\d:\d\d \(in 2h 3m\)$/);
+    assert.match(describeRow(row({ quotaWall: { provider: null, reason: null, category: 'rate-limit', resetAt: null } }), NOW), /reset unknown$/);
+    assert.match(describeRow(row({ quotaWall: { provider: 'p', reason: null, category: 'balance', resetAt: null } }), NOW), /balance: needs top-up$/);
+  });
+
+  it('says why there is no verdict yet', () => {
+    const d = describeRow(row({ badge: 'unknown', verdict: null, action: null, pending: 'first sample taken', stepCount: null, lastMovedAt: null, model: null }), NOW);
+    assert.equal(d, 'first sample taken');
+  });
+
+  it('composes contextValue flags that menus can match one by one', () => {
+    assert.equal(contextValue(row()), 'session verdict-healthy generating action-leave-alone');
+    const hung = contextValue(row({ badge: 'hung', verdict: 'hung', action: 'abort-then-wake' }));
+    assert.match(hung, /\bverdict-hung\b/);
+    assert.match(hung, /\baction-abort-then-wake\b/);
+    assert.match(hung, /\battention\b/);
+    const wall = contextValue(row({ badge: 'quota-wall', verdict: 'idle', state: 'idle', action: 'recover', quotaWall: { provider: 'p', reason: 'rate_limit', category: 'rate-limit', resetAt: null } }));
+    assert.match(wall, /\bidle-state\b.*\bquota-wall\b/);
+    const report = contextValue(row({ badge: 'report-done', verdict: 'idle', state: 'idle', action: 'harvest', report: { ticket: 'T-1', label: null, status: 'done', pr: null, summary: null, reason: null } }));
+    assert.match(report, /\breport\b/);
+  });
+
+  it('counts attention: hung, quota walls, reports, idle with unfinished work; not healthy or idle-done', () => {
+    assert.equal(needsAttention(row()), false);
+    assert.equal(needsAttention(row({ badge: 'hung' })), true);
+    assert.equal(needsAttention(row({ badge: 'quota-wall' })), true);
+    assert.equal(needsAttention(row({ badge: 'report-blocked' })), true);
+    assert.equal(needsAttention(row({ badge: 'idle', action: 'wake' })), true);
+    assert.equal(needsAttention(row({ badge: 'idle', action: 'leave-alone' })), false);
+    assert.equal(needsAttention(row({ badge: 'unknown' })), false);
+  });
+
+  it('escapes server text in the tooltip so it cannot become a link or markup', () => {
+    const md = tooltipMarkdown(row({ failureText: 'see [here](command:workbench.action.reloadWindow) <img src=x>' }), NOW);
+    assert.ok(!md.includes('[here](command:'), md);
+    assert.ok(md.includes('\\[here\\]\\(command:workbench\\.action\\.reloadWindow\\)'));
+    assert.ok(md.includes('\\<img src=x\\>'));
+    assert.match(md, /earlier sample \(45s ago\): state \*\*generating\*\*, steps 40, newest `msg_1`/);
+    assert.match(md, /latest sample \(0s ago\): state \*\*generating\*\*, steps 42, newest `msg_2`/);
+    assert.equal(escapeMarkdown('a*b_c'), 'a\\*b\\_c');
+  });
+
+  it('has a distinct icon for every badge', () => {
+    const badges = ['unknown', 'healthy', 'idle', 'hung', 'quota-wall', 'report-done', 'report-blocked', 'report-handoff'] as const;
+    assert.equal(new Set(badges.map((b) => badgeLook(b).icon)).size, badges.length);
+  });
+
+  it('formats relative times', () => {
+    assert.equal(ago(NOW - 5_000, NOW), '5s ago');
+    assert.equal(ago(NOW - 3 * 3600_000 - 60_000, NOW), '3h 1m ago');
+    assert.equal(until(NOW - 1, NOW), 'now');
+    assert.equal(until(NOW + 3 * 86400_000, NOW), 'in 3d 0h');
+  });
+});
