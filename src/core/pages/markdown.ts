@@ -213,10 +213,10 @@ export function readTable(doc: ParsedDoc, table: Table, section: HeadingInfo | n
   };
 }
 
-/** A row's cell, or a stand-in at the row's end when the row is short. */
+/** A row's cell, or a blank stand-in spanning the row when the row is short (or the column absent). */
 export function cellAt(row: RowInfo, index: number | undefined): CellInfo {
   if (index !== undefined && index >= 0 && index < row.cells.length) return row.cells[index];
-  return { text: '', range: { start: row.range.end, end: row.range.end }, node: null };
+  return { text: '', range: row.range, node: null };
 }
 
 /** All top-level tables with their sections. */
