@@ -132,7 +132,7 @@ export function squash(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
-/** Visible text of a node: text and code-span values, breaks as spaces, HTML dropped (but <br> is a space). */
+/** Visible text of a node: text and code-span values, breaks and <br> as spaces, HTML comments dropped. */
 export function plainText(node: Nodes): string {
   switch (node.type) {
     case 'text':
@@ -141,7 +141,9 @@ export function plainText(node: Nodes): string {
     case 'break':
       return ' ';
     case 'html':
-      return /^<br\s*\/?>$/i.test(node.value.trim()) ? ' ' : '';
+      // <br> is a line break in a cell; comments vanish; anything else (`Set<UserId>`) is kept as written.
+      if (/^<br\s*\/?>$/i.test(node.value.trim())) return ' ';
+      return node.value.startsWith('<!--') ? '' : node.value;
     case 'code':
       return node.value;
     default:
