@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { validatePage, validatePageSet, type Diagnostic } from '../../../../src/core/pages';
+import type { Diagnostic } from '../../../../src/core/diagnostics';
+import { validatePage, validatePageSet } from '../../../../src/core/pages';
 import { expectationsOf, FIXTURES, invalidFixtures, listDirs, loadSet, pagePathFor } from './fixtures';
 import * as path from 'node:path';
 

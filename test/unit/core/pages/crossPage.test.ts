@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { analyzePage, sourceTestPath, validateAllPages, validatePageSet, type Diagnostic, type PageModel } from '../../../../src/core/pages';
+import type { Diagnostic } from '../../../../src/core/diagnostics';
+import { analyzePage, sourceTestPath, validateAllPages, validatePageSet, type PageModel } from '../../../../src/core/pages';
 import { loadSet } from './fixtures';
 
 function keyOf(pages: Map<string, string>, kind: string): string {
