@@ -72,6 +72,14 @@ export interface MessageSnapshot {
   modelID: string | null;
   createdAt: EpochMs | null;
   completedAt: EpochMs | null;
+  /** Number of parts the message had when read (evidence; an empty tail has none). */
+  partCount?: number;
+  /**
+   * Stock opencode: a tool call the server reports as running right now. A running tool is a
+   * live signal of its own (the generation stream is not dead), so a frozen sample with a running
+   * tool is not called hung. Null/absent when none or when the dialect does not say.
+   */
+  runningTool?: { name: string; since: EpochMs | null } | null;
 }
 
 /** One sample of one session: the list entry and its newest message, taken at `at`. */
@@ -99,6 +107,8 @@ export interface ProviderRecord {
   quota: QuotaMark | null;
   /** Model ids the provider offers (ids only). */
   models: string[];
+  /** The backend's default model of this provider, when it says (stock opencode `default`). */
+  defaultModel?: string | null;
 }
 
 export interface ProviderListing {
@@ -134,4 +144,74 @@ export interface CompletionReport {
   pr: string | null;
   summary: string | null;
   reason: string | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decision outputs (src/core/health). Pure results that the CLI prints and the views render.
+
+/** Outcome of comparing two samples of one session. */
+export interface VerdictResult {
+  /** Null when the samples cannot support a verdict yet: sample again, never guess. */
+  verdict: Verdict | null;
+  /** True when another sample (30-60 s later) is needed before deciding. */
+  resample: boolean;
+  /** One readable line: which signals decided it (or why there is no verdict). */
+  basis: string;
+  /** Both samples generating and stepCount, lastStepAt and newest message id all frozen. */
+  frozen: boolean;
+}
+
+/** Which signal revealed a quota wall (the spec's detection order, plus stock opencode's retry status). */
+export type WallSource = 'tail-probe' | 'retry-status' | 'provider-listing';
+
+/** A usage-limit failure that stopped (or is spinning) a session. */
+export interface QuotaWall {
+  /** The provider that failed, when known. */
+  provider: string | null;
+  /** Spec metadata.reason (or the closest stock-opencode equivalent: rate_limit, insufficient_quota). */
+  reason: string | null;
+  category: FailureCategory;
+  /** When the failed provider is expected to be free again; null = unknown. */
+  resetAt: EpochMs | null;
+  source: WallSource;
+  /** The session is still generating (retry spin or dead stream): abort before re-waking. */
+  abortFirst: boolean;
+  /** Failure text as the backend stored it (plain text, never markup). */
+  text: string | null;
+}
+
+/** Why a session is escalated to a human, with every marked provider (recovery step 4). */
+export interface Escalation {
+  reason: 'balance' | 'reset-unknown' | 'reset-out-of-reach';
+  message: string;
+  marks: Array<{ provider: string; markedAt: EpochMs; resetAt: EpochMs | null }>;
+}
+
+/** The action for one session and what it needs. */
+export interface ActionDecision {
+  action: Action;
+  /** Abort (and confirm idle) before sending anything: hung, or a quota wall while generating. */
+  abortFirst: boolean;
+  basis: string;
+  /** recover: the connected provider without a quota object to wake the session on. */
+  recoverOn: string | null;
+  /** wait-for-reset: when to retry (the earliest known reset among marked connected providers). */
+  waitUntil: EpochMs | null;
+  escalation: Escalation | null;
+}
+
+/** Everything decided about one session from its samples and the provider listing. */
+export interface SessionAssessment {
+  id: string;
+  title: string | null;
+  /** Verdict of the last pair of samples; see `settled`. */
+  verdict: Verdict | null;
+  /** False when no pair of samples agreed (the action is then leave-alone). */
+  settled: boolean;
+  verdictBasis: string;
+  state: SessionState;
+  samples: number;
+  quotaWall: QuotaWall | null;
+  report: CompletionReport | null;
+  decision: ActionDecision;
 }

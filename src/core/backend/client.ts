@@ -1,0 +1,319 @@
+// One BackendClient per base URL and credentials. It speaks both dialects (the spec's and stock
+// opencode 1.18), detected from the responses, and returns only the normalized model. Every
+// request carries `directory`; liveness reads the newest message with limit=1 only.
+import type { Dialect, EpochMs, MessageSnapshot, ProviderListing, SessionSample, SessionSnapshot } from '../model';
+import { observedWall } from '../health/quota-wall';
+import { BackendError } from './errors';
+import { HttpTransport, type Query, type TransportOptions } from './http';
+import { directoryProblem, isValidSessionId, segment } from './ids';
+import { payloadBody, payloadProblem, type PromptPayload } from './payload';
+import { QuotaMarkBook } from './quota-marks';
+import { newestRawMessage, toMessageSnapshot } from './wire/message';
+import { deriveProgress } from './wire/opencode-progress';
+import { readProviderListing } from './wire/providers';
+import { opencodeSession, readSessionList, readStatusMap, specSession, type StatusEntry } from './wire/sessions';
+import { ShapeError } from './wire/shape';
+
+export interface BackendClientOptions extends TransportOptions {
+  /** Remembered quota walls for the stock-opencode dialect (shared or persisted by the caller). */
+  marks?: QuotaMarkBook;
+  /** Timeout for the provider listing (stock opencode sends ~6.4 MB). Default 60 s. */
+  providerTimeoutMs?: number;
+  now?: () => EpochMs;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface SessionList {
+  dialect: Dialect | null;
+  sessions: SessionSnapshot[];
+  warnings: string[];
+}
+
+/** One sample of every session of a directory. */
+export interface SampleRound {
+  directory: string;
+  /** When the round started (the session list was requested). */
+  at: EpochMs;
+  dialect: Dialect | null;
+  samples: SessionSample[];
+  /** Sessions listed but gone (404) by the time their newest message was read. */
+  vanished: string[];
+  /** Sessions whose newest message could not be read (other than vanished). */
+  errors: Array<{ sessionId: string; error: BackendError }>;
+  warnings: string[];
+}
+
+export class BackendClient {
+  readonly baseUrl: string;
+  readonly marks: QuotaMarkBook;
+  private readonly http: HttpTransport;
+  private readonly now: () => EpochMs;
+  private readonly providerTimeoutMs: number;
+  private detected: Dialect | null = null;
+  private providerCache = new Map<string, { at: EpochMs; listing: ProviderListing }>();
+
+  constructor(options: BackendClientOptions) {
+    this.http = new HttpTransport(options);
+    this.baseUrl = this.http.baseUrl;
+    this.now = options.now ?? Date.now;
+    this.marks = options.marks ?? new QuotaMarkBook(this.now);
+    this.providerTimeoutMs = options.providerTimeoutMs ?? 60_000;
+  }
+
+  /** The dialect detected so far (null until a response told). */
+  get dialect(): Dialect | null {
+    return this.detected;
+  }
+
+  /** The underlying transport (for the event stream reader). */
+  get transport(): HttpTransport {
+    return this.http;
+  }
+
+  // ---- endpoints ---------------------------------------------------------------------------
+
+  /** GET /session (+ GET /session/status on stock opencode). */
+  async listSessions(directory: string, opts: CallOptions = {}): Promise<SessionList> {
+    this.checkDirectory(directory, 'GET /session');
+    // When the backend is known to be stock opencode, read the status map alongside the list.
+    const statusEarly = this.detected === 'opencode' ? this.statusMap(directory, opts) : null;
+    statusEarly?.catch(() => undefined);
+    const res = await this.http.request({ method: 'GET', path: 'session', query: { directory }, operation: 'GET /session', read: 'json', ...opts });
+    const raw = this.shaped('GET /session', () => readSessionList(res.json));
+    if (raw.dialect) this.detected = raw.dialect;
+    let sessions: SessionSnapshot[];
+    if (raw.dialect === 'opencode') {
+      const status = await (statusEarly ?? this.statusMap(directory, opts));
+      sessions = raw.sessions.map((s) => opencodeSession(s, status));
+    } else {
+      sessions = this.shaped('GET /session', () => raw.sessions.map(specSession));
+    }
+    return { dialect: raw.dialect, sessions, warnings: raw.warnings };
+  }
+
+  /** GET /session/{id}/message?limit=1: the newest message only (never the transcript). */
+  async newestMessage(directory: string, sessionId: string, opts: CallOptions = {}): Promise<MessageSnapshot | null> {
+    return (await this.readNewest(directory, sessionId, opts)).message;
+  }
+
+  /** POST /session/{id}/abort. Confirm the state afterwards (see abortAndConfirmIdle). */
+  async abort(directory: string, sessionId: string, opts: CallOptions = {}): Promise<void> {
+    const op = 'POST /session/{id}/abort';
+    this.checkDirectory(directory, op);
+    this.checkSession(sessionId, op);
+    await this.http.request({ method: 'POST', path: `session/${segment(sessionId)}/abort`, query: { directory }, operation: op, sessionId, read: 'discard', ...opts });
+  }
+
+  /** POST /session/{id}/prompt_async. A 204 means accepted, not that the prompt ran. */
+  async promptAsync(directory: string, sessionId: string, payload: PromptPayload, opts: CallOptions = {}): Promise<void> {
+    const op = 'POST /session/{id}/prompt_async';
+    this.checkDirectory(directory, op);
+    this.checkSession(sessionId, op);
+    const problem = payloadProblem(payload);
+    if (problem) throw new BackendError({ kind: 'invalid-request', operation: op, baseUrl: this.baseUrl, sessionId, detail: problem });
+    await this.http.request({
+      method: 'POST',
+      path: `session/${segment(sessionId)}/prompt_async`,
+      query: { directory },
+      body: payloadBody(payload),
+      operation: op,
+      sessionId,
+      read: 'discard',
+      ...opts,
+    });
+  }
+
+  /**
+   * GET /provider, with provider `options` dropped on read. On stock opencode the remembered
+   * quota marks are merged in. `maxAgeMs` reuses a recent listing (the stock one is ~6.4 MB).
+   */
+  async listProviders(directory: string, opts: CallOptions & { maxAgeMs?: number } = {}): Promise<ProviderListing> {
+    const op = 'GET /provider';
+    this.checkDirectory(directory, op);
+    const cached = this.providerCache.get(directory);
+    let listing: ProviderListing;
+    if (cached && opts.maxAgeMs !== undefined && this.now() - cached.at <= opts.maxAgeMs) {
+      listing = cached.listing;
+    } else {
+      const res = await this.http.request({ method: 'GET', path: 'provider', query: { directory }, operation: op, read: 'json', timeoutMs: opts.timeoutMs ?? this.providerTimeoutMs, signal: opts.signal });
+      const read = this.shaped(op, () => readProviderListing(res.json));
+      if (!this.detected && read.dialect) this.detected = read.dialect;
+      listing = read.listing;
+      this.providerCache.set(directory, { at: this.now(), listing });
+    }
+    return this.withMarks(listing);
+  }
+
+  // ---- compositions ------------------------------------------------------------------------
+
+  /**
+   * One sample of every session: the list (and status map), then the newest message of each
+   * session in parallel within the pool's bounded concurrency. On stock opencode, progress is
+   * derived from the newest message and quota walls seen are remembered as quota marks.
+   */
+  async sampleRound(directory: string, opts: CallOptions = {}): Promise<SampleRound> {
+    const at = this.now();
+    const list = await this.listSessions(directory, opts);
+    const opencode = list.dialect === 'opencode';
+    const vanished: string[] = [];
+    const errors: SampleRound['errors'] = [];
+    const results = await Promise.all(
+      list.sessions.map(async (session): Promise<SessionSample | null> => {
+        try {
+          const { message, progress } = await this.readNewest(directory, session.id, opts, opencode);
+          const snap = opencode ? { ...session, progress } : session;
+          return { at: this.now(), session: snap, newest: message };
+        } catch (err) {
+          if (err instanceof BackendError && err.kind === 'not-found') vanished.push(session.id);
+          else if (err instanceof BackendError && err.kind !== 'aborted') errors.push({ sessionId: session.id, error: err });
+          else throw err;
+          return null;
+        }
+      }),
+    );
+    const samples = results.filter((s): s is SessionSample => s !== null);
+    if (opencode) for (const s of samples) this.remember(s);
+    return { directory, at, dialect: list.dialect, samples, vanished, errors, warnings: list.warnings };
+  }
+
+  /**
+   * Abort, then poll the session list until the session reads idle (spec Endpoints rule 1:
+   * abort first, confirm state idle, then send the wake prompt). Resolves true when confirmed.
+   */
+  async abortAndConfirmIdle(directory: string, sessionId: string, opts: CallOptions & { confirmWithinMs?: number; pollMs?: number } = {}): Promise<boolean> {
+    await this.abort(directory, sessionId, opts);
+    const deadline = this.now() + (opts.confirmWithinMs ?? 15_000);
+    for (;;) {
+      const list = await this.listSessions(directory, opts);
+      const s = list.sessions.find((x) => x.id === sessionId);
+      if (!s || s.state === 'idle') return true;
+      if (this.now() >= deadline) return false;
+      await sleep(opts.pollMs ?? 500, opts.signal);
+    }
+  }
+
+  /**
+   * Recovery step 5: poll the newest message until an assistant message newer than `afterId`
+   * appears (a 204 from prompt_async does not prove the prompt ran). Null on timeout.
+   */
+  async waitForAssistantMessage(
+    directory: string,
+    sessionId: string,
+    afterId: string | null,
+    opts: CallOptions & { withinMs?: number; pollMs?: number } = {},
+  ): Promise<MessageSnapshot | null> {
+    const deadline = this.now() + (opts.withinMs ?? 120_000);
+    for (;;) {
+      const m = await this.newestMessage(directory, sessionId, opts);
+      if (m && m.role === 'assistant' && (afterId === null || m.id > afterId)) return m;
+      if (this.now() >= deadline) return null;
+      await sleep(opts.pollMs ?? 2_000, opts.signal);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.http.close();
+  }
+
+  // ---- internals ---------------------------------------------------------------------------
+
+  private async readNewest(directory: string, sessionId: string, opts: CallOptions, derive = this.detected === 'opencode') {
+    const op = 'GET /session/{id}/message';
+    this.checkDirectory(directory, op);
+    this.checkSession(sessionId, op);
+    const res = await this.http.request({
+      method: 'GET',
+      path: `session/${segment(sessionId)}/message`,
+      query: { directory, limit: 1 },
+      operation: op,
+      sessionId,
+      read: 'json',
+      ...opts,
+    });
+    return this.shaped(op, () => {
+      const raw = newestRawMessage(res.json);
+      return { message: raw ? toMessageSnapshot(raw) : null, progress: derive ? deriveProgress(raw) : null };
+    }, sessionId);
+  }
+
+  private async statusMap(directory: string, opts: CallOptions): Promise<Map<string, StatusEntry>> {
+    const op = 'GET /session/status';
+    let res;
+    try {
+      res = await this.http.request({ method: 'GET', path: 'session/status', query: { directory } satisfies Query, operation: op, read: 'json', ...opts });
+    } catch (err) {
+      if (err instanceof BackendError && err.kind === 'not-found') {
+        throw new BackendError({ kind: 'malformed', operation: 'GET /session', baseUrl: this.baseUrl, detail: 'sessions carry no state and GET /session/status does not exist' });
+      }
+      throw err;
+    }
+    return this.shaped(op, () => readStatusMap(res.json));
+  }
+
+  /** Stock opencode: remember walls seen in a sample; forget marks of providers seen working. */
+  private remember(sample: SessionSample): void {
+    const wall = observedWall(sample);
+    const m = sample.newest;
+    if (wall && wall.provider) {
+      const at = wall.source === 'tail-probe' ? (m?.completedAt ?? m?.createdAt ?? sample.at) : sample.at;
+      this.marks.record(wall.provider, { at, resetAt: wall.resetAt, category: wall.category });
+    } else if (m && m.role === 'assistant' && !m.failure && m.completedAt !== null && m.providerID) {
+      this.marks.observeSuccess(m.providerID, m.completedAt);
+    }
+  }
+
+  private withMarks(listing: ProviderListing): ProviderListing {
+    const marks = this.marks.list();
+    if (marks.length === 0) return listing;
+    const byId = new Map(marks.map((m) => [m.provider, m]));
+    const providers = listing.providers.map((p) => {
+      const m = byId.get(p.id);
+      byId.delete(p.id);
+      return p.quota || !m ? p : { ...p, quota: { markedAt: m.markedAt, resetAt: m.resetAt, category: m.category ?? null } };
+    });
+    for (const m of byId.values()) {
+      providers.push({ id: m.provider, name: null, connected: false, quota: { markedAt: m.markedAt, resetAt: m.resetAt, category: m.category ?? null }, models: [] });
+    }
+    return { providers, connected: listing.connected };
+  }
+
+  private shaped<T>(operation: string, read: () => T, sessionId?: string): T {
+    try {
+      return read();
+    } catch (err) {
+      if (err instanceof ShapeError) throw new BackendError({ kind: 'malformed', operation, baseUrl: this.baseUrl, sessionId, detail: err.message });
+      throw err;
+    }
+  }
+
+  private checkDirectory(directory: string, operation: string): void {
+    const problem = directoryProblem(directory);
+    if (problem) throw new BackendError({ kind: 'invalid-request', operation, baseUrl: this.baseUrl, detail: problem });
+  }
+
+  private checkSession(sessionId: string, operation: string): void {
+    if (!isValidSessionId(sessionId)) {
+      throw new BackendError({ kind: 'invalid-request', operation, baseUrl: this.baseUrl, detail: 'session id is not a safe path segment' });
+    }
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  const aborted = () => new BackendError({ kind: 'aborted', operation: 'wait', baseUrl: '' });
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(aborted());
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(aborted());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

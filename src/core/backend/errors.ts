@@ -1,0 +1,115 @@
+// Typed, readable backend errors. Every failure of a request (HTTP status, timeout, refused
+// connection, malformed body) becomes one BackendError; callers never see raw undici errors and
+// never get a guessed result. Messages name the method, the path and the base URL, never the
+// credentials, the query (the directory) or a response body (stock opencode echoes API keys).
+
+export type BackendErrorKind =
+  /** 401/403: missing or wrong password. */
+  | 'unauthorized'
+  /** 404: the session (or endpoint) does not exist; `sessionId` is set for a vanished session. */
+  | 'not-found'
+  /** Another 4xx (or an unexpected 3xx): the backend refused the request as sent. */
+  | 'rejected'
+  /** 5xx. */
+  | 'server'
+  /** No answer within the request timeout. */
+  | 'timeout'
+  /** Nothing listens at the base URL. */
+  | 'refused'
+  /** The body is not the JSON shape the client relies on (or exceeds the size cap). */
+  | 'malformed'
+  /** Any other transport failure (reset, DNS, TLS ...). */
+  | 'network'
+  /** The caller's AbortSignal fired. */
+  | 'aborted'
+  /** The call itself was invalid (an unsafe session id, an empty directory, a bad payload). */
+  | 'invalid-request';
+
+export interface BackendErrorInit {
+  kind: BackendErrorKind;
+  /** What was being done, e.g. "GET /session". */
+  operation: string;
+  baseUrl: string;
+  status?: number | null;
+  sessionId?: string | null;
+  detail?: string;
+  cause?: unknown;
+}
+
+const SUMMARY: Record<BackendErrorKind, string> = {
+  unauthorized: 'the backend refused the credentials (set SESSION_OPS_PASSWORD, or the password in the editor)',
+  'not-found': 'not found',
+  rejected: 'the backend rejected the request',
+  server: 'the backend failed with a server error',
+  timeout: 'the backend did not answer in time',
+  refused: 'connection refused (is the backend running at this address?)',
+  malformed: 'the backend answered with a body this client cannot read',
+  network: 'network error',
+  aborted: 'cancelled',
+  'invalid-request': 'invalid request',
+};
+
+export class BackendError extends Error {
+  readonly kind: BackendErrorKind;
+  readonly operation: string;
+  readonly baseUrl: string;
+  readonly status: number | null;
+  readonly sessionId: string | null;
+
+  constructor(init: BackendErrorInit) {
+    const status = init.status ?? null;
+    const what = init.kind === 'not-found' && init.sessionId ? `session ${init.sessionId} not found (it may have been deleted)` : SUMMARY[init.kind];
+    const tail = [status !== null ? `HTTP ${status}` : null, init.detail ?? null].filter(Boolean).join('; ');
+    super(`${init.operation} on ${init.baseUrl}: ${what}${tail ? ` (${tail})` : ''}`, init.cause !== undefined ? { cause: init.cause } : undefined);
+    this.name = 'BackendError';
+    this.kind = init.kind;
+    this.operation = init.operation;
+    this.baseUrl = init.baseUrl;
+    this.status = status;
+    this.sessionId = init.sessionId ?? null;
+  }
+}
+
+export function isBackendError(err: unknown, kind?: BackendErrorKind): err is BackendError {
+  return err instanceof BackendError && (kind === undefined || err.kind === kind);
+}
+
+/** Maps an HTTP status outside 2xx to an error kind. */
+export function kindForStatus(status: number): BackendErrorKind {
+  if (status === 401 || status === 403) return 'unauthorized';
+  if (status === 404) return 'not-found';
+  if (status >= 500) return 'server';
+  return 'rejected';
+}
+
+const CODE_KIND: Record<string, BackendErrorKind> = {
+  ECONNREFUSED: 'refused',
+  UND_ERR_CONNECT_TIMEOUT: 'timeout',
+  UND_ERR_HEADERS_TIMEOUT: 'timeout',
+  UND_ERR_BODY_TIMEOUT: 'timeout',
+  ETIMEDOUT: 'timeout',
+};
+
+/** Classifies a transport-level error thrown by undici (or by an abort). */
+export function kindForTransportError(err: unknown): BackendErrorKind {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && CODE_KIND[code]) return CODE_KIND[code];
+    const name = (e as { name?: unknown }).name;
+    if (name === 'TimeoutError') return 'timeout';
+    // AggregateError (happy eyeballs): look inside.
+    const errors = (e as { errors?: unknown }).errors;
+    if (Array.isArray(errors)) {
+      const inner = errors.map(kindForTransportError);
+      if (inner.includes('refused')) return 'refused';
+      if (inner.includes('timeout')) return 'timeout';
+    }
+  }
+  return 'network';
+}
+
+/** Short description of a transport error without any request data in it. */
+export function transportDetail(err: unknown): string | undefined {
+  const code = (err as { code?: unknown })?.code ?? (err as { cause?: { code?: unknown } })?.cause?.code;
+  return typeof code === 'string' ? code : undefined;
+}

@@ -1,0 +1,126 @@
+// The event stream of stock opencode (GET /event?directory=): `data: {id, type, properties}`
+// lines such as session.status, session.idle, session.error, message.updated and
+// message.part.updated. Events carry no replayable ids, so they are only a nudge to sample a
+// session sooner; polling stays the source of truth. Reconnects with exponential backoff, treats
+// a silent stream (no heartbeat) as dead, and stops on the caller's AbortSignal. A backend
+// without the endpoint (the spec's dialect) or one that refuses the credentials ends the reader.
+import type { SessionState } from '../model';
+import { BackendError } from './errors';
+import type { HttpTransport } from './http';
+import { directoryProblem } from './ids';
+import { SseParser } from './sse';
+
+/** The minimal, secret-free view of one event: what it is and which session it concerns. */
+export interface BackendEvent {
+  type: string;
+  sessionID: string | null;
+  /** For session.status: the state it announces. */
+  state: SessionState | null;
+}
+
+export type EventStreamState = 'connecting' | 'open' | 'backoff' | 'unsupported' | 'unauthorized' | 'stopped';
+
+export interface EventStreamOptions {
+  directory: string;
+  signal: AbortSignal;
+  onEvent: (event: BackendEvent) => void;
+  onState?: (state: EventStreamState, error?: BackendError) => void;
+  /** First reconnect delay; doubles up to maxBackoffMs; reset after a healthy connection. */
+  minBackoffMs?: number;
+  maxBackoffMs?: number;
+  /** No bytes for this long means a dead stream (the server beats every 10 s). Default 35 s. */
+  idleTimeoutMs?: number;
+}
+
+/** Reads one event's JSON into the minimal view; null when it is not an event object. */
+export function toBackendEvent(data: string): BackendEvent | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  if (typeof v !== 'object' || v === null) return null;
+  const e = v as { type?: unknown; properties?: unknown };
+  if (typeof e.type !== 'string') return null;
+  const p = (typeof e.properties === 'object' && e.properties !== null ? e.properties : {}) as Record<string, unknown>;
+  let sessionID = typeof p.sessionID === 'string' ? p.sessionID : null;
+  if (!sessionID && typeof p.info === 'object' && p.info !== null) {
+    const info = p.info as Record<string, unknown>;
+    if (typeof info.sessionID === 'string') sessionID = info.sessionID;
+  }
+  let state: SessionState | null = null;
+  if (e.type === 'session.status' && typeof p.status === 'object' && p.status !== null) {
+    const t = (p.status as Record<string, unknown>).type;
+    state = t === 'idle' ? 'idle' : typeof t === 'string' ? 'generating' : null;
+  } else if (e.type === 'session.idle') {
+    state = 'idle';
+  }
+  return { type: e.type, sessionID, state };
+}
+
+/**
+ * Runs until the signal aborts (resolves), or the backend has no event stream / refuses the
+ * credentials (resolves with that final state). Never rejects.
+ */
+export async function readEventStream(transport: HttpTransport, options: EventStreamOptions): Promise<EventStreamState> {
+  const problem = directoryProblem(options.directory);
+  if (problem) throw new BackendError({ kind: 'invalid-request', operation: 'GET /event', baseUrl: transport.baseUrl, detail: problem });
+  const minBackoff = options.minBackoffMs ?? 1_000;
+  const maxBackoff = options.maxBackoffMs ?? 30_000;
+  const idleTimeout = options.idleTimeoutMs ?? 35_000;
+  const setState = (s: EventStreamState, err?: BackendError) => options.onState?.(s, err);
+  let backoff = minBackoff;
+  while (!options.signal.aborted) {
+    setState('connecting');
+    let healthy = false;
+    try {
+      const { client, body } = await transport.openStream('event', { directory: options.directory }, 'GET /event', options.signal, idleTimeout);
+      setState('open');
+      const openedAt = Date.now();
+      const parser = new SseParser();
+      const decoder = new TextDecoder();
+      try {
+        for await (const chunk of body) {
+          for (const msg of parser.push(decoder.decode(chunk as Buffer, { stream: true }))) {
+            const event = toBackendEvent(msg.data);
+            if (event) options.onEvent(event);
+          }
+        }
+      } catch {
+        // a dropped or silent stream: reconnect below
+      } finally {
+        client.destroy().catch(() => undefined);
+      }
+      healthy = Date.now() - openedAt > 10_000;
+    } catch (err) {
+      if (options.signal.aborted) break;
+      if (err instanceof BackendError) {
+        if (err.kind === 'not-found') {
+          setState('unsupported', err);
+          return 'unsupported';
+        }
+        if (err.kind === 'unauthorized') {
+          setState('unauthorized', err);
+          return 'unauthorized';
+        }
+        setState('backoff', err);
+      }
+    }
+    if (options.signal.aborted) break;
+    backoff = healthy ? minBackoff : Math.min(maxBackoff, backoff);
+    setState('backoff');
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(done, backoff);
+      function done() {
+        clearTimeout(t);
+        options.signal.removeEventListener('abort', done);
+        resolve();
+      }
+      options.signal.addEventListener('abort', done, { once: true });
+    });
+    backoff = Math.min(maxBackoff, backoff * 2);
+  }
+  setState('stopped');
+  return 'stopped';
+}

@@ -1,0 +1,39 @@
+// The prompt payload of POST /session/{id}/prompt_async: agent, an explicit model, text parts.
+// The body is always produced by JSON.stringify from these fields, never by splicing text.
+import type { ModelRef } from '../model';
+
+export interface PromptPayload {
+  agent: string;
+  /** Every launch or wake names a model explicitly (a provider known to work). */
+  model: ModelRef;
+  parts: Array<{ type: 'text'; text: string }>;
+}
+
+export function textPrompt(agent: string, model: ModelRef, text: string): PromptPayload {
+  return { agent, model: { providerID: model.providerID, modelID: model.modelID }, parts: [{ type: 'text', text }] };
+}
+
+/** Null when the payload is acceptable, otherwise why not. */
+export function payloadProblem(p: unknown): string | null {
+  if (typeof p !== 'object' || p === null) return 'payload must be an object';
+  const x = p as Partial<PromptPayload>;
+  if (typeof x.agent !== 'string' || x.agent.trim() === '') return 'agent must be a non-empty string';
+  if (typeof x.model !== 'object' || x.model === null) return 'model {providerID, modelID} is required: every launch or wake names a model';
+  if (typeof x.model.providerID !== 'string' || x.model.providerID === '' || typeof x.model.modelID !== 'string' || x.model.modelID === '') {
+    return 'model.providerID and model.modelID must be non-empty strings';
+  }
+  if (!Array.isArray(x.parts) || x.parts.length === 0) return 'parts must be a non-empty array';
+  for (const part of x.parts) {
+    if (typeof part !== 'object' || part === null || part.type !== 'text' || typeof part.text !== 'string') return 'each part must be {type: "text", text: string}';
+  }
+  return null;
+}
+
+/** The request body: JSON serialisation of exactly the payload's fields. */
+export function payloadBody(p: PromptPayload): string {
+  return JSON.stringify({
+    agent: p.agent,
+    model: { providerID: p.model.providerID, modelID: p.model.modelID },
+    parts: p.parts.map((part) => ({ type: 'text', text: part.text })),
+  });
+}

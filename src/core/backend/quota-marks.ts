@@ -1,0 +1,96 @@
+// Stock opencode has no quota objects: the client remembers the quota walls it observed itself
+// (provider, when, reset from the retry status `next` or a retry-after header) as that dialect's
+// quota marks. A mark ends when its reset time passes (never for a balance failure, which needs
+// a top-up), or when the provider is seen completing a message after the mark.
+import type { EpochMs, FailureCategory, QuotaMark } from '../model';
+
+export interface WallObservation {
+  /** When the wall happened (failed message time, or when the retry status was first seen). */
+  at: EpochMs;
+  resetAt: EpochMs | null;
+  category: FailureCategory;
+}
+
+export interface StoredMark extends QuotaMark {
+  provider: string;
+}
+
+export class QuotaMarkBook {
+  private readonly marks = new Map<string, StoredMark>();
+
+  constructor(private readonly now: () => EpochMs = Date.now) {}
+
+  /** Records a wall. The first markedAt stays; the newest observation's reset estimate wins. */
+  record(provider: string, wall: WallObservation): void {
+    const existing = this.marks.get(provider);
+    if (!existing) {
+      this.marks.set(provider, { provider, markedAt: wall.at, resetAt: wall.resetAt, category: wall.category });
+      return;
+    }
+    const newer = wall.at >= existing.markedAt;
+    this.marks.set(provider, {
+      provider,
+      markedAt: Math.min(existing.markedAt, wall.at),
+      resetAt: newer ? wall.resetAt : existing.resetAt,
+      // A balance failure is not cured by time: it sticks until cleared.
+      category: existing.category === 'balance' || wall.category === 'balance' ? 'balance' : newer ? wall.category : existing.category,
+    });
+  }
+
+  /** The provider completed a message at `at`: a mark set before that is over. */
+  observeSuccess(provider: string, at: EpochMs): void {
+    const m = this.marks.get(provider);
+    if (m && at > m.markedAt) this.marks.delete(provider);
+  }
+
+  clear(provider: string): void {
+    this.marks.delete(provider);
+  }
+
+  /** The live mark of a provider, or null. Marks whose reset has passed are dropped. */
+  get(provider: string): QuotaMark | null {
+    const m = this.marks.get(provider);
+    if (!m) return null;
+    if (this.expired(m)) {
+      this.marks.delete(provider);
+      return null;
+    }
+    return { markedAt: m.markedAt, resetAt: m.resetAt, category: m.category ?? null };
+  }
+
+  /** All live marks. */
+  list(): StoredMark[] {
+    const out: StoredMark[] = [];
+    for (const provider of [...this.marks.keys()]) {
+      const m = this.get(provider);
+      if (m) out.push({ provider, ...m });
+    }
+    return out;
+  }
+
+  get size(): number {
+    return this.list().length;
+  }
+
+  /** For persistence across restarts (no secrets in it). */
+  toJSON(): StoredMark[] {
+    return this.list();
+  }
+
+  static fromJSON(data: unknown, now: () => EpochMs = Date.now): QuotaMarkBook {
+    const book = new QuotaMarkBook(now);
+    if (Array.isArray(data)) {
+      for (const d of data) {
+        if (d && typeof d.provider === 'string' && typeof d.markedAt === 'number') {
+          const category = typeof d.category === 'string' ? (d.category as FailureCategory) : 'rate-limit';
+          book.record(d.provider, { at: d.markedAt, resetAt: typeof d.resetAt === 'number' ? d.resetAt : null, category });
+        }
+      }
+    }
+    return book;
+  }
+
+  private expired(m: StoredMark): boolean {
+    return m.category !== 'balance' && m.resetAt !== null && m.resetAt <= this.now();
+  }
+}

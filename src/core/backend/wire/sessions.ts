@@ -1,0 +1,87 @@
+// Reads the session list of either dialect. Spec: each session carries `state` (generating |
+// idle) and an optional `progress`. Stock opencode 1.18: no state field; the state comes from
+// GET /session/status, a map in which idle sessions are simply absent and busy/retry mean
+// generating. The dialect is detected from the list itself.
+import type { Dialect, EpochMs, RetryStatus, SessionSnapshot, SessionState } from '../../model';
+import { isValidSessionId } from '../ids';
+import { arr, isObj, looseNum, looseStr, num, obj, ShapeError, str, type Obj } from './shape';
+
+export interface RawSessionList {
+  /** Null when the list is empty and nothing tells the dialects apart. */
+  dialect: Dialect | null;
+  sessions: Obj[];
+  /** Entries left out (unsafe ids), as readable lines. */
+  warnings: string[];
+}
+
+export function readSessionList(json: unknown): RawSessionList {
+  const list = arr(json, 'session list');
+  const sessions: Obj[] = [];
+  const warnings: string[] = [];
+  let withState = 0;
+  list.forEach((entry, i) => {
+    const s = obj(entry, `session ${i}`);
+    const id = str(s.id, `session ${i} id`);
+    if (!isValidSessionId(id)) {
+      warnings.push(`session ${JSON.stringify(id.slice(0, 80))} skipped: its id is not a safe path segment`);
+      return;
+    }
+    if (s.state !== undefined) withState++;
+    sessions.push(s);
+  });
+  let dialect: Dialect | null = null;
+  if (withState > 0) {
+    if (withState !== sessions.length) throw new ShapeError('some sessions carry a state and others do not');
+    dialect = 'spec';
+  } else if (sessions.length > 0) {
+    dialect = 'opencode';
+  }
+  return { dialect, sessions, warnings };
+}
+
+function common(s: Obj): Pick<SessionSnapshot, 'id' | 'title' | 'updatedAt'> {
+  const time = isObj(s.time) ? s.time : {};
+  return { id: s.id as string, title: looseStr(s.title), updatedAt: looseNum(time.updated) ?? looseNum(s.updatedAt) };
+}
+
+/** Spec dialect: state and progress from the session object. */
+export function specSession(s: Obj): SessionSnapshot {
+  const state = s.state;
+  if (state !== 'generating' && state !== 'idle') throw new ShapeError(`session ${String(s.id)} has state ${JSON.stringify(state)} (expected generating or idle)`);
+  let progress: SessionSnapshot['progress'] = null;
+  if (s.progress !== undefined && s.progress !== null) {
+    const p = obj(s.progress, `session ${String(s.id)} progress`);
+    progress = { stepCount: num(p.stepCount, 'progress.stepCount'), lastStepAt: num(p.lastStepAt, 'progress.lastStepAt') };
+  }
+  return { ...common(s), state, retry: null, progress };
+}
+
+export interface StatusEntry {
+  state: SessionState;
+  retry: RetryStatus | null;
+}
+
+/** GET /session/status: {[id]: {type: busy} | {type: retry, attempt, message, next} | {type: idle}}. */
+export function readStatusMap(json: unknown): Map<string, StatusEntry> {
+  const map = obj(json, 'session status map');
+  const out = new Map<string, StatusEntry>();
+  for (const id of Object.keys(map)) {
+    const entry = obj(map[id], `status of ${id}`);
+    const type = str(entry.type, `status type of ${id}`);
+    if (type === 'idle') out.set(id, { state: 'idle', retry: null });
+    else if (type === 'retry')
+      out.set(id, {
+        state: 'generating',
+        retry: { attempt: looseNum(entry.attempt) ?? 0, message: looseStr(entry.message) ?? '', next: looseNum(entry.next) as EpochMs | null },
+      });
+    // busy, and any status a newer server may add, means the server is doing something.
+    else out.set(id, { state: 'generating', retry: null });
+  }
+  return out;
+}
+
+/** Stock opencode: state from the status map (absent = idle); progress is derived later. */
+export function opencodeSession(s: Obj, status: Map<string, StatusEntry>): SessionSnapshot {
+  const st = status.get(s.id as string);
+  return { ...common(s), state: st?.state ?? 'idle', retry: st?.retry ?? null, progress: null };
+}

@@ -1,0 +1,94 @@
+// The action per session (spec tables "Health verdicts", "Errors", "Recovery procedure"):
+//
+//   leave-alone      healthy, or no settled verdict yet (never act on a guess)
+//   harvest          idle (or hung) and the newest message carries a completion report
+//   wake             idle with an unfinished task (no report, no quota wall)
+//   abort-then-wake  hung: the generation stream is dead; abort, confirm idle, re-wake
+//   recover          quota wall and a connected provider with no quota object other than the
+//                    failed one exists (abort first while the session still reads generating)
+//   wait-for-reset   quota wall, no free provider, and the earliest known reset of the marked
+//                    connected providers is within reach
+//   escalate         balance failure (top-up, not time, cures it), or reset unknown / out of reach
+import type { ActionDecision, CompletionReport, EpochMs, MessageSnapshot, ProviderListing, QuotaWall, VerdictResult } from '../model';
+import { chooseRecoveryProvider, earliestConnectedReset, markedProviders } from './provider-choice';
+
+/** Default for "within reach": a reset this close is waited for instead of escalated. */
+export const DEFAULT_RESET_WITHIN_REACH_MS = 120 * 60_000;
+
+export interface ActionInput {
+  verdict: VerdictResult;
+  wall: QuotaWall | null;
+  report: CompletionReport | null;
+  newest: MessageSnapshot | null;
+  listing: ProviderListing;
+  now: EpochMs;
+  resetWithinReachMs?: number;
+}
+
+function decide(action: ActionDecision['action'], basis: string, extra: Partial<ActionDecision> = {}): ActionDecision {
+  return { action, abortFirst: false, basis, recoverOn: null, waitUntil: null, escalation: null, ...extra };
+}
+
+/** The listing as the decision sees it: the failed provider counts as marked even if not yet listed so. */
+function withWallMark(listing: ProviderListing, wall: QuotaWall, now: EpochMs): ProviderListing {
+  if (wall.provider === null) return listing;
+  const known = listing.providers.find((p) => p.id === wall.provider);
+  if (known?.quota) return listing;
+  const mark = { markedAt: now, resetAt: wall.resetAt, category: wall.category };
+  if (known) return { ...listing, providers: listing.providers.map((p) => (p.id === wall.provider ? { ...p, quota: mark } : p)) };
+  return { ...listing, providers: [...listing.providers, { id: wall.provider, name: null, connected: listing.connected.includes(wall.provider), quota: mark, models: [] }] };
+}
+
+export function chooseAction(input: ActionInput): ActionDecision {
+  const { verdict, wall, report, newest, now } = input;
+  const reach = input.resetWithinReachMs ?? DEFAULT_RESET_WITHIN_REACH_MS;
+  if (verdict.verdict === null) return decide('leave-alone', `no verdict yet (${verdict.basis})`);
+  if (verdict.verdict === 'healthy') return decide('leave-alone', 'healthy: leave alone');
+
+  if (wall) {
+    const listing = withWallMark(input.listing, wall, now);
+    const abortFirst = wall.abortFirst || verdict.verdict === 'hung';
+    const who = wall.provider ?? 'an unknown provider';
+    if (wall.category === 'balance') {
+      return decide('escalate', `balance failure on ${who} (HTTP 402 insufficient_quota): a human must top up; switching provider is not the cure`, {
+        abortFirst,
+        escalation: { reason: 'balance', message: `balance failure on ${who}: top up the account`, marks: markedProviders(listing) },
+      });
+    }
+    const free = chooseRecoveryProvider(listing, wall.provider);
+    if (free) {
+      return decide('recover', `${wall.category} wall on ${who}; ${free.id} is connected and has no quota object: re-wake there${abortFirst ? ' after aborting (still generating)' : ''}`, {
+        abortFirst,
+        recoverOn: free.id,
+      });
+    }
+    const earliest = earliestConnectedReset(listing);
+    if (earliest === null) {
+      return decide('escalate', `${wall.category} wall on ${who}; no connected provider is free and no reset time is known`, {
+        abortFirst,
+        escalation: { reason: 'reset-unknown', message: 'no connected provider is free and no marked provider has a known reset', marks: markedProviders(listing) },
+      });
+    }
+    if (earliest - now <= reach) {
+      return decide('wait-for-reset', `${wall.category} wall on ${who}; no connected provider is free; the earliest reset (${new Date(earliest).toISOString()}) is within reach: leave the worker down and retry then`, {
+        abortFirst,
+        waitUntil: earliest,
+      });
+    }
+    return decide('escalate', `${wall.category} wall on ${who}; no connected provider is free; the earliest reset (${new Date(earliest).toISOString()}) is out of reach`, {
+      abortFirst,
+      escalation: { reason: 'reset-out-of-reach', message: `the earliest reset is ${new Date(earliest).toISOString()}`, marks: markedProviders(listing) },
+    });
+  }
+
+  if (report) return decide('harvest', `completion report present (status=${report.status}): harvest it`);
+  if (verdict.verdict === 'hung') return decide('abort-then-wake', 'hung: abort, confirm idle, then re-wake (queued prompts of a dead stream never fire)', { abortFirst: true });
+  if (!newest) return decide('leave-alone', 'idle with no message at all: nothing to wake');
+  const why =
+    newest.role !== 'assistant'
+      ? 'the newest message is an unanswered prompt'
+      : newest.failure
+        ? `the turn ended on a failure that is not a quota wall (${newest.failure.text.slice(0, 80)})`
+        : 'the task is unfinished (no completion report)';
+  return decide('wake', `idle: ${why}: send a wake prompt`);
+}

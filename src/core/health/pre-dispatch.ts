@@ -1,0 +1,32 @@
+// Pre-dispatch check (spec): before launching a worker, the intended provider has no quota
+// object, it is connected, and at least one other connected provider exists as a fallback. If
+// the intended provider is marked (or not connected), dispatch on another: the check names it.
+import type { ProviderListing } from '../model';
+import { freeProviders } from './provider-choice';
+
+export interface DispatchCheck {
+  ok: boolean;
+  /** Why the check failed (empty when ok). */
+  problems: string[];
+  /** The provider to dispatch on: the intended one when usable, otherwise a free connected one, or null. */
+  dispatchOn: string | null;
+  /** Another connected provider to fall back on (free ones first), or null. */
+  fallback: string | null;
+}
+
+export function preDispatchCheck(intended: string, listing: ProviderListing): DispatchCheck {
+  const problems: string[] = [];
+  const record = listing.providers.find((p) => p.id === intended);
+  const connected = listing.connected.includes(intended);
+  const marked = !!record?.quota;
+  if (marked) problems.push(`${intended} has a quota object (cooling down${record?.quota?.resetAt ? ` until ${new Date(record.quota.resetAt).toISOString()}` : ', reset unknown'})`);
+  if (!connected) problems.push(`${intended} is not connected`);
+  const others = listing.connected.filter((id) => id !== intended);
+  const freeOthers = freeProviders(listing, [intended]).map((p) => p.id);
+  const fallback = freeOthers[0] ?? others[0] ?? null;
+  if (others.length === 0) problems.push('no other connected provider exists as a fallback');
+  const usable = connected && !marked;
+  const dispatchOn = usable ? intended : (freeOthers[0] ?? null);
+  if (!usable && dispatchOn === null) problems.push('no connected provider without a quota object is available');
+  return { ok: problems.length === 0, problems, dispatchOn, fallback: dispatchOn === fallback ? (freeOthers[1] ?? others.find((o) => o !== dispatchOn) ?? null) : fallback };
+}

@@ -1,0 +1,90 @@
+// Quota-wall detection in the spec's order:
+//   1. tail probe: the newest message is an assistant message with finish error and a failure of
+//      a quota category (spec: an error text part with metadata.reason in the four values);
+//   2. state: idle plus the tail probe means the turn already died (no abort); generating with
+//      everything frozen across two samples means a retry spin or a dead stream: abort first;
+//   3. provider listing: providers with a quota object are cooling down; the latest resetAt among
+//      them is the earliest moment all are free.
+// Stock opencode adds a signal of its own between 1 and 3: a `retry` status whose message is a
+// quota failure (the server is spinning on a 429), with `next` as the reset estimate.
+import type { EpochMs, ProviderListing, QuotaMark, QuotaWall, SessionSample, VerdictResult } from '../model';
+import { categoryFromText, reasonForCategory } from './failure-category';
+
+/** 1. The tail probe on one sample. Never decides anything about aborting on its own. */
+export function tailProbe(sample: SessionSample): Omit<QuotaWall, 'abortFirst'> | null {
+  const m = sample.newest;
+  if (!m || m.role !== 'assistant' || m.finish !== 'error' || !m.failure || m.failure.category === null) return null;
+  return {
+    provider: m.failure.provider ?? m.providerID,
+    reason: m.failure.reason,
+    category: m.failure.category,
+    resetAt: m.failure.resetAt,
+    source: 'tail-probe',
+    text: m.failure.text,
+  };
+}
+
+/** Stock opencode: a retry status caused by a quota failure. */
+export function retryWall(sample: SessionSample): Omit<QuotaWall, 'abortFirst'> | null {
+  const retry = sample.session.retry;
+  if (!retry) return null;
+  const category = categoryFromText(retry.message);
+  if (!category) return null;
+  return {
+    provider: sample.newest?.providerID ?? null,
+    reason: reasonForCategory(category),
+    category,
+    resetAt: retry.next,
+    source: 'retry-status',
+    text: retry.message,
+  };
+}
+
+/** What one sample shows by itself (tail probe, else retry status): used to remember walls. */
+export function observedWall(sample: SessionSample): Omit<QuotaWall, 'abortFirst'> | null {
+  return tailProbe(sample) ?? retryWall(sample);
+}
+
+function markOf(listing: ProviderListing | null, provider: string | null): QuotaMark | null {
+  if (!listing || provider === null) return null;
+  return listing.providers.find((p) => p.id === provider)?.quota ?? null;
+}
+
+/**
+ * The quota wall of a session, judged on its latest sample with the verdict of the last pair.
+ * `abortFirst` follows rule 2: a session that still reads generating is aborted before re-waking.
+ * The listing's resetAt for the failed provider, when it has one, wins over the failure's own.
+ */
+export function detectQuotaWall(latest: SessionSample, verdict: VerdictResult | null, listing: ProviderListing | null): QuotaWall | null {
+  const generating = latest.session.state === 'generating';
+  const fromSample = observedWall(latest);
+  if (fromSample) {
+    const mark = markOf(listing, fromSample.provider);
+    return { ...fromSample, resetAt: mark?.resetAt ?? fromSample.resetAt, abortFirst: generating };
+  }
+  // 3. A frozen generating session whose provider is cooling down: a retry spin.
+  if (verdict?.verdict === 'hung' && verdict.frozen) {
+    const provider = latest.newest?.providerID ?? null;
+    const mark = markOf(listing, provider);
+    if (mark) {
+      const category = mark.category && mark.category !== null ? mark.category : 'rate-limit';
+      return { provider, reason: null, category, resetAt: mark.resetAt, source: 'provider-listing', abortFirst: true, text: null };
+    }
+  }
+  return null;
+}
+
+/**
+ * "The latest resetAt among marked providers is the earliest moment all are free." Null when no
+ * provider is marked, or when any mark has an unknown reset or is a balance failure (cured by a
+ * top-up, not by time): then no moment is known.
+ */
+export function allFreeAt(listing: ProviderListing): EpochMs | null {
+  let latest: EpochMs | null = null;
+  for (const p of listing.providers) {
+    if (!p.quota) continue;
+    if (p.quota.resetAt === null || p.quota.category === 'balance') return null;
+    if (latest === null || p.quota.resetAt > latest) latest = p.quota.resetAt;
+  }
+  return latest;
+}

@@ -1,0 +1,102 @@
+// The `session-ops status --json` document. Required fields first; extra fields are additions.
+//   {"sessions":[{id, verdict, action, quotaWall, report, ...}], "providers":[{id, connected,
+//    quota}], "allFreeAt"}
+// `providers` lists connected providers and any with a quota mark, not the whole catalogue.
+// A session whose samples never settled gets the verdict its latest state reads as, with
+// settled=false and action leave-alone (no action is ever taken on an unsettled verdict).
+import type { CompletionReport, Dialect, EpochMs, FailureCategory, ProviderListing, SessionAssessment, Verdict } from '../model';
+import { allFreeAt } from './quota-wall';
+
+export interface StatusSession {
+  id: string;
+  verdict: Verdict;
+  action: SessionAssessment['decision']['action'];
+  quotaWall: null | { provider: string | null; reason: string | null; category: FailureCategory; resetAt: EpochMs | null; source: string; abortFirst: boolean };
+  report: CompletionReport | null;
+  settled: boolean;
+  basis: string;
+  actionBasis: string;
+  title: string | null;
+  state: string;
+  samples: number;
+  abortFirst: boolean;
+  recoverOn: string | null;
+  waitUntil: EpochMs | null;
+  escalation: SessionAssessment['decision']['escalation'];
+}
+
+export interface StatusProvider {
+  id: string;
+  connected: boolean;
+  quota: null | { markedAt: EpochMs; resetAt: EpochMs | null };
+  name: string | null;
+  category: FailureCategory | null;
+}
+
+export interface StatusDocument {
+  sessions: StatusSession[];
+  providers: StatusProvider[];
+  allFreeAt: EpochMs | null;
+  baseUrl: string;
+  directory: string;
+  dialect: Dialect | null;
+  sampledAt: EpochMs[];
+  errors: Array<{ sessionId: string | null; kind: string; message: string }>;
+  warnings: string[];
+}
+
+export function statusSession(a: SessionAssessment): StatusSession {
+  const w = a.quotaWall;
+  return {
+    id: a.id,
+    verdict: a.verdict ?? (a.state === 'idle' ? 'idle' : 'healthy'),
+    action: a.decision.action,
+    quotaWall: w ? { provider: w.provider, reason: w.reason, category: w.category, resetAt: w.resetAt, source: w.source, abortFirst: w.abortFirst } : null,
+    report: a.report,
+    settled: a.settled,
+    basis: a.verdictBasis,
+    actionBasis: a.decision.basis,
+    title: a.title,
+    state: a.state,
+    samples: a.samples,
+    abortFirst: a.decision.abortFirst,
+    recoverOn: a.decision.recoverOn,
+    waitUntil: a.decision.waitUntil,
+    escalation: a.decision.escalation,
+  };
+}
+
+export function statusProviders(listing: ProviderListing): StatusProvider[] {
+  return listing.providers
+    .filter((p) => p.connected || p.quota)
+    .map((p) => ({
+      id: p.id,
+      connected: p.connected,
+      quota: p.quota ? { markedAt: p.quota.markedAt, resetAt: p.quota.resetAt } : null,
+      name: p.name,
+      category: p.quota?.category ?? null,
+    }));
+}
+
+export function buildStatusDocument(input: {
+  assessments: SessionAssessment[];
+  listing: ProviderListing;
+  baseUrl: string;
+  directory: string;
+  dialect: Dialect | null;
+  sampledAt: EpochMs[];
+  errors?: StatusDocument['errors'];
+  warnings?: string[];
+}): StatusDocument {
+  return {
+    sessions: input.assessments.map(statusSession),
+    providers: statusProviders(input.listing),
+    allFreeAt: allFreeAt(input.listing),
+    baseUrl: input.baseUrl,
+    directory: input.directory,
+    dialect: input.dialect,
+    sampledAt: input.sampledAt,
+    errors: input.errors ?? [],
+    warnings: input.warnings ?? [],
+  };
+}

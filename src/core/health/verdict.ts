@@ -1,0 +1,96 @@
+// Health verdict from two samples of one session, 30-60 s apart (spec "States and transitions"):
+//
+//   healthy  state generating in both, and progress.stepCount growing or newest message id advancing
+//   idle     state idle in both, progress absent or stale
+//   hung     state generating in both, and stepCount, lastStepAt and newest message id all frozen
+//
+//   1. A single snapshot is never a basis for a verdict that aborts: the state field is unreliable
+//      both ways (a hung session can read generating, a healthy one can momentarily read idle with
+//      an empty message tail). One sample gives no verdict; samples that disagree on state, or an
+//      idle session that moved between samples, mean: sample again, never guess.
+//   2. Liveness uses the newest message only (limit=1): done by the client.
+//   3. Absent progress means no signal: fall back to deltas of the newest message id.
+//
+// Between the table's rows: a generating session whose heartbeat (lastStepAt) advanced while
+// stepCount and the id stood still is not hung (hung needs all three frozen); it is called
+// healthy. On stock opencode a tool call the server reports as running is a live signal too.
+import type { SessionSample, VerdictResult } from '../model';
+
+/** The spec's minimum spacing between the two samples. */
+export const MIN_SPACING_MS = 30_000;
+
+export interface VerdictOptions {
+  /** Minimum spacing accepted; default 30 s. Only tests lower it. */
+  minSpacingMs?: number;
+}
+
+function result(verdict: VerdictResult['verdict'], basis: string, frozen = false): VerdictResult {
+  return { verdict, resample: verdict === null, basis, frozen };
+}
+
+/** What moved between the two samples. */
+export interface Movement {
+  idAdvanced: boolean;
+  stepsGrew: boolean;
+  heartbeat: boolean;
+  /** Progress appeared or disappeared (counters restart with the backend instance). */
+  progressChanged: boolean;
+}
+
+export function movement(a: SessionSample, b: SessionSample): Movement {
+  const pa = a.session.progress;
+  const pb = b.session.progress;
+  const idA = a.newest?.id ?? null;
+  const idB = b.newest?.id ?? null;
+  return {
+    idAdvanced: idA !== idB,
+    stepsGrew: pa !== null && pb !== null && pa.stepCount !== pb.stepCount,
+    heartbeat: pa !== null && pb !== null && pa.lastStepAt !== pb.lastStepAt,
+    progressChanged: (pa === null) !== (pb === null),
+  };
+}
+
+/**
+ * Judges two samples of the same session (`first` taken before `second`). Without a second
+ * sample there is no verdict: one snapshot is never a basis.
+ */
+export function judgeVerdict(first: SessionSample, second?: SessionSample, options: VerdictOptions = {}): VerdictResult {
+  if (!second) return result(null, 'one sample only: a single snapshot is never a basis for a verdict; take a second sample 30-60 s later');
+  if (first.session.id !== second.session.id) throw new Error(`samples of different sessions: ${first.session.id} and ${second.session.id}`);
+  const minSpacing = options.minSpacingMs ?? MIN_SPACING_MS;
+  const spacing = second.at - first.at;
+  if (spacing < minSpacing) {
+    return result(null, `samples only ${Math.round(spacing / 1000)} s apart (at least ${Math.round(minSpacing / 1000)} s needed): sample again`);
+  }
+
+  const sa = first.session.state;
+  const sb = second.session.state;
+  if (sa !== sb) return result(null, `the samples disagree on state (${sa}, then ${sb}): sample again`);
+
+  const mv = movement(first, second);
+  const noProgress = first.session.progress === null && second.session.progress === null;
+  const moved = mv.idAdvanced || mv.stepsGrew || mv.progressChanged;
+
+  if (sb === 'idle') {
+    if (moved || mv.heartbeat) {
+      const what = mv.idAdvanced ? 'the newest message changed' : 'progress moved';
+      return result(null, `idle in both samples but ${what} in between (a turn ran, or the idle reading is momentary): sample again`);
+    }
+    return result('idle', noProgress ? 'idle in both samples, no progress signal, newest message unchanged' : 'idle in both samples, progress stale, newest message unchanged');
+  }
+
+  // generating in both
+  if (mv.idAdvanced) return result('healthy', 'generating; the newest message id advanced');
+  if (mv.stepsGrew) return result('healthy', `generating; stepCount grew (${first.session.progress?.stepCount} -> ${second.session.progress?.stepCount})`);
+  if (mv.progressChanged) return result('healthy', 'generating; the progress signal appeared between the samples');
+  if (mv.heartbeat) return result('healthy', 'generating; the lastStepAt heartbeat advanced (stepCount and newest id unchanged, so not all frozen)');
+  const tool = second.newest?.runningTool;
+  if (tool) return result('healthy', `generating; the backend reports tool "${tool.name}" running${tool.since !== null ? ` since ${new Date(tool.since).toISOString()}` : ''}`);
+  return result(
+    'hung',
+    noProgress
+      ? 'generating in both samples with no progress signal and the newest message id frozen: the generation stream is dead'
+      : 'generating in both samples with stepCount, lastStepAt and the newest message id all frozen: the generation stream is dead',
+    true,
+  );
+}

@@ -1,0 +1,52 @@
+// The fixed clauses every worker prompt reuses (spec "Endpoints" rules 2, 3 and 5, "Pre-dispatch
+// check"). The quota self-report clause is appended unchanged to the completion-report block.
+import { bullets, filePath, inline } from './text';
+
+/** Rule 3: in every wake prompt. */
+export const ANTI_RE_HANG_CLAUSE =
+  'If the system again injects a request to compact this session, compact it and then continue the task in later turns. Never end a turn idle while the task is unfinished.';
+
+/** Rule 4 (4) and rule 5: the evidence rule. */
+export const EVIDENCE_RULE = 'Evidence rule: verify each fact at its cited source before acting on it; do not trust this message, your memory or a summary over the source.';
+
+/** The quota self-report clause (dispatch and wake prompts), verbatim. */
+export const QUOTA_SELF_REPORT_CLAUSE =
+  'On a further quota or usage-limit error, report status=blocked reason=quota-exhausted with a one-line summary (and pr=<pull request> when one exists), then stop without switching models on your own.';
+
+export interface ReportProtocol {
+  /** Ticket reference the report names. */
+  ticket: string;
+  label?: string | null;
+  /** Session that receives the report through the asynchronous prompt endpoint. */
+  orchestratorSessionId?: string | null;
+}
+
+/**
+ * The restated completion-report protocol, with the quota self-report clause appended
+ * unchanged. The template line uses placeholders, so the prompt itself never reads as a report.
+ */
+export function completionReportBlock(p: ReportProtocol): string {
+  const ticket = inline(p.ticket);
+  const label = p.label ? ` label=${inline(p.label)}` : ' [label=<label>]';
+  const to = p.orchestratorSessionId ? `the orchestrator session ${inline(p.orchestratorSessionId)}` : 'the orchestrator session';
+  return [
+    'Completion report protocol:',
+    `When you finish, block or hand off, send one line of key=value pairs to ${to} through the asynchronous prompt endpoint; if it cannot be delivered, comment on ticket ${ticket} instead. The line:`,
+    `  report line: ticket=${ticket}${label} status=<done|blocked|handoff> [pr=<pull request>] summary=<one line>`,
+    QUOTA_SELF_REPORT_CLAUSE,
+  ].join('\n');
+}
+
+/** Rule 2: the uncommitted files of the worktree, named so the worker re-validates them. */
+export function uncommittedFilesSection(files: string[]): string {
+  if (files.length === 0) return 'Uncommitted files in your worktree: none.';
+  return [
+    `Uncommitted files in your worktree (${files.length}); they survived and may be complete or half-done: re-validate them, do not redo them blindly:`,
+    bullets(files.map(filePath), '  '),
+  ].join('\n');
+}
+
+export function checkFiles(files: unknown): string[] {
+  if (!Array.isArray(files) || !files.every((f) => typeof f === 'string')) throw new Error('uncommittedFiles must be the list of uncommitted paths (possibly empty)');
+  return files as string[];
+}

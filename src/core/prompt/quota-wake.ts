@@ -1,0 +1,58 @@
+// The wake prompt after a quota wall (spec "Endpoints" rule 5): what happened (the turn was
+// killed by a quota, which provider, the expected reset), what is done (steps, commits, pull
+// request state, uncommitted files), where to resume (one concrete step), the evidence rule, and
+// the restated completion-report protocol with the quota self-report clause. Like every wake
+// prompt it carries the anti-re-hang clause.
+import type { EpochMs, FailureCategory, ModelRef } from '../model';
+import { ANTI_RE_HANG_CLAUSE, checkFiles, completionReportBlock, EVIDENCE_RULE, uncommittedFilesSection, type ReportProtocol } from './clauses';
+import { bullets, inline, isoTime } from './text';
+
+export interface QuotaWakeInput {
+  now: EpochMs;
+  wall: { provider: string | null; category: FailureCategory; resetAt: EpochMs | null; text?: string | null };
+  /** The provider/model the session is woken on (never the failed provider). */
+  nextModel: ModelRef;
+  done: {
+    steps: string[];
+    /** Recent commits, e.g. "abc1234 Parser: accept CRLF". */
+    commits: string[];
+    /** Pull request state, e.g. "#34 open, CI green", or null when none exists. */
+    pullRequest: string | null;
+    uncommittedFiles: string[];
+  };
+  /** One concrete step. */
+  resume: string;
+  report: ReportProtocol;
+}
+
+const CATEGORY_TEXT: Record<FailureCategory, string> = {
+  'usage-limit': 'a usage limit',
+  'free-tier': 'a free-tier limit',
+  'rate-limit': 'a rate limit (HTTP 429)',
+  balance: 'a balance failure (HTTP 402 insufficient_quota)',
+};
+
+export function composeQuotaWallWakePrompt(input: QuotaWakeInput): string {
+  if (input.wall.provider !== null && input.wall.provider === input.nextModel.providerID) {
+    throw new Error('after a quota wall the failed provider is not acceptable for the wake');
+  }
+  const files = checkFiles(input.done.uncommittedFiles);
+  const provider = input.wall.provider ? inline(input.wall.provider) : 'the provider (unknown)';
+  const reset = input.wall.resetAt !== null ? `expected reset ${isoTime(input.wall.resetAt)}` : 'reset time unknown';
+  const happened = [
+    `What happened: your previous turn was killed by ${CATEGORY_TEXT[input.wall.category]} on ${provider} (${reset}).${input.wall.text ? ` Failure text: ${inline(input.wall.text)}.` : ''}`,
+    `You now run on ${inline(input.nextModel.providerID)}/${inline(input.nextModel.modelID)} (woken ${isoTime(input.now)}).`,
+  ].join(' ');
+  const steps = input.done.steps.length > 0 ? bullets(input.done.steps.map(inline), '  ') : '  - (no step recorded)';
+  const commits = input.done.commits.length > 0 ? bullets(input.done.commits.map(inline), '  ') : '  - none since the task started';
+  const done = [
+    'What is done:',
+    'Steps:',
+    steps,
+    'Commits:',
+    commits,
+    `Pull request: ${input.done.pullRequest ? inline(input.done.pullRequest) : 'none yet'}`,
+    uncommittedFilesSection(files),
+  ].join('\n');
+  return [happened, done, `Where to resume: ${inline(input.resume)}`, EVIDENCE_RULE, ANTI_RE_HANG_CLAUSE, completionReportBlock(input.report)].join('\n\n');
+}

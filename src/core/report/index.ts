@@ -1,0 +1,2 @@
+export { findReport, parsePairs, parseReportLine, REPORT_KEYS } from './parse';
+export { formatReport, oneLine, quoteValue, quotaBlockedReport } from './format';
