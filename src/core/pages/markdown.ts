@@ -92,8 +92,18 @@ export interface ParsedDoc {
   blocks: Block[];
 }
 
+/**
+ * Blanks a leading YAML front matter block (`---` ... `---`) so that it is not read as a setext
+ * heading or a thematic break. Characters become spaces; line breaks stay, so offsets hold.
+ */
+export function maskFrontMatter(text: string): string {
+  const m = /^---[ \t]*\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?=\r?\n|$)/.exec(text);
+  if (!m) return text;
+  return m[0].replace(/[^\r\n]/g, ' ') + text.slice(m[0].length);
+}
+
 export function parseMarkdown(text: string): ParsedDoc {
-  const root = fromMarkdown(text, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  const root = fromMarkdown(maskFrontMatter(text), { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
   const lines = new LineIndex(text);
   const doc: ParsedDoc = { text, root, lines, headings: [], blocks: [] };
   let section: HeadingInfo | null = null;

@@ -4,14 +4,13 @@
 // nested under the modules item, or as bullets (or a table) under a `Functional modules` heading.
 
 import type { List, ListItem } from 'mdast';
-import type { Range } from '../diagnostics';
+import type { Diagnostic, Range } from '../diagnostics';
 import { normalizeHeader } from './columns';
 import { IdRegistry, lineOf, PageCodes, Reporter } from './diag';
 import {
   cellAt,
   endOffset,
   firstLineRange,
-  isPlaceholder,
   itemLeadText,
   listsOf,
   pageAnchor,
@@ -54,6 +53,11 @@ export function labelKey(label: string): OverviewFieldKey | null {
 }
 
 const FIELD_TABLE_HEADERS = ['field', 'label', 'key', 'item', 'property', 'attribute', 'name', 'metric'];
+
+/** A value not filled in yet. "none" and "n/a" are answers (a project without a framework). */
+function isUnfilled(value: string): boolean {
+  return /^(?:|tbd|todo|\?+|\.\.\.|…)$/i.test(value.trim());
+}
 
 function isModulesHeading(h: HeadingInfo | null): boolean {
   return h !== null && labelKey(h.text) === 'modules';
@@ -102,7 +106,7 @@ function bulletModules(doc: ParsedDoc, list: List): Located[] {
     .filter((m) => m.text.length > 0);
 }
 
-export function analyze01(doc: ParsedDoc, filePath: string): { model: OverviewModel; diagnostics: Reporter['diagnostics'] } {
+export function analyze01(doc: ParsedDoc, filePath: string): { model: OverviewModel; diagnostics: Diagnostic[] } {
   const report = new Reporter();
   const tables = tablesOf(doc);
   const fields: OverviewField[] = [];
@@ -160,13 +164,13 @@ export function analyze01(doc: ParsedDoc, filePath: string): { model: OverviewMo
   const anchor = fieldsAnchor ?? pageAnchor(doc);
   const textOf = (key: OverviewFieldKey): string | null => {
     const f = byKey.get(key);
-    return f && !isPlaceholder(f.value) ? f.value : null;
+    return f && !isUnfilled(f.value) ? f.value : null;
   };
 
   // Modules: from the field's value (comma-separated) and/or bullets.
   const modulesField = byKey.get('modules');
   let modules: Located[] = [];
-  if (modulesField && !isPlaceholder(modulesField.value)) modules = splitModules(doc, modulesField.value, modulesField.valueRange);
+  if (modulesField && !isUnfilled(modulesField.value)) modules = splitModules(doc, modulesField.value, modulesField.valueRange);
   for (const list of moduleLists) modules = modules.concat(list);
 
   for (const key of KEYS) {
@@ -183,7 +187,7 @@ export function analyze01(doc: ParsedDoc, filePath: string): { model: OverviewMo
       report.error(anchor, PageCodes.missingField, `The overview has no "${label}" entry.`, { field: key, label });
       continue;
     }
-    if (isPlaceholder(f.value)) {
+    if (isUnfilled(f.value)) {
       report.error(f.range, PageCodes.emptyField, `"${label}" has no value.`);
       continue;
     }

@@ -147,3 +147,26 @@ describe('pages: analyzePage', () => {
     assert.deepEqual(d.map((x) => (x.data as { column: string }).column), ['type', 'sourceTest', 'chunk']);
   });
 });
+
+describe('pages: front matter', () => {
+  it('ignores a leading YAML front matter block and keeps positions', () => {
+    const text = '---\ntitle: Business logic\ntags: [port]\n---\n# Business logic\n\n- RULE-01: outside `a == b`\n\n## Edge cases\n\n- x\n';
+    const d = validatePage(text, '/p/source-analysis/04-business-logic.md');
+    assert.deepEqual(d.map((x) => [x.code, x.range.start.line, x.range.start.character]), [['page.rule-outside-feature', 6, 2]]);
+    const m = analyzePage(text, '/p/source-analysis/04-business-logic.md') as BusinessLogicModel;
+    assert.equal(m.title?.text, 'Business logic');
+    assert.equal(m.headings.length, 2);
+  });
+});
+
+describe('pages: 01 values', () => {
+  const base = (framework: string): string =>
+    `# Overview\n\n- Project name: p\n- Language/runtime: Go\n- Framework: ${framework}\n- Feature scope: all\n- Source file count: 1\n- Source line count: 2\n- Functional modules: a\n`;
+  it('accepts "none" as a framework but not a blank or TBD', () => {
+    const file = '/p/source-analysis/01-source-overview.md';
+    assert.deepEqual(validatePage(base('none'), file), []);
+    assert.deepEqual(validatePage(base('n/a'), file), []);
+    assert.deepEqual(validatePage(base('TBD'), file).map((d) => [d.code, d.range.start.line]), [['page.empty-field', 4]]);
+    assert.deepEqual(validatePage(base(''), file).map((d) => [d.code, d.range.start.line]), [['page.empty-field', 4]]);
+  });
+});
