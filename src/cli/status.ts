@@ -1,5 +1,254 @@
-// Placeholder until its issue lands; replaced by the owning work.
-export async function runStatus(_argv: string[]): Promise<number> {
-  process.stderr.write('session-ops status: not built yet\n');
-  return 2;
+// `session-ops status`: two-sample health verdicts and the action per session. Read-only: only
+// GET requests (session list, newest messages, provider listing), never a POST.
+//   exit 0  both samples were taken
+//   exit 1  the backend could not be read (message on stderr)
+//   exit 2  usage error
+import { normalizeBaseUrl } from '../core/config/backends';
+import { BackendClient } from '../core/backend/client';
+import { BackendError } from '../core/backend/errors';
+import type { SampleRound } from '../core/backend/client';
+import { DEFAULT_RESET_WITHIN_REACH_MS } from '../core/health/action';
+import { assessSession, samplesBySession } from '../core/health/assess';
+import { buildStatusDocument, type StatusDocument } from '../core/health/status-document';
+import { judgeVerdict, MIN_SPACING_MS } from '../core/health/verdict';
+import type { SessionAssessment } from '../core/model';
+
+const USAGE = `Usage: session-ops status --base-url URL --directory DIR [options]
+
+Samples every session of DIR twice, SPACING seconds apart, and prints the health verdict
+(healthy, idle, hung), any quota wall, any completion report and the recommended action.
+Read-only: it never aborts or prompts anything.
+
+Options:
+  --base-url URL            backend base URL (opencode server or spec-compatible)
+  --directory DIR           working directory whose sessions are listed
+  --spacing SECONDS         seconds between samples (default 45; at least 30)
+  --allow-short-spacing     accept a spacing under 30 s (for tests only)
+  --max-samples N           sample again, up to N samples in all, while samples disagree (default 4)
+  --reset-within-reach MIN  a provider reset this many minutes away is waited for (default 120)
+  --timeout SECONDS         per-request timeout (default 15)
+  --json                    print the JSON document instead of a table
+
+Environment:
+  SESSION_OPS_PASSWORD      HTTP Basic password (stock opencode: OPENCODE_SERVER_PASSWORD)
+  SESSION_OPS_USERNAME      HTTP Basic user (default "opencode")`;
+
+export interface StatusIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: Record<string, string | undefined>;
+  /** Waits between samples (tests may shorten nothing: spacing is real time). */
+  sleep: (ms: number) => Promise<void>;
+  now: () => number;
+}
+
+interface StatusArgs {
+  baseUrl: string;
+  directory: string;
+  spacingMs: number;
+  allowShort: boolean;
+  maxSamples: number;
+  reachMs: number;
+  timeoutMs: number;
+  json: boolean;
+}
+
+class UsageError extends Error {}
+
+const FLAGS = new Set(['--allow-short-spacing', '--json', '--help', '-h']);
+const OPTIONS = new Set(['--base-url', '--directory', '--spacing', '--max-samples', '--reset-within-reach', '--timeout']);
+
+function parseArgs(argv: string[]): StatusArgs | 'help' {
+  const values = new Map<string, string>();
+  const flags = new Set<string>();
+  for (let i = 0; i < argv.length; i++) {
+    let arg = argv[i];
+    let inline: string | undefined;
+    const eq = arg.indexOf('=');
+    if (arg.startsWith('--') && eq > 0) {
+      inline = arg.slice(eq + 1);
+      arg = arg.slice(0, eq);
+    }
+    if (FLAGS.has(arg) && inline === undefined) flags.add(arg);
+    else if (OPTIONS.has(arg)) {
+      const value = inline ?? argv[++i];
+      if (value === undefined) throw new UsageError(`${arg} needs a value`);
+      values.set(arg, value);
+    } else throw new UsageError(`unknown argument "${argv[i]}"`);
+  }
+  if (flags.has('--help') || flags.has('-h')) return 'help';
+  const baseUrlRaw = values.get('--base-url');
+  if (!baseUrlRaw) throw new UsageError('--base-url is required');
+  let baseUrl: string;
+  try {
+    baseUrl = normalizeBaseUrl(baseUrlRaw).href;
+  } catch (err) {
+    throw new UsageError(`invalid --base-url: ${(err as Error).message}`);
+  }
+  const directory = values.get('--directory');
+  if (!directory || directory.trim() === '') throw new UsageError('--directory is required');
+  const number = (flag: string, fallback: number, min: number) => {
+    const raw = values.get(flag);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < min) throw new UsageError(`${flag} must be a number >= ${min}`);
+    return n;
+  };
+  const spacing = number('--spacing', 45, 0);
+  const allowShort = flags.has('--allow-short-spacing');
+  if (spacing * 1000 < MIN_SPACING_MS && !allowShort) {
+    throw new UsageError(`--spacing ${spacing} is under 30 s: two samples closer than 30 s cannot tell a hung session from a busy one (the spec's minimum); --allow-short-spacing exists for tests`);
+  }
+  return {
+    baseUrl,
+    directory,
+    spacingMs: Math.round(spacing * 1000),
+    allowShort,
+    maxSamples: Math.floor(number('--max-samples', 4, 2)),
+    reachMs: Math.round(number('--reset-within-reach', DEFAULT_RESET_WITHIN_REACH_MS / 60_000, 0) * 60_000),
+    timeoutMs: Math.round(number('--timeout', 15, 0.1) * 1000),
+    json: flags.has('--json'),
+  };
+}
+
+const defaultIo = (): StatusIo => ({
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  env: process.env,
+  sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+  now: Date.now,
+});
+
+export async function runStatus(argv: string[], ioOverrides: Partial<StatusIo> = {}): Promise<number> {
+  const io = { ...defaultIo(), ...ioOverrides };
+  let args: StatusArgs | 'help';
+  try {
+    args = parseArgs(argv);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr(`session-ops status: ${err.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  if (args === 'help') {
+    io.stdout(`${USAGE}\n`);
+    return 0;
+  }
+
+  const password = io.env.SESSION_OPS_PASSWORD;
+  const client = new BackendClient({
+    baseUrl: args.baseUrl,
+    username: io.env.SESSION_OPS_USERNAME || 'opencode',
+    password: password && password !== '' ? password : undefined,
+    timeoutMs: args.timeoutMs,
+    now: io.now,
+  });
+  try {
+    const doc = await collect(client, args, io);
+    io.stdout(args.json ? `${JSON.stringify(doc)}\n` : renderTable(doc, io.now()));
+    if (doc.errors.length > 0) {
+      for (const e of doc.errors) io.stderr(`session-ops status: ${e.message}\n`);
+      return 1;
+    }
+    return 0;
+  } catch (err) {
+    if (err instanceof BackendError) {
+      io.stderr(`session-ops status: cannot read the backend: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await client.close();
+  }
+}
+
+async function collect(client: BackendClient, args: StatusArgs, io: StatusIo): Promise<StatusDocument> {
+  const minSpacingMs = args.allowShort ? 0 : MIN_SPACING_MS;
+  const rounds: SampleRound[] = [await client.sampleRound(args.directory)];
+  for (;;) {
+    await io.sleep(args.spacingMs);
+    rounds.push(await client.sampleRound(args.directory));
+    if (rounds.length >= args.maxSamples) break;
+    // Sample again while a session has no settled verdict (states disagree, it moved while idle,
+    // or it appeared after the first sample): never guess.
+    const bySession = samplesBySession(rounds);
+    const unsettled = rounds[rounds.length - 1].samples.some((s) => {
+      const list = bySession.get(s.session.id)!;
+      return list.length < 2 || judgeVerdict(list[list.length - 2], s, { minSpacingMs }).verdict === null;
+    });
+    if (!unsettled) break;
+  }
+  const latest = rounds[rounds.length - 1];
+  const listing = await client.listProviders(args.directory);
+  const bySession = samplesBySession(rounds);
+  const now = io.now();
+  const assessments: SessionAssessment[] = latest.samples.map((s) =>
+    assessSession(bySession.get(s.session.id)!, listing, { now, resetWithinReachMs: args.reachMs, minSpacingMs }),
+  );
+  const errors = latest.errors.map((e) => ({ sessionId: e.sessionId, kind: e.error.kind, message: e.error.message }));
+  const warnings = [...new Set(rounds.flatMap((r) => r.warnings))];
+  return buildStatusDocument({
+    assessments,
+    listing,
+    baseUrl: client.baseUrl,
+    directory: args.directory,
+    dialect: client.dialect,
+    sampledAt: rounds.map((r) => r.at),
+    errors,
+    warnings,
+  });
+}
+
+// ---- the readable table ------------------------------------------------------------------
+
+/** Server-supplied text never reaches the terminal with control characters (escape sequences). */
+function clean(text: string, max = 60): string {
+  const s = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+function time(at: number | null): string {
+  return at === null ? 'unknown' : new Date(at).toISOString().replace('.000Z', 'Z');
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]))).join('  ').trimEnd()).join('\n');
+}
+
+export function renderTable(doc: StatusDocument, now: number): string {
+  const out: string[] = [];
+  out.push(`Backend   ${doc.baseUrl} (${doc.dialect ?? 'dialect unknown: no sessions'})`);
+  out.push(`Directory ${clean(doc.directory, 200)}`);
+  const gaps = doc.sampledAt.slice(1).map((t, i) => `${Math.round((t - doc.sampledAt[i]) / 1000)} s`);
+  out.push(`Samples   ${doc.sampledAt.length} (${gaps.join(', ')} apart), at ${time(now)}`);
+  out.push('');
+  if (doc.sessions.length === 0) out.push('No sessions.');
+  else {
+    const rows = [['SESSION', 'TITLE', 'VERDICT', 'ACTION', 'QUOTA WALL', 'REPORT']];
+    for (const s of doc.sessions) {
+      const wall = s.quotaWall ? `${s.quotaWall.category} on ${clean(s.quotaWall.provider ?? '?', 20)}${s.quotaWall.resetAt ? `, reset ${time(s.quotaWall.resetAt)}` : ''}` : '-';
+      const report = s.report ? `${s.report.status} ${clean(s.report.ticket, 20)}${s.report.pr ? ` pr=${clean(s.report.pr, 20)}` : ''}` : '-';
+      const action = `${s.action}${s.abortFirst && s.action !== 'abort-then-wake' ? ' (abort first)' : ''}${s.recoverOn ? ` on ${clean(s.recoverOn, 20)}` : ''}`;
+      rows.push([clean(s.id, 40), clean(s.title ?? '', 30), `${s.verdict}${s.settled ? '' : '?'}`, action, wall, report]);
+    }
+    out.push(table(rows));
+    out.push('');
+    for (const s of doc.sessions) out.push(`  ${clean(s.id, 40)}: ${clean(s.basis, 200)}; ${clean(s.actionBasis, 200)}`);
+    if (doc.sessions.some((s) => !s.settled)) out.push('  (? = the samples never agreed: no action until they do)');
+  }
+  out.push('');
+  if (doc.providers.length === 0) out.push('No connected or marked provider.');
+  else {
+    const rows = [['PROVIDER', 'CONNECTED', 'QUOTA']];
+    for (const p of doc.providers) {
+      rows.push([clean(p.id, 40), p.connected ? 'yes' : 'no', p.quota ? `marked ${time(p.quota.markedAt)}${p.category ? ` (${p.category})` : ''}, reset ${time(p.quota.resetAt)}` : '-']);
+    }
+    out.push(table(rows));
+  }
+  const marked = doc.providers.some((p) => p.quota);
+  out.push(`All providers free at: ${marked ? time(doc.allFreeAt) : 'now (none is marked)'}`);
+  for (const w of doc.warnings) out.push(`warning: ${clean(w, 200)}`);
+  return `${out.join('\n')}\n`;
 }

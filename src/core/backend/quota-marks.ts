@@ -24,16 +24,17 @@ export class QuotaMarkBook {
   record(provider: string, wall: WallObservation): void {
     const existing = this.marks.get(provider);
     if (!existing) {
-      this.marks.set(provider, { provider, markedAt: wall.at, resetAt: wall.resetAt, category: wall.category });
+      this.marks.set(provider, { provider, markedAt: wall.at, resetAt: wall.category === 'balance' ? null : wall.resetAt, category: wall.category });
       return;
     }
     const newer = wall.at >= existing.markedAt;
+    // A balance failure is not cured by time: it sticks (with no reset) until cleared.
+    const balance = existing.category === 'balance' || wall.category === 'balance';
     this.marks.set(provider, {
       provider,
       markedAt: Math.min(existing.markedAt, wall.at),
-      resetAt: newer ? wall.resetAt : existing.resetAt,
-      // A balance failure is not cured by time: it sticks until cleared.
-      category: existing.category === 'balance' || wall.category === 'balance' ? 'balance' : newer ? wall.category : existing.category,
+      resetAt: balance ? null : newer ? wall.resetAt : existing.resetAt,
+      category: balance ? 'balance' : newer ? wall.category : existing.category,
     });
   }
 

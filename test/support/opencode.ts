@@ -1,0 +1,164 @@
+// Starts the real opencode server (npm opencode-ai, node_modules/.bin/opencode) on loopback,
+// hermetic: a private HOME and XDG dirs, no model catalogue fetch, no autoupdate, and a config
+// (OPENCODE_CONFIG_CONTENT) whose provider "local" points at a scripted loopback model.
+// Optionally password-protected (OPENCODE_SERVER_PASSWORD). A missing binary is an error, never
+// a skip. Only node: builtins, so editor tests and demo scripts can load it too.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface OpencodeOptions {
+  /** OpenAI-compatible base URL of the scripted model, e.g. http://127.0.0.1:PORT/v1 */
+  modelUrl: string;
+  /** Turns on HTTP Basic auth (user `username`, default "opencode"). */
+  password?: string;
+  username?: string;
+  /** API key configured for provider "local" (stock opencode echoes it in GET /provider). */
+  apiKey?: string;
+  /** Path of the binary; default: node_modules/.bin/opencode found from the working directory up. */
+  binary?: string;
+  /** How long to wait for "listening on". Default 60 s. */
+  startTimeoutMs?: number;
+}
+
+export interface OpencodeServer {
+  /** http://127.0.0.1:PORT/ */
+  baseUrl: string;
+  home: string;
+  password: string | null;
+  username: string;
+  /** Everything the server printed so far (for failure messages). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** node_modules/.bin/opencode, searched from `from` upwards. Throws a clear error when missing. */
+export function findOpencodeBinary(from = process.cwd()): string {
+  const env = process.env.SESSION_OPS_OPENCODE_BIN;
+  if (env) {
+    if (!existsSync(env)) throw new Error(`SESSION_OPS_OPENCODE_BIN points at ${env}, which does not exist`);
+    return env;
+  }
+  for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'node_modules', '.bin', 'opencode');
+    if (existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) break;
+  }
+  throw new Error(
+    `the opencode binary was not found (node_modules/.bin/opencode above ${from}). Install the dev dependency: npm install --save-dev opencode-ai@1.18.33 (its postinstall links the platform binary).`,
+  );
+}
+
+export function opencodeConfig(modelUrl: string, apiKey: string): Record<string, unknown> {
+  return {
+    autoupdate: false,
+    share: 'disabled',
+    model: 'local/m1',
+    small_model: 'local/m1',
+    provider: {
+      local: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Local',
+        options: { baseURL: modelUrl, apiKey },
+        models: { m1: { name: 'M1' } },
+      },
+    },
+  };
+}
+
+export async function startOpencode(options: OpencodeOptions): Promise<OpencodeServer> {
+  const binary = options.binary ?? findOpencodeBinary();
+  if (!existsSync(binary)) throw new Error(`the opencode binary ${binary} does not exist`);
+  const home = mkdtempSync(path.join(os.tmpdir(), 'session-ops-opencode-'));
+  const xdg = {
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_DATA_HOME: path.join(home, '.local', 'share'),
+    XDG_STATE_HOME: path.join(home, '.local', 'state'),
+    XDG_CACHE_HOME: path.join(home, '.cache'),
+  };
+  for (const dir of Object.values(xdg)) mkdirSync(dir, { recursive: true });
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !k.startsWith('OPENCODE_') && !k.startsWith('XDG_')) env[k] = v;
+  }
+  Object.assign(env, xdg, {
+    HOME: home,
+    OPENCODE_DISABLE_MODELS_FETCH: '1',
+    OPENCODE_DISABLE_AUTOUPDATE: '1',
+    OPENCODE_CONFIG_CONTENT: JSON.stringify(opencodeConfig(options.modelUrl, options.apiKey ?? 'sk-local-test-key')),
+  });
+  const username = options.username ?? 'opencode';
+  if (options.password) {
+    env.OPENCODE_SERVER_PASSWORD = options.password;
+    if (options.username) env.OPENCODE_SERVER_USERNAME = options.username;
+  }
+
+  const child: ChildProcess = spawn(binary, ['serve', '--hostname', '127.0.0.1', '--port', '0'], {
+    cwd: home,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // own process group: stop() ends the server and anything it spawned
+  });
+  let output = '';
+  let exited = false;
+  const exitPromise = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
+
+  const cleanup = () => {
+    try {
+      rmSync(home, { recursive: true, force: true });
+    } catch {
+      /* best effort */
+    }
+  };
+
+  const stop = async () => {
+    if (!exited && child.pid) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        /* already gone */
+      }
+      const killed = await Promise.race([exitPromise.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5_000))]);
+      if (!killed) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+        await exitPromise;
+      }
+    }
+    cleanup();
+  };
+
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timeoutMs = options.startTimeoutMs ?? 60_000;
+    const timer = setTimeout(() => fail(new Error(`opencode did not print "listening on" within ${timeoutMs} ms. Output:\n${output.slice(-2000)}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const m = /listening on (http:\/\/[^\s]+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1].endsWith('/') ? m[1] : `${m[1]}/`);
+      }
+    };
+    const fail = (err: Error) => {
+      clearTimeout(timer);
+      stop().finally(() => reject(err));
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('error', (err) => fail(new Error(`could not start ${binary}: ${err.message}`)));
+    child.once('exit', (code, signal) => fail(new Error(`opencode exited before listening (code ${code}, signal ${signal}). Output:\n${output.slice(-2000)}`)));
+  });
+
+  return {
+    baseUrl,
+    home,
+    password: options.password ?? null,
+    username,
+    output: () => output,
+    stop,
+  };
+}
