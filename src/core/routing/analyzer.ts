@@ -1,0 +1,331 @@
+// The routing-table analysis shared by the language server and `session-ops validate`:
+// YAML syntax errors, schema errors (Ajv2020, compiled once) mapped to precise ranges, and the
+// warnings the schema cannot express. A RoutingAnalyzer keeps the previous version's chunks, so
+// re-analysing an edited document re-parses and re-validates only the chunks whose text changed.
+// Pure: never import 'vscode'.
+import type { Diagnostic } from '../diagnostics';
+import { checkDuplicateKeys, checkRoute, duplicateRouteDiag, overCapDiag, type PreflightInfo } from './checks';
+import { splitDocument, type ChunkSpan } from './chunks';
+import { lineOf, rangeAt } from './lines';
+import { mapSchemaErrors } from './messages';
+import { parseText, type ParsedText } from './parse';
+import { getPair, parsePointer, setProp, type PathSeg, type RMap, type RNode } from './rnode';
+import { validators, type ErrorObject } from './schema';
+import { SOURCE, type RelDiag, type RoutingDiagnosticData } from './types';
+
+export interface AnalyzedChunk {
+  role: 'top' | 'route' | 'whole';
+  /** Top-level key or route key ('' for a whole document). */
+  name: string;
+  /** Absolute offsets of the chunk's text in the document. */
+  start: number;
+  end: number;
+  text: string;
+  parsed: ParsedText;
+  /** Path from the document root to the chunk's root node: [] or ['routes']. */
+  prefix: PathSeg[];
+  header?: boolean;
+}
+
+export interface AnalysisStats {
+  mode: 'chunked' | 'whole';
+  chunks: number;
+  /** Chunks taken from the previous version unchanged. */
+  reused: number;
+  /** Chunks the `yaml` library had to parse (outside the fast subset). */
+  yamlParsed: number;
+  ms: number;
+}
+
+export interface RoutingAnalysis {
+  text: string;
+  lineStarts: number[];
+  chunks: AnalyzedChunk[];
+  diagnostics: Diagnostic[];
+  stats: AnalysisStats;
+}
+
+interface ChunkResult {
+  parsed: ParsedText;
+  /** Syntax errors, route-level schema errors (route chunks) and local checks. */
+  local: RelDiag[];
+  preflights: PreflightInfo[];
+}
+
+interface Placed {
+  base: number;
+  d: RelDiag;
+}
+
+const YIELD_EVERY = 200;
+
+export interface AnalyzerOptions {
+  /** Split into chunks and reuse unchanged ones (default true); false analyses every text whole. */
+  chunking?: boolean;
+}
+
+export class RoutingAnalyzer {
+  private cache = new Map<string, ChunkResult>();
+  private last: RoutingAnalysis | undefined;
+
+  constructor(private readonly options: AnalyzerOptions = {}) {}
+
+  /** The most recent analysis (for hover, completion, code actions on the same text). */
+  get latest(): RoutingAnalysis | undefined {
+    return this.last;
+  }
+
+  analyze(text: string): RoutingAnalysis {
+    const it = this.steps(text);
+    for (;;) {
+      const r = it.next();
+      if (r.done) return r.value;
+    }
+  }
+
+  /** The analysis as a generator that yields between batches of chunks, so that a caller can abandon a stale version. */
+  *steps(text: string): Generator<void, RoutingAnalysis, void> {
+    if (this.last && this.last.text === text) return this.last;
+    const t0 = performance.now();
+    const split = splitDocument(text);
+    let result: RoutingAnalysis | undefined;
+    if (split.chunks && split.chunks.length > 0 && this.options.chunking !== false) {
+      result = yield* this.chunked(text, split.lineStarts, split.chunks, t0);
+    }
+    if (!result) result = this.whole(text, split.lineStarts, t0);
+    this.last = result;
+    return result;
+  }
+
+  private *chunked(text: string, lineStarts: number[], spans: ChunkSpan[], t0: number): Generator<void, RoutingAnalysis | undefined, void> {
+    const next = new Map<string, ChunkResult>();
+    const chunks: AnalyzedChunk[] = [];
+    const results: ChunkResult[] = [];
+    let reused = 0;
+    let yamlParsed = 0;
+    for (let i = 0; i < spans.length; i++) {
+      const span = spans[i];
+      const ctext = text.slice(span.start, span.end);
+      let r = next.get(ctext) ?? this.cache.get(ctext);
+      if (r) reused++;
+      else {
+        r = computeChunk(span, ctext);
+        if (!r.parsed.fast) yamlParsed++;
+        if (r.parsed.anchors) return undefined; // anchors may point across chunks: analyse whole
+      }
+      next.set(ctext, r);
+      results.push(r);
+      chunks.push({ role: span.role, name: span.name, start: span.start, end: span.end, text: ctext, parsed: r.parsed, prefix: span.role === 'route' ? ['routes'] : [], header: span.header });
+      if (i % YIELD_EVERY === YIELD_EVERY - 1) yield;
+    }
+    this.cache = next;
+
+    const placed: Placed[] = [];
+    for (let i = 0; i < chunks.length; i++) for (const d of results[i].local) placed.push({ base: chunks[i].start, d });
+
+    // The root object, with the routes stubbed (route chunks are validated on their own).
+    const rootValue: Record<string, unknown> = {};
+    const broken = new Set<string>();
+    const topByName = new Map<string, number>();
+    for (let i = 0; i < chunks.length; i++) {
+      const c = chunks[i];
+      if (c.role !== 'top') continue;
+      topByName.set(c.name, i);
+      const root = c.parsed.root;
+      const pair = root && root.kind === 'map' && root.pairs.length === 1 ? root.pairs[0] : undefined;
+      if (c.parsed.syntax.some((d) => d.severity === 'error') || !pair) {
+        broken.add(c.name);
+        continue;
+      }
+      setProp(rootValue, c.name, c.header ? {} : pair.value.value);
+    }
+    const validate = validators().root;
+    if (!validate(rootValue) && validate.errors) {
+      const groups = new Map<number, ErrorObject[]>();
+      for (const e of validate.errors) {
+        const segs = parsePointer(e.instancePath);
+        let target: number | undefined;
+        if (segs.length === 0) {
+          const p = e.params as { missingProperty?: string; additionalProperty?: string };
+          if (e.keyword === 'required') target = broken.has(String(p.missingProperty)) ? undefined : firstTop(chunks);
+          else if (e.keyword === 'additionalProperties') target = topByName.get(String(p.additionalProperty));
+          else target = firstTop(chunks);
+        } else if (!broken.has(segs[0])) {
+          target = topByName.get(segs[0]);
+        }
+        if (target === undefined) continue;
+        const list = groups.get(target) ?? [];
+        list.push(e);
+        groups.set(target, list);
+      }
+      for (const [i, errs] of groups) {
+        const c = chunks[i];
+        if (!c.parsed.root) continue;
+        for (const d of mapSchemaErrors(errs, { root: c.parsed.root, text: c.text, prefix: [] })) placed.push({ base: c.start, d });
+      }
+    }
+
+    // Cross-chunk checks: duplicate route keys, preflight lists over the policy's cap.
+    const firstRoute = new Map<string, number>();
+    for (let i = 0; i < chunks.length; i++) {
+      const c = chunks[i];
+      if (c.role !== 'route') continue;
+      const root = c.parsed.root;
+      const pair = root && root.kind === 'map' ? root.pairs[0] : undefined;
+      if (!pair) continue;
+      const prev = firstRoute.get(c.name);
+      if (prev === undefined) firstRoute.set(c.name, c.start + pair.key.start);
+      else placed.push({ base: c.start, d: duplicateRouteDiag({ key: pair.key, name: c.name }, lineOf(lineStarts, prev) + 1) });
+    }
+    const max = maxItems(rootValue);
+    if (max !== undefined) {
+      for (let i = 0; i < chunks.length; i++) {
+        for (const info of results[i].preflights) {
+          const d = overCapDiag(info, max);
+          if (d) placed.push({ base: chunks[i].start, d });
+        }
+      }
+    }
+    return finish(text, lineStarts, chunks, placed, { mode: 'chunked', chunks: chunks.length, reused, yamlParsed, ms: 0 }, t0);
+  }
+
+  private whole(text: string, lineStarts: number[], t0: number): RoutingAnalysis {
+    this.cache = new Map();
+    const parsed = parseText(text);
+    const placed: Placed[] = parsed.syntax.map((d) => ({ base: 0, d }));
+    const root: RNode = parsed.root ?? { kind: 'scalar', start: 0, end: 0, value: null, style: 'empty' };
+    if (!parsed.syntax.some((d) => d.severity === 'error')) {
+      const out: RelDiag[] = [];
+      // Like the chunked path: the root with its routes stubbed, then each route on its own (so
+      // that both paths report the same, including routes shadowed by a duplicate key).
+      const routesPair = root.kind === 'map' ? getPair(root, 'routes') : undefined;
+      const routesMap = routesPair && routesPair.value.kind === 'map' ? routesPair.value : undefined;
+      let rootValue = root.value;
+      if (routesMap && rootValue && typeof rootValue === 'object') {
+        rootValue = { ...(rootValue as Record<string, unknown>) };
+        setProp(rootValue as Record<string, unknown>, 'routes', {});
+      }
+      const validate = validators().root;
+      if (!validate(rootValue) && validate.errors) out.push(...mapSchemaErrors(validate.errors, { root, text, prefix: [] }));
+      if (routesMap) {
+        const validateRoutes = validators().routes;
+        for (const p of routesMap.pairs) {
+          const one: RMap = { kind: 'map', start: p.key.start, end: p.value.end, flow: routesMap.flow, pairs: [p], value: {} };
+          setProp(one.value, p.name, p.value.value);
+          if (!validateRoutes(one.value) && validateRoutes.errors) out.push(...mapSchemaErrors(validateRoutes.errors, { root: one, text, prefix: ['routes'] }));
+        }
+      }
+      const preflights: PreflightInfo[] = [];
+      if (root.kind === 'map') {
+        const def = getPair(root, 'default');
+        if (def) checkRoute(text, def.value, ['default'], out, preflights);
+        const routes = getPair(root, 'routes');
+        if (routes && routes.value.kind === 'map') for (const p of routes.value.pairs) checkRoute(text, p.value, ['routes', p.name], out, preflights);
+        checkDag(text, getPair(root, 'dag')?.value, out, preflights);
+      }
+      checkDuplicateKeys(root, [], out, (o) => lineOf(lineStarts, o));
+      const max = maxItems(root.value);
+      if (max !== undefined) {
+        for (const info of preflights) {
+          const d = overCapDiag(info, max);
+          if (d) out.push(d);
+        }
+      }
+      for (const d of out) placed.push({ base: 0, d });
+    }
+    const chunk: AnalyzedChunk = { role: 'whole', name: '', start: 0, end: text.length, text, parsed, prefix: [] };
+    return finish(text, lineStarts, [chunk], placed, { mode: 'whole', chunks: 1, reused: 0, yamlParsed: parsed.fast ? 0 : 1, ms: 0 }, t0);
+  }
+}
+
+function firstTop(chunks: AnalyzedChunk[]): number | undefined {
+  const i = chunks.findIndex((c) => c.role === 'top');
+  return i < 0 ? undefined : i;
+}
+
+function maxItems(rootValue: unknown): number | undefined {
+  if (!rootValue || typeof rootValue !== 'object') return undefined;
+  const pf = (rootValue as Record<string, unknown>).preflight;
+  if (!pf || typeof pf !== 'object') return undefined;
+  const m = (pf as Record<string, unknown>).max_items;
+  return typeof m === 'number' && Number.isInteger(m) && m >= 1 ? m : undefined;
+}
+
+function checkDag(text: string, dag: RNode | undefined, out: RelDiag[], preflights: PreflightInfo[]): void {
+  if (!dag || dag.kind !== 'map') return;
+  for (const block of ['route', 'task_route']) {
+    const p = getPair(dag, block);
+    if (p) checkRoute(text, p.value, ['dag', block], out, preflights);
+  }
+}
+
+/** Parses and checks one chunk; the result depends only on the chunk's text. */
+function computeChunk(span: ChunkSpan, text: string): ChunkResult {
+  const parsed = parseText(text);
+  const local: RelDiag[] = [...parsed.syntax];
+  const preflights: PreflightInfo[] = [];
+  if (parsed.syntax.some((d) => d.severity === 'error')) return { parsed, local, preflights };
+  const root = parsed.root;
+  if (!root || root.kind !== 'map' || root.pairs.length !== 1) return { parsed, local, preflights };
+  const pair = root.pairs[0];
+  if (span.role === 'route') {
+    const validate = validators().routes;
+    if (!validate(root.value) && validate.errors) local.push(...mapSchemaErrors(validate.errors, { root, text, prefix: ['routes'] }));
+    checkRoute(text, pair.value, ['routes', pair.name], local, preflights);
+    checkDuplicateKeys(pair.value, ['routes', pair.name], local);
+  } else {
+    if (pair.name === 'default') checkRoute(text, pair.value, ['default'], local, preflights);
+    else if (pair.name === 'dag') checkDag(text, pair.value, local, preflights);
+    else if (pair.name === 'routes' && pair.value.kind === 'map') {
+      for (const p of (pair.value as RMap).pairs) checkRoute(text, p.value, ['routes', p.name], local, preflights);
+    }
+    checkDuplicateKeys(root, [], local);
+  }
+  return { parsed, local, preflights };
+}
+
+function finish(text: string, lineStarts: number[], chunks: AnalyzedChunk[], placed: Placed[], stats: AnalysisStats, t0: number): RoutingAnalysis {
+  placed.sort((a, b) => a.base + a.d.start - (b.base + b.d.start) || a.base + a.d.end - (b.base + b.d.end));
+  const diagnostics = placed.map(({ base, d }) => toDiagnostic(lineStarts, base, d));
+  stats.ms = performance.now() - t0;
+  return { text, lineStarts, chunks, diagnostics, stats };
+}
+
+export function toDiagnostic(lineStarts: readonly number[], base: number, d: RelDiag): Diagnostic {
+  const data: RoutingDiagnosticData = {};
+  if (d.fixes && d.fixes.length) {
+    data.fixes = d.fixes.map((f) => ({
+      title: f.title,
+      ...(f.preferred ? { isPreferred: true } : {}),
+      edits: f.edits.map((e) => ({ range: rangeAt(lineStarts, base + e.start, base + e.end), newText: e.newText })),
+    }));
+  }
+  if (d.rule) data.rule = d.rule;
+  return {
+    range: rangeAt(lineStarts, base + d.start, base + d.end),
+    severity: d.severity,
+    code: d.code,
+    message: d.message,
+    source: SOURCE,
+    ...(data.fixes || data.rule ? { data } : {}),
+  };
+}
+
+/** Analyses one routing table from scratch (the CLI's entry point). */
+export function validateRouting(text: string): Diagnostic[] {
+  return new RoutingAnalyzer().analyze(text).diagnostics;
+}
+
+/** The chunk holding absolute offset `offset` (binary search). */
+export function chunkAt(analysis: RoutingAnalysis, offset: number): AnalyzedChunk | undefined {
+  const cs = analysis.chunks;
+  let lo = 0;
+  let hi = cs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (offset < cs[mid].start) hi = mid - 1;
+    else if (offset >= cs[mid].end && !(mid === cs.length - 1 && offset === cs[mid].end)) lo = mid + 1;
+    else return cs[mid];
+  }
+  return undefined;
+}
