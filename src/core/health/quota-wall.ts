@@ -18,7 +18,7 @@ export function tailProbe(sample: SessionSample): Omit<QuotaWall, 'abortFirst'> 
     provider: m.failure.provider ?? m.providerID,
     reason: m.failure.reason,
     category: m.failure.category,
-    resetAt: m.failure.resetAt,
+    resetAt: m.failure.category === 'balance' ? null : m.failure.resetAt,
     source: 'tail-probe',
     text: m.failure.text,
   };
@@ -60,15 +60,17 @@ export function detectQuotaWall(latest: SessionSample, verdict: VerdictResult | 
   const fromSample = observedWall(latest);
   if (fromSample) {
     const mark = markOf(listing, fromSample.provider);
-    return { ...fromSample, resetAt: mark?.resetAt ?? fromSample.resetAt, abortFirst: generating };
+    // A balance failure has no reset: a top-up cures it, not time.
+    const resetAt = fromSample.category === 'balance' ? null : (mark?.resetAt ?? fromSample.resetAt);
+    return { ...fromSample, resetAt, abortFirst: generating };
   }
   // 3. A frozen generating session whose provider is cooling down: a retry spin.
   if (verdict?.verdict === 'hung' && verdict.frozen) {
     const provider = latest.newest?.providerID ?? null;
     const mark = markOf(listing, provider);
     if (mark) {
-      const category = mark.category && mark.category !== null ? mark.category : 'rate-limit';
-      return { provider, reason: null, category, resetAt: mark.resetAt, source: 'provider-listing', abortFirst: true, text: null };
+      const category = mark.category ?? 'rate-limit';
+      return { provider, reason: null, category, resetAt: category === 'balance' ? null : mark.resetAt, source: 'provider-listing', abortFirst: true, text: null };
     }
   }
   return null;
