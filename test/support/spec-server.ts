@@ -112,6 +112,9 @@ export interface SpecServer {
   onPrompt: ((record: PromptRecord, dir: DirectoryState) => void) | null;
   /** Delay before an abort turns the session idle (default 0: at once). */
   abortDelayMs: number;
+  /** Requests being handled right now, and the most at once since start (or resetStats). */
+  stats: { inFlight: number; maxInFlight: number };
+  resetStats(): void;
   stop(): Promise<void>;
 }
 
@@ -189,7 +192,17 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
     return d;
   }
 
+  const stats = { inFlight: 0, maxInFlight: 0 };
   const server = http.createServer((req, res) => {
+    stats.inFlight++;
+    if (stats.inFlight > stats.maxInFlight) stats.maxInFlight = stats.inFlight;
+    let counted = true;
+    const done = () => {
+      if (counted) stats.inFlight--;
+      counted = false;
+    };
+    res.once('finish', done);
+    res.once('close', done);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -355,6 +368,10 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
     },
     onPrompt: null,
     abortDelayMs: 0,
+    stats,
+    resetStats() {
+      stats.maxInFlight = stats.inFlight;
+    },
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,0 +1,324 @@
+// The client against the spec-dialect test server (in-process, loopback) and small fakes of
+// stock opencode's shapes: requests, encoding, auth, typed errors, dialect handling.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BackendClient } from '../../../../src/core/backend/client';
+import { BackendError } from '../../../../src/core/backend/errors';
+import { readEventStream, type BackendEvent, type EventStreamState } from '../../../../src/core/backend/events';
+import { textPrompt } from '../../../../src/core/backend/payload';
+import { startSpecServer, type SpecServer } from '../../../support/spec-server';
+
+const DIR = '/work/a dir/with & ünïcode?#';
+
+async function rejectsKind(p: Promise<unknown>, kind: BackendError['kind']): Promise<BackendError> {
+  try {
+    await p;
+  } catch (err) {
+    assert.ok(err instanceof BackendError, `expected a BackendError, got ${String(err)}`);
+    assert.equal(err.kind, kind, err.message);
+    return err;
+  }
+  assert.fail(`expected a ${kind} error`);
+}
+
+describe('backend client against the spec-dialect server', function () {
+  let server: SpecServer;
+  let client: BackendClient;
+
+  beforeEach(async () => {
+    server = await startSpecServer();
+    client = new BackendClient({ baseUrl: server.url, connections: 4, timeoutMs: 2000 });
+  });
+  afterEach(async () => {
+    await client.close();
+    await server.stop();
+  });
+
+  it('sampleRound: one sample per session with state, progress and the newest message', async () => {
+    const d = server.directory(DIR);
+    const a = d.addSession({ state: 'generating', progress: { stepCount: 4, lastStepAt: 1000 } });
+    const b = d.addSession({ state: 'idle' });
+    d.addMessage(a, { text: 'first' });
+    const newest = d.addMessage(a, { text: 'second' });
+    const round = await client.sampleRound(DIR);
+    assert.equal(round.dialect, 'spec');
+    assert.equal(client.dialect, 'spec');
+    const byId = new Map(round.samples.map((s) => [s.session.id, s]));
+    assert.equal(byId.get(a)?.newest?.id, newest);
+    assert.equal(byId.get(a)?.newest?.text, 'second');
+    assert.deepEqual(byId.get(a)?.session.progress, { stepCount: 4, lastStepAt: 1000 });
+    assert.equal(byId.get(b)?.newest, null);
+    assert.equal(byId.get(b)?.session.state, 'idle');
+  });
+
+  it('every request carries directory (exactly), and liveness reads limit=1 only', async () => {
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'generating' });
+    d.addMessage(id, { text: 'x' });
+    server.setProviders([{ id: 'p' }], ['p']);
+    await client.sampleRound(DIR);
+    await client.newestMessage(DIR, id);
+    await client.listProviders(DIR);
+    await client.abort(DIR, id);
+    await client.promptAsync(DIR, id, textPrompt('build', { providerID: 'p', modelID: 'm' }, 'go'));
+    assert.ok(server.requests.length >= 6);
+    for (const r of server.requests) assert.equal(r.query.directory, DIR, `${r.method} ${r.path}`);
+    const messageReads = server.requests.filter((r) => r.path.endsWith('/message'));
+    assert.ok(messageReads.length >= 2);
+    for (const r of messageReads) assert.equal(r.query.limit, '1');
+  });
+
+  it('session ids are checked before a request and path segments are encoded', async () => {
+    await rejectsKind(client.newestMessage(DIR, '../provider'), 'invalid-request');
+    await rejectsKind(client.abort(DIR, 'a/b'), 'invalid-request');
+    await rejectsKind(client.listSessions(''), 'invalid-request');
+    assert.equal(server.requests.length, 0, 'nothing was sent');
+    const d = server.directory(DIR);
+    const id = d.addSession({ id: 'ses~odd.id-1', state: 'idle' });
+    d.addMessage(id, { text: 'ok' });
+    assert.equal((await client.newestMessage(DIR, id))?.text, 'ok');
+  });
+
+  it('the prompt body is JSON serialisation of the payload (quotes, newlines, braces intact)', async () => {
+    const id = server.directory(DIR).addSession({ state: 'idle' });
+    const text = 'line 1\n"quoted" \\ {"agent":"evil"} \u2028 end';
+    await client.promptAsync(DIR, id, textPrompt('build', { providerID: 'openai', modelID: 'gpt-5' }, text));
+    assert.deepEqual(server.prompts[0].payload, { agent: 'build', model: { providerID: 'openai', modelID: 'gpt-5' }, parts: [{ type: 'text', text }] });
+    await rejectsKind(client.promptAsync(DIR, id, { agent: 'build', parts: [{ type: 'text', text: 'x' }] } as never), 'invalid-request');
+  });
+
+  it('provider listing: options dropped, quota read; maxAgeMs reuses a recent listing', async () => {
+    server.setProviders([{ id: 'a', options: { apiKey: 'sk-live-SECRET' }, quota: { markedAt: 5, resetAt: 9 } }, { id: 'b' }], ['a', 'b']);
+    const l = await client.listProviders(DIR);
+    assert.ok(!JSON.stringify(l).includes('SECRET'));
+    assert.deepEqual(l.providers[0].quota, { markedAt: 5, resetAt: 9 });
+    await client.listProviders(DIR, { maxAgeMs: 60_000 });
+    assert.equal(server.requests.filter((r) => r.path === '/provider').length, 1);
+  });
+
+  it('a session that vanished between the list and its message read is reported as vanished', async () => {
+    const d = server.directory(DIR);
+    const keep = d.addSession({ state: 'idle' });
+    const gone = d.addSession({ state: 'idle' });
+    server.fault({ path: new RegExp(`/session/${gone}/message`), status: 404, body: '{}' });
+    const round = await client.sampleRound(DIR);
+    assert.deepEqual(round.vanished, [gone]);
+    assert.deepEqual(round.samples.map((s) => s.session.id), [keep]);
+    assert.deepEqual(round.errors, []);
+    const err = await rejectsKind(client.newestMessage(DIR, 'ses_nope'), 'not-found');
+    assert.equal(err.sessionId, 'ses_nope');
+    assert.match(err.message, /session ses_nope not found/);
+  });
+
+  it('typed errors: 5xx, malformed JSON, wrong shape, timeout, dropped connection, caller abort', async () => {
+    server.fault({ path: /^\/session$/, status: 503, body: 'down' });
+    await rejectsKind(client.listSessions(DIR), 'server');
+    server.fault({ path: /^\/session$/, status: 200, body: '<html>not json' });
+    await rejectsKind(client.listSessions(DIR), 'malformed');
+    server.fault({ path: /^\/session$/, status: 200, body: '{"sessions":[]}' });
+    const shape = await rejectsKind(client.listSessions(DIR), 'malformed');
+    assert.match(shape.message, /session list is not an array/);
+    server.fault({ path: /^\/session$/, status: 200, body: '[{"id":"ses_1","state":"sleeping"}]' });
+    await rejectsKind(client.listSessions(DIR), 'malformed');
+    server.fault({ path: /^\/provider$/, status: 200, body: '{"all":[{"id":"a","quota":{"resetAt":1}}],"connected":[]}' });
+    await rejectsKind(client.listProviders(DIR), 'malformed');
+    server.fault({ path: /^\/session$/, delayMs: 1500 });
+    await rejectsKind(client.listSessions(DIR, { timeoutMs: 200 }), 'timeout');
+    server.fault({ path: /^\/session$/, destroy: true });
+    await rejectsKind(client.listSessions(DIR), 'network');
+    server.fault({ path: /^\/session$/, delayMs: 1000 });
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 50);
+    await rejectsKind(client.listSessions(DIR, { signal: ac.signal }), 'aborted');
+    server.fault({ path: /^\/session$/, status: 400, body: '{}' });
+    await rejectsKind(client.listSessions(DIR), 'rejected');
+  });
+
+  it('error messages never carry the directory, a response body or credentials', async () => {
+    const c = new BackendClient({ baseUrl: server.url, password: 'hunter2-secret' });
+    server.fault({ path: /^\/session$/, status: 500, body: '{"apiKey":"sk-BODY-SECRET"}' });
+    try {
+      const err = await rejectsKind(c.listSessions('/private/dir-name'), 'server');
+      assert.ok(!/hunter2|BODY-SECRET|private\/dir-name/.test(err.message), err.message);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('bounded concurrency: never more requests in flight than connections', async () => {
+    const d = server.directory(DIR);
+    for (let i = 0; i < 30; i++) d.addSession({ state: 'idle' });
+    server.fault({ path: /\/message$/, delayMs: 20, times: Infinity });
+    server.resetStats();
+    const round = await client.sampleRound(DIR);
+    assert.equal(round.samples.length, 30);
+    assert.ok(server.stats.maxInFlight <= 4, `max in flight ${server.stats.maxInFlight}`);
+    assert.ok(server.stats.maxInFlight >= 2, 'requests ran in parallel');
+  });
+
+  it('abortAndConfirmIdle polls until the session reads idle', async () => {
+    const id = server.directory(DIR).addSession({ state: 'generating' });
+    server.abortDelayMs = 300;
+    assert.equal(await client.abortAndConfirmIdle(DIR, id, { pollMs: 50 }), true);
+    assert.equal(server.aborts.length, 1);
+  });
+
+  it('waitForAssistantMessage waits for a newer assistant message', async () => {
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'idle' });
+    const before = d.addMessage(id, { role: 'user', text: 'wake up' });
+    setTimeout(() => d.addMessage(id, { text: 'awake' }), 150);
+    const m = await client.waitForAssistantMessage(DIR, id, before, { pollMs: 50, withinMs: 3000 });
+    assert.equal(m?.text, 'awake');
+    assert.equal(await client.waitForAssistantMessage(DIR, id, m!.id, { pollMs: 20, withinMs: 100 }), null);
+  });
+
+  it('the spec server has no event stream: the reader ends as unsupported', async () => {
+    const states: EventStreamState[] = [];
+    const end = await readEventStream(client.transport, { directory: DIR, signal: new AbortController().signal, onEvent: () => {}, onState: (s) => states.push(s) });
+    assert.equal(end, 'unsupported');
+    assert.deepEqual(states, ['connecting', 'unsupported']);
+  });
+});
+
+describe('backend client: authentication', () => {
+  let server: SpecServer;
+  beforeEach(async () => (server = await startSpecServer({ password: 's3cret' })));
+  afterEach(async () => server.stop());
+
+  it('HTTP Basic with user "opencode" by default; a wrong or missing password is unauthorized', async () => {
+    const good = new BackendClient({ baseUrl: server.url, password: 's3cret' });
+    const none = new BackendClient({ baseUrl: server.url });
+    const wrongUser = new BackendClient({ baseUrl: server.url, username: 'admin', password: 's3cret' });
+    try {
+      assert.deepEqual((await good.listSessions(DIR)).sessions, []);
+      const err = await rejectsKind(none.listSessions(DIR), 'unauthorized');
+      assert.match(err.message, /SESSION_OPS_PASSWORD/);
+      await rejectsKind(wrongUser.listSessions(DIR), 'unauthorized');
+      const ended = await readEventStream(none.transport, { directory: DIR, signal: new AbortController().signal, onEvent: () => {} });
+      assert.equal(ended, 'unauthorized');
+    } finally {
+      await Promise.all([good.close(), none.close(), wrongUser.close()]);
+    }
+  });
+
+  it('credentials are not visible on the client object', async () => {
+    const c = new BackendClient({ baseUrl: server.url, password: 's3cret' });
+    try {
+      const { inspect } = await import('node:util');
+      assert.ok(!inspect(c, { depth: 5 }).includes('czNjcmV0'), 'no base64 credentials in inspect output');
+      assert.ok(!JSON.stringify(Object.entries(c)).includes('s3cret'));
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('credentials in the base URL are refused', () => {
+    assert.throws(() => new BackendClient({ baseUrl: 'http://u:p@127.0.0.1:1/' }), /credentials/);
+  });
+});
+
+describe('backend client: connection refused', () => {
+  it('a closed port is a refused error', async () => {
+    const probe = http.createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const c = new BackendClient({ baseUrl: `http://127.0.0.1:${port}/` });
+    try {
+      const err = await rejectsKind(c.listSessions(DIR), 'refused');
+      assert.match(err.message, /connection refused/);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+/** A minimal fake of stock opencode 1.18's shapes (observed on the real server). */
+async function fakeOpencode(state: { status: Record<string, unknown>; messages: Record<string, unknown[]> }) {
+  const seen: string[] = [];
+  const srv = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    seen.push(`${req.method} ${url.pathname}?${url.searchParams.toString()}`);
+    const send = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (url.pathname === '/session') return send(Object.keys(state.messages).map((id) => ({ id, title: `t ${id}`, time: { created: 1, updated: 2 } })));
+    if (url.pathname === '/session/status') return send(state.status);
+    const m = /^\/session\/([^/]+)\/message$/.exec(url.pathname);
+    if (m) return send(state.messages[decodeURIComponent(m[1])].slice(-1));
+    if (url.pathname === '/provider') return send({ all: [{ id: 'local', options: { apiKey: 'sk-SECRET' }, models: { m1: {} } }, { id: 'opencode', models: { free: {} } }], connected: ['opencode', 'local'], default: { local: 'm1', opencode: 'free' } });
+    if (url.pathname === '/event') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"id":"evt_1","type":"server.connected","properties":{}}\n\n');
+      res.write('data: {"id":"evt_2","type":"session.status","properties":{"sessionID":"ses_a","status":{"type":"busy"}}}\n\n');
+      setTimeout(() => res.end(), 30);
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  return { url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/`, seen, stop: () => new Promise<void>((r) => (srv.closeAllConnections(), srv.close(() => r()))) };
+}
+
+describe('backend client: stock opencode dialect (fake with the observed shapes)', () => {
+  it('state from /session/status, progress derived, retry walls remembered as quota marks', async () => {
+    const now = 1_000_000;
+    const fake = await fakeOpencode({
+      status: { ses_b: { type: 'busy' }, ses_r: { type: 'retry', attempt: 2, message: 'Rate limit reached', next: now + 3_600_000 } },
+      messages: {
+        ses_i: [{ info: { id: 'msg_1', role: 'assistant', providerID: 'local', modelID: 'm1', time: { created: 10, completed: 20 } }, parts: [{ type: 'text', text: 'done', time: { start: 11, end: 19 } }] }],
+        ses_b: [{ info: { id: 'msg_2', role: 'assistant', providerID: 'local', time: { created: 30 } }, parts: [{ type: 'step-start' }, { type: 'text', text: '', time: { start: 31 } }] }],
+        ses_r: [{ info: { id: 'msg_3', role: 'assistant', providerID: 'local', time: { created: 40 } }, parts: [] }],
+      },
+    });
+    const c = new BackendClient({ baseUrl: fake.url, now: () => now });
+    try {
+      const round = await c.sampleRound('/w');
+      assert.equal(round.dialect, 'opencode');
+      const by = new Map(round.samples.map((s) => [s.session.id, s]));
+      assert.equal(by.get('ses_i')?.session.state, 'idle');
+      assert.equal(by.get('ses_b')?.session.state, 'generating');
+      assert.deepEqual(by.get('ses_b')?.session.progress, { stepCount: 2, lastStepAt: 31 });
+      assert.equal(by.get('ses_r')?.session.retry?.attempt, 2);
+      assert.deepEqual(c.marks.get('local'), { markedAt: now, resetAt: now + 3_600_000, category: 'rate-limit' });
+      const l = await c.listProviders('/w');
+      const local = l.providers.find((p) => p.id === 'local');
+      assert.deepEqual(local?.quota, { markedAt: now, resetAt: now + 3_600_000, category: 'rate-limit' });
+      assert.equal(local?.defaultModel, 'm1');
+      assert.ok(!JSON.stringify(l).includes('SECRET'));
+      // The second round reads /session/status alongside /session; every request has directory.
+      await c.sampleRound('/w');
+      for (const line of fake.seen) assert.match(line, /directory=%2Fw/, line);
+    } finally {
+      await c.close();
+      await fake.stop();
+    }
+  });
+
+  it('the event stream yields minimal events and reconnects after the server closes it', async () => {
+    const fake = await fakeOpencode({ status: {}, messages: {} });
+    const c = new BackendClient({ baseUrl: fake.url });
+    const events: BackendEvent[] = [];
+    const ac = new AbortController();
+    try {
+      const done = readEventStream(c.transport, {
+        directory: '/w',
+        signal: ac.signal,
+        minBackoffMs: 20,
+        onEvent: (e) => {
+          events.push(e);
+          if (events.filter((x) => x.type === 'server.connected').length >= 2) ac.abort();
+        },
+      });
+      assert.equal(await done, 'stopped');
+      assert.deepEqual(events.slice(0, 2), [
+        { type: 'server.connected', sessionID: null, state: null },
+        { type: 'session.status', sessionID: 'ses_a', state: 'generating' },
+      ]);
+      assert.ok(fake.seen.filter((s) => s.startsWith('GET /event?directory=%2Fw')).length >= 2, 'reconnected');
+    } finally {
+      await c.close();
+      await fake.stop();
+    }
+  });
+});
