@@ -108,6 +108,8 @@ export interface SpecServer {
   setQuota(providerId: string, quota: { markedAt: number; resetAt?: number } | null): void;
   fault(fault: Fault): void;
   clearFaults(): void;
+  /** Called for every request before it is handled (after logging). */
+  onRequest: ((record: RequestRecord) => void) | null;
   /** Reaction to an accepted prompt (after the user message is stored). */
   onPrompt: ((record: PromptRecord, dir: DirectoryState) => void) | null;
   /** Delay before an abort turns the session idle (default 0: at once). */
@@ -210,7 +212,9 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
       const query: Record<string, string> = {};
       url.searchParams.forEach((v, k) => (query[k] = v));
       const authorized = expectedAuth === null || req.headers.authorization === expectedAuth;
-      requests.push({ method: req.method ?? 'GET', path: url.pathname, query, authorized });
+      const record: RequestRecord = { method: req.method ?? 'GET', path: url.pathname, query, authorized };
+      requests.push(record);
+      server_.onRequest?.(record);
       const fault = faults.find((f) => f.left > 0 && (!f.method || f.method === req.method) && (!f.path || f.path.test(url.pathname)));
       const go = () => handle(req, res, url, query, authorized, Buffer.concat(chunks).toString('utf8'), fault);
       if (fault) {
@@ -367,6 +371,7 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
       faults.length = 0;
     },
     onPrompt: null,
+    onRequest: null,
     abortDelayMs: 0,
     stats,
     resetStats() {

@@ -1,0 +1,270 @@
+// `session-ops status` against the spec-dialect test server: every verdict and every action.
+import assert from 'node:assert/strict';
+import { startSpecServer, type SpecServer } from '../support/spec-server';
+import { assertDocumentShape, status, statusArgs } from './helpers';
+
+const HOUR = 3_600_000;
+
+describe('status CLI against the spec-dialect server', function () {
+  let server: SpecServer;
+  const timers: NodeJS.Timeout[] = [];
+  const every = (ms: number, fn: () => void) => timers.push(setInterval(fn, ms));
+
+  beforeEach(async () => {
+    server = await startSpecServer();
+  });
+  afterEach(async () => {
+    for (const t of timers.splice(0)) clearInterval(t);
+    await server.stop();
+  });
+
+  it('verdicts and actions for every kind of session, read-only', async () => {
+    const now = Date.now();
+    server.setProviders(
+      [
+        { id: 'anthropic', quota: { markedAt: now - 60_000, resetAt: now + HOUR }, options: { apiKey: 'sk-ant-SECRET' } },
+        { id: 'openai', options: { apiKey: 'sk-oai-SECRET' } },
+        { id: 'groq' },
+      ],
+      ['anthropic', 'openai'],
+    );
+    const d = server.directory('/work/project');
+    const add = (state: 'generating' | 'idle', progress?: { stepCount: number; lastStepAt: number }) => d.addSession({ state, progress });
+
+    const steps = add('generating', { stepCount: 1, lastStepAt: now });
+    d.addMessage(steps, { text: 'working' });
+    every(150, () => d.step(steps));
+
+    const ids = add('generating');
+    d.addMessage(ids, { text: 'round 1' });
+    every(150, () => d.addMessage(ids, { text: 'another round' }));
+
+    const staleHeartbeat = now - 10 * 60_000;
+    const longTool = add('generating', { stepCount: 5, lastStepAt: staleHeartbeat });
+    d.addMessage(longTool, { text: 'running the test suite' });
+    every(150, () => d.step(longTool, 1, staleHeartbeat));
+
+    const hung = add('generating', { stepCount: 9, lastStepAt: now - 120_000 });
+    d.addMessage(hung, { text: 'half a thought', info: { providerID: 'openai' } });
+
+    const hungOnUser = add('generating', { stepCount: 2, lastStepAt: now - 120_000 });
+    d.addMessage(hungOnUser, { role: 'user', text: 'continue with step 3' });
+
+    const idle = add('idle', { stepCount: 3, lastStepAt: now - HOUR });
+    d.addMessage(idle, { text: 'I looked at the code; next I will write the test.' });
+
+    const idleUser = add('idle');
+    d.addMessage(idleUser, { role: 'user', text: 'please continue' });
+
+    const report = add('idle');
+    d.addMessage(report, { text: 'All green.\nticket=PROJ-12 label=Kind/Bug status=done pr=#34 summary="CRLF parsing fixed"' });
+
+    const blocked = add('idle');
+    d.addMessage(blocked, { text: 'ticket=PROJ-13 status=blocked reason=quota-exhausted summary="quota exhausted on anthropic"' });
+
+    const toolError = add('idle');
+    d.addMessage(toolError, { error: { text: 'Tool execution failed: ENOENT', reason: 'tool_error' } });
+
+    const wallIdle = add('idle');
+    d.addMessage(wallIdle, { error: { text: 'Weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' } });
+
+    const wallGenerating = add('generating', { stepCount: 4, lastStepAt: now - 90_000 });
+    d.addMessage(wallGenerating, { error: { text: 'Rate limited (HTTP 429)', reason: 'rate_limit', provider: 'anthropic' } });
+
+    const retrySpin = add('generating', { stepCount: 6, lastStepAt: now - 90_000 });
+    d.addMessage(retrySpin, { text: 'calling the model', info: { providerID: 'anthropic' } });
+
+    const balance = add('idle');
+    d.addMessage(balance, { error: { text: 'generation failed with HTTP 402 insufficient_quota', provider: 'openai' } });
+
+    const empty = add('idle');
+
+    const run = await status(statusArgs(server.url, '/work/project'));
+    assert.equal(run.code, 0, run.stderr);
+    assertDocumentShape(run.doc!);
+    const v = (id: string) => {
+      const s = run.session(id);
+      return [s.verdict, s.action];
+    };
+    assert.deepEqual(v(steps), ['healthy', 'leave-alone']);
+    assert.deepEqual(v(ids), ['healthy', 'leave-alone']);
+    assert.deepEqual(v(longTool), ['healthy', 'leave-alone'], 'stepCount grows while lastStepAt stays stale');
+    assert.deepEqual(v(hung), ['hung', 'abort-then-wake']);
+    assert.deepEqual(v(hungOnUser), ['hung', 'abort-then-wake']);
+    assert.deepEqual(v(idle), ['idle', 'wake']);
+    assert.deepEqual(v(idleUser), ['idle', 'wake']);
+    assert.deepEqual(v(report), ['idle', 'harvest']);
+    assert.deepEqual(run.session(report).report, { ticket: 'PROJ-12', label: 'Kind/Bug', status: 'done', pr: '#34', summary: 'CRLF parsing fixed', reason: null });
+    assert.deepEqual(v(blocked), ['idle', 'harvest']);
+    assert.equal(run.session(blocked).report?.reason, 'quota-exhausted');
+    assert.deepEqual(v(toolError), ['idle', 'wake']);
+    assert.equal(run.session(toolError).quotaWall, null, 'an error text part that is not a quota wall');
+    assert.deepEqual(v(wallIdle), ['idle', 'recover']);
+    assert.deepEqual(run.session(wallIdle).quotaWall, { provider: 'anthropic', reason: 'account_usage_limit', category: 'usage-limit', resetAt: now + HOUR, source: 'tail-probe', abortFirst: false });
+    assert.equal(run.session(wallIdle).recoverOn, 'openai');
+    assert.deepEqual(v(wallGenerating), ['hung', 'recover']);
+    assert.equal(run.session(wallGenerating).abortFirst, true);
+    assert.equal(run.session(wallGenerating).quotaWall?.category, 'rate-limit');
+    assert.deepEqual(v(retrySpin), ['hung', 'recover']);
+    assert.equal(run.session(retrySpin).quotaWall?.source, 'provider-listing');
+    assert.equal(run.session(retrySpin).abortFirst, true);
+    assert.deepEqual(v(balance), ['idle', 'escalate']);
+    assert.equal(run.session(balance).quotaWall?.category, 'balance');
+    assert.deepEqual(v(empty), ['idle', 'leave-alone']);
+
+    assert.deepEqual(run.doc!.providers.map((p) => [p.id, p.connected, p.quota]), [
+      ['anthropic', true, { markedAt: now - 60_000, resetAt: now + HOUR }],
+      ['openai', true, null],
+    ]);
+    assert.equal(run.doc!.allFreeAt, now + HOUR);
+    assert.ok(!run.stdout.includes('SECRET'));
+
+    assert.deepEqual([...new Set(server.requests.map((r) => r.method))], ['GET'], 'status never POSTs');
+    assert.equal(server.prompts.length + server.aborts.length, 0);
+    for (const r of server.requests) assert.equal(r.query.directory, '/work/project');
+    for (const r of server.requests.filter((x) => x.path.endsWith('/message'))) assert.equal(r.query.limit, '1');
+  });
+
+  it('momentary idle with an empty tail: samples again instead of guessing', async () => {
+    const d = server.directory('/w');
+    server.setProviders([{ id: 'openai' }], ['openai']);
+    const id = d.addSession({ state: 'generating', progress: { stepCount: 1, lastStepAt: Date.now() } });
+    d.addMessage(id, { text: 'working' });
+    const t0 = Date.now();
+    let phase = 0;
+    every(50, () => {
+      const t = Date.now() - t0;
+      if (phase === 0 && t > 500) {
+        phase = 1; // reads idle for a moment, with an empty assistant tail
+        d.setSession(id, { state: 'idle' });
+        d.addMessage(id, { parts: [] });
+      } else if (phase === 1 && t > 1500) {
+        phase = 2;
+        d.setSession(id, { state: 'generating' });
+      } else if (phase === 2) d.step(id);
+    });
+    const run = await status(statusArgs(server.url, '/w', '--max-samples', '6'));
+    assert.equal(run.code, 0, run.stderr);
+    const s = run.session(id);
+    assert.ok(s.samples >= 3, `sampled again (${s.samples} samples)`);
+    assert.equal(s.verdict, 'healthy');
+    assert.equal(s.settled, true);
+    assert.equal(s.action, 'leave-alone');
+  });
+
+  it('samples that never agree: settled=false and leave-alone', async () => {
+    const d = server.directory('/w');
+    server.setProviders([], []);
+    const id = d.addSession({ state: 'generating' });
+    d.addMessage(id, { text: 'x' });
+    server.onRequest = (r) => {
+      if (r.method === 'GET' && r.path === '/session') d.setSession(id, { state: d.sessions.get(id)!.state === 'idle' ? 'generating' : 'idle' });
+    };
+    const run = await status(statusArgs(server.url, '/w', '--max-samples', '3'));
+    assert.equal(run.code, 0);
+    const s = run.session(id);
+    assert.equal(s.samples, 3, 'sampled again up to --max-samples');
+    assert.equal(s.settled, false);
+    assert.equal(s.verdict, 'idle', 'the verdict its latest state reads as');
+    assert.equal(s.action, 'leave-alone');
+    assert.match(s.basis, /disagree on state/);
+  });
+
+  it('wait-for-reset: no free provider, the earliest reset of the marked connected providers is within reach', async () => {
+    const now = Date.now();
+    server.setProviders(
+      [
+        { id: 'anthropic', quota: { markedAt: now, resetAt: now + 30 * 60_000 } },
+        { id: 'openai', quota: { markedAt: now, resetAt: now + 10 * 60_000 } },
+        { id: 'groq', quota: { markedAt: now, resetAt: now + 5 * 60_000 } },
+      ],
+      ['anthropic', 'openai'],
+    );
+    const d = server.directory('/w');
+    const id = d.addSession({ state: 'idle' });
+    d.addMessage(id, { error: { text: 'usage limit', reason: 'account_usage_limit', provider: 'anthropic' } });
+    const run = await status(statusArgs(server.url, '/w'));
+    const s = run.session(id);
+    assert.equal(s.action, 'wait-for-reset');
+    assert.equal(s.waitUntil, now + 10 * 60_000, 'groq is not connected: its reset does not count');
+    assert.equal(run.doc!.allFreeAt, now + 30 * 60_000, 'the latest reset among marked providers');
+    assert.deepEqual(run.doc!.providers.map((p) => p.id), ['anthropic', 'openai', 'groq'], 'marked providers are listed even when not connected');
+  });
+
+  it('escalate: reset unknown, reset out of reach (unless the reach is widened), balance failure', async () => {
+    const now = Date.now();
+    server.setProviders([{ id: 'anthropic', quota: { markedAt: now } }], ['anthropic']);
+    const d = server.directory('/w');
+    const id = d.addSession({ state: 'idle' });
+    d.addMessage(id, { error: { text: 'free limit reached', reason: 'free_tier_limit', provider: 'anthropic' } });
+    let run = await status(statusArgs(server.url, '/w'));
+    assert.equal(run.session(id).action, 'escalate');
+    assert.equal(run.session(id).escalation?.reason, 'reset-unknown');
+    assert.deepEqual(run.session(id).escalation?.marks, [{ provider: 'anthropic', markedAt: now, resetAt: null }]);
+    assert.equal(run.doc!.allFreeAt, null);
+
+    server.setQuota('anthropic', { markedAt: now, resetAt: now + 5 * HOUR });
+    run = await status(statusArgs(server.url, '/w'));
+    assert.equal(run.session(id).action, 'escalate');
+    assert.equal(run.session(id).escalation?.reason, 'reset-out-of-reach');
+    run = await status(statusArgs(server.url, '/w', '--reset-within-reach', '360'));
+    assert.equal(run.session(id).action, 'wait-for-reset');
+  });
+
+  it('the readable table names verdicts, actions, walls and providers, and strips control characters', async () => {
+    const now = Date.now();
+    server.setProviders([{ id: 'anthropic', quota: { markedAt: now, resetAt: now + HOUR } }, { id: 'openai' }], ['anthropic', 'openai']);
+    const d = server.directory('/w');
+    const id = d.addSession({ state: 'idle', title: 'evil \u001b[31mred\u001b[0m title' });
+    d.addMessage(id, { error: { text: 'usage limit', reason: 'account_usage_limit', provider: 'anthropic' } });
+    const run = await status(['--base-url', server.url, '--directory', '/w', '--spacing', '1', '--allow-short-spacing']);
+    assert.equal(run.code, 0);
+    assert.match(run.stdout, /SESSION\s+TITLE\s+VERDICT\s+ACTION\s+QUOTA WALL\s+REPORT/);
+    assert.match(run.stdout, /idle\s+recover on openai\s+usage-limit on anthropic/);
+    assert.match(run.stdout, /PROVIDER\s+CONNECTED\s+QUOTA/);
+    assert.match(run.stdout, /All providers free at: \d{4}-/);
+    assert.ok(!run.stdout.includes('\u001b'), 'no escape sequences from server text');
+  });
+
+  describe('exit codes and errors', () => {
+    it('2 on usage errors: spacing under 30 s without --allow-short-spacing, missing options, unknown flags', async () => {
+      let run = await status(['--base-url', server.url, '--directory', '/w', '--spacing', '10']);
+      assert.equal(run.code, 2);
+      assert.match(run.stderr, /under 30 s/);
+      run = await status(['--base-url', server.url]);
+      assert.equal(run.code, 2);
+      assert.match(run.stderr, /--directory is required/);
+      run = await status(['--base-url', 'ftp://x', '--directory', '/w']);
+      assert.equal(run.code, 2);
+      run = await status(['--base-url', server.url, '--directory', '/w', '--bogus']);
+      assert.equal(run.code, 2);
+      assert.equal(server.requests.length, 0);
+    });
+
+    it('1 when the backend cannot be read: malformed, unauthorized, refused; with a clear message', async () => {
+      server.fault({ path: /^\/session$/, status: 200, body: '{"not":"a list"}' });
+      let run = await status(statusArgs(server.url, '/w'));
+      assert.equal(run.code, 1);
+      assert.match(run.stderr, /cannot read the backend: GET \/session .*body this client cannot read/);
+      await server.stop();
+      run = await status(statusArgs(server.url, '/w'));
+      assert.equal(run.code, 1);
+      assert.match(run.stderr, /connection refused/);
+      server = await startSpecServer({ password: 'pw' });
+      server.setProviders([], []);
+      run = await status(statusArgs(server.url, '/w'));
+      assert.equal(run.code, 1);
+      assert.match(run.stderr, /refused the credentials/);
+      run = await status(statusArgs(server.url, '/w'), { SESSION_OPS_PASSWORD: 'pw' });
+      assert.equal(run.code, 0, run.stderr);
+      run = await status(statusArgs(server.url, '/w'), { SESSION_OPS_PASSWORD: 'pw', SESSION_OPS_USERNAME: 'someone' });
+      assert.equal(run.code, 1);
+    });
+
+    it('--help prints the usage and exits 0', async () => {
+      const run = await status(['--help']);
+      assert.equal(run.code, 0);
+      assert.match(run.stdout, /Usage: session-ops status/);
+    });
+  });
+});
