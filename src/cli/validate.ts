@@ -1,5 +1,184 @@
-// Placeholder until its issue lands; replaced by the owning work.
-export async function runValidate(_argv: string[]): Promise<number> {
-  process.stderr.write('session-ops validate: not built yet\n');
+// `session-ops validate [--json] [--kind routing|page] PATH...`: the same validation the language
+// server runs, for CI. Files are validated as given; folders are walked recursively (skipping
+// node_modules and dot-folders) and each file is validated by the kind that claims it.
+//   exit 0: no error    1: an error was found    2: usage or I/O error
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { Diagnostic } from '../core/diagnostics';
+import { KindRegistry, registerBuiltinKinds, runToEnd, type DocumentKind, type KindSettings } from '../../server/documentKinds';
+
+const USAGE = `Usage: session-ops validate [--json] [--kind routing|page] PATH...
+
+Validates routing tables (routing.yaml, routing.yml, *.routing.yaml, or YAML whose $schema points
+at routing.schema.json) and source-analysis pages. Folders are walked recursively, skipping
+node_modules and dot-folders.
+
+Options:
+  --json         print exactly one JSON document: {"diagnostics":[{file,line,column,endLine,
+                 endColumn,severity,code,message,source}]} (1-based lines and columns)
+  --kind KIND    validate every given file as KIND, and only KIND files in folders
+  -h, --help     show this help
+
+Exit status: 0 no error, 1 an error was found, 2 usage or I/O error.`;
+
+export interface ValidateIo {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  /** The kinds to use (tests inject one); default: this build's kinds. */
+  registry?: KindRegistry;
+}
+
+const defaultIo: ValidateIo = {
+  stdout: (s) => process.stdout.write(s),
+  stderr: (s) => process.stderr.write(s),
+};
+
+export interface JsonDiagnostic {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  severity: Diagnostic['severity'];
+  code: string;
+  message: string;
+  source: string;
+}
+
+export async function runValidate(argv: string[], io: ValidateIo = defaultIo): Promise<number> {
+  let json = false;
+  let kindId: string | undefined;
+  const paths: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--json') json = true;
+    else if (a === '--kind') {
+      kindId = argv[++i];
+      if (kindId === undefined) return usage(io, 'missing value after --kind');
+    } else if (a.startsWith('--kind=')) kindId = a.slice('--kind='.length);
+    else if (a === '-h' || a === '--help') {
+      io.stdout(USAGE + '\n');
+      return 0;
+    } else if (a === '--') paths.push(...argv.slice(i + 1)), (i = argv.length);
+    else if (a.startsWith('-') && a !== '-') return usage(io, `unknown option ${a}`);
+    else paths.push(a);
+  }
+  if (paths.length === 0) return usage(io, 'no PATH given');
+  const registry = io.registry ?? registerBuiltinKinds();
+  let only: DocumentKind | undefined;
+  if (kindId !== undefined) {
+    only = registry.get(kindId);
+    if (!only) return usage(io, `unknown kind "${kindId}" (known: ${registry.all().map((k) => k.id).join(', ')})`);
+    if (only.unavailable) {
+      io.stderr(`session-ops validate: --kind ${only.id} is not available in this build: ${only.unavailable}\n`);
+      return 2;
+    }
+  }
+  const settings: KindSettings = { extraGlobs: [], roots: [] };
+  const kinds = only ? [only] : registry.all().filter((k) => !k.unavailable);
+  const out: JsonDiagnostic[] = [];
+  let ioError = false;
+  let files = 0;
+
+  const validateFile = async (shown: string, real: string, explicit: boolean): Promise<void> => {
+    let text: string;
+    try {
+      text = await fs.readFile(real, 'utf8');
+    } catch (err) {
+      io.stderr(`session-ops validate: cannot read ${shown}: ${errMessage(err)}\n`);
+      ioError = true;
+      return;
+    }
+    let kind: DocumentKind | undefined;
+    if (only) kind = explicit || only.claims(real, text, settings) ? only : undefined;
+    else {
+      kind = kinds.find((k) => k.claims(real, text, settings));
+      if (!kind && explicit) {
+        if (/\.ya?ml$/i.test(real)) kind = registry.get('routing');
+        else {
+          io.stderr(`session-ops validate: cannot tell what kind of file ${shown} is; pass --kind\n`);
+          ioError = true;
+          return;
+        }
+      }
+    }
+    if (!kind) return;
+    files++;
+    const diags = runToEnd(kind.open(real).validate(text));
+    for (const d of diags) {
+      out.push({
+        file: shown,
+        line: d.range.start.line + 1,
+        column: d.range.start.character + 1,
+        endLine: d.range.end.line + 1,
+        endColumn: d.range.end.character + 1,
+        severity: d.severity,
+        code: d.code,
+        message: d.message,
+        source: d.source,
+      });
+    }
+  };
+
+  const walk = async (shownDir: string, realDir: string): Promise<void> => {
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await fs.readdir(realDir, { withFileTypes: true });
+    } catch (err) {
+      io.stderr(`session-ops validate: cannot read folder ${shownDir}: ${errMessage(err)}\n`);
+      ioError = true;
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      const real = path.join(realDir, e.name);
+      const shown = joinShown(shownDir, e.name);
+      if (e.isDirectory()) {
+        if (e.name.startsWith('.') || e.name === 'node_modules') continue;
+        await walk(shown, real);
+      } else if (e.isFile() || e.isSymbolicLink()) {
+        if (!kinds.some((k) => k.candidate(real, settings))) continue;
+        await validateFile(shown, real, false);
+      }
+    }
+  };
+
+  for (const p of paths) {
+    let st: import('node:fs').Stats;
+    try {
+      st = await fs.stat(p);
+    } catch (err) {
+      io.stderr(`session-ops validate: ${p}: ${errMessage(err)}\n`);
+      ioError = true;
+      continue;
+    }
+    if (st.isDirectory()) await walk(p, p);
+    else await validateFile(p, p, true);
+  }
+
+  const errors = out.filter((d) => d.severity === 'error').length;
+  const warnings = out.filter((d) => d.severity === 'warning').length;
+  if (json) io.stdout(JSON.stringify({ diagnostics: out }) + '\n');
+  else {
+    for (const d of out) io.stdout(`${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message} [${d.code}]\n`);
+    io.stderr(`${files} file${files === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`);
+  }
+  if (ioError) return 2;
+  return errors > 0 ? 1 : 0;
+}
+
+function joinShown(dir: string, name: string): string {
+  if (dir.endsWith('/') || dir.endsWith(path.sep)) return dir + name;
+  return `${dir}${dir.includes('\\') && !dir.includes('/') ? '\\' : '/'}${name}`;
+}
+
+function usage(io: ValidateIo, why: string): number {
+  io.stderr(`session-ops validate: ${why}\n\n${USAGE}\n`);
   return 2;
+}
+
+function errMessage(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  if (e && e.code === 'ENOENT') return 'no such file or folder';
+  return e instanceof Error ? e.message : String(err);
 }

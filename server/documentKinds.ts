@@ -1,0 +1,134 @@
+// The document kinds the language server and `session-ops validate` understand. A kind says which
+// files it claims and opens a per-document session that validates (possibly incrementally, as a
+// generator that yields so that a newer version can cancel it) and, optionally, answers editor
+// features. Adding a kind is one registerKind() call in registerBuiltinKinds(). No LSP runtime
+// imports here (the CLI bundles this file too).
+import type { Diagnostic, Position, Range } from '../src/core/diagnostics';
+import type { CompletionEntry, HoverResult, QuickFix, SymbolEntry } from '../src/core/routing';
+import { pageKindOf, validatePage } from '../src/core/pages';
+import { routingKind } from './routingKind';
+
+export interface KindSettings {
+  /** Extra globs for routing tables (setting sessionOps.routing.extraGlobs). */
+  extraGlobs: readonly string[];
+  /** Workspace folder paths (globs with '/' match relative to them). */
+  roots: readonly string[];
+}
+
+export interface FeatureEnv {
+  /** Kind/* labels used in other routing tables of the workspace. */
+  routeKeys: readonly string[];
+  /** False when another YAML server provides schema completion/hover (Red Hat's) for this file. */
+  schemaFeatures: boolean;
+}
+
+export type ValidationRun = Diagnostic[] | Generator<void, Diagnostic[], void>;
+
+export interface DocumentSession {
+  /** Diagnostics for this text; a generator may be abandoned between steps. */
+  validate(text: string): ValidationRun;
+  completion?(text: string, pos: Position, env: FeatureEnv): CompletionEntry[];
+  hover?(text: string, pos: Position, env: FeatureEnv): HoverResult | undefined;
+  quickFixes?(text: string, range: Range): QuickFix[];
+  symbols?(text: string): SymbolEntry[];
+  /** Route keys this document defines (for other documents' completion). */
+  routeKeys?(): string[];
+  /** Statistics of the last validation, for tests and benchmarks. */
+  stats?(): unknown;
+}
+
+export interface DocumentKind {
+  /** 'routing', 'page': the value of `session-ops validate --kind`. */
+  readonly id: string;
+  /** Human name, e.g. "routing table". */
+  readonly title: string;
+  /** Diagnostic source, e.g. "session-ops.routing". */
+  readonly source: string;
+  /** Set when this build cannot validate the kind; says why. */
+  readonly unavailable?: string;
+  /**
+   * Does the kind handle this file? `text` is passed when known (a routing table can be claimed by
+   * its `$schema`). When walking folders the CLI asks with the text of candidate files.
+   */
+  claims(filePath: string, text: string | undefined, settings: KindSettings): boolean;
+  /** Could the file be of this kind, judged by its path alone? (folder walks read only these) */
+  candidate(filePath: string, settings: KindSettings): boolean;
+  /**
+   * For diagnostics another YAML server reports too (syntax and schema errors), when that server
+   * is present: returns true for the codes this server should then leave to it.
+   */
+  deferrable?(code: string): boolean;
+  /** A session for one document (holds incremental caches). */
+  open(filePath: string): DocumentSession;
+}
+
+/** A kind that only validates, through a pure function. */
+export function simpleKind(k: {
+  id: string;
+  title: string;
+  source: string;
+  claims: (filePath: string) => boolean;
+  validate: (text: string, filePath: string) => Diagnostic[];
+}): DocumentKind {
+  return {
+    id: k.id,
+    title: k.title,
+    source: k.source,
+    claims: (filePath) => k.claims(filePath),
+    candidate: (filePath) => k.claims(filePath),
+    open: (filePath) => ({ validate: (text) => k.validate(text, filePath) }),
+  };
+}
+
+/** A kind whose module is not part of this build: `session-ops validate --kind <id>` says so and exits 2. */
+export function unavailableKind(id: string, title: string, source: string, reason: string, claims: (filePath: string) => boolean = () => false): DocumentKind {
+  return {
+    id,
+    title,
+    source,
+    unavailable: reason,
+    claims: (filePath) => claims(filePath),
+    candidate: (filePath) => claims(filePath),
+    open: () => ({ validate: () => [] }),
+  };
+}
+
+export class KindRegistry {
+  private readonly kinds: DocumentKind[] = [];
+
+  register(kind: DocumentKind): this {
+    const i = this.kinds.findIndex((k) => k.id === kind.id);
+    if (i >= 0) this.kinds[i] = kind;
+    else this.kinds.push(kind);
+    return this;
+  }
+
+  get(id: string): DocumentKind | undefined {
+    return this.kinds.find((k) => k.id === id);
+  }
+
+  all(): readonly DocumentKind[] {
+    return this.kinds;
+  }
+
+  /** The first available kind claiming the file. */
+  kindFor(filePath: string, text: string | undefined, settings: KindSettings): DocumentKind | undefined {
+    return this.kinds.find((k) => !k.unavailable && k.claims(filePath, text, settings));
+  }
+}
+
+/** The kinds of this build, in claim order. */
+export function registerBuiltinKinds(registry: KindRegistry = new KindRegistry()): KindRegistry {
+  registry.register(routingKind);
+  registry.register(simpleKind({ id: 'page', title: 'source-analysis page', source: 'session-ops.pages', claims: (p) => pageKindOf(p) !== null, validate: validatePage }));
+  return registry;
+}
+
+/** Runs a validation to completion (the CLI does not need to cancel). */
+export function runToEnd(run: ValidationRun): Diagnostic[] {
+  if (Array.isArray(run)) return run;
+  for (;;) {
+    const r = run.next();
+    if (r.done) return r.value;
+  }
+}

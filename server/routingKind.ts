@@ -1,0 +1,53 @@
+// The routing-table document kind: the pure core (src/core/routing) behind the DocumentKind shape.
+import { RoutingAnalyzer, claimsRouting, complete, documentSymbols, hover, isRoutingFileName, quickFixes, routeKeysOf, ROUTING_SOURCE } from '../src/core/routing';
+import type { DocumentKind, DocumentSession } from './documentKinds';
+
+class RoutingSession implements DocumentSession {
+  private readonly analyzer = new RoutingAnalyzer();
+
+  private current(text: string) {
+    return this.analyzer.analyze(text);
+  }
+
+  *validate(text: string) {
+    const analysis = yield* this.analyzer.steps(text);
+    return analysis.diagnostics;
+  }
+
+  completion(text: string, pos: Parameters<typeof complete>[2], env: { routeKeys: readonly string[]; schemaFeatures: boolean }) {
+    const a = this.current(text);
+    return complete(text, a.lineStarts, pos, env.routeKeys, env.schemaFeatures);
+  }
+
+  hover(text: string, pos: Parameters<typeof hover>[1], env: { schemaFeatures: boolean }) {
+    if (!env.schemaFeatures) return undefined;
+    return hover(this.current(text), pos);
+  }
+
+  quickFixes(text: string, range: Parameters<typeof quickFixes>[1]) {
+    return quickFixes(this.current(text), range);
+  }
+
+  symbols(text: string) {
+    return documentSymbols(this.current(text));
+  }
+
+  routeKeys() {
+    const a = this.analyzer.latest;
+    return a ? routeKeysOf(a) : [];
+  }
+
+  stats() {
+    return this.analyzer.latest?.stats;
+  }
+}
+
+export const routingKind: DocumentKind = {
+  id: 'routing',
+  title: 'routing table',
+  source: ROUTING_SOURCE,
+  claims: (filePath, text, settings) => claimsRouting(filePath, text, settings.extraGlobs, settings.roots),
+  candidate: (filePath, settings) => isRoutingFileName(filePath, settings.extraGlobs, settings.roots) || /\.ya?ml$/i.test(filePath),
+  deferrable: (code) => code.startsWith('schema.') || code.startsWith('yaml.'),
+  open: () => new RoutingSession(),
+};
