@@ -161,20 +161,20 @@ export class BackendClient {
     const opencode = list.dialect === 'opencode';
     const vanished: string[] = [];
     const errors: SampleRound['errors'] = [];
-    const results = await Promise.all(
-      list.sessions.map(async (session): Promise<SessionSample | null> => {
-        try {
-          const { message, progress } = await this.readNewest(directory, session.id, opts, opencode);
-          const snap = opencode ? { ...session, progress } : session;
-          return { at: this.now(), session: snap, newest: message };
-        } catch (err) {
+    const sampleOne = (session: SessionSnapshot): Promise<SessionSample | null> =>
+      this.readNewest(directory, session.id, opts, opencode).then(
+        ({ message, progress }) => {
+          if (opencode) session.progress = progress;
+          return { at: this.now(), session, newest: message };
+        },
+        (err: unknown) => {
           if (err instanceof BackendError && err.kind === 'not-found') vanished.push(session.id);
           else if (err instanceof BackendError && err.kind !== 'aborted') errors.push({ sessionId: session.id, error: err });
           else throw err;
           return null;
-        }
-      }),
-    );
+        },
+      );
+    const results = await Promise.all(list.sessions.map(sampleOne));
     const samples = results.filter((s): s is SessionSample => s !== null);
     if (opencode) for (const s of samples) this.remember(s);
     return { directory, at, dialect: list.dialect, samples, vanished, errors, warnings: list.warnings };
@@ -232,12 +232,16 @@ export class BackendClient {
       operation: op,
       sessionId,
       read: 'json',
-      ...opts,
+      signal: opts.signal,
+      timeoutMs: opts.timeoutMs,
     });
-    return this.shaped(op, () => {
+    try {
       const raw = newestRawMessage(res.json);
       return { message: raw ? toMessageSnapshot(raw) : null, progress: derive ? deriveProgress(raw) : null };
-    }, sessionId);
+    } catch (err) {
+      if (err instanceof ShapeError) throw new BackendError({ kind: 'malformed', operation: op, baseUrl: this.baseUrl, sessionId, detail: err.message });
+      throw err;
+    }
   }
 
   private async statusMap(directory: string, opts: CallOptions): Promise<Map<string, StatusEntry>> {

@@ -10,9 +10,9 @@ export interface TransportOptions {
   /** Basic auth user; default "opencode" (stock opencode's default) when a password is set. */
   username?: string;
   password?: string;
-  /** Keep-alive connections (and requests in flight). Default 8. */
+  /** Keep-alive connections (requests on the wire); at most 4x that many are queued. Default 8. */
   connections?: number;
-  /** Per-request timeout, from the moment the request leaves the queue. Default 15 s. */
+  /** Per-request timeout: for the answer's headers, and between body chunks, once the request is on the wire. Default 15 s. */
   timeoutMs?: number;
   /** Largest body accepted. Default 64 MiB (stock opencode's provider listing is ~6.4 MB). */
   maxBodyBytes?: number;
@@ -72,6 +72,10 @@ export class HttpTransport {
   private readonly timeoutMs: number;
   private readonly maxBodyBytes: number;
   private closed = false;
+  private cachedPlain: Record<string, string> | undefined;
+  private lastDirectory: string | undefined;
+  private lastDirectoryQuery = '';
+  private cachedJson: Record<string, string> | undefined;
 
   constructor(options: TransportOptions) {
     const url = new URL(options.baseUrl);
@@ -93,18 +97,37 @@ export class HttpTransport {
       keepAliveTimeout: 4_000,
       connect: { timeout: Math.min(this.timeoutMs, 10_000) },
     });
-    this.limiter = new Limiter(connections);
+    // A few requests per connection may wait in the pool's queue, so a connection never idles
+    // between two requests; at most `connections` are on the wire.
+    this.limiter = new Limiter(connections * 4);
   }
 
   /** Builds "/base/path?directory=...&limit=1"; every value is percent-encoded. */
   pathWithQuery(path: string, query: Query): string {
     let qs = '';
+    // Fast path for the common {directory} and {directory, limit} queries (one encoding per directory).
+    const keys = Object.keys(query);
+    if (keys[0] === 'directory' && typeof query.directory === 'string' && (keys.length === 1 || (keys.length === 2 && keys[1] === 'limit' && query.limit !== undefined))) {
+      if (this.lastDirectory !== query.directory) {
+        this.lastDirectory = query.directory;
+        this.lastDirectoryQuery = `?directory=${encodeURIComponent(query.directory)}`;
+      }
+      return `${this.basePath}${path}${this.lastDirectoryQuery}${keys.length === 2 ? `&limit=${encodeURIComponent(String(query.limit))}` : ''}`;
+    }
     for (const key of Object.keys(query)) {
       const value = query[key];
       if (value === undefined) continue;
       qs += `${qs ? '&' : '?'}${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`;
     }
     return `${this.basePath}${path}${qs}`;
+  }
+
+  private get plainHeaders(): Record<string, string> {
+    return (this.cachedPlain ??= this.headers());
+  }
+
+  private get jsonHeaders(): Record<string, string> {
+    return (this.cachedJson ??= this.headers({ 'content-type': 'application/json' }));
   }
 
   headers(extra?: Record<string, string>): Record<string, string> {
@@ -114,60 +137,35 @@ export class HttpTransport {
   }
 
   async request(spec: RequestSpec): Promise<HttpResult> {
-    const fail = (kind: BackendError['kind'], extra: { status?: number; detail?: string; cause?: unknown } = {}) =>
-      new BackendError({ kind, operation: spec.operation, baseUrl: this.baseUrl, sessionId: spec.sessionId, ...extra });
-    if (this.closed) throw fail('aborted', { detail: 'client closed' });
-    if (spec.signal?.aborted) throw fail('aborted');
-
+    if (this.closed) throw this.error(spec, 'aborted', { detail: 'client closed' });
+    if (spec.signal?.aborted) throw this.error(spec, 'aborted');
     const wait = this.limiter.acquire();
     if (wait) await wait;
-    try {
-      if (spec.signal?.aborted) throw fail('aborted');
-      return await this.send(spec, fail);
-    } finally {
-      this.limiter.release();
-    }
-  }
-
-  private async send(
-    spec: RequestSpec,
-    fail: (kind: BackendError['kind'], extra?: { status?: number; detail?: string; cause?: unknown }) => BackendError,
-  ): Promise<HttpResult> {
+    // The timeout is undici's own per-request headers/body timeout: it starts when the request is
+    // written (time spent queued in the pool does not count) and costs no timer or AbortController
+    // of ours per request. The caller's signal goes to undici as is.
     const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    const onCallerAbort = () => controller.abort();
-    spec.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    const why = (err: unknown) => {
-      if (err instanceof BackendError) return err;
-      if (timedOut) return fail('timeout', { detail: `no answer within ${timeoutMs} ms` });
-      if (spec.signal?.aborted) return fail('aborted');
-      return fail(kindForTransportError(err), { detail: transportDetail(err), cause: err });
-    };
     try {
+      if (spec.signal?.aborted) throw this.error(spec, 'aborted');
       let res: Dispatcher.ResponseData;
       try {
         res = await this.pool.request({
           path: this.pathWithQuery(spec.path, spec.query),
           method: spec.method,
-          headers: this.headers(spec.body !== undefined ? { 'content-type': 'application/json' } : undefined),
+          headers: spec.body !== undefined ? this.jsonHeaders : this.plainHeaders,
           body: spec.body,
-          signal: controller.signal,
-          headersTimeout: timeoutMs + 1_000,
-          bodyTimeout: timeoutMs + 1_000,
+          signal: spec.signal,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
         });
       } catch (err) {
-        throw why(err);
+        throw this.transportError(spec, err, timeoutMs);
       }
       const status = res.statusCode;
       if (status < 200 || status >= 300) {
         // The error body is never read into a message: it may echo request data or secrets.
         await res.body.dump().catch(() => undefined);
-        throw fail(kindForStatus(status), { status });
+        throw this.error(spec, kindForStatus(status), { status });
       }
       if (spec.read === 'discard') {
         await res.body.dump().catch(() => undefined);
@@ -175,23 +173,42 @@ export class HttpTransport {
       }
       let text: string;
       try {
-        text = await this.readCapped(res.body);
+        text = await this.readCapped(res);
       } catch (err) {
-        if (err instanceof BodyTooLarge) throw fail('malformed', { status, detail: `body larger than ${this.maxBodyBytes} bytes` });
-        throw why(err);
+        if (err instanceof BodyTooLarge) throw this.error(spec, 'malformed', { status, detail: `body larger than ${this.maxBodyBytes} bytes` });
+        throw this.transportError(spec, err, timeoutMs);
       }
       try {
         return { status, headers: res.headers, json: JSON.parse(text) };
       } catch {
-        throw fail('malformed', { status, detail: 'body is not JSON' });
+        throw this.error(spec, 'malformed', { status, detail: 'body is not JSON' });
       }
     } finally {
-      clearTimeout(timer);
-      spec.signal?.removeEventListener('abort', onCallerAbort);
+      this.limiter.release();
     }
   }
 
-  private async readCapped(body: Dispatcher.ResponseData['body']): Promise<string> {
+  private error(spec: RequestSpec, kind: BackendError['kind'], extra: { status?: number; detail?: string; cause?: unknown } = {}): BackendError {
+    return new BackendError({ kind, operation: spec.operation, baseUrl: this.baseUrl, sessionId: spec.sessionId, ...extra });
+  }
+
+  private transportError(spec: RequestSpec, err: unknown, timeoutMs: number): BackendError {
+    if (err instanceof BackendError) return err;
+    if (spec.signal?.aborted) return this.error(spec, 'aborted');
+    const kind = kindForTransportError(err);
+    return this.error(spec, kind, kind === 'timeout' ? { detail: `no answer within ${timeoutMs} ms` } : { detail: transportDetail(err), cause: err });
+  }
+
+  private async readCapped(res: Dispatcher.ResponseData): Promise<string> {
+    const body = res.body;
+    const declared = Number(res.headers['content-length']);
+    if (Number.isFinite(declared) && declared >= 0) {
+      if (declared > this.maxBodyBytes) {
+        body.destroy();
+        throw new BodyTooLarge();
+      }
+      return body.text();
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of body) {

@@ -39,9 +39,13 @@ export function readSessionList(json: unknown): RawSessionList {
   return { dialect, sessions, warnings };
 }
 
-function common(s: Obj): Pick<SessionSnapshot, 'id' | 'title' | 'updatedAt'> {
-  const time = isObj(s.time) ? s.time : {};
-  return { id: s.id as string, title: looseStr(s.title), updatedAt: looseNum(time.updated) ?? looseNum(s.updatedAt) };
+function title(s: Obj): string | null {
+  return typeof s.title === 'string' ? s.title : null;
+}
+
+function updatedAt(s: Obj): number | null {
+  const time = s.time;
+  return (isObj(time) ? looseNum(time.updated) : null) ?? looseNum(s.updatedAt);
 }
 
 /** Spec dialect: state and progress from the session object. */
@@ -53,7 +57,7 @@ export function specSession(s: Obj): SessionSnapshot {
     const p = obj(s.progress, `session ${String(s.id)} progress`);
     progress = { stepCount: num(p.stepCount, 'progress.stepCount'), lastStepAt: num(p.lastStepAt, 'progress.lastStepAt') };
   }
-  return { ...common(s), state, retry: null, progress };
+  return { id: s.id as string, title: title(s), state, retry: null, progress, updatedAt: updatedAt(s) };
 }
 
 export interface StatusEntry {
@@ -83,5 +87,5 @@ export function readStatusMap(json: unknown): Map<string, StatusEntry> {
 /** Stock opencode: state from the status map (absent = idle); progress is derived later. */
 export function opencodeSession(s: Obj, status: Map<string, StatusEntry>): SessionSnapshot {
   const st = status.get(s.id as string);
-  return { ...common(s), state: st?.state ?? 'idle', retry: st?.retry ?? null, progress: null };
+  return { id: s.id as string, title: title(s), state: st?.state ?? 'idle', retry: st?.retry ?? null, progress: null, updatedAt: updatedAt(s) };
 }

@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+// Sampling-round benchmark (run on demand): one round over N = 10, 100, 1,000 sessions against
+// the spec-dialect server in a child process, side by side in the same run:
+//   naive  a sequential client: fetch() each request in turn, parse the JSON
+//   floor  the same requests through a bare undici Pool, all issued at once, bodies read, no parsing
+//   ours   BackendClient.sampleRound (pool, bounded concurrency, timeouts, shape checks, normalization)
+// Reports wall time and client CPU (medians), requests counted at the server.
+// Goal: at 1,000 sessions within 1.3x of the floor and at least 5x faster than naive.
+//   node bench/poll.mjs [--sizes 10,100,1000] [--runs 5]
+import { fork } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { Pool } from 'undici';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+};
+const sizes = arg('--sizes', '10,100,1000').split(',').map(Number);
+const runs = Number(arg('--runs', '5'));
+const CONNECTIONS = 8;
+
+// Bundle the shipped client and the test server as plain ESM (what the extension runs is bundled too).
+mkdirSync(path.join(root, '.bench'), { recursive: true });
+await esbuild.build({
+  entryPoints: { client: path.join(root, 'src/core/backend/client.ts'), 'spec-server': path.join(root, 'test/support/spec-server.ts') },
+  outdir: path.join(root, '.bench'),
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external: ['undici'],
+  logLevel: 'error',
+});
+const { BackendClient } = await import(path.join(root, '.bench', 'client.mjs'));
+
+const child = fork(path.join(root, 'bench/poll/server-child.mjs'), [JSON.stringify(sizes)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const ask = (msg) => new Promise((resolve) => child.once('message', resolve) && child.send(msg));
+const { url } = await new Promise((resolve) => child.once('message', resolve));
+const base = new URL(url);
+const q = (dir, extra = '') => `?directory=${encodeURIComponent(dir)}${extra}`;
+
+async function naive(dir) {
+  const list = await (await fetch(`${url}session${q(dir)}`)).json();
+  const out = [];
+  for (const s of list) {
+    const msgs = await (await fetch(`${url}session/${encodeURIComponent(s.id)}/message${q(dir, '&limit=1')}`)).json();
+    out.push({ session: s, newest: msgs[0] ?? null });
+  }
+  return out.length;
+}
+
+const floorPool = new Pool(base.origin, { connections: CONNECTIONS, pipelining: 1 });
+const idsByDir = new Map();
+async function floor(dir) {
+  const ids = idsByDir.get(dir);
+  const list = await floorPool.request({ path: `/session${q(dir)}`, method: 'GET' });
+  await list.body.arrayBuffer();
+  await Promise.all(
+    ids.map(async (id) => {
+      const r = await floorPool.request({ path: `/session/${id}/message${q(dir, '&limit=1')}`, method: 'GET' });
+      await r.body.arrayBuffer();
+    }),
+  );
+  return ids.length;
+}
+
+const client = new BackendClient({ baseUrl: url, connections: CONNECTIONS });
+async function ours(dir) {
+  const round = await client.sampleRound(dir);
+  if (round.errors.length) throw round.errors[0].error;
+  return round.samples.length;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Runs the three clients interleaved (naive, floor, ours, naive, ...) so that load from anything
+ * else on the machine hits all three alike; medians per client. Requests are counted at the server. */
+async function measureAll(clients, dir, n) {
+  const acc = Object.fromEntries(clients.map(([name]) => [name, { walls: [], cpus: [], requests: 0 }]));
+  for (const [, fn] of clients) await fn(dir); // warm-up (connections, JIT)
+  for (let i = 0; i < runs; i++) {
+    for (const [name, fn] of clients) {
+      const before = (await ask('count')).count;
+      const c0 = process.cpuUsage();
+      const t0 = process.hrtime.bigint();
+      const got = await fn(dir);
+      const wall = Number(process.hrtime.bigint() - t0) / 1e6;
+      const c = process.cpuUsage(c0);
+      if (got !== n) throw new Error(`${name}: expected ${n} samples, got ${got}`);
+      acc[name].walls.push(wall);
+      acc[name].cpus.push((c.user + c.system) / 1000);
+      acc[name].requests = (await ask('count')).count - before;
+    }
+  }
+  return Object.fromEntries(Object.entries(acc).map(([name, a]) => [name, { wall: median(a.walls), cpu: median(a.cpus), requests: a.requests }]));
+}
+
+const rows = [];
+for (const n of sizes) {
+  const dir = `/bench/${n}`;
+  idsByDir.set(dir, (await client.listSessions(dir)).sessions.map((s) => s.id));
+  rows.push({ n, ...(await measureAll([['naive', naive], ['floor', floor], ['ours', ours]], dir, n)) });
+}
+
+const f = (x) => x.toFixed(1);
+console.log(`\nSampling round: 1 list + N newest-message reads (limit=1), spec server in a child process, ${CONNECTIONS} connections, median of ${runs} runs`);
+console.log(`${'N'.padStart(5)}  ${'client'.padEnd(6)}  ${'wall ms'.padStart(9)}  ${'requests'.padStart(8)}  ${'CPU ms'.padStart(8)}  ${'ours vs this'.padStart(12)}`);
+for (const row of rows) {
+  for (const name of ['naive', 'floor', 'ours']) {
+    const m = row[name];
+    const ratio = name === 'ours' ? '' : name === 'floor' ? `${(row.ours.wall / m.wall).toFixed(2)}x floor` : `${(m.wall / row.ours.wall).toFixed(1)}x faster`;
+    console.log(`${String(row.n).padStart(5)}  ${name.padEnd(6)}  ${f(m.wall).padStart(9)}  ${String(m.requests).padStart(8)}  ${f(m.cpu).padStart(8)}  ${ratio.padStart(12)}`);
+  }
+}
+const big = rows.find((r) => r.n === 1000);
+if (big) {
+  const vsFloor = big.ours.wall / big.floor.wall;
+  const vsNaive = big.naive.wall / big.ours.wall;
+  console.log(`\nGoal at 1,000 sessions: within 1.3x of the floor: ${vsFloor.toFixed(2)}x ${vsFloor <= 1.3 ? 'OK' : 'MISSED'}; at least 5x faster than naive: ${vsNaive.toFixed(1)}x ${vsNaive >= 5 ? 'OK' : 'MISSED'}`);
+}
+await client.close();
+await floorPool.close();
+await ask('stop').catch(() => {});
+child.kill();
