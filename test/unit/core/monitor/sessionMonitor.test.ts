@@ -1,0 +1,129 @@
+// The session monitor against the spec-dialect test server (real HTTP, the real client), with a
+// controlled clock so that "two samples 30 s apart" takes no wall time.
+import { strict as assert } from 'node:assert';
+import { BackendClient } from '../../../../src/core/backend';
+import { parseBackendConfigs } from '../../../../src/core/config/backends';
+import { SessionMonitor, type Transition } from '../../../../src/core/monitor/sessionMonitor';
+import { startSpecServer, type SpecServer } from '../../../support/spec-server';
+
+describe('core/monitor/sessionMonitor (spec-dialect server)', () => {
+  let server: SpecServer;
+  let clock: number;
+  let monitor: SessionMonitor;
+  const DIR = '/work/repo';
+
+  beforeEach(async () => {
+    server = await startSpecServer();
+    clock = Date.UTC(2026, 10, 22, 10, 0, 0);
+    server.setProviders([{ id: 'anthropic' }, { id: 'openai' }], ['anthropic', 'openai']);
+  });
+
+  afterEach(async () => {
+    monitor?.dispose();
+    await server.stop();
+  });
+
+  function makeMonitor(urls: string[]): SessionMonitor {
+    const { backends } = parseBackendConfigs(urls.map((baseUrl) => ({ baseUrl, directories: [DIR] })), []);
+    monitor = new SessionMonitor({
+      createClient: (config) => new BackendClient({ baseUrl: config.baseUrl, now: () => clock, timeoutMs: 2_000 }),
+      getCredentials: async () => undefined,
+      spacingMs: 45_000,
+      resetWithinReachMs: 2 * 3600_000,
+      useEventStream: false,
+      now: () => clock,
+    });
+    monitor.setBackends(backends);
+    return monitor;
+  }
+
+  it('gives no verdict on one sample, then healthy when steps grow 45 s later', async () => {
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'generating', progress: { stepCount: 3, lastStepAt: clock }, title: 'worker' });
+    d.addMessage(id, { role: 'assistant', text: 'working' });
+    const m = makeMonitor([server.url]);
+    await m.refresh();
+    let [row] = m.rows();
+    assert.equal(row.badge, 'unknown');
+    assert.equal(row.verdict, null);
+    assert.match(row.pending ?? '', /one sample/);
+    clock += 45_000;
+    d.step(id, 4, clock);
+    await m.refresh();
+    [row] = m.rows();
+    assert.equal(row.badge, 'healthy');
+    assert.equal(row.action, 'leave-alone');
+    assert.equal(row.stepCount, 7);
+    assert.equal(row.evidence.earlier?.stepCount, 3);
+    assert.equal(row.title, 'worker');
+  });
+
+  it('calls a frozen generating session hung only on the second sample, and signals the transition once', async () => {
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'generating', progress: { stepCount: 9, lastStepAt: clock - 1000 } });
+    d.addMessage(id, { role: 'assistant', text: 'thinking' });
+    const m = makeMonitor([server.url]);
+    const transitions: Transition[] = [];
+    m.onTransition((t) => transitions.push(t));
+    await m.refresh();
+    assert.equal(m.rows()[0].badge, 'unknown');
+    clock += 10_000; // a nudge-like early sample: still no verdict (under 30 s)
+    await m.refresh();
+    assert.equal(m.rows()[0].badge, 'unknown');
+    clock += 35_000;
+    await m.refresh();
+    assert.equal(m.rows()[0].badge, 'hung');
+    assert.equal(m.rows()[0].action, 'abort-then-wake');
+    clock += 45_000;
+    await m.refresh();
+    assert.deepEqual(transitions.map((t) => t.kind), ['hung']);
+    assert.equal(server.aborts.length, 0, 'the monitor never aborts on its own');
+  });
+
+  it('shows a completion report and a quota wall from the first sample, with the providers', async () => {
+    const d = server.directory(DIR);
+    const a = d.addSession({ state: 'idle' });
+    d.addMessage(a, { role: 'assistant', text: 'ticket=T-7 status=done pr=#12 summary="parser fixed"' });
+    const b = d.addSession({ state: 'idle' });
+    d.addMessage(b, { role: 'assistant', finish: 'error', error: { text: 'weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' } });
+    server.setQuota('anthropic', { markedAt: clock - 60_000, resetAt: clock + 3600_000 });
+    const m = makeMonitor([server.url]);
+    await m.refresh();
+    const rows = new Map(m.rows().map((r) => [r.id, r]));
+    assert.equal(rows.get(a)!.badge, 'report-done');
+    assert.equal(rows.get(a)!.report?.ticket, 'T-7');
+    assert.equal(rows.get(b)!.badge, 'quota-wall');
+    assert.equal(rows.get(b)!.quotaWall?.provider, 'anthropic');
+    assert.equal(rows.get(b)!.failureText, 'weekly usage limit reached');
+    const backend = m.backends()[0];
+    assert.equal(backend.status, 'ok');
+    assert.equal(backend.dialect, 'spec');
+    assert.deepEqual(backend.providers?.connected, ['anthropic', 'openai']);
+    assert.equal(backend.allFreeAt, clock + 3600_000);
+  });
+
+  it('keeps working backends when another cannot be read', async () => {
+    const d = server.directory(DIR);
+    d.addSession({ state: 'idle' });
+    const m = makeMonitor([server.url, 'http://127.0.0.1:9']);
+    await m.refresh();
+    const [ok, bad] = m.backends();
+    assert.equal(ok.status, 'ok');
+    assert.equal(ok.directories[0].rows.length, 1);
+    assert.equal(bad.status, 'error');
+    assert.match(bad.error ?? '', /refused|connect/i);
+  });
+
+  it('reads the newest message with limit=1 and sends directory on every request', async () => {
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'idle' });
+    d.addMessage(id, { role: 'user', text: 'hello' });
+    const m = makeMonitor([server.url]);
+    await m.refresh();
+    assert.ok(server.requests.length >= 3);
+    for (const r of server.requests) assert.equal(r.query.directory, DIR, `${r.method} ${r.path}`);
+    const messageReads = server.requests.filter((r) => r.path.endsWith('/message'));
+    assert.ok(messageReads.length > 0);
+    for (const r of messageReads) assert.equal(r.query.limit, '1');
+  });
+});
