@@ -324,7 +324,13 @@ function oneError(e: ErrorObject, ctx: MapContext): RelDiag | undefined {
       const itemLoc = locate(ctx.root, [...segs, String(later)]).found;
       const span = itemLoc.seq ? valueSpan(ctx, itemLoc) : valueSpan(ctx, loc);
       const fixes: RelFix[] = [];
-      if (itemLoc.seq && itemLoc.index !== undefined) fixes.push({ title: 'Remove the duplicate', preferred: true, edits: removeSeqItem(ctx.text, itemLoc.seq, itemLoc.index, loc.pair) });
+      const itemEnum = schemaAt([...path, 0])?.schema.enum;
+      const present = new Set(Array.isArray(loc.node.value) ? loc.node.value : []);
+      const missing = itemEnum?.find((v) => !present.has(v));
+      if (missing !== undefined && itemLoc.node.kind === 'scalar') {
+        fixes.push({ title: `Replace with ${scalarText(missing)}`, preferred: true, edits: [{ start: itemLoc.node.start, end: itemLoc.node.end, newText: scalarText(missing) }] });
+      }
+      if (itemLoc.seq && itemLoc.index !== undefined) fixes.push({ title: 'Remove the duplicate', preferred: missing === undefined, edits: removeSeqItem(ctx.text, itemLoc.seq, itemLoc.index, loc.pair) });
       return {
         ...span,
         severity: 'error',

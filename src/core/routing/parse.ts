@@ -3,7 +3,7 @@
 // from `yaml`, placed on their own line (never running to the end of the file). Pure.
 import { isAlias, isNode, parseDocument, visit, type YAMLError } from 'yaml';
 import { BAIL, fastParse } from './fastParse';
-import { lineEndAt } from './lines';
+import { lineEndAt, lineStartAt } from './lines';
 import { fromYaml, type RNode } from './rnode';
 import type { RelDiag } from './types';
 
@@ -23,7 +23,17 @@ export function parseText(text: string): ParsedText {
   if (f !== BAIL) return { root: f, syntax: [], anchors: false, fast: true };
   const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false, keepSourceTokens: false });
   const syntax: RelDiag[] = [];
-  for (const e of doc.errors) syntax.push(syntaxDiag(text, e, 'error'));
+  const lines = new Set<number>();
+  // one diagnostic per problem: yaml may report several errors for one bad line
+  for (const e of doc.errors) {
+    const d = syntaxDiag(text, e, 'error');
+    const line = lineStartAt(text, d.start);
+    if (lines.has(line)) continue;
+    lines.add(line);
+    syntax.push(d);
+    // what follows an unclosed flow collection or quote is read wrongly: those errors are noise
+    if (/Unclosed flow|Missing closing/.test(d.message)) break;
+  }
   for (const w of doc.warnings) syntax.push(syntaxDiag(text, w, 'warning'));
   let anchors = false;
   visit(doc, {
@@ -39,12 +49,77 @@ export function parseText(text: string): ParsedText {
   return { root, syntax, anchors, fast: false };
 }
 
+/** The offset of the unmatched opening `open` before `pos`, or -1. */
+function unmatchedOpen(text: string, pos: number, open: string, close: string): number {
+  let depth = 0;
+  let q: string | undefined;
+  // scan forward from the start of the block (a few thousand characters back at most)
+  const from = Math.max(0, pos - 20000);
+  const stack: number[] = [];
+  for (let i = from; i < pos; i++) {
+    const c = text[i];
+    if (q) {
+      if (c === q) q = undefined;
+      else if (c === '\n') q = undefined;
+    } else if (c === '#' && (i === 0 || /\s/.test(text[i - 1]))) {
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? pos : nl;
+    } else if ((c === '"' || c === "'") && (i === 0 || /[\s[{,:]/.test(text[i - 1]))) q = c;
+    else if (c === open) stack.push(i);
+    else if (c === close) stack.pop();
+  }
+  void depth;
+  return stack.length ? stack[stack.length - 1] : -1;
+}
+
+function contentEnd(text: string, from: number): number {
+  let e = lineEndAt(text, from);
+  while (e > from && /\s/.test(text[e - 1])) e--;
+  return e;
+}
+
 function syntaxDiag(text: string, e: YAMLError, severity: 'error' | 'warning'): RelDiag {
-  const start = Math.min(Math.max(0, e.pos[0]), text.length);
-  const lineEnd = lineEndAt(text, start);
-  let end = Math.min(Math.max(start, e.pos[1]), lineEnd);
-  if (end === start && start < lineEnd) end = start + 1;
+  let start = Math.min(Math.max(0, e.pos[0]), text.length);
+  let end = Math.min(Math.max(start, e.pos[1]), lineEndAt(text, start));
   let message = e.message.split('\n')[0].trim();
+  const ls = lineStartAt(text, start);
+  if (e.code === 'MISSING_CHAR' && /quote/.test(message)) {
+    // point at the opening quote, not at the end of the file
+    const q = message.includes('"') ? '"' : "'";
+    const open = text.lastIndexOf(q, start - 1);
+    if (open >= 0) {
+      start = open;
+      end = contentEnd(text, open);
+      message = `Missing closing ${q === '"' ? 'double' : 'single'} quote: a quoted string must end on this line or continue on indented lines`;
+    }
+  } else if (/^Flow (sequence|map)/.test(message)) {
+    const seq = message.startsWith('Flow sequence');
+    const open = unmatchedOpen(text, start, seq ? '[' : '{', seq ? ']' : '}');
+    if (open >= 0) {
+      start = open;
+      end = contentEnd(text, open);
+      message = `Unclosed flow ${seq ? 'sequence: expected ]' : 'mapping: expected }'}; its continuation lines must be indented more than the key`;
+    }
+  } else if (e.code === 'MULTIPLE_DOCS') {
+    end = contentEnd(text, start);
+    message = 'A routing table is a single YAML document: remove the document separator and what follows';
+  } else if (/^\s*$/.test(text.slice(ls, start)) && e.code !== 'TAB_AS_INDENT') {
+    // reported in (or at the start of) the indentation: show the line's content
+    let i = start;
+    while (i < text.length && (text[i] === ' ' || text[i] === '\t')) i++;
+    start = i;
+    end = contentEnd(text, i);
+  }
+  if (end <= start + 1 && start < text.length && /[^\s,[\]{}:#]/.test(text[start])) {
+    // a one-character range: widen it to the token
+    let i = start;
+    while (i < text.length && /[^\s,[\]{}#]/.test(text[i]) && !(text[i] === ':' && /\s/.test(text[i + 1] ?? ' '))) i++;
+    end = Math.max(end, i);
+  }
+  const lineEnd = lineEndAt(text, start);
+  if (end > lineEnd) end = lineEnd;
+  if (end === start && start < lineEnd) end = start + 1;
+  message = message.charAt(0).toUpperCase() + message.slice(1);
   if (!/[.!?]$/.test(message)) message += '.';
   return {
     start,
