@@ -5,7 +5,9 @@
 //   exit 2  usage error
 import { normalizeBaseUrl } from '../core/config/backends';
 import { BackendClient } from '../core/backend/client';
+import { ActivityCounter } from '../core/backend/activity';
 import { BackendError } from '../core/backend/errors';
+import { readEventStream, type EventStreamState } from '../core/backend/events';
 import type { SampleRound } from '../core/backend/client';
 import { DEFAULT_RESET_WITHIN_REACH_MS } from '../core/health/action';
 import { assessSession, samplesBySession } from '../core/health/assess';
@@ -17,7 +19,8 @@ const USAGE = `Usage: session-ops status --base-url URL --directory DIR [options
 
 Samples every session of DIR twice, SPACING seconds apart, and prints the health verdict
 (healthy, idle, hung), any quota wall, any completion report and the recommended action.
-Read-only: it never aborts or prompts anything.
+Read-only: it never aborts or prompts anything (GET requests only; on stock opencode it also
+listens to the event stream between samples, so a session still streaming is not called hung).
 
 Options:
   --base-url URL            backend base URL (opencode server or spec-compatible)
@@ -165,10 +168,35 @@ export async function runStatus(argv: string[], ioOverrides: Partial<StatusIo> =
 
 async function collect(client: BackendClient, args: StatusArgs, io: StatusIo): Promise<StatusDocument> {
   const minSpacingMs = args.allowShort ? 0 : MIN_SPACING_MS;
-  const rounds: SampleRound[] = [await client.sampleRound(args.directory)];
+  // Stock opencode does not store streamed text until its part ends: output seen on the event
+  // stream (GET /event, still read-only) between two samples keeps a streaming session from
+  // reading as hung. A backend without the stream (the spec's dialect) ends the reader at once.
+  const activity = new ActivityCounter();
+  const stopEvents = new AbortController();
+  let settleStream!: () => void;
+  const streamSettled = new Promise<void>((resolve) => (settleStream = resolve));
+  const onState = (state: EventStreamState) => {
+    if (state !== 'connecting') settleStream();
+  };
+  const reader = readEventStream(client.transport, { directory: args.directory, signal: stopEvents.signal, onEvent: (e) => activity.onEvent(e), onState, minBackoffMs: 500 }).catch(
+    () => 'stopped' as const,
+  );
+  let waitTimer: NodeJS.Timeout | undefined;
+  await Promise.race([streamSettled, new Promise((r) => (waitTimer = setTimeout(r, 2_000)))]);
+  clearTimeout(waitTimer);
+  try {
+    return await sampleAndAssess(client, args, io, minSpacingMs, activity);
+  } finally {
+    stopEvents.abort();
+    await reader;
+  }
+}
+
+async function sampleAndAssess(client: BackendClient, args: StatusArgs, io: StatusIo, minSpacingMs: number, activity: ActivityCounter): Promise<StatusDocument> {
+  const rounds: SampleRound[] = [await client.sampleRound(args.directory, { activity })];
   for (;;) {
     await io.sleep(args.spacingMs);
-    rounds.push(await client.sampleRound(args.directory));
+    rounds.push(await client.sampleRound(args.directory, { activity }));
     if (rounds.length >= args.maxSamples) break;
     // Sample again while a session has no settled verdict (states disagree, it moved while idle,
     // or it appeared after the first sample): never guess.

@@ -88,6 +88,13 @@ export interface SessionSample {
   session: SessionSnapshot;
   /** Null when the session has no message yet. */
   newest: MessageSnapshot | null;
+  /**
+   * Stock opencode: how many output events (message part updates and deltas) the event stream
+   * has shown for this session so far. Text streamed into a part is not persisted until the part
+   * ends, so a long stream reads frozen in the message list; output seen between two samples is
+   * a live signal. Only ever evidence against "hung", never for it. Absent/null: no stream read.
+   */
+  activity?: number | null;
 }
 
 /** A usage-limit cooldown on a provider (spec quota object, or a wall remembered for stock opencode). */

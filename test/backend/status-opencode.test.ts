@@ -65,6 +65,18 @@ describe('status CLI against the real opencode server', function () {
     await client.abortAndConfirmIdle(dir, id);
   });
 
+  it('healthy: a model still streaming one long text part (not stored until it ends) is not called hung', async () => {
+    const dir = newDir();
+    model.when('[slow-stream]', { kind: 'reply', text: 'word '.repeat(80), chunks: 80, delayMs: 100 });
+    const id = await launch(dir, 'write a lot [slow-stream]');
+    await waitFor('the stream', markerSeen('[slow-stream]'));
+    await new Promise((r) => setTimeout(r, 700));
+    const run = await status(statusArgs(oc.baseUrl, dir));
+    const s = run.session(id);
+    assert.deepEqual([s.verdict, s.action], ['healthy', 'leave-alone'], s.basis);
+    assert.match(s.basis, /event stream showed \d+ output events/);
+  });
+
   it('hung: a stalled stream reads generating with everything frozen', async () => {
     const dir = newDir();
     model.when('[stall]', { kind: 'stall' });

@@ -3,6 +3,7 @@
 // request carries `directory`; liveness reads the newest message with limit=1 only.
 import type { Dialect, EpochMs, MessageSnapshot, ProviderListing, SessionSample, SessionSnapshot } from '../model';
 import { observedWall } from '../health/quota-wall';
+import type { ActivityCounter } from './activity';
 import { BackendError } from './errors';
 import { HttpTransport, type Query, type TransportOptions } from './http';
 import { directoryProblem, isValidSessionId, segment } from './ids';
@@ -154,8 +155,9 @@ export class BackendClient {
    * One sample of every session: the list (and status map), then the newest message of each
    * session in parallel within the pool's bounded concurrency. On stock opencode, progress is
    * derived from the newest message and quota walls seen are remembered as quota marks.
+   * `activity`: the counter fed by the event stream (readEventStream), copied into each sample.
    */
-  async sampleRound(directory: string, opts: CallOptions = {}): Promise<SampleRound> {
+  async sampleRound(directory: string, opts: CallOptions & { activity?: ActivityCounter } = {}): Promise<SampleRound> {
     const at = this.now();
     const list = await this.listSessions(directory, opts);
     const opencode = list.dialect === 'opencode';
@@ -163,9 +165,11 @@ export class BackendClient {
     const errors: SampleRound['errors'] = [];
     const sampleOne = (session: SessionSnapshot): Promise<SessionSample | null> =>
       this.readNewest(directory, session.id, opts, opencode).then(
-        ({ message, progress }) => {
+        ({ message, progress }): SessionSample => {
           if (opencode) session.progress = progress;
-          return { at: this.now(), session, newest: message };
+          const sample: SessionSample = { at: this.now(), session, newest: message };
+          if (opts.activity) sample.activity = opts.activity.count(session.id);
+          return sample;
         },
         (err: unknown) => {
           if (err instanceof BackendError && err.kind === 'not-found') vanished.push(session.id);

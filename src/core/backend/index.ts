@@ -4,3 +4,4 @@ export { QuotaMarkBook, type StoredMark, type WallObservation } from './quota-ma
 export { textPrompt, payloadProblem, type PromptPayload } from './payload';
 export { readEventStream, toBackendEvent, type BackendEvent, type EventStreamOptions, type EventStreamState } from './events';
 export { isValidSessionId } from './ids';
+export { ActivityCounter } from './activity';

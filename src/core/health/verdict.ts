@@ -13,7 +13,9 @@
 //
 // Between the table's rows: a generating session whose heartbeat (lastStepAt) advanced while
 // stepCount and the id stood still is not hung (hung needs all three frozen); it is called
-// healthy. On stock opencode a tool call the server reports as running is a live signal too.
+// healthy. On stock opencode two more live signals count: a tool call the server reports as
+// running, and output the event stream showed between the samples (text streamed into a part is
+// not persisted until the part ends). They only ever prevent "hung"; their absence proves nothing.
 import type { SessionSample, VerdictResult } from '../model';
 
 /** The spec's minimum spacing between the two samples. */
@@ -35,6 +37,8 @@ export interface Movement {
   heartbeat: boolean;
   /** Progress appeared or disappeared (counters restart with the backend instance). */
   progressChanged: boolean;
+  /** The event stream showed output for the session between the samples (stock opencode). */
+  streamed: boolean;
 }
 
 export function movement(a: SessionSample, b: SessionSample): Movement {
@@ -47,6 +51,7 @@ export function movement(a: SessionSample, b: SessionSample): Movement {
     stepsGrew: pa !== null && pb !== null && pa.stepCount !== pb.stepCount,
     heartbeat: pa !== null && pb !== null && pa.lastStepAt !== pb.lastStepAt,
     progressChanged: (pa === null) !== (pb === null),
+    streamed: typeof a.activity === 'number' && typeof b.activity === 'number' && b.activity !== a.activity,
   };
 }
 
@@ -72,7 +77,7 @@ export function judgeVerdict(first: SessionSample, second?: SessionSample, optio
   const moved = mv.idAdvanced || mv.stepsGrew || mv.progressChanged;
 
   if (sb === 'idle') {
-    if (moved || mv.heartbeat) {
+    if (moved || mv.heartbeat || mv.streamed) {
       const what = mv.idAdvanced ? 'the newest message changed' : 'progress moved';
       return result(null, `idle in both samples but ${what} in between (a turn ran, or the idle reading is momentary): sample again`);
     }
@@ -84,6 +89,7 @@ export function judgeVerdict(first: SessionSample, second?: SessionSample, optio
   if (mv.stepsGrew) return result('healthy', `generating; stepCount grew (${first.session.progress?.stepCount} -> ${second.session.progress?.stepCount})`);
   if (mv.progressChanged) return result('healthy', 'generating; the progress signal appeared between the samples');
   if (mv.heartbeat) return result('healthy', 'generating; the lastStepAt heartbeat advanced (stepCount and newest id unchanged, so not all frozen)');
+  if (mv.streamed) return result('healthy', `generating; the event stream showed ${(second.activity ?? 0) - (first.activity ?? 0)} output events between the samples (streamed text is stored only when its part ends)`);
   const tool = second.newest?.runningTool;
   if (tool) return result('healthy', `generating; the backend reports tool "${tool.name}" running${tool.since !== null ? ` since ${new Date(tool.since).toISOString()}` : ''}`);
   return result(

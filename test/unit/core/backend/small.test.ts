@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { ActivityCounter } from '../../../../src/core/backend/activity';
 import { BackendError, kindForStatus, kindForTransportError } from '../../../../src/core/backend/errors';
 import { toBackendEvent } from '../../../../src/core/backend/events';
 import { directoryProblem, isValidSessionId } from '../../../../src/core/backend/ids';
@@ -109,5 +110,21 @@ describe('backend: server-sent events', () => {
     assert.deepEqual(toBackendEvent('{"type":"server.heartbeat","properties":{}}'), { type: 'server.heartbeat', sessionID: null, state: null });
     assert.equal(toBackendEvent('not json'), null);
     assert.equal(toBackendEvent('[1]'), null);
+  });
+});
+
+describe('backend: activity counter', () => {
+  it('counts output events per session, not status events', () => {
+    const c = new ActivityCounter();
+    for (const type of ['message.part.delta', 'message.part.delta', 'message.part.updated', 'session.status', 'message.updated', 'server.heartbeat']) {
+      c.onEvent({ type, sessionID: type === 'server.heartbeat' ? null : 'ses_1', state: null });
+    }
+    c.onEvent({ type: 'message.part.delta', sessionID: 'ses_2', state: null });
+    assert.equal(c.count('ses_1'), 3);
+    assert.equal(c.count('ses_2'), 1);
+    assert.equal(c.count('ses_3'), 0);
+    c.retain(['ses_2']);
+    assert.equal(c.count('ses_1'), 0);
+    assert.equal(c.count('ses_2'), 1);
   });
 });

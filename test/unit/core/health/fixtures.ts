@@ -34,6 +34,7 @@ export interface SampleInit {
   progress?: { stepCount: number; lastStepAt: number } | null;
   newest?: MessageSnapshot | null;
   retry?: SessionSample['session']['retry'];
+  activity?: number | null;
 }
 
 export function sample(init: SampleInit = {}): SessionSample {
@@ -48,6 +49,7 @@ export function sample(init: SampleInit = {}): SessionSample {
       updatedAt: null,
     },
     newest: init.newest === undefined ? msg('msg_1') : init.newest,
+    ...(init.activity !== undefined ? { activity: init.activity } : {}),
   };
 }
 

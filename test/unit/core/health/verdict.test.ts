@@ -46,6 +46,25 @@ describe('health verdict (two samples, spec table and rules 1-3)', () => {
     });
   });
 
+  describe('event-stream output (stock opencode)', () => {
+    it('output seen between the samples keeps a frozen-looking streaming session from reading hung', () => {
+      const [a, b] = pair({ progress: { stepCount: 2, lastStepAt: T0 }, activity: 10 }, { activity: 57 });
+      const v = judgeVerdict(a, b);
+      assert.equal(v.verdict, 'healthy');
+      assert.match(v.basis, /47 output events/);
+    });
+    it('no output, or no stream read at all, proves nothing: still hung', () => {
+      const [a, b] = pair({ progress: { stepCount: 2, lastStepAt: T0 }, activity: 10 }, {});
+      assert.equal(judgeVerdict(a, b).verdict, 'hung');
+      const [c, d] = pair({ progress: { stepCount: 2, lastStepAt: T0 } }, { activity: 5 });
+      assert.equal(judgeVerdict(c, d).verdict, 'hung', 'a count on one side only is no comparison');
+    });
+    it('output while idle in both samples: sample again', () => {
+      const [a, b] = pair({ state: 'idle', activity: 1 }, { activity: 3 });
+      assert.equal(judgeVerdict(a, b).verdict, null);
+    });
+  });
+
   describe('hung', () => {
     it('generating in both with stepCount, lastStepAt and newest id all frozen', () => {
       const [a, b] = pair({ progress: { stepCount: 7, lastStepAt: T0 - 5 * SEC } }, {});
