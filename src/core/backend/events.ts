@@ -60,12 +60,16 @@ export function toBackendEvent(data: string): BackendEvent | null {
 }
 
 /**
- * Runs until the signal aborts (resolves), or the backend has no event stream / refuses the
- * credentials (resolves with that final state). Never rejects.
+ * Runs until the signal aborts (resolves 'stopped'), or the backend has no event stream / refuses
+ * the credentials (resolves 'unsupported' / 'unauthorized'). Never rejects: problems are reported
+ * through onState (an invalid directory ends it at once as 'stopped' with the error).
  */
 export async function readEventStream(transport: HttpTransport, options: EventStreamOptions): Promise<EventStreamState> {
   const problem = directoryProblem(options.directory);
-  if (problem) throw new BackendError({ kind: 'invalid-request', operation: 'GET /event', baseUrl: transport.baseUrl, detail: problem });
+  if (problem) {
+    options.onState?.('stopped', new BackendError({ kind: 'invalid-request', operation: 'GET /event', baseUrl: transport.baseUrl, detail: problem }));
+    return 'stopped';
+  }
   const minBackoff = options.minBackoffMs ?? 1_000;
   const maxBackoff = options.maxBackoffMs ?? 30_000;
   const idleTimeout = options.idleTimeoutMs ?? 35_000;

@@ -174,6 +174,13 @@ describe('backend client against the spec-dialect server', function () {
     assert.equal(await client.waitForAssistantMessage(DIR, id, m!.id, { pollMs: 20, withinMs: 100 }), null);
   });
 
+  it('the event reader never rejects: an invalid directory ends it with the error', async () => {
+    const errors: string[] = [];
+    const end = await readEventStream(client.transport, { directory: '', signal: new AbortController().signal, onEvent: () => {}, onState: (_s, e) => e && errors.push(e.kind) });
+    assert.equal(end, 'stopped');
+    assert.deepEqual(errors, ['invalid-request']);
+  });
+
   it('the spec server has no event stream: the reader ends as unsupported', async () => {
     const states: EventStreamState[] = [];
     const end = await readEventStream(client.transport, { directory: DIR, signal: new AbortController().signal, onEvent: () => {}, onState: (s) => states.push(s) });
