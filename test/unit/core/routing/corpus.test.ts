@@ -139,7 +139,7 @@ describe('routing corpus', () => {
         assert.ok(rules.has(r), r);
       }
       const retired = (defs.stage['x-retired'] as string[]) ?? [];
-      for (const id of retired) assert.ok(invalid.includes(`retired-stage.${id}.yaml`), id);
+      for (const id of retired) assert.ok(invalid.includes(`retired-stage.${id}.routing.yaml`), id);
     });
   });
 });
