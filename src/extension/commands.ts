@@ -2,6 +2,8 @@
 // clear messages; none may throw into the extension host.
 import * as vscode from 'vscode';
 import { isLoopbackHost, normalizeBaseUrl } from '../core/config/backends';
+import type { SessionRow } from '../core/monitor/row';
+import type { SessionMonitor } from '../core/monitor/sessionMonitor';
 import type { Configuration } from './configuration';
 import type { LanguageClientHost } from './languageClientHost';
 import { DEFAULT_USERNAME, type PasswordStore } from './passwordStore';
@@ -10,6 +12,7 @@ import type { SessionsNode, SessionsView } from './views/sessionsView';
 export interface CommandDeps {
   configuration: Configuration;
   passwords: PasswordStore;
+  monitor: SessionMonitor;
   sessions: SessionsView;
   languageClient: LanguageClientHost;
   log: vscode.LogOutputChannel;
@@ -33,16 +36,24 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     };
   const register = (id: string, fn: Handler) => context.subscriptions.push(vscode.commands.registerCommand(id, guard(id, fn)));
 
-  register('sessionOps.refresh', () => deps.sessions.refresh());
-  register('sessionOps.retryBackend', () => deps.sessions.refresh());
+  register('sessionOps.refresh', () =>
+    vscode.window.withProgress({ location: { viewId: 'sessionOps.sessions' }, title: 'Sampling sessions' }, () => deps.monitor.refresh(true)),
+  );
+  register('sessionOps.retryBackend', (node?: SessionsNode) => {
+    if (node && 'backend' in node) deps.monitor.resetClient(node.backend.key);
+    else return deps.monitor.refresh(true);
+    return undefined;
+  });
+  register('sessionOps.openReport', (target?: SessionsNode | SessionRow) => openReport(deps, target));
   register('sessionOps.showLog', () => log.show());
   register('sessionOps.restartLanguageServer', () => deps.languageClient.restart());
   register('sessionOps.addBackend', () => addBackend(deps));
   register('sessionOps.setPassword', (node?: SessionsNode) => setPassword(deps, node));
   register('sessionOps.clearPassword', (node?: SessionsNode) => clearPassword(deps, node));
-  register('sessionOps.copySessionId', async (node?: { sessionId?: string }) => {
-    if (!node?.sessionId) throw new Error('select a session first');
+  register('sessionOps.copySessionId', async (node?: SessionsNode) => {
+    if (node?.kind !== 'session') throw new Error('select a session first');
     await vscode.env.clipboard.writeText(node.sessionId);
+    vscode.window.setStatusBarMessage(`Copied ${node.sessionId}`, 3000);
   });
 }
 
@@ -132,4 +143,34 @@ async function clearPassword(deps: CommandDeps, node?: SessionsNode): Promise<vo
   await deps.passwords.delete(backend.key);
   deps.log.info(`credentials for ${backend.baseUrl} removed`);
   deps.sessions.refresh();
+}
+
+async function openReport(deps: CommandDeps, target?: SessionsNode | SessionRow): Promise<void> {
+  const row = !target ? undefined : 'kind' in target ? deps.sessions.row(target) : target;
+  if (!row?.report) throw new Error('this session has no completion report');
+  const r = row.report;
+  const cell = (v: string | null) => (v ?? '').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  const lines = [
+    `# Completion report: ${cell(r.ticket)}`,
+    '',
+    '| Field | Value |',
+    '|---|---|',
+    `| session | \`${row.id}\` |`,
+    `| directory | ${cell(row.directory)} |`,
+    `| ticket | ${cell(r.ticket)} |`,
+    `| label | ${cell(r.label)} |`,
+    `| status | ${r.status} |`,
+    `| pr | ${cell(r.pr)} |`,
+    `| reason | ${cell(r.reason)} |`,
+    `| summary | ${cell(r.summary)} |`,
+    '',
+    '## Newest message',
+    '',
+    '~~~~text',
+    (row.newestText ?? '').replace(/~~~~/g, '~ ~ ~ ~'),
+    '~~~~',
+    '',
+  ];
+  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: lines.join('\n') });
+  await vscode.window.showTextDocument(doc, { preview: true });
 }

@@ -1,11 +1,16 @@
 // The extension host entry. It only wires the pure core (src/core) to VS Code: views, commands,
-// settings, secrets and the language client. Activation stays cheap: nothing is fetched and the
-// language client (a bundle of its own) is loaded only when a routing file or analysis page opens.
+// settings, secrets and the language client. Activation stays cheap: nothing is fetched until a
+// Session Ops view is visible, and the language client (a bundle of its own) is loaded only when
+// a routing file or analysis page opens.
 import * as vscode from 'vscode';
+import { BackendClient } from '../core/backend';
+import { SessionMonitor } from '../core/monitor/sessionMonitor';
 import { registerCommands } from './commands';
 import { Configuration } from './configuration';
 import { LanguageClientHost } from './languageClientHost';
+import { Notifier } from './notifier';
 import { PasswordStore } from './passwordStore';
+import { StatusBar } from './statusBar';
 import { ProvidersView } from './views/providersView';
 import { SessionsView } from './views/sessionsView';
 
@@ -14,8 +19,11 @@ export interface SessionOpsApi {
   readonly activationMs: number;
   readonly configuration: Configuration;
   readonly passwords: PasswordStore;
+  readonly monitor: SessionMonitor;
   readonly sessions: SessionsView;
   readonly providers: ProvidersView;
+  readonly statusBar: StatusBar;
+  readonly notifier: Notifier;
   readonly languageClient: LanguageClientHost;
 }
 
@@ -26,17 +34,52 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
 
   const configuration = new Configuration(log);
   const passwords = new PasswordStore(context.secrets);
-  const sessions = new SessionsView(configuration, passwords, log);
-  const providers = new ProvidersView(sessions);
+  const monitor = new SessionMonitor({
+    createClient: (config, credentials) => new BackendClient({ baseUrl: config.baseUrl, username: credentials?.username, password: credentials?.password }),
+    getCredentials: (config) => passwords.get(config.key),
+    spacingMs: configuration.sampleSpacingSeconds() * 1000,
+    resetWithinReachMs: configuration.resetWithinReachMs(),
+    useEventStream: configuration.useEventStream(),
+    log: (level, message) => log[level](message),
+  });
+  context.subscriptions.push({ dispose: () => monitor.dispose() });
+  const sessions = new SessionsView(monitor);
+  const providers = new ProvidersView(monitor);
+  const statusBar = new StatusBar(monitor, sessions);
+  const notifier = new Notifier(monitor, sessions, configuration, log);
   const languageClient = new LanguageClientHost(context, log);
-  context.subscriptions.push(configuration, sessions, providers, languageClient);
+  context.subscriptions.push(configuration, sessions, providers, statusBar, notifier, languageClient);
 
-  registerCommands(context, { configuration, passwords, sessions, log, languageClient });
+  // Sample only while someone looks (or an automatic action is armed).
+  const updateActivity = () => {
+    const armed = configuration.automatic('abortHung') || configuration.automatic('wakeIdle') || configuration.automatic('recoverQuotaWalls');
+    monitor.setActive(sessions.treeView.visible || providers.treeView.visible || armed);
+  };
+  const applyConfiguration = () => {
+    monitor.updateOptions({
+      spacingMs: configuration.sampleSpacingSeconds() * 1000,
+      resetWithinReachMs: configuration.resetWithinReachMs(),
+      useEventStream: configuration.useEventStream(),
+    });
+    monitor.setBackends(configuration.backends());
+    statusBar.update();
+    updateActivity();
+  };
+  context.subscriptions.push(
+    sessions.treeView.onDidChangeVisibility(updateActivity),
+    providers.treeView.onDidChangeVisibility(updateActivity),
+    configuration.onDidChange(applyConfiguration),
+    passwords.onDidChange((backendKey) => monitor.resetClient(backendKey)),
+  );
+  monitor.setBackends(configuration.backends());
+  updateActivity();
+
+  registerCommands(context, { configuration, passwords, monitor, sessions, log, languageClient });
   languageClient.startWhenNeeded();
 
   const activationMs = performance.now() - started;
   log.info(`Session Ops ${context.extension.packageJSON.version} activated in ${activationMs.toFixed(1)} ms`);
-  return { activationMs, configuration, passwords, sessions, providers, languageClient };
+  return { activationMs, configuration, passwords, monitor, sessions, providers, statusBar, notifier, languageClient };
 }
 
 export function deactivate(): Thenable<void> | undefined {

@@ -160,6 +160,8 @@ export async function runEditorSuite(options = {}) {
         await page.click(args.selector, { timeout: 10_000 });
       } else if (req.url === '/press') {
         await page.keyboard.press(args.keys);
+      } else if (req.url === '/type') {
+        await page.keyboard.type(args.text, { delay: 5 });
       } else {
         res.writeHead(404).end('unknown endpoint');
         return;
@@ -177,6 +179,7 @@ export async function runEditorSuite(options = {}) {
     env: {
       SESSION_OPS_HARNESS_URL: harnessUrl,
       SESSION_OPS_RESULTS_DIR: resultsDir,
+      SESSION_OPS_REPO_ROOT: root,
       ...(options.grep ? { SESSION_OPS_EDITOR_GREP: options.grep } : {}),
       ...(options.env ?? {}),
     },
@@ -249,12 +252,24 @@ function findFiles(dir, re) {
   return out;
 }
 
+/** The two runs of the editor layer: the main suite, then Restricted Mode with a hostile workspace. */
+export async function runAllEditorSuites(grep) {
+  const main = await runEditorSuite({ grep });
+  log(main === 0 ? 'editor suite passed' : `editor suite FAILED (exit ${main})`);
+  if (grep) return main;
+  const untrusted = await runEditorSuite({
+    trust: true,
+    tag: 'untrusted',
+    workspace: path.join(root, 'test', 'editor', 'untrusted-workspace'),
+    env: { SESSION_OPS_EDITOR_SUITE: 'untrusted' },
+  });
+  log(untrusted === 0 ? 'untrusted-workspace suite passed' : `untrusted-workspace suite FAILED (exit ${untrusted})`);
+  return main || untrusted;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  runEditorSuite({ grep: process.argv[2] }).then(
-    (code) => {
-      log(code === 0 ? 'editor suite passed' : `editor suite FAILED (exit ${code})`);
-      process.exit(code);
-    },
+  runAllEditorSuites(process.argv[2]).then(
+    (code) => process.exit(code),
     (err) => {
       console.error(err.message);
       process.exit(1);

@@ -4,7 +4,7 @@
 // action is armed); events from stock opencode's stream nudge a directory to be sampled sooner,
 // while polling stays the source of truth and a verdict still needs two samples >= 30 s apart.
 // Never imports 'vscode'.
-import { BackendError, readEventStream, type BackendClient, type BackendEvent, type EventStreamState, type SampleRound } from '../backend';
+import { ActivityCounter, BackendError, readEventStream, type BackendClient, type BackendEvent, type EventStreamState, type SampleRound } from '../backend';
 import type { BackendConfig } from '../config/backends';
 import { allFreeAt, assessSession, MIN_SPACING_MS } from '../health';
 import type { Dialect, EpochMs, ProviderListing, SessionAssessment, SessionSample } from '../model';
@@ -82,6 +82,8 @@ interface BackendRuntime {
   inFlight: Map<string, Promise<void>>;
   providersAt: EpochMs;
   providerRefresh: boolean;
+  /** Output events seen on the event stream per directory: a live signal between two samples. */
+  activity: Map<string, ActivityCounter>;
 }
 
 export class SessionMonitor {
@@ -235,6 +237,7 @@ export class SessionMonitor {
       inFlight: new Map(),
       providersAt: 0,
       providerRefresh: true,
+      activity: new Map(),
     };
   }
 
@@ -277,7 +280,9 @@ export class SessionMonitor {
     const hadError = dirState.error;
     try {
       const client = await this.clientFor(rt);
-      round = await client.sampleRound(directory);
+      const activity = rt.events ? rt.activity.get(directory) : undefined;
+      round = await client.sampleRound(directory, activity ? { activity } : {});
+      activity?.retain(round.samples.map((x) => x.session.id));
       rt.state.dialect = round.dialect ?? rt.state.dialect;
     } catch (err) {
       const message = describeError(err);
@@ -386,10 +391,13 @@ export class SessionMonitor {
     const client = rt.client!;
     const key = rt.state.config.key;
     for (const directory of rt.state.config.directories) {
+      const activity = new ActivityCounter();
+      rt.activity.set(directory, activity);
       void readEventStream(client.transport, {
         directory,
         signal: controller.signal,
         onEvent: (e: BackendEvent) => {
+          activity.onEvent(e);
           if (isNudge(e)) this.nudge(key, directory);
         },
         onState: (s) => {

@@ -1,33 +1,129 @@
-// The Providers view (sessionOps.providers). Foundation version: empty until the views issue
-// brings the provider listing; its welcome content explains what will appear.
+// The Providers view (sessionOps.providers): per backend, the connected providers and every
+// provider with a quota mark: connected or not, cooldown since markedAt, the reset time (local
+// time and a countdown, "unknown" when absent), and the moment all are free. Provider options
+// never reach this layer (the client drops them on read).
 import * as vscode from 'vscode';
-import type { SessionsView } from './sessionsView';
+import { ago, localTime, until } from '../../core/monitor/present';
+import type { BackendState, SessionMonitor } from '../../core/monitor/sessionMonitor';
+import type { ProviderRecord } from '../../core/model';
 
-export type ProvidersNode = { kind: 'provider'; id: string };
+export type ProvidersNode =
+  | { kind: 'backend'; key: string; backendKey: string }
+  | { kind: 'provider'; key: string; backendKey: string; providerId: string }
+  | { kind: 'allFree'; key: string; backendKey: string }
+  | { kind: 'message'; key: string; backendKey: string; text: string; error: boolean };
+
+/** Connected providers and any with a quota mark, marked ones first. */
+export function visibleProviders(state: BackendState): ProviderRecord[] {
+  const list = state.providers?.providers ?? [];
+  return list
+    .filter((p) => p.connected || p.quota)
+    .sort((a, b) => Number(Boolean(b.quota)) - Number(Boolean(a.quota)) || a.id.localeCompare(b.id));
+}
 
 export class ProvidersView implements vscode.TreeDataProvider<ProvidersNode>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<ProvidersNode | undefined>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
   readonly treeView: vscode.TreeView<ProvidersNode>;
+  private readonly disposables: vscode.Disposable[] = [this.changeEmitter];
+  private countdown: ReturnType<typeof setInterval> | undefined;
 
-  constructor(_sessions: SessionsView) {
+  constructor(private readonly monitor: SessionMonitor) {
     this.treeView = vscode.window.createTreeView('sessionOps.providers', { treeDataProvider: this });
+    this.disposables.push(this.treeView);
+    const off = monitor.onDidChange((c) => {
+      if (c.providers || c.structural.length > 0) this.refresh();
+    });
+    this.disposables.push({ dispose: off });
+    // Countdowns tick while the view is visible.
+    this.disposables.push(
+      this.treeView.onDidChangeVisibility((e) => {
+        clearInterval(this.countdown);
+        this.countdown = e.visible ? setInterval(() => this.refresh(), 30_000) : undefined;
+      }),
+    );
   }
 
   refresh(): void {
     this.changeEmitter.fire(undefined);
   }
 
-  getChildren(): ProvidersNode[] {
-    return [];
+  getChildren(node?: ProvidersNode): ProvidersNode[] {
+    const backends = this.monitor.backends();
+    if (!node) {
+      if (backends.length === 1) return this.backendChildren(backends[0]);
+      return backends.map((b) => ({ kind: 'backend', key: `pb:${b.config.key}`, backendKey: b.config.key }));
+    }
+    if (node.kind !== 'backend') return [];
+    const state = this.monitor.backend(node.backendKey);
+    return state ? this.backendChildren(state) : [];
+  }
+
+  private backendChildren(state: BackendState): ProvidersNode[] {
+    const k = state.config.key;
+    if (state.providersError && !state.providers) return [{ kind: 'message', key: `pe:${k}`, backendKey: k, text: state.providersError, error: true }];
+    if (!state.providers) return [{ kind: 'message', key: `pl:${k}`, backendKey: k, text: state.status === 'error' ? (state.error ?? 'cannot be read') : 'Reading providers...', error: state.status === 'error' }];
+    const out: ProvidersNode[] = [];
+    if (state.providers.providers.some((p) => p.quota)) out.push({ kind: 'allFree', key: `pa:${k}`, backendKey: k });
+    for (const p of visibleProviders(state)) out.push({ kind: 'provider', key: `pp:${k}\u0000${p.id}`, backendKey: k, providerId: p.id });
+    if (out.length === 0) out.push({ kind: 'message', key: `pn:${k}`, backendKey: k, text: 'No connected provider', error: true });
+    return out;
   }
 
   getTreeItem(node: ProvidersNode): vscode.TreeItem {
-    return new vscode.TreeItem(node.id);
+    const state = this.monitor.backend(node.backendKey);
+    const now = Date.now();
+    switch (node.kind) {
+      case 'backend': {
+        const item = new vscode.TreeItem(state?.config.name ?? node.backendKey, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = node.key;
+        item.iconPath = new vscode.ThemeIcon('server');
+        item.description = state?.config.baseUrl;
+        return item;
+      }
+      case 'message': {
+        const item = new vscode.TreeItem(node.text);
+        item.id = node.key;
+        item.iconPath = new vscode.ThemeIcon(node.error ? 'error' : 'info', node.error ? new vscode.ThemeColor('errorForeground') : undefined);
+        return item;
+      }
+      case 'allFree': {
+        const at = state?.allFreeAt ?? null;
+        const item = new vscode.TreeItem(at !== null ? `All free at ${localTime(at)}` : 'All free: unknown');
+        item.id = node.key;
+        item.description = at !== null ? until(at, now) : 'a marked provider has no reset time (or needs a top-up)';
+        item.iconPath = new vscode.ThemeIcon('watch');
+        item.contextValue = 'all-free';
+        return item;
+      }
+      case 'provider': {
+        const p = state?.providers?.providers.find((x) => x.id === node.providerId);
+        const item = new vscode.TreeItem(p?.name && p.name !== node.providerId ? `${p.name} (${node.providerId})` : node.providerId);
+        item.id = node.key;
+        if (!p) return item;
+        const bits: string[] = [p.connected ? 'connected' : 'not connected'];
+        if (p.quota) {
+          bits.push(`cooling down since ${ago(p.quota.markedAt, now).replace(' ago', '')}`);
+          if (p.quota.category === 'balance') bits.push('balance: needs top-up');
+          else bits.push(p.quota.resetAt !== null ? `resets ${localTime(p.quota.resetAt)} (${until(p.quota.resetAt, now)})` : 'reset unknown');
+          item.iconPath = new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('charts.orange'));
+        } else {
+          item.iconPath = new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed'));
+        }
+        item.description = bits.join(' · ');
+        item.contextValue = ['provider', p.connected ? 'connected' : 'disconnected', p.quota ? 'quota-mark' : 'free'].join(' ');
+        const tip = new vscode.MarkdownString();
+        tip.appendText(`${node.providerId}: ${bits.join(', ')}`);
+        if (p.quota) tip.appendText(`\nmarked at ${localTime(p.quota.markedAt)}`);
+        if (p.models.length) tip.appendText(`\n${p.models.length} model${p.models.length === 1 ? '' : 's'}`);
+        item.tooltip = tip;
+        return item;
+      }
+    }
   }
 
   dispose(): void {
-    this.treeView.dispose();
-    this.changeEmitter.dispose();
+    clearInterval(this.countdown);
+    for (const d of this.disposables) d.dispose();
   }
 }

@@ -1,57 +1,212 @@
-// The Sessions view (sessionOps.sessions): backend > directory > session.
-// Foundation version: lists the configured backends and their directories; the live health
-// sampling arrives with the views issue.
+// The Sessions view (sessionOps.sessions): backend > directory > session. It renders what the
+// session monitor (src/core/monitor) decided and never decides anything itself. Sampling runs
+// only while this view or the Providers view is visible (or an automatic action is armed), and
+// only the tree items that changed are refreshed.
 import * as vscode from 'vscode';
 import type { BackendConfig } from '../../core/config/backends';
-import type { Configuration } from '../configuration';
-import type { PasswordStore } from '../passwordStore';
+import { badgeLook, contextValue, describeRow, tooltipMarkdown } from '../../core/monitor/present';
+import { needsAttention, type SessionRow } from '../../core/monitor/row';
+import type { BackendState, DirectoryState, MonitorChange, SessionMonitor } from '../../core/monitor/sessionMonitor';
 
 export type SessionsNode =
-  | { kind: 'backend'; backend: BackendConfig }
-  | { kind: 'directory'; backend: BackendConfig; directory: string };
+  | { kind: 'backend'; key: string; backend: BackendConfig }
+  | { kind: 'directory'; key: string; backend: BackendConfig; directory: string }
+  | { kind: 'session'; key: string; backend: BackendConfig; directory: string; sessionId: string }
+  | { kind: 'message'; key: string; backend: BackendConfig; text: string; error: boolean };
 
 export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vscode.Disposable {
-  private readonly changeEmitter = new vscode.EventEmitter<SessionsNode | undefined>();
+  private readonly changeEmitter = new vscode.EventEmitter<SessionsNode | SessionsNode[] | undefined>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
   readonly treeView: vscode.TreeView<SessionsNode>;
   private readonly disposables: vscode.Disposable[] = [this.changeEmitter];
+  /** Stable node objects, so that a refresh of one element finds it. */
+  private readonly nodes = new Map<string, SessionsNode>();
+  private rowsByKey = new Map<string, SessionRow>();
 
-  constructor(
-    private readonly configuration: Configuration,
-    _passwords: PasswordStore,
-    _log: vscode.LogOutputChannel,
-  ) {
+  constructor(private readonly monitor: SessionMonitor) {
     this.treeView = vscode.window.createTreeView('sessionOps.sessions', { treeDataProvider: this, showCollapseAll: true });
-    this.disposables.push(this.treeView, configuration.onDidChange(() => this.refresh()));
+    this.disposables.push(this.treeView);
+    const off = monitor.onDidChange((c) => this.onMonitorChange(c));
+    this.disposables.push({ dispose: off });
+    this.updateBadge();
+  }
+
+  private node<T extends SessionsNode>(n: T): T {
+    const existing = this.nodes.get(n.key) as T | undefined;
+    if (existing) {
+      Object.assign(existing, n);
+      return existing;
+    }
+    this.nodes.set(n.key, n);
+    return n;
+  }
+
+  private onMonitorChange(change: MonitorChange): void {
+    this.rowsByKey = new Map(this.monitor.rows().map((r) => [r.key, r]));
+    if (change.structural.length > 0) {
+      // The set of sessions (or a backend's status) changed: re-render those backends' subtrees.
+      const backends = change.structural.map((k) => this.nodes.get(`b:${k}`)).filter((n): n is SessionsNode => n !== undefined);
+      this.changeEmitter.fire(backends.length === change.structural.length ? backends : undefined);
+    }
+    const rows = change.rows.map((r) => this.nodes.get(`s:${r.key}`)).filter((n): n is SessionsNode => n !== undefined);
+    if (rows.length > 0) this.changeEmitter.fire(rows);
+    this.updateBadge();
+  }
+
+  /** Sessions that need attention: hung, quota wall, idle with unfinished work, a fresh report. */
+  attentionCount(): number {
+    return this.monitor.rows().filter(needsAttention).length;
+  }
+
+  private updateBadge(): void {
+    const n = this.attentionCount();
+    this.treeView.badge = n > 0 ? { value: n, tooltip: `${n} session${n === 1 ? '' : 's'} need${n === 1 ? 's' : ''} attention` } : undefined;
   }
 
   refresh(): void {
     this.changeEmitter.fire(undefined);
   }
 
+  row(node: SessionsNode): SessionRow | undefined {
+    return node.kind === 'session' ? this.rowsByKey.get(node.key.slice(2)) : undefined;
+  }
+
   getChildren(node?: SessionsNode): SessionsNode[] {
-    if (!node) return this.configuration.backends().map((backend) => ({ kind: 'backend', backend }));
-    if (node.kind === 'backend') return node.backend.directories.map((directory) => ({ kind: 'directory', backend: node.backend, directory }));
+    if (!node) {
+      return this.monitor.backends().map((b) => this.node({ kind: 'backend', key: `b:${b.config.key}`, backend: b.config }));
+    }
+    const state = this.monitor.backend(node.backend.key);
+    if (!state) return [];
+    if (node.kind === 'backend') return this.backendChildren(state);
+    if (node.kind === 'directory') {
+      const dir = state.directories.find((d) => d.directory === node.directory);
+      return dir ? this.directoryChildren(state, dir) : [];
+    }
     return [];
   }
 
-  getTreeItem(node: SessionsNode): vscode.TreeItem {
-    if (node.kind === 'backend') {
-      const item = new vscode.TreeItem(node.backend.name, vscode.TreeItemCollapsibleState.Expanded);
-      item.id = `backend:${node.backend.key}`;
-      item.description = node.backend.baseUrl;
-      item.iconPath = new vscode.ThemeIcon(node.backend.insecure ? 'warning' : 'server');
-      item.contextValue = 'backend';
-      return item;
+  private backendChildren(state: BackendState): SessionsNode[] {
+    const backend = state.config;
+    if (state.status === 'error') {
+      return [this.node({ kind: 'message', key: `e:${backend.key}`, backend, text: state.error ?? 'cannot be read', error: true })];
     }
-    const item = new vscode.TreeItem(node.directory, vscode.TreeItemCollapsibleState.Expanded);
-    item.id = `dir:${node.backend.key}:${node.directory}`;
-    item.iconPath = vscode.ThemeIcon.Folder;
-    item.contextValue = 'directory';
+    if (state.status === 'loading' && state.directories.every((d) => d.rows.length === 0)) {
+      const text = this.monitor.isActive ? 'Reading sessions...' : 'Not sampled yet (open the view to start)';
+      return [this.node({ kind: 'message', key: `l:${backend.key}`, backend, text, error: false })];
+    }
+    if (state.directories.length === 1) return this.directoryChildren(state, state.directories[0]);
+    return state.directories.map((d) => this.node({ kind: 'directory', key: `d:${backend.key}\u0000${d.directory}`, backend, directory: d.directory }));
+  }
+
+  private directoryChildren(state: BackendState, dir: DirectoryState): SessionsNode[] {
+    const backend = state.config;
+    if (dir.error) return [this.node({ kind: 'message', key: `e:${backend.key}\u0000${dir.directory}`, backend, text: dir.error, error: true })];
+    if (dir.rows.length === 0) return [this.node({ kind: 'message', key: `n:${backend.key}\u0000${dir.directory}`, backend, text: 'No sessions', error: false })];
+    return dir.rows.map((r) => this.node({ kind: 'session', key: `s:${r.key}`, backend, directory: dir.directory, sessionId: r.id }));
+  }
+
+  getParent(node: SessionsNode): SessionsNode | undefined {
+    if (node.kind === 'backend') return undefined;
+    const backendNode = this.nodes.get(`b:${node.backend.key}`);
+    if (node.kind === 'session') {
+      const state = this.monitor.backend(node.backend.key);
+      if (state && state.directories.length > 1) return this.nodes.get(`d:${node.backend.key}\u0000${node.directory}`);
+    }
+    return backendNode;
+  }
+
+  getTreeItem(node: SessionsNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'backend':
+        return this.backendItem(node);
+      case 'directory': {
+        const item = new vscode.TreeItem(node.directory, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = node.key;
+        item.iconPath = vscode.ThemeIcon.Folder;
+        item.contextValue = 'directory';
+        return item;
+      }
+      case 'message': {
+        const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+        item.id = node.key;
+        if (node.error) {
+          item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+          item.contextValue = 'backend-error';
+          item.tooltip = new vscode.MarkdownString().appendText(node.text);
+          item.command = { command: 'sessionOps.retryBackend', title: 'Retry', arguments: [node] };
+        } else {
+          item.iconPath = new vscode.ThemeIcon('info');
+          item.contextValue = 'message';
+        }
+        return item;
+      }
+      case 'session':
+        return this.sessionItem(node);
+    }
+  }
+
+  private backendItem(node: Extract<SessionsNode, { kind: 'backend' }>): vscode.TreeItem {
+    const state = this.monitor.backend(node.backend.key);
+    const item = new vscode.TreeItem(node.backend.name, vscode.TreeItemCollapsibleState.Expanded);
+    item.id = node.key;
+    const rows = state?.directories.flatMap((d) => d.rows) ?? [];
+    const attention = rows.filter(needsAttention).length;
+    const bits = [node.backend.baseUrl];
+    if (state?.status === 'ok') bits.push(`${rows.length} session${rows.length === 1 ? '' : 's'}${attention ? `, ${attention} need attention` : ''}`);
+    if (state?.dialect) bits.push(state.dialect === 'opencode' ? 'opencode' : 'spec dialect');
+    item.description = bits.join(' · ');
+    const flags = ['backend'];
+    if (state?.status === 'error') {
+      flags.push('backend-error');
+      item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+    } else if (node.backend.insecure) {
+      flags.push('insecure');
+      item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('editorWarning.foreground'));
+    } else {
+      item.iconPath = new vscode.ThemeIcon('server');
+    }
+    item.contextValue = flags.join(' ');
+    const tip = new vscode.MarkdownString();
+    tip.appendMarkdown(`**${escape(node.backend.name)}**  \n`).appendText(node.backend.baseUrl);
+    if (node.backend.insecure) tip.appendMarkdown('\n\n$(warning) clear-text http:// to another machine');
+    if (state?.error) tip.appendMarkdown('\n\n').appendText(state.error);
+    if (state?.eventStream) tip.appendMarkdown(`\n\nEvent stream: ${state.eventStream}`);
+    tip.supportThemeIcons = true;
+    item.tooltip = tip;
     return item;
+  }
+
+  private sessionItem(node: Extract<SessionsNode, { kind: 'session' }>): vscode.TreeItem {
+    const row = this.row(node);
+    const item = new vscode.TreeItem(row?.title || node.sessionId, vscode.TreeItemCollapsibleState.None);
+    item.id = node.key;
+    if (!row) return item;
+    const now = Date.now();
+    const look = badgeLook(row.badge);
+    item.iconPath = new vscode.ThemeIcon(look.icon, new vscode.ThemeColor(look.color));
+    item.description = describeRow(row, now);
+    // Plain markdown: never trusted, so links or commands in server text stay inert.
+    const tooltip = new vscode.MarkdownString(tooltipMarkdown(row, now));
+    tooltip.isTrusted = false;
+    tooltip.supportHtml = false;
+    item.tooltip = tooltip;
+    item.contextValue = contextValue(row);
+    item.accessibilityInformation = { label: `${row.title ?? row.id}, ${look.label}${item.description ? `, ${item.description}` : ''}` };
+    if (row.report) item.command = { command: 'sessionOps.openReport', title: 'Open Report', arguments: [node] };
+    return item;
+  }
+
+  /** Reveals and selects a session (used by notifications). */
+  async reveal(row: SessionRow): Promise<void> {
+    const node = this.nodes.get(`s:${row.key}`);
+    if (node) await this.treeView.reveal(node, { select: true, focus: true });
   }
 
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+function escape(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
 }

@@ -53,6 +53,17 @@ export async function press(keys: string): Promise<void> {
   await call('press', { keys });
 }
 
+/** Types text into whatever has focus in the workbench (an input box, the editor). */
+export async function type(text: string): Promise<void> {
+  await call('type', { text });
+}
+
+/** The rendered tree/list rows whose aria-label matches. */
+export async function rows(match?: RegExp): Promise<DomNode[]> {
+  const all = await query('.monaco-list-row[aria-label]');
+  return match ? all.filter((n) => match.test(n.ariaLabel ?? '')) : all;
+}
+
 /** Polls until the predicate holds, up to timeoutMs; the error names what was awaited. */
 export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 30_000, everyMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
