@@ -37,6 +37,11 @@ export interface DocumentSession {
   stats?(): unknown;
 }
 
+export interface YamlServerOverlap {
+  reports(code: string): boolean;
+  schemaFeatures: boolean;
+}
+
 export interface DocumentKind {
   /** 'routing', 'page': the value of `session-ops validate --kind`. */
   readonly id: string;
@@ -54,10 +59,11 @@ export interface DocumentKind {
   /** Could the file be of this kind, judged by its path alone? (folder walks read only these) */
   candidate(filePath: string, settings: KindSettings): boolean;
   /**
-   * For diagnostics another YAML server reports too (syntax and schema errors), when that server
-   * is present: returns true for the codes this server should then leave to it.
+   * What another YAML language server (Red Hat's, which reads our `yamlValidation` contribution)
+   * also does for this file: the diagnostic codes it reports too (YAML syntax for any YAML file;
+   * schema errors where it applies our schema) and whether it serves schema completion and hover.
    */
-  deferrable?(code: string): boolean;
+  overlapWithYamlServer?(filePath: string, text: string): YamlServerOverlap;
   /** A session for one document (holds incremental caches). */
   open(filePath: string): DocumentSession;
 }

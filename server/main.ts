@@ -7,8 +7,11 @@
 //
 // Settings (initializationOptions, or didChangeConfiguration `settings.sessionOps.routing`):
 //   extraGlobs: string[]                 more file globs treated as routing tables
-//   schemaDiagnostics: auto|always|never  syntax/schema diagnostics; `auto` leaves them (and schema
-//                                        completion/hover) to Red Hat's YAML server when present
+//   schemaDiagnostics: auto|always|never  `auto`: when Red Hat's YAML server is present, leave to it
+//                                        what it reports too (YAML syntax errors; schema errors where
+//                                        it applies our schema: the yamlValidation names and $schema
+//                                        pointers) and schema completion/hover there; `always`:
+//                                        report everything; `never`: drop those even without it
 //   redhatYamlPresent: boolean           is redhat.vscode-yaml installed (also: notification sessionOps/environment)
 //   debounceMs: number                   delay after an edit (default 15; 0 on open)
 import { fileURLToPath } from 'node:url';
@@ -157,8 +160,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     (p, text) => registry.get('routing')?.claims(p, text, kindSettings()) ?? false,
   );
 
-  const deferToOtherYamlServer = () => settings.redhatYamlPresent && settings.schemaDiagnostics === 'auto';
-  const publishesDeferrable = () => settings.schemaDiagnostics === 'always' || (settings.schemaDiagnostics === 'auto' && !settings.redhatYamlPresent);
+  // With Red Hat's YAML server present (and schemaDiagnostics "auto"), what it also reports or
+  // serves for a file is left to it; "never" drops the same diagnostics even without it.
+  const overlapFor = (st: DocState, text: string) => st.kind?.overlapWithYamlServer?.(st.path, text);
+  const dropsShared = () => settings.schemaDiagnostics === 'never' || (settings.schemaDiagnostics === 'auto' && settings.redhatYamlPresent);
+  const schemaFeaturesFor = (st: DocState, text: string) => !(settings.redhatYamlPresent && settings.schemaDiagnostics !== 'always' && overlapFor(st, text)?.schemaFeatures);
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     readSettings(settings, params.initializationOptions);
@@ -289,8 +295,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   function publish(st: DocState, version: number): void {
     const kind = st.kind;
     if (!kind || !st.last) return;
-    const drop = kind.deferrable && !publishesDeferrable() ? kind.deferrable : undefined;
-    const diags = drop ? st.last.filter((d) => !drop(d.code)) : st.last;
+    const doc = documents.get(st.uri);
+    const overlap = dropsShared() && doc ? overlapFor(st, doc.getText()) : undefined;
+    const diags = overlap ? st.last.filter((d) => !overlap.reports(d.code)) : st.last;
     connection.sendDiagnostics({ uri: st.uri, version, diagnostics: diags.map(toLsp) });
     st.published = true;
   }
@@ -338,14 +345,14 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.onCompletion((params) => {
     const s = sessionFor(params.textDocument.uri);
     if (!s || !s.session.completion) return [];
-    const entries = s.session.completion(s.text, params.position, { routeKeys: routeKeysFor(s.st), schemaFeatures: !deferToOtherYamlServer() });
+    const entries = s.session.completion(s.text, params.position, { routeKeys: routeKeysFor(s.st), schemaFeatures: schemaFeaturesFor(s.st, s.text) });
     return { isIncomplete: false, items: entries.map(toCompletionItem) };
   });
 
   connection.onHover((params) => {
     const s = sessionFor(params.textDocument.uri);
     if (!s || !s.session.hover) return null;
-    const h = s.session.hover(s.text, params.position, { routeKeys: [], schemaFeatures: !deferToOtherYamlServer() });
+    const h = s.session.hover(s.text, params.position, { routeKeys: [], schemaFeatures: schemaFeaturesFor(s.st, s.text) });
     return h ? { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: h.range } : null;
   });
 

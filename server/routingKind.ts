@@ -1,5 +1,5 @@
 // The routing-table document kind: the pure core (src/core/routing) behind the DocumentKind shape.
-import { RoutingAnalyzer, claimsRouting, complete, documentSymbols, hover, isRoutingFileName, quickFixes, routeKeysOf, ROUTING_SOURCE } from '../src/core/routing';
+import { RoutingAnalyzer, claimsRouting, complete, documentSymbols, hover, isRoutingFileName, pointsAtRoutingSchema, quickFixes, routeKeysOf, ROUTING_SOURCE } from '../src/core/routing';
 import type { DocumentKind, DocumentSession } from './documentKinds';
 
 class RoutingSession implements DocumentSession {
@@ -48,6 +48,11 @@ export const routingKind: DocumentKind = {
   source: ROUTING_SOURCE,
   claims: (filePath, text, settings) => claimsRouting(filePath, text, settings.extraGlobs, settings.roots),
   candidate: (filePath, settings) => isRoutingFileName(filePath, settings.extraGlobs, settings.roots) || /\.ya?ml$/i.test(filePath),
-  deferrable: (code) => code.startsWith('schema.') || code.startsWith('yaml.'),
+  overlapWithYamlServer: (filePath, text) => {
+    // Red Hat's server applies our schema to the yamlValidation names and to $schema pointers,
+    // not to files matched only by sessionOps.routing.extraGlobs; it reports YAML syntax errors everywhere.
+    const associated = isRoutingFileName(filePath) || pointsAtRoutingSchema(text);
+    return { reports: (code) => code.startsWith('yaml.') || (associated && code.startsWith('schema.')), schemaFeatures: associated };
+  },
   open: () => new RoutingSession(),
 };

@@ -235,7 +235,7 @@ describe('language server: next to Red Hat YAML', function () {
 
   before(async () => {
     client = LspClient.stdio();
-    await client.initialize({ rootPath: dir, initializationOptions: { redhatYamlPresent: true } });
+    await client.initialize({ rootPath: dir, initializationOptions: { redhatYamlPresent: true, extraGlobs: ['*.kinds.yaml'] } });
   });
   after(async () => {
     await client.stop();
@@ -256,6 +256,18 @@ describe('language server: next to Red Hat YAML', function () {
       context: { diagnostics: [] },
     });
     assert.ok(actions.some((a) => a.title === 'Remove retired stage "roadmap-exit"'), 'quick fixes also apply to the other server\'s squiggles');
+  });
+
+  it('still reports schema errors for files only our extra globs claim (Red Hat does not apply the schema there)', async () => {
+    const kinds = fileUri(path.join(dir, 'team.kinds.yaml'));
+    const mark = client.open(kinds, 'version: 1\ndefault:\n  effort: hgih\nroutes: {}\n  bad: [\n');
+    const p = await client.diagnosticsFor(kinds, () => true, mark);
+    assert.ok(!p.diagnostics.some((d) => d.code.startsWith('yaml.')), 'syntax errors are left to Red Hat');
+    const fixed = client.change(kinds, 2, [{ range: { start: { line: 4, character: 0 }, end: { line: 5, character: 0 } }, text: '' }]);
+    const q = await client.diagnosticsFor(kinds, (x) => x.version === 2, fixed);
+    assert.deepEqual(q.diagnostics.map((d) => d.code), ['schema.enum']);
+    const comp = await client.request<{ items: { label: string }[] }>('textDocument/completion', { textDocument: { uri: kinds }, position: { line: 2, character: 10 } });
+    assert.deepEqual(comp.items.map((i) => i.label), ['low', 'high', 'max']);
   });
 
   it('reports everything when told Red Hat is gone, or when schemaDiagnostics is "always"', async () => {
