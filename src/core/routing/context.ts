@@ -48,10 +48,9 @@ function lineInfo(line: string): LineInfo {
   const dashes = (m[2].match(/-/g) ?? []).length;
   const contentCol = m[0].length;
   const rest = line.slice(contentCol);
-  const blank = rest.trim() === '' ? dashes === 0 : false;
   if (/^\s*#/.test(line) || line.trim() === '') return { indent, dashes: 0, contentCol: indent, blank: true };
   const k = KEY_RE.exec(rest);
-  return { indent, dashes, contentCol, key: k ? unquote(k[1]) : undefined, blank };
+  return { indent, dashes, contentCol, key: k ? unquote(k[1]) : undefined, blank: false };
 }
 
 /** Index of a `#` starting a comment in `s`, or -1. */

@@ -133,7 +133,7 @@ class FastParser {
     const keyEnd = this.scanKey(p, this.le[line]);
     if (keyEnd >= 0) return this.parseMap(indent, p);
     // a lone scalar or flow collection on its own line
-    const node = this.parseInline(p, this.le[line], false);
+    const node = this.parseInline(p, this.le[line]);
     this.li = line + 1;
     return node;
   }
@@ -233,7 +233,7 @@ class FastParser {
         this.li = line + 1;
         v = this.parseBlockValue(indent, true, q);
       } else {
-        v = this.parseInline(q, lineEnd, false);
+        v = this.parseInline(q, lineEnd);
         this.li = line + 1;
         const nx = this.nextContent(this.li);
         if (nx >= 0 && this.ind[nx] > indent) throw bail; // continuation of a multi-line scalar, or an error
@@ -295,7 +295,7 @@ class FastParser {
       } else if (this.scanKey(q, lineEnd) >= 0) {
         item = this.parseMap(q - this.ls[line], q);
       } else {
-        item = this.parseInline(q, lineEnd, false);
+        item = this.parseInline(q, lineEnd);
         this.li = line + 1;
         const nx = this.nextContent(this.li);
         if (nx >= 0 && this.ind[nx] > indent) throw bail;
@@ -315,7 +315,7 @@ class FastParser {
   }
 
   /** A scalar or flow collection that must end on this line (only spaces or a comment may follow). */
-  private parseInline(p: number, lineEnd: number, _inFlow: boolean): RNode {
+  private parseInline(p: number, lineEnd: number): RNode {
     const s = this.src;
     const c = s.charCodeAt(p);
     let node: RNode;
@@ -430,7 +430,6 @@ class FastParser {
       if (k.node.kind !== 'scalar') throw bail;
       i = k.end;
       if (s.charCodeAt(i) !== COLON) throw bail;
-      const colon = i;
       i++;
       if (i < lineEnd && s.charCodeAt(i) !== SP) throw bail;
       skip();
@@ -440,7 +439,6 @@ class FastParser {
       const name = keyNameOf(k.node);
       pairs.push({ key: k.node, name, value: v.node });
       setProp(value, name, v.node.value);
-      void colon;
       i = v.end;
       skip();
       const ch = s.charCodeAt(i);

@@ -3,9 +3,9 @@
 // spec's notes from the schema), quick fixes (from the diagnostics' fixes) and document symbols
 // (routes, dag blocks). Positions are 0-based like LSP. Pure: never import 'vscode'.
 import type { Diagnostic, Range } from '../diagnostics';
-import { chunkAt, type AnalyzedChunk, type RoutingAnalysis } from './analyzer';
+import { chunkAt, type RoutingAnalysis } from './analyzer';
 import { cursorContext } from './context';
-import { lineOf, offsetAt, rangeAt } from './lines';
+import { offsetAt, rangeAt } from './lines';
 import { getPair, type PathSeg, type RMap, type RNode, type RPair } from './rnode';
 import { PARENT_KINDS, RETIRED_STAGES, LEGACY_SKILLS, deref, schemaAt, typesOf, type JsonSchema, type Resolved } from './schema';
 import { scalarText } from './fixes';
@@ -137,7 +137,7 @@ export function complete(text: string, lineStarts: readonly number[], pos: Posit
     return out;
   }
   // value or list item
-  const target = ctx.mode === 'item' ? r : r;
+  const target = r;
   const values = valuesFor(target.schema);
   let i = 0;
   for (const v of values) {
@@ -395,4 +395,3 @@ export function routeKeysOf(analysis: RoutingAnalysis): string[] {
   return keys;
 }
 
-export { lineOf, type AnalyzedChunk };

@@ -4,7 +4,7 @@
 // and a quick fix. Pure.
 import { lineEndAt } from './lines';
 import { getPair, locate, parsePointer, type Located, type PathSeg, type RMap, type RNode } from './rnode';
-import { LEGACY_SKILLS, RETIRED_STAGES, schemaAt, typesOf, type ErrorObject, type JsonSchema } from './schema';
+import { LEGACY_SKILLS, RETIRED_STAGES, schemaAt, type ErrorObject, type JsonSchema } from './schema';
 import { eolOf, fillEmptyValue, insertProperty, isBlockCollection, nearest, removeSeqItem, scalarText } from './fixes';
 import type { RelDiag, RelFix } from './types';
 
@@ -53,20 +53,14 @@ export function mapSchemaErrors(errors: readonly ErrorObject[], ctx: MapContext)
     }
     for (const e of sorted) {
       if (e.keyword === 'type' && hasValueKeyword) continue;
-      if (e.keyword === 'propertyNames' || e.keyword === 'pattern') {
-        const name = (e as ErrorObject & { propertyName?: string }).propertyName ?? (e.params as { propertyName?: string }).propertyName;
-        if (name !== undefined && e.keyword === 'pattern' && (e as { propertyName?: string }).propertyName !== undefined) {
-          if (seenNames.has(name)) continue;
+      // a property name failing `propertyNames` comes as the inner error (with propertyName) and the outer one
+      const name = (e as ErrorObject & { propertyName?: string }).propertyName ?? (e.keyword === 'propertyNames' ? (e.params as { propertyName?: string }).propertyName : undefined);
+      if (name !== undefined) {
+        if (!seenNames.has(name)) {
           seenNames.add(name);
           out.push(propertyNameDiag(path, name, ctx));
-          continue;
         }
-        if (name !== undefined && e.keyword === 'propertyNames') {
-          if (seenNames.has(name)) continue;
-          seenNames.add(name);
-          out.push(propertyNameDiag(path, name, ctx));
-          continue;
-        }
+        continue;
       }
       const d = oneError(e, ctx);
       if (d) out.push(d);
@@ -256,7 +250,7 @@ function oneError(e: ErrorObject, ctx: MapContext): RelDiag | undefined {
       };
     }
     case 'enum':
-      return enumDiag(e, ctx, segs, path, loc, (params.allowedValues as unknown[]) ?? s.enum ?? [], resolved?.defName);
+      return enumDiag(ctx, path, loc, (params.allowedValues as unknown[]) ?? s.enum ?? [], resolved?.defName);
     case 'const': {
       const span = valueSpan(ctx, loc);
       const want = params.allowedValue;
@@ -368,9 +362,7 @@ function cap(s: string): string {
 }
 
 function enumDiag(
-  _e: ErrorObject,
   ctx: MapContext,
-  _segs: readonly string[],
   path: PathSeg[],
   loc: Located,
   allowed: readonly unknown[],
@@ -457,4 +449,3 @@ function anyOfDiag(pointer: string, list: ErrorObject[], ctx: MapContext): RelDi
   return { ...span, severity: 'error', code: 'schema.any-of', message: `Invalid ${describe(path)} ${fmtValue(loc.node.value)}: expected ${expected}.`, rule: ruleOf(path, 'anyOf') };
 }
 
-export { typesOf };

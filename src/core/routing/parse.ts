@@ -51,7 +51,6 @@ export function parseText(text: string): ParsedText {
 
 /** The offset of the unmatched opening `open` before `pos`, or -1. */
 function unmatchedOpen(text: string, pos: number, open: string, close: string): number {
-  let depth = 0;
   let q: string | undefined;
   // scan forward from the start of the block (a few thousand characters back at most)
   const from = Math.max(0, pos - 20000);
@@ -68,7 +67,6 @@ function unmatchedOpen(text: string, pos: number, open: string, close: string): 
     else if (c === open) stack.push(i);
     else if (c === close) stack.pop();
   }
-  void depth;
   return stack.length ? stack[stack.length - 1] : -1;
 }
 
