@@ -49,9 +49,12 @@ export const routingKind: DocumentKind = {
   claims: (filePath, text, settings) => claimsRouting(filePath, text, settings.extraGlobs, settings.roots),
   candidate: (filePath, settings) => isRoutingFileName(filePath, settings.extraGlobs, settings.roots) || /\.ya?ml$/i.test(filePath),
   overlapWithYamlServer: (filePath, text) => {
-    // Red Hat's server applies our schema to the yamlValidation names and to $schema pointers,
-    // not to files matched only by sessionOps.routing.extraGlobs; it reports YAML syntax errors everywhere.
-    const associated = isRoutingFileName(filePath) || pointsAtRoutingSchema(text);
+    // Red Hat's server applies our schema to the yamlValidation names (but not under a dot-folder:
+    // its glob matching skips them, checked with yaml-language-server 2.0.0) and to $schema
+    // pointers; not to files matched only by sessionOps.routing.extraGlobs. It reports YAML syntax
+    // errors for every YAML file.
+    const byName = isRoutingFileName(filePath) && !/[\\/]\.[^\\/]+[\\/]/.test(filePath);
+    const associated = byName || pointsAtRoutingSchema(text);
     return { reports: (code) => code.startsWith('yaml.') || (associated && code.startsWith('schema.')), schemaFeatures: associated };
   },
   open: () => new RoutingSession(),

@@ -270,6 +270,12 @@ describe('language server: next to Red Hat YAML', function () {
     assert.deepEqual(comp.items.map((i) => i.label), ['low', 'high', 'max']);
   });
 
+  it('still reports schema errors under a dot-folder (Red Hat\'s glob matching skips those)', async () => {
+    const hidden = fileUri(path.join(dir, '.config', 'routing.yaml'));
+    const mark = client.open(hidden, 'version: 1\ndefault:\n  effort: hgih\nroutes: {}\n');
+    assert.deepEqual((await client.diagnosticsFor(hidden, () => true, mark)).diagnostics.map((d) => d.code), ['schema.enum']);
+  });
+
   it('reports everything when told Red Hat is gone, or when schemaDiagnostics is "always"', async () => {
     let mark = client.published.length;
     client.notify('sessionOps/environment', { redhatYamlPresent: false });
