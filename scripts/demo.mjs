@@ -29,7 +29,8 @@ try {
   await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
   await page.click('.activitybar [aria-label^="Session Ops"]', { timeout: 30_000 }).catch(() => {});
   await page.waitForSelector('.pane-header[aria-label^="Sessions"]', { timeout: 30_000 }).catch(() => {});
-  await new Promise((r) => setTimeout(r, 3000));
+  // Wait for the first sampled rows rather than a fixed time.
+  await page.waitForFunction(() => document.querySelectorAll('.monaco-list-row[aria-label*="report: done"]').length >= 2 && document.querySelectorAll('.monaco-list-row[aria-label^="OpenAI"]').length > 0, undefined, { timeout: 60_000 }).catch(() => {});
   mkdirSync(path.join(root, 'test-results'), { recursive: true });
   await page.screenshot({ path: path.join(root, 'test-results', 'demo.png') });
   console.log('Screenshot: test-results/demo.png');

@@ -278,6 +278,11 @@ export class SessionMonitor {
     let round: SampleRound;
     const wasStatus = rt.state.status;
     const hadError = dirState.error;
+    // The provider listing (at start, on demand, after a new quota wall, when old) is read in
+    // parallel with the sample round: stock opencode's is ~6.4 MB and must not delay the rows.
+    const needProviders = rt.providerRefresh || this.now() - rt.providersAt > (this.options.providerMaxAgeMs ?? 5 * 60_000);
+    const providersRead = this.clientFor(rt).then((c) => c.listProviders(directory, needProviders ? {} : { maxAgeMs: Number.MAX_SAFE_INTEGER }));
+    providersRead.catch(() => undefined);
     try {
       const client = await this.clientFor(rt);
       const activity = rt.events ? rt.activity.get(directory) : undefined;
@@ -304,13 +309,10 @@ export class SessionMonitor {
     rt.state.lastRoundAt = round.at;
     this.syncEvents(rt);
 
-    // Providers: at start, on demand, after a new quota wall, and when the listing is old.
     const now = this.now();
     let providersChanged = false;
-    const needProviders = rt.providerRefresh || now - rt.providersAt > (this.options.providerMaxAgeMs ?? 5 * 60_000);
     try {
-      const client = await this.clientFor(rt);
-      const listing = await client.listProviders(directory, needProviders ? {} : { maxAgeMs: Number.MAX_SAFE_INTEGER });
+      const listing = await providersRead;
       if (needProviders) {
         rt.providersAt = now;
         rt.providerRefresh = false;

@@ -9,6 +9,10 @@ export interface RoutingClient {
   readonly client: LanguageClient;
 }
 
+function redhatYamlPresent(): boolean {
+  return vscode.extensions.getExtension('redhat.vscode-yaml') !== undefined;
+}
+
 export function createRoutingClient(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): RoutingClient {
   const module = context.asAbsolutePath('dist/server.js');
   const serverOptions: ServerOptions = {
@@ -25,10 +29,17 @@ export function createRoutingClient(context: vscode.ExtensionContext, log: vscod
     outputChannel: log,
     initializationOptions: {
       extraGlobs: vscode.workspace.getConfiguration('sessionOps').get<string[]>('routing.extraGlobs', []),
-      redhatYamlPresent: vscode.extensions.getExtension('redhat.vscode-yaml') !== undefined,
+      redhatYamlPresent: redhatYamlPresent(),
+      schemaDiagnostics: vscode.workspace.getConfiguration('sessionOps').get<string>('routing.schemaDiagnostics', 'auto'),
     },
   };
   const client = new LanguageClient('sessionOps', 'Session Ops Language Server', serverOptions, clientOptions);
+  // Red Hat's YAML extension installed or removed: the server hands over (or takes back) what
+  // both would report, so diagnostics are never doubled.
+  const watch = vscode.extensions.onDidChange(() => {
+    if (client.isRunning()) void client.sendNotification('sessionOps/environment', { redhatYamlPresent: redhatYamlPresent() });
+  });
+  context.subscriptions.push(watch);
   return {
     client,
     start: () => client.start(),
