@@ -2,7 +2,16 @@
 // requests in flight (queued requests do not start their timeout), a timeout and the caller's
 // AbortSignal on every request, HTTP Basic auth when a password is configured, a size cap on
 // bodies, and one typed BackendError for every failure.
-import { Client, Pool, type Dispatcher } from 'undici';
+import type { Client, Dispatcher, Pool } from 'undici';
+
+// undici is loaded on first use, not when this module loads: the extension host pays for it only
+// once a Session Ops view is visible (activation stays cheap).
+let undiciModule: typeof import('undici') | undefined;
+function undici(): typeof import('undici') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  undiciModule ??= require('undici') as typeof import('undici');
+  return undiciModule;
+}
 import { BackendError, kindForStatus, kindForTransportError, transportDetail } from './errors';
 
 export interface TransportOptions {
@@ -91,7 +100,7 @@ export class HttpTransport {
     const connections = Math.max(1, Math.floor(options.connections ?? 8));
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.maxBodyBytes = options.maxBodyBytes ?? 64 * 1024 * 1024;
-    this.pool = new Pool(this.origin, {
+    this.pool = new (undici().Pool)(this.origin, {
       connections,
       pipelining: 1,
       keepAliveTimeout: 4_000,
@@ -233,7 +242,7 @@ export class HttpTransport {
     signal: AbortSignal,
     idleTimeoutMs: number,
   ): Promise<{ client: Client; body: Dispatcher.ResponseData['body'] }> {
-    const client = new Client(this.origin, { connect: { timeout: Math.min(this.timeoutMs, 10_000) }, bodyTimeout: idleTimeoutMs, headersTimeout: this.timeoutMs });
+    const client = new (undici().Client)(this.origin, { connect: { timeout: Math.min(this.timeoutMs, 10_000) }, bodyTimeout: idleTimeoutMs, headersTimeout: this.timeoutMs });
     const fail = (kind: BackendError['kind'], extra: { status?: number; detail?: string; cause?: unknown } = {}) =>
       new BackendError({ kind, operation, baseUrl: this.baseUrl, ...extra });
     try {
