@@ -97,6 +97,8 @@ describe('Sessions and Providers views', function () {
       await sleep(10_500);
       d.step(ids.healthy, 2);
     }
+    // A session that appears now has one sample only: its badge stays "unknown".
+    ids.fresh = d.addSession({ title: 'new worker', state: 'generating', progress: { stepCount: 1, lastStepAt: Date.now() } });
     await vscode.commands.executeCommand('sessionOps.refresh');
     await waitFor('the second-sample verdicts', () => rowOf('hung worker')?.badge === 'hung' && rowOf('healthy worker')?.badge === 'healthy', 60_000);
     const expected: Record<string, string> = {
@@ -106,6 +108,7 @@ describe('Sessions and Providers views', function () {
       'walled worker': 'quota-wall',
       'finished worker': 'report-done',
       'blocked worker': 'report-blocked',
+      'new worker': 'unknown',
     };
     for (const [title, badge] of Object.entries(expected)) assert.equal(rowOf(title)?.badge, badge, title);
     assert.equal(rowOf('hung worker')?.action, 'abort-then-wake');
@@ -120,6 +123,7 @@ describe('Sessions and Providers views', function () {
         'walled worker': /walled worker, quota wall, .*resets \d{4}-\d\d-\d\d \d\d:\d\d \(in [12]h/,
         'finished worker': /finished worker, report: done, .*PROJ-1 done/,
         'blocked worker': /blocked worker, report: blocked/,
+        'new worker': /new worker, unknown \(waiting for two samples\), step 1 · .*one sample only/,
       };
       for (const [title, re] of Object.entries(labels)) {
         await waitFor(`the rendered row of ${title}`, async () => (await rows(re)).length === 1, 15_000);
@@ -132,8 +136,8 @@ describe('Sessions and Providers views', function () {
     // hung, quota wall, idle with unfinished work, two reports
     assert.equal(api.sessions.attentionCount(), 5);
     assert.equal(api.sessions.treeView.badge?.value, 5);
-    assert.match(api.statusBar.summary(), /^6 sessions, 1 hung, 1 quota wall, 1 to wake, 2 reports, 1 backend unreachable$/);
-    assert.match(api.statusBar.item.text, /6 · 5/);
+    assert.match(api.statusBar.summary(), /^7 sessions, 1 hung, 1 quota wall, 1 to wake, 2 reports, 1 backend unreachable$/);
+    assert.match(api.statusBar.item.text, /7 · 5/);
   });
 
   it('notified the hung transition once, and not the reports already there at the first sample', () => {
