@@ -5,7 +5,7 @@
 // imports here (the CLI bundles this file too).
 import type { Diagnostic, Position, Range } from '../src/core/diagnostics';
 import type { CompletionEntry, HoverResult, QuickFix, SymbolEntry } from '../src/core/routing';
-import { pageKindOf, validatePage } from '../src/core/pages';
+import { pageKind } from './pageKind';
 import { routingKind } from './routingKind';
 
 export interface KindSettings {
@@ -20,6 +20,33 @@ export interface FeatureEnv {
   routeKeys: readonly string[];
   /** False when another YAML server provides schema completion/hover (Red Hat's) for this file. */
   schemaFeatures: boolean;
+  /** The other files of the document's group (kinds with `groups`): texts by path, open documents over disk. */
+  related?: ReadonlyMap<string, string>;
+}
+
+/** A document symbol: a routing symbol kind name, or an LSP SymbolKind number. */
+export type ServerSymbol = Omit<SymbolEntry, 'kind' | 'children'> & { kind: SymbolEntry['kind'] | number; children?: ServerSymbol[] };
+
+/** Settings of the cross-file checks of a group. */
+export interface GroupSettings {
+  /** sessionOps.pages.sourceRoot: the port's source tree, relative to the port folder (or absolute). */
+  pagesSourceRoot?: string;
+}
+
+/**
+ * Files checked together (the pages of one source-analysis folder): the server reads a group's
+ * other files from disk (open documents override disk) and the CLI validates folders by group.
+ */
+export interface DocumentGroups {
+  /** The folder whose member files form this file's group; null: the file is in none. */
+  folderOf(filePath: string): string | null;
+  /** Is the file (a direct child of a group folder) a member? */
+  member(filePath: string): boolean;
+  /**
+   * Cross-file diagnostics of the groups among `files` (texts by path), for the `reported` paths
+   * (default: all): an entry, possibly empty, for each reported member.
+   */
+  check(files: ReadonlyMap<string, string>, settings: GroupSettings, reported?: ReadonlySet<string>): Map<string, Diagnostic[]>;
 }
 
 export type ValidationRun = Diagnostic[] | Generator<void, Diagnostic[], void>;
@@ -30,7 +57,9 @@ export interface DocumentSession {
   completion?(text: string, pos: Position, env: FeatureEnv): CompletionEntry[];
   hover?(text: string, pos: Position, env: FeatureEnv): HoverResult | undefined;
   quickFixes?(text: string, range: Range): QuickFix[];
-  symbols?(text: string): SymbolEntry[];
+  symbols?(text: string): ServerSymbol[];
+  /** Where the symbol at `pos` is defined (possibly in a related file). */
+  definition?(text: string, pos: Position, env: FeatureEnv): { filePath: string; range: Range } | undefined;
   /** Route keys this document defines (for other documents' completion). */
   routeKeys?(): string[];
   /** Statistics of the last validation, for tests and benchmarks. */
@@ -64,6 +93,8 @@ export interface DocumentKind {
    * schema errors where it applies our schema) and whether it serves schema completion and hover.
    */
   overlapWithYamlServer?(filePath: string, text: string): YamlServerOverlap;
+  /** Set when files of this kind are also checked together with their group (see DocumentGroups). */
+  readonly groups?: DocumentGroups;
   /** A session for one document (holds incremental caches). */
   open(filePath: string): DocumentSession;
 }
@@ -126,7 +157,7 @@ export class KindRegistry {
 /** The kinds of this build, in claim order. */
 export function registerBuiltinKinds(registry: KindRegistry = new KindRegistry()): KindRegistry {
   registry.register(routingKind);
-  registry.register(simpleKind({ id: 'page', title: 'source-analysis page', source: 'session-ops.pages', claims: (p) => pageKindOf(p) !== null, validate: validatePage }));
+  registry.register(pageKind);
   return registry;
 }
 

@@ -14,7 +14,21 @@
 //                                        report everything; `never`: drop those even without it
 //   redhatYamlPresent: boolean           is redhat.vscode-yaml installed (also: notification sessionOps/environment)
 //   debounceMs: number                   delay after an edit (default 15; 0 on open)
-import { fileURLToPath } from 'node:url';
+//   pages.sourceRoot: string             (settings.sessionOps.pages.sourceRoot, or initializationOptions
+//                                        `pages: {sourceRoot}`) a port's original source tree, relative to
+//                                        the port folder (the parent of source-analysis): the source-test
+//                                        column of 10-fidelity-baseline is checked against it; unset: not checked
+//
+// Source-analysis pages are checked one by one and as a set: the other pages of the same
+// source-analysis folder are read from disk (open documents override disk; re-read after a file
+// event from the client's watcher, or when a document closes), and when one page changes the other
+// open pages of its folder are validated again. Diagnostics are published for open documents only.
+// Folder-level diagnostics (a missing page) go on one open page of the folder, at its first line:
+// its 10-fidelity-baseline when open, else the first open page in page order (see server/pageKind.ts).
+// Custom messages (server/protocol.ts): request sessionOps/portAnalysis, the Port analysis view's
+// data; notification sessionOps/portAnalysisChanged when page diagnostics or page files change.
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   CodeActionKind,
   CompletionItemKind,
@@ -32,12 +46,16 @@ import {
   type DocumentSymbol,
   type InitializeParams,
   type InitializeResult,
+  type Location,
   type SymbolInformation,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../src/core/diagnostics';
+import { PAGE_KINDS, PAGE_TITLES, portAnalysis, SOURCE_ANALYSIS_FOLDER, type PortFolderAnalysis } from '../src/core/pages';
 import { validators, type CompletionEntry, type SymbolEntry } from '../src/core/routing';
-import { KindRegistry, registerBuiltinKinds, type DocumentKind, type DocumentSession, type KindSettings } from './documentKinds';
+import { KindRegistry, registerBuiltinKinds, type DocumentKind, type DocumentSession, type FeatureEnv, type GroupSettings, type KindSettings, type ServerSymbol } from './documentKinds';
+import { findFolders, GroupFiles, pathKey } from './groupFiles';
+import { PORT_ANALYSIS_CHANGED, PORT_ANALYSIS_REQUEST, type PortAnalysisChangedParams, type PortAnalysisParams, type PortAnalysisResult, type WirePortFolder } from './protocol';
 import { RouteKeyIndex } from './workspaceIndex';
 
 export type SchemaDiagnosticsMode = 'auto' | 'always' | 'never';
@@ -47,6 +65,8 @@ export interface ServerSettings {
   schemaDiagnostics: SchemaDiagnosticsMode;
   redhatYamlPresent: boolean;
   debounceMs: number;
+  /** sessionOps.pages.sourceRoot ('' when unset). */
+  pagesSourceRoot: string;
 }
 
 export interface ServerOptions {
@@ -63,6 +83,8 @@ interface DocState {
   /** Our full diagnostics of the last validated version (before filtering). */
   last?: Diagnostic[];
   lastVersion?: number;
+  /** The last diagnostics sent (JSON), to tell whether a page's diagnostics changed. */
+  lastSent?: string;
   published: boolean;
   closed: boolean;
 }
@@ -89,6 +111,13 @@ function readSettings(into: ServerSettings, src: unknown): void {
   if (o.schemaDiagnostics === 'auto' || o.schemaDiagnostics === 'always' || o.schemaDiagnostics === 'never') into.schemaDiagnostics = o.schemaDiagnostics;
   if (typeof o.redhatYamlPresent === 'boolean') into.redhatYamlPresent = o.redhatYamlPresent;
   if (typeof o.debounceMs === 'number' && o.debounceMs >= 0) into.debounceMs = o.debounceMs;
+  // sessionOps.pages.sourceRoot: absent from a full `sessionOps` section means unset.
+  const section = o.sessionOps && typeof o.sessionOps === 'object' ? (o.sessionOps as Record<string, unknown>) : undefined;
+  const pages = (section ? section.pages : o.pages) as Record<string, unknown> | undefined;
+  if (section || (pages && typeof pages === 'object')) {
+    const root = pages && typeof pages === 'object' ? pages.sourceRoot : undefined;
+    into.pagesSourceRoot = typeof root === 'string' ? root.trim() : '';
+  }
 }
 
 const SEVERITY: Record<Diagnostic['severity'], DiagnosticSeverity> = {
@@ -114,20 +143,22 @@ const SYMBOL_KIND: Record<SymbolEntry['kind'], SymbolKind> = {
   property: SymbolKind.Property,
 };
 
-function toDocumentSymbol(s: SymbolEntry): DocumentSymbol {
+const symbolKind = (k: ServerSymbol['kind']): SymbolKind => (typeof k === 'number' ? (k as SymbolKind) : SYMBOL_KIND[k]);
+
+function toDocumentSymbol(s: ServerSymbol): DocumentSymbol {
   return {
     name: s.name,
     ...(s.detail ? { detail: s.detail } : {}),
-    kind: SYMBOL_KIND[s.kind],
+    kind: symbolKind(s.kind),
     range: s.range,
     selectionRange: s.selectionRange,
     ...(s.children ? { children: s.children.map(toDocumentSymbol) } : {}),
   };
 }
 
-function flatten(uri: string, list: SymbolEntry[], container: string | undefined, out: SymbolInformation[]): SymbolInformation[] {
+function flatten(uri: string, list: ServerSymbol[], container: string | undefined, out: SymbolInformation[]): SymbolInformation[] {
   for (const s of list) {
-    out.push({ name: s.name, kind: SYMBOL_KIND[s.kind], location: { uri, range: s.range }, ...(container ? { containerName: container } : {}) });
+    out.push({ name: s.name, kind: symbolKind(s.kind), location: { uri, range: s.range }, ...(container ? { containerName: container } : {}) });
     if (s.children) flatten(uri, s.children, s.name, out);
   }
   return out;
@@ -151,7 +182,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const registry = options.registry ?? registerBuiltinKinds();
   const documents = new TextDocuments(TextDocument);
   const states = new Map<string, DocState>();
-  const settings: ServerSettings = { extraGlobs: [], schemaDiagnostics: 'auto', redhatYamlPresent: false, debounceMs: 15 };
+  const settings: ServerSettings = { extraGlobs: [], schemaDiagnostics: 'auto', redhatYamlPresent: false, debounceMs: 15, pagesSourceRoot: '' };
+  const groupFiles = new GroupFiles();
+  const groupSettings = (): GroupSettings => (settings.pagesSourceRoot ? { pagesSourceRoot: settings.pagesSourceRoot } : {});
   let roots: string[] = [];
   let hierarchicalSymbols = true;
   const kindSettings = (): KindSettings => ({ extraGlobs: settings.extraGlobs, roots });
@@ -179,6 +212,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         hoverProvider: true,
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
         documentSymbolProvider: { label: 'Session Ops' },
+        definitionProvider: true,
       },
       serverInfo: { name: 'session-ops-language-server', version: typeof __SESSION_OPS_VERSION__ === 'string' ? __SESSION_OPS_VERSION__ : undefined },
     };
@@ -196,8 +230,14 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   });
 
   connection.onDidChangeConfiguration((params) => {
+    const sourceRoot = settings.pagesSourceRoot;
     readSettings(settings, params.settings);
     reclassifyAll();
+    if (settings.pagesSourceRoot !== sourceRoot) {
+      // The source-test check of every page set changed.
+      for (const st of states.values()) if (st.kind?.groups) schedule(st, 0);
+      changed(allOpenGroupFolders());
+    }
   });
 
   connection.onNotification('sessionOps/environment', (params: { redhatYamlPresent?: boolean }) => {
@@ -275,8 +315,20 @@ export function startServer(connection: Connection, options: ServerOptions = {})
             }
           }
         }
-        const cur = documents.get(st.uri);
+        let cur = documents.get(st.uri);
         if (!cur || cur.version !== version || st.closed || st.session !== session) return;
+        const groups = st.kind?.groups;
+        const folder = groups?.folderOf(st.path) ?? null;
+        if (groups && folder !== null) {
+          // Cross-file checks over the group: the other pages of the folder, open ones as edited.
+          const files = await groupFiles.files(folder, groups.member, openTexts());
+          cur = documents.get(st.uri);
+          if (!cur || cur.version !== version || st.closed || st.session !== session) return;
+          const reported = new Set(openMembers(folder, st.kind).map((o) => o.path));
+          reported.add(st.path);
+          const cross = groups.check(files, groupSettings(), reported);
+          diags = [...diags, ...(cross.get(st.path) ?? [])];
+        }
         st.last = diags;
         st.lastVersion = version;
         publish(st, version);
@@ -298,8 +350,64 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const doc = documents.get(st.uri);
     const overlap = dropsShared() && doc ? overlapFor(st, doc.getText()) : undefined;
     const diags = overlap ? st.last.filter((d) => !overlap.reports(d.code)) : st.last;
-    connection.sendDiagnostics({ uri: st.uri, version, diagnostics: diags.map(toLsp) });
+    const lsp = diags.map(toLsp);
+    connection.sendDiagnostics({ uri: st.uri, version, diagnostics: lsp });
     st.published = true;
+    if (kind.groups) {
+      const sent = JSON.stringify(lsp);
+      if (sent !== st.lastSent) {
+        st.lastSent = sent;
+        const folder = kind.groups.folderOf(st.path);
+        if (folder !== null) changed([folder]);
+      }
+    }
+  }
+
+  /** Open documents' texts by path (the overlay on what the disk holds). */
+  function openTexts(): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const st of states.values()) {
+      if (st.closed) continue;
+      const doc = documents.get(st.uri);
+      if (doc) out.set(st.path, doc.getText());
+    }
+    return out;
+  }
+
+  /** Open documents of `kind` whose group folder is `folder`. */
+  function openMembers(folder: string, kind: DocumentKind | undefined): DocState[] {
+    const key = pathKey(folder);
+    return [...states.values()].filter((o) => !o.closed && o.kind === kind && kind?.groups && pathKey(kind.groups.folderOf(o.path) ?? '\u0000') === key);
+  }
+
+  /** Validates again the other open documents of the group of `st` (their cross-file checks see its change). */
+  function scheduleSiblings(st: DocState, delay = settings.debounceMs): void {
+    const folder = st.kind?.groups?.folderOf(st.path);
+    if (folder == null) return;
+    for (const o of openMembers(folder, st.kind)) if (o !== st) schedule(o, delay);
+  }
+
+  function allOpenGroupFolders(): string[] {
+    const out = new Set<string>();
+    for (const st of states.values()) {
+      const f = st.kind?.groups?.folderOf(st.path);
+      if (f != null) out.add(f);
+    }
+    return [...out];
+  }
+
+  // sessionOps/portAnalysisChanged, coalesced over a short window.
+  const changedFolders = new Set<string>();
+  let changedTimer: NodeJS.Timeout | undefined;
+  function changed(folders: Iterable<string>): void {
+    for (const f of folders) changedFolders.add(f);
+    if (changedFolders.size === 0 || changedTimer) return;
+    changedTimer = setTimeout(() => {
+      changedTimer = undefined;
+      const params: PortAnalysisChangedParams = { folders: [...changedFolders].sort() };
+      changedFolders.clear();
+      void connection.sendNotification(PORT_ANALYSIS_CHANGED, params);
+    }, 50);
   }
 
   documents.onDidChangeContent((e) => {
@@ -310,11 +418,14 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       st = { uri, path: uriToPath(uri), published: false, closed: false };
       states.set(uri, st);
       classify(st, text, false);
+      // A page that opens may become its folder's anchor page, or bring unsaved text.
+      scheduleSiblings(st, 0);
       return;
     }
     const before = st.kind;
     classify(st, text, false);
     if (st.kind && st.kind === before) schedule(st, settings.debounceMs);
+    scheduleSiblings(st);
   });
 
   documents.onDidClose((e) => {
@@ -324,6 +435,37 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (st.timer) clearTimeout(st.timer);
     states.delete(e.document.uri);
     if (st.published) connection.sendDiagnostics({ uri: st.uri, diagnostics: [] });
+    const folder = st.kind?.groups?.folderOf(st.path);
+    if (folder != null) {
+      // Its unsaved text is gone: the set reads the disk again.
+      groupFiles.invalidate(st.path);
+      scheduleSiblings(st, 0);
+      changed([folder]);
+    }
+  });
+
+  // Files changed on disk (the client's watcher, e.g. VS Code's synchronize.fileEvents).
+  connection.onDidChangeWatchedFiles((params) => {
+    const folders = new Set<string>();
+    for (const ev of params.changes) {
+      const p = uriToPath(ev.uri);
+      groupFiles.invalidate(p);
+      groupFiles.invalidate(p, true);
+      for (const k of registry.all()) {
+        const g = k.groups;
+        if (!g) continue;
+        const f = g.folderOf(p);
+        if (f !== null) folders.add(f);
+        else if (path.basename(p).toLowerCase() === SOURCE_ANALYSIS_FOLDER) folders.add(p); // the folder itself
+      }
+    }
+    if (folders.size === 0) return;
+    const keys = new Set([...folders].map(pathKey));
+    for (const st of states.values()) {
+      const f = st.kind?.groups?.folderOf(st.path);
+      if (f != null && keys.has(pathKey(f))) schedule(st, 0);
+    }
+    changed(folders);
   });
 
   const sessionFor = (uri: string): { st: DocState; session: DocumentSession; text: string } | undefined => {
@@ -349,11 +491,35 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     return { isIncomplete: false, items: entries.map(toCompletionItem) };
   });
 
-  connection.onHover((params) => {
+  /** The other files of the document's group, for features that look across them. */
+  const relatedFor = async (st: DocState): Promise<ReadonlyMap<string, string> | undefined> => {
+    const g = st.kind?.groups;
+    const folder = g?.folderOf(st.path);
+    if (!g || folder == null) return undefined;
+    return groupFiles.files(folder, g.member, openTexts());
+  };
+
+  connection.onHover(async (params) => {
     const s = sessionFor(params.textDocument.uri);
     if (!s || !s.session.hover) return null;
-    const h = s.session.hover(s.text, params.position, { routeKeys: [], schemaFeatures: schemaFeaturesFor(s.st, s.text) });
+    const env: FeatureEnv = { routeKeys: [], schemaFeatures: schemaFeaturesFor(s.st, s.text), related: await relatedFor(s.st) };
+    const h = s.session.hover(s.text, params.position, env);
     return h ? { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: h.range } : null;
+  });
+
+  /** A file's URI: the open document's own URI when it is open (so that the editor matches it). */
+  const uriOf = (filePath: string): string => {
+    const key = pathKey(filePath);
+    for (const st of states.values()) if (pathKey(st.path) === key) return st.uri;
+    return pathToFileURL(filePath).href;
+  };
+
+  connection.onDefinition(async (params): Promise<Location | null> => {
+    const s = sessionFor(params.textDocument.uri);
+    if (!s || !s.session.definition) return null;
+    const env: FeatureEnv = { routeKeys: [], schemaFeatures: true, related: await relatedFor(s.st) };
+    const d = s.session.definition(s.text, params.position, env);
+    return d ? { uri: uriOf(d.filePath), range: d.range } : null;
   });
 
   connection.onCodeAction((params) => {
@@ -379,6 +545,42 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (!s || !s.session.symbols) return [];
     const symbols = s.session.symbols(s.text);
     return hierarchicalSymbols ? symbols.map(toDocumentSymbol) : flatten(params.textDocument.uri, symbols, undefined, []);
+  });
+
+  connection.onRequest(PORT_ANALYSIS_REQUEST, async (params: PortAnalysisParams | null): Promise<PortAnalysisResult> => {
+    const kind = registry.get('page');
+    const groups = kind?.groups;
+    if (!kind || kind.unavailable || !groups) return { folders: [] };
+    const given = (params?.folders ?? []).filter((f): f is string => typeof f === 'string' && f.length > 0).map(uriToPath);
+    const folders = new Map<string, string>();
+    for (const f of await findFolders(given.length ? given : roots, SOURCE_ANALYSIS_FOLDER)) folders.set(pathKey(f), f);
+    if (!given.length) for (const f of allOpenGroupFolders()) if (!folders.has(pathKey(f))) folders.set(pathKey(f), f);
+    const open = openTexts();
+    const texts = new Map<string, string>();
+    for (const f of folders.values()) for (const [p, t] of await groupFiles.files(f, groups.member, open)) texts.set(p, t);
+    const sourceRoot = settings.pagesSourceRoot;
+    const analysis = portAnalysis(texts, sourceRoot ? { sourceRoot } : {});
+    const byFolder = new Map(analysis.folders.map((a) => [pathKey(a.folder), a]));
+    const out: WirePortFolder[] = [];
+    for (const folder of [...folders.values()].sort()) {
+      const a: PortFolderAnalysis = byFolder.get(pathKey(folder)) ?? {
+        folder,
+        pages: PAGE_KINDS.map((k) => ({ kind: k, title: PAGE_TITLES[k], filePath: null, errors: 0, warnings: 0, others: 0, diagnostics: [] })),
+        folderDiagnostics: [],
+        fidelity: null,
+      };
+      const port = path.dirname(folder);
+      out.push({
+        folder,
+        folderUri: pathToFileURL(folder).href,
+        port,
+        portName: path.basename(port),
+        pages: a.pages.map((pg) => ({ ...pg, uri: pg.filePath ? uriOf(pg.filePath) : null })),
+        folderDiagnostics: a.folderDiagnostics,
+        fidelity: a.fidelity ? { ...a.fidelity, uri: uriOf(a.fidelity.filePath) } : null,
+      });
+    }
+    return { folders: out };
   });
 
   documents.listen(connection);

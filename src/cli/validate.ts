@@ -1,23 +1,29 @@
-// `session-ops validate [--json] [--kind routing|page] PATH...`: the same validation the language
-// server runs, for CI. Files are validated as given; folders are walked recursively (skipping
-// node_modules and dot-folders) and each file is validated by the kind that claims it.
+// `session-ops validate [--json] [--kind routing|page] [--source-root DIR] PATH...`: the same
+// validation the language server runs, for CI. Files are validated as given; folders are walked
+// recursively (skipping node_modules and dot-folders) and each file is validated by the kind that
+// claims it. Source-analysis pages are also checked as a set with the other pages of their folder
+// (read from disk even when not named); a folder-level problem (a missing page) is reported on the
+// folder's 10-fidelity-baseline when it was validated, else on its first validated page.
 //   exit 0: no error    1: an error was found    2: usage or I/O error
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Diagnostic } from '../core/diagnostics';
-import { KindRegistry, registerBuiltinKinds, runToEnd, type DocumentKind, type KindSettings } from '../../server/documentKinds';
+import { KindRegistry, registerBuiltinKinds, runToEnd, type DocumentKind, type GroupSettings, type KindSettings } from '../../server/documentKinds';
 
-const USAGE = `Usage: session-ops validate [--json] [--kind routing|page] PATH...
+const USAGE = `Usage: session-ops validate [--json] [--kind routing|page] [--source-root DIR] PATH...
 
 Validates routing tables (routing.yaml, routing.yml, *.routing.yaml, or YAML whose $schema points
-at routing.schema.json) and source-analysis pages. Folders are walked recursively, skipping
-node_modules and dot-folders.
+at routing.schema.json) and source-analysis pages (<port>/source-analysis/01-source-overview[.md]
+... 10-fidelity-baseline[.md]), each page alone and with the other pages of its folder. Folders
+are walked recursively, skipping node_modules and dot-folders.
 
 Options:
-  --json         print exactly one JSON document: {"diagnostics":[{file,line,column,endLine,
-                 endColumn,severity,code,message,source}]} (1-based lines and columns)
-  --kind KIND    validate every given file as KIND, and only KIND files in folders
-  -h, --help     show this help
+  --json             print exactly one JSON document: {"diagnostics":[{file,line,column,endLine,
+                     endColumn,severity,code,message,source}]} (1-based lines and columns)
+  --kind KIND        validate every given file as KIND, and only KIND files in folders
+  --source-root DIR  check the source-test column of 10-fidelity-baseline against DIR (relative
+                     to each port folder, the parent of source-analysis, or absolute)
+  -h, --help         show this help
 
 Exit status: 0 no error, 1 an error was found, 2 usage or I/O error.`;
 
@@ -48,6 +54,7 @@ export interface JsonDiagnostic {
 export async function runValidate(argv: string[], io: ValidateIo = defaultIo): Promise<number> {
   let json = false;
   let kindId: string | undefined;
+  let sourceRoot: string | undefined;
   const paths: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -56,6 +63,13 @@ export async function runValidate(argv: string[], io: ValidateIo = defaultIo): P
       kindId = argv[++i];
       if (kindId === undefined) return usage(io, 'missing value after --kind');
     } else if (a.startsWith('--kind=')) kindId = a.slice('--kind='.length);
+    else if (a === '--source-root') {
+      sourceRoot = argv[++i];
+      if (sourceRoot === undefined || sourceRoot === '') return usage(io, 'missing value after --source-root');
+    } else if (a.startsWith('--source-root=')) {
+      sourceRoot = a.slice('--source-root='.length);
+      if (sourceRoot === '') return usage(io, 'missing value after --source-root');
+    }
     else if (a === '-h' || a === '--help') {
       io.stdout(USAGE + '\n');
       return 0;
@@ -76,7 +90,9 @@ export async function runValidate(argv: string[], io: ValidateIo = defaultIo): P
   }
   const settings: KindSettings = { extraGlobs: [], roots: [] };
   const kinds = only ? [only] : registry.all().filter((k) => !k.unavailable);
-  const out: JsonDiagnostic[] = [];
+  const groupSettings: GroupSettings = sourceRoot ? { pagesSourceRoot: sourceRoot } : {};
+  /** Every validated file, in order, with its diagnostics. */
+  const checked: { shown: string; real: string; kind: DocumentKind; text: string; diags: Diagnostic[] }[] = [];
   let ioError = false;
   let files = 0;
 
@@ -104,19 +120,47 @@ export async function runValidate(argv: string[], io: ValidateIo = defaultIo): P
     }
     if (!kind) return;
     files++;
-    const diags = runToEnd(kind.open(real).validate(text));
-    for (const d of diags) {
-      out.push({
-        file: shown,
-        line: d.range.start.line + 1,
-        column: d.range.start.character + 1,
-        endLine: d.range.end.line + 1,
-        endColumn: d.range.end.character + 1,
-        severity: d.severity,
-        code: d.code,
-        message: d.message,
-        source: d.source,
-      });
+    checked.push({ shown, real, kind, text, diags: runToEnd(kind.open(real).validate(text)) });
+  };
+
+  /** Cross-file checks: each group folder once, with its other members read from disk. */
+  const checkGroups = async (): Promise<void> => {
+    const byFolder = new Map<string, { kind: DocumentKind; entries: typeof checked }>();
+    for (const c of checked) {
+      const folder = c.kind.groups?.folderOf(c.real);
+      if (folder == null) continue;
+      const key = `${c.kind.id}\u0000${path.resolve(folder)}`;
+      let g = byFolder.get(key);
+      if (!g) byFolder.set(key, (g = { kind: c.kind, entries: [] }));
+      g.entries.push(c);
+    }
+    for (const { kind, entries } of byFolder.values()) {
+      const groups = kind.groups!;
+      const folder = groups.folderOf(entries[0].real) as string;
+      const texts = new Map<string, string>();
+      let names: string[] = [];
+      try {
+        names = (await fs.readdir(folder)).sort();
+      } catch {
+        /* only what was named */
+      }
+      const known = new Map(entries.map((e) => [path.resolve(e.real), e]));
+      for (const name of names) {
+        const full = path.join(folder, name);
+        if (!groups.member(full) || known.has(path.resolve(full))) continue;
+        try {
+          if ((await fs.stat(full)).isFile()) texts.set(full, await fs.readFile(full, 'utf8'));
+        } catch {
+          /* unreadable sibling: not part of the set */
+        }
+      }
+      for (const e of entries) texts.set(e.real, e.text);
+      const cross = groups.check(texts, groupSettings, new Set(entries.map((e) => e.real)));
+      for (const e of entries) {
+        const more = cross.get(e.real) ?? [];
+        if (more.length === 0) continue;
+        e.diags = [...e.diags, ...more].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+      }
     }
   };
 
@@ -154,6 +198,24 @@ export async function runValidate(argv: string[], io: ValidateIo = defaultIo): P
     }
     if (st.isDirectory()) await walk(p, p);
     else await validateFile(p, p, true);
+  }
+  await checkGroups();
+
+  const out: JsonDiagnostic[] = [];
+  for (const c of checked) {
+    for (const d of c.diags) {
+      out.push({
+        file: c.shown,
+        line: d.range.start.line + 1,
+        column: d.range.start.character + 1,
+        endLine: d.range.end.line + 1,
+        endColumn: d.range.end.character + 1,
+        severity: d.severity,
+        code: d.code,
+        message: d.message,
+        source: d.source,
+      });
+    }
   }
 
   const errors = out.filter((d) => d.severity === 'error').length;
