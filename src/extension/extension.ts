@@ -11,6 +11,7 @@ import { LanguageClientHost } from './languageClientHost';
 import { Notifier } from './notifier';
 import { PasswordStore } from './passwordStore';
 import { StatusBar } from './statusBar';
+import { PortAnalysisView } from './views/portAnalysisView';
 import { ProvidersView } from './views/providersView';
 import { SessionsView } from './views/sessionsView';
 
@@ -25,6 +26,7 @@ export interface SessionOpsApi {
   readonly statusBar: StatusBar;
   readonly notifier: Notifier;
   readonly languageClient: LanguageClientHost;
+  readonly portAnalysis: PortAnalysisView;
 }
 
 export function activate(context: vscode.ExtensionContext): SessionOpsApi {
@@ -49,6 +51,8 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
   const notifier = new Notifier(monitor, sessions, configuration, log);
   const languageClient = new LanguageClientHost(context, log);
   context.subscriptions.push(configuration, sessions, providers, statusBar, notifier, languageClient);
+  const portAnalysis = new PortAnalysisView(languageClient, log); // asks the language server once visible
+  context.subscriptions.push(portAnalysis);
 
   // Sample only while someone looks (or an automatic action is armed).
   const updateActivity = () => {
@@ -79,7 +83,7 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
 
   const activationMs = performance.now() - started;
   log.info(`Session Ops ${context.extension.packageJSON.version} activated in ${activationMs.toFixed(1)} ms`);
-  return { activationMs, configuration, passwords, monitor, sessions, providers, statusBar, notifier, languageClient };
+  return { activationMs, configuration, passwords, monitor, sessions, providers, statusBar, notifier, languageClient, portAnalysis };
 }
 
 export function deactivate(): Thenable<void> | undefined {

@@ -6,6 +6,10 @@ export interface RoutingClient {
   start(): Promise<void>;
   stop(): Promise<void>;
   restart(): Promise<void>;
+  /** A request to the server (e.g. sessionOps/portAnalysis). */
+  request<R>(method: string, params: unknown): Promise<R>;
+  /** Listens to a notification from the server (e.g. sessionOps/portAnalysisChanged). */
+  onNotification(method: string, handler: (params: unknown) => void): vscode.Disposable;
   readonly client: LanguageClient;
 }
 
@@ -15,6 +19,8 @@ function redhatYamlPresent(): boolean {
 
 export function createRoutingClient(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): RoutingClient {
   const module = context.asAbsolutePath('dist/server.js');
+  const pageWatchers = [vscode.workspace.createFileSystemWatcher('**/source-analysis/*'), vscode.workspace.createFileSystemWatcher('**/source-analysis')];
+  context.subscriptions.push(...pageWatchers);
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },
     debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
@@ -25,12 +31,14 @@ export function createRoutingClient(context: vscode.ExtensionContext, log: vscod
       { scheme: 'untitled', language: 'yaml' },
       { scheme: 'file', pattern: '**/source-analysis/*' },
     ],
-    synchronize: { configurationSection: 'sessionOps' },
+    // Page files changed on disk: the server re-reads the page sets (cross-page checks, Port analysis).
+    synchronize: { configurationSection: 'sessionOps', fileEvents: pageWatchers },
     outputChannel: log,
     initializationOptions: {
       extraGlobs: vscode.workspace.getConfiguration('sessionOps').get<string[]>('routing.extraGlobs', []),
       redhatYamlPresent: redhatYamlPresent(),
       schemaDiagnostics: vscode.workspace.getConfiguration('sessionOps').get<string>('routing.schemaDiagnostics', 'auto'),
+      pages: { sourceRoot: vscode.workspace.getConfiguration('sessionOps').get<string>('pages.sourceRoot', '') },
     },
   };
   const client = new LanguageClient('sessionOps', 'Session Ops Language Server', serverOptions, clientOptions);
@@ -45,5 +53,7 @@ export function createRoutingClient(context: vscode.ExtensionContext, log: vscod
     start: () => client.start(),
     stop: () => client.stop(),
     restart: () => client.restart(),
+    request: <R>(method: string, params: unknown) => client.sendRequest<R>(method, params),
+    onNotification: (method, handler) => client.onNotification(method, handler),
   };
 }

@@ -29,6 +29,7 @@ export function run(): Promise<void> {
   } else {
     require('./smoke.test');
     require('./views.test');
+    require('./pages.test');
   }
 
   const outcomes: Outcome[] = [];
