@@ -29,6 +29,7 @@ export function run(): Promise<void> {
   } else {
     require('./smoke.test');
     require('./views.test');
+    require('./routing.test');
     require('./pages.test');
   }
 
