@@ -24,6 +24,8 @@ export function run(): Promise<void> {
   mocha.suite.emit('pre-require', globalThis, 'session-ops-editor-suite', mocha);
   if (process.env.SESSION_OPS_EDITOR_SUITE === 'bench-activation') {
     require('./activation.bench');
+  } else if (process.env.SESSION_OPS_EDITOR_SUITE === 'bench-views') {
+    require('./views.bench');
   } else if (process.env.SESSION_OPS_EDITOR_SUITE === 'untrusted') {
     require('./untrusted.test');
   } else {

@@ -1,0 +1,82 @@
+// Child process of bench/views.mjs (run with --expose-gc): the reference. The bare session monitor
+// (src/core/monitor, bundled like the extension bundles it) in plain Node, no editor and no view,
+// doing the same rounds as test/editor/suite/views.bench.ts does inside the extension host:
+// for N = 200 and 1,000 sessions over 5 backends, the cold first round, the first round with a
+// baseline >= 30 s old (first verdicts), then steady rounds. Prints one JSON line on stdout.
+import { BackendClient, parseBackendConfigs, SessionMonitor } from '../../.bench/views/monitor.mjs';
+
+const [urlsJson, sizesJson, roundsArg] = process.argv.slice(2);
+const urls = JSON.parse(urlsJson);
+const sizes = JSON.parse(sizesJson); // sessions per backend, e.g. [40, 200]
+const rounds = Number(roundsArg ?? 10);
+const gc = globalThis.gc;
+if (!gc) throw new Error('run with --expose-gc');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function mem() {
+  const m = process.memoryUsage();
+  return { heapUsed: m.heapUsed, rss: m.rss };
+}
+function memAfterGc() {
+  gc();
+  gc();
+  return mem();
+}
+
+async function measure(monitor, run) {
+  let emits = 0;
+  let changedRows = 0;
+  const off = monitor.onDidChange((c) => {
+    emits++;
+    changedRows += c.rows.length;
+  });
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  await run();
+  const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(c0);
+  off();
+  const after = mem();
+  const gced = memAfterGc();
+  return {
+    wallMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    heapUsed: after.heapUsed,
+    rss: after.rss,
+    heapAfterGc: gced.heapUsed,
+    rssAfterGc: gced.rss,
+    emits,
+    changedRows,
+    rows: monitor.rows().length,
+  };
+}
+
+const baseline = memAfterGc();
+const out = { node: process.version, baseline, sizes: [] };
+for (const perBackend of sizes) {
+  const n = perBackend * urls.length;
+  const { backends } = parseBackendConfigs(urls.map((baseUrl, i) => ({ name: `bench ${i + 1}`, baseUrl, directories: [`/bench/s${perBackend}`] })), []);
+  const monitor = new SessionMonitor({
+    createClient: (config) => new BackendClient({ baseUrl: config.baseUrl }),
+    getCredentials: async () => undefined,
+    spacingMs: 60_000,
+    resetWithinReachMs: 120 * 60_000,
+    useEventStream: true,
+  });
+  monitor.setBackends(backends);
+  const cold = await measure(monitor, async () => {
+    monitor.setActive(true);
+    await monitor.refresh();
+  });
+  if (cold.rows !== n) throw new Error(`expected ${n} rows after the first round, got ${cold.rows}`);
+  await sleep(31_000); // the next round has a baseline >= 30 s old: verdicts
+  const verdict = await measure(monitor, () => monitor.refresh());
+  const steady = [];
+  for (let i = 0; i < rounds; i++) steady.push(await measure(monitor, () => monitor.refresh()));
+  const badges = {};
+  for (const r of monitor.rows()) badges[r.badge] = (badges[r.badge] ?? 0) + 1;
+  out.sizes.push({ n, perBackend, cold, verdict, steady, badges });
+  monitor.dispose();
+  await sleep(200);
+}
+process.stdout.write(`${JSON.stringify(out)}\n`, () => process.exit(0));

@@ -1,0 +1,428 @@
+// Loaded instead of the test files by bench/views.mjs (SESSION_OPS_EDITOR_SUITE=bench-views).
+// Measures, inside the real extension host:
+//   1. per sampling round over 5 spec-dialect backends with N = 200 and 1,000 sessions, with the
+//      Sessions view visible: wall time, extension-host CPU (process.cpuUsage, the debounced tree
+//      refresh included), heap and RSS after the round (and after a forced gc), tree items
+//      resolved; then the same rounds with the view's tree events swallowed (what VS Code's tree
+//      refresh costs) and with both views hidden. The spec servers run in a process of
+//      bench/views.mjs (SESSION_OPS_BENCH_SPEC_URLS), so their cost is not counted.
+//   2. on stock opencode with the scripted model: the delay from the backend's `session.idle`
+//      (seen on our own GET /event subscription) to the row's badge turning report-done, with the
+//      event stream on and off (off: only the next polling round, spacing 60 s, sees it).
+// Writes bench-views.json to SESSION_OPS_RESULTS_DIR for the bench to print.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import { Session } from 'node:inspector';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
+import * as vscode from 'vscode';
+import type { SessionOpsApi } from '../../../src/extension/extension';
+import type { SessionsNode } from '../../../src/extension/views/sessionsView';
+import { findOpencodeBinary, startOpencode, type OpencodeServer } from '../../support/opencode';
+import { startScriptedModel, type ScriptedModel } from '../../support/scripted-model';
+import { hasBrowser, rows as domRows, screenshot, waitFor } from './harness';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const config = () => vscode.workspace.getConfiguration('sessionOps');
+const setting = (key: string, value: unknown) => config().update(key, value, vscode.ConfigurationTarget.Global);
+const ROUNDS = Number(process.env.SESSION_OPS_BENCH_ROUNDS ?? 10);
+const TRIALS = Number(process.env.SESSION_OPS_BENCH_TRIALS ?? 3);
+const SPACING_S = 60;
+
+/** A forced gc when V8 lets us turn it on at run time; null otherwise. */
+function findGc(): (() => void) | null {
+  const existing = (globalThis as { gc?: () => void }).gc;
+  if (typeof existing === 'function') return existing;
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    const fn = vm.runInNewContext('gc') as unknown;
+    return typeof fn === 'function' ? (fn as () => void) : null;
+  } catch {
+    return null;
+  }
+}
+
+interface Round {
+  wallMs: number;
+  /** From the end of monitor.refresh() to the last tree item resolved for it. */
+  renderTailMs: number;
+  /** CPU of the whole window: round + tree refresh + the quiet period that proves it ended. */
+  cpuMs: number;
+  windowMs: number;
+  heapUsed: number;
+  rss: number;
+  heapAfterGc: number | null;
+  rssAfterGc: number | null;
+  treeItems: number;
+  treeItemMs: number;
+  treeChildren: number;
+  /** Time in the monitor's change listeners (Sessions view, status bar, Providers view). */
+  listenerMs: number;
+  emits: number;
+  changedRows: number;
+  notifications: number;
+  rows: number;
+}
+
+interface Trial {
+  mode: 'on' | 'off';
+  offsetS: number;
+  /** ms from our own session.idle event to: the row's badge, the tree item, the rendered DOM row. */
+  idleToBadgeMs: number;
+  idleToTreeItemMs: number | null;
+  idleToDomMs: number | null;
+  sendToIdleMs: number;
+  sendToBadgeMs: number;
+}
+
+describe('views benchmark', function () {
+  this.timeout(40 * 60_000);
+  let api: SessionOpsApi;
+  const gc = findGc();
+  const results: Record<string, unknown> = { gcAvailable: gc !== null, node: process.version, rounds: ROUNDS, trials: TRIALS, spacingS: SPACING_S };
+
+  // Instrumentation of the Sessions view's tree data provider (the instance, not the class):
+  // VS Code's tree view calls these on the provider object.
+  const tree = { items: 0, itemMs: 0, children: 0, lastItemAt: 0, onItem: null as ((node: SessionsNode) => void) | null };
+  let emits = 0;
+  let changedRows = 0;
+  let listenerMs = 0;
+
+  before(async () => {
+    const ext = vscode.extensions.getExtension<SessionOpsApi>('session-ops.session-ops');
+    assert.ok(ext, 'extension not found');
+    api = await ext.activate();
+    const view = api.sessions;
+    const getTreeItem = view.getTreeItem.bind(view);
+    const getChildren = view.getChildren.bind(view);
+    view.getTreeItem = (node: SessionsNode) => {
+      const t0 = performance.now();
+      const item = getTreeItem(node);
+      const t1 = performance.now();
+      tree.items++;
+      tree.itemMs += t1 - t0;
+      tree.lastItemAt = t1;
+      tree.onItem?.(node);
+      return item;
+    };
+    view.getChildren = (node?: SessionsNode) => {
+      tree.children++;
+      tree.lastItemAt = performance.now();
+      return getChildren(node);
+    };
+    api.monitor.onDidChange((c) => {
+      emits++;
+      changedRows += c.rows.length;
+    });
+    // The monitor calls its listeners synchronously from emit(): time them all.
+    const monitor = api.monitor as unknown as { emit: (c: unknown) => void };
+    const emit = monitor.emit.bind(monitor);
+    monitor.emit = (c) => {
+      const t0 = performance.now();
+      emit(c);
+      listenerMs += performance.now() - t0;
+    };
+    await setting('sampleSpacingSeconds', SPACING_S);
+  });
+
+  after(async () => {
+    await setting('backends', undefined);
+    await setting('sampleSpacingSeconds', undefined);
+    await setting('useEventStream', undefined);
+    const out = process.env.SESSION_OPS_RESULTS_DIR;
+    if (out) {
+      fs.mkdirSync(out, { recursive: true });
+      fs.writeFileSync(path.join(out, 'bench-views.json'), JSON.stringify(results, null, 2));
+    }
+  });
+
+  function mem(): { heapUsed: number; rss: number } {
+    const m = process.memoryUsage();
+    return { heapUsed: m.heapUsed, rss: m.rss };
+  }
+
+  async function measure(run: () => Promise<void>): Promise<Round> {
+    tree.items = 0;
+    tree.itemMs = 0;
+    tree.children = 0;
+    tree.lastItemAt = 0;
+    emits = 0;
+    changedRows = 0;
+    listenerMs = 0;
+    const shown = api.notifier.shown.length;
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await run();
+    const t1 = performance.now();
+    // The tree refresh is debounced (200 ms) after the monitor's change event: wait until no
+    // tree item has been resolved for 500 ms.
+    while (performance.now() - Math.max(t1, tree.lastItemAt) < 500) await sleep(25);
+    const cpu = process.cpuUsage(c0);
+    const t2 = performance.now();
+    const after = mem();
+    let gced: { heapUsed: number; rss: number } | null = null;
+    if (gc) {
+      gc();
+      gc();
+      gced = mem();
+    }
+    return {
+      wallMs: t1 - t0,
+      renderTailMs: Math.max(0, tree.lastItemAt - t1),
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      windowMs: t2 - t0,
+      heapUsed: after.heapUsed,
+      rss: after.rss,
+      heapAfterGc: gced?.heapUsed ?? null,
+      rssAfterGc: gced?.rss ?? null,
+      treeItems: tree.items,
+      treeItemMs: tree.itemMs,
+      treeChildren: tree.children,
+      listenerMs,
+      emits,
+      changedRows,
+      notifications: api.notifier.shown.length - shown,
+      rows: api.monitor.rows().length,
+    };
+  }
+
+  /** CPU the extension host spends per second while nothing is sampled (view visible). */
+  async function idleCpu(ms: number): Promise<number> {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await sleep(ms);
+    const c = process.cpuUsage(c0);
+    return ((c.user + c.system) / 1000 / (performance.now() - t0)) * 1000;
+  }
+
+  async function startProfile(): Promise<{ stop: (file: string) => Promise<void> }> {
+    const session = new Session();
+    session.connect();
+    const post = (method: string, params?: object) =>
+      new Promise<unknown>((resolve, reject) => session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res))));
+    await post('Profiler.enable');
+    await post('Profiler.setSamplingInterval', { interval: 200 });
+    await post('Profiler.start');
+    return {
+      async stop(file) {
+        const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+        session.disconnect();
+        const out = process.env.SESSION_OPS_RESULTS_DIR;
+        if (out) fs.writeFileSync(path.join(out, file), JSON.stringify(profile));
+      },
+    };
+  }
+
+  it('memory and CPU per sampling round, 5 spec-dialect backends, N = 200 and 1,000', async () => {
+    const urls = JSON.parse(process.env.SESSION_OPS_BENCH_SPEC_URLS ?? 'null') as string[] | null;
+    const sizes = JSON.parse(process.env.SESSION_OPS_BENCH_SIZES ?? '[40,200]') as number[];
+    assert.ok(Array.isArray(urls) && urls.length > 0, 'SESSION_OPS_BENCH_SPEC_URLS unset: run through bench/views.mjs');
+    // The view visible with no backend: the monitor is active and samples nothing.
+    await vscode.commands.executeCommand('sessionOps.sessions.focus');
+    await waitFor('the Sessions view visible', () => api.sessions.treeView.visible, 30_000);
+    await sleep(2_000);
+    if (gc) {
+      gc();
+      gc();
+    }
+    results.baseline = { ...mem(), idleCpuMsPerS: await idleCpu(3_000) };
+    const perSize: unknown[] = [];
+    results.sizes = perSize;
+    for (const perBackend of sizes) {
+      const n: number = perBackend * urls.length;
+      const backends = urls.map((baseUrl, i) => ({ name: `bench ${i + 1}`, baseUrl, directories: [`/bench/s${perBackend}`] }));
+      // Cold: new backends while the view is visible; the configuration change starts the round.
+      const cold = await measure(async () => {
+        await setting('backends', backends);
+        await api.monitor.refresh(); // joins the round the change started
+        await waitFor(`${n} rows`, () => api.monitor.rows().length === n, 60_000, 5);
+      });
+      assert.equal(cold.rows, n);
+      const idle = await idleCpu(3_000);
+      await sleep(31_000 - 3_000); // the next round has a baseline >= 30 s old: verdicts
+      const verdict = await measure(() => api.monitor.refresh());
+      // SESSION_OPS_BENCH_PROFILE=1: a CPU profile of the extension host over the steady rounds.
+      const profiler = process.env.SESSION_OPS_BENCH_PROFILE ? await startProfile() : null;
+      const steady: Round[] = [];
+      for (let i = 0; i < ROUNDS; i++) steady.push(await measure(() => api.monitor.refresh()));
+      if (profiler) await profiler.stop(`bench-views-${n}.cpuprofile`);
+      const idleAfterRounds = await idleCpu(3_000);
+      const badges: Record<string, number> = {};
+      for (const r of api.monitor.rows()) badges[r.badge] = (badges[r.badge] ?? 0) + 1;
+      let rendered: number | null = null;
+      if (hasBrowser()) rendered = (await domRows(/^Session \d+: port the parser module, /)).length;
+      await screenshot(`bench-views-${n}`);
+      // The same rounds, view visible, with the Sessions view's tree events swallowed: the
+      // monitor, its listeners and the extension host, without VS Code's tree refresh.
+      const emitter = (api.sessions as unknown as { changeEmitter: { fire: (e: unknown) => void } }).changeEmitter;
+      emitter.fire = () => undefined;
+      const noTree: Round[] = [];
+      try {
+        for (let i = 0; i < ROUNDS; i++) noTree.push(await measure(() => api.monitor.refresh()));
+      } finally {
+        delete (emitter as { fire?: unknown }).fire; // back to EventEmitter.prototype.fire
+        api.sessions.refresh();
+      }
+      await sleep(1_000);
+      // The same rounds with both Session Ops views hidden, as when an automatic action keeps the
+      // monitor sampling: does a hidden view spare the tree refresh?
+      await vscode.commands.executeCommand('workbench.view.explorer');
+      await waitFor('the Session Ops views hidden', () => !api.sessions.treeView.visible && !api.providers.treeView.visible, 30_000);
+      await sleep(1_000);
+      const hidden: Round[] = [];
+      for (let i = 0; i < ROUNDS; i++) hidden.push(await measure(() => api.monitor.refresh()));
+      await vscode.commands.executeCommand('sessionOps.sessions.focus');
+      await waitFor('the Sessions view visible again', () => api.sessions.treeView.visible, 30_000);
+      await sleep(2_000);
+      perSize.push({ n, perBackend, cold, verdict, steady, noTree, hidden, badges, idleCpuMsPerS: idle, idleAfterRoundsCpuMsPerS: idleAfterRounds, domRowsRendered: rendered });
+    }
+    await setting('backends', undefined);
+    await sleep(500);
+  });
+
+  describe('stock opencode: session.idle to badge, event stream on vs off', function () {
+    let model: ScriptedModel;
+    let oc: OpencodeServer;
+    let dir: string;
+    const events: Array<{ type: string; sessionID: string | null; at: number }> = [];
+    const stream = new AbortController();
+
+    before(async () => {
+      model = await startScriptedModel();
+      model.when('[lazy]', { kind: 'reply', text: 'I had a look; the fix comes next.' });
+      model.when('[finish]', { kind: 'reply', text: 'Done.\nticket=B-1 status=done summary="x"' });
+      oc = await startOpencode({ modelUrl: model.url, binary: findOpencodeBinary(process.env.SESSION_OPS_REPO_ROOT ?? process.cwd()) });
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'session-ops-bench-oc-'));
+      // Our own subscription: when did the backend say the turn ended?
+      const res = await fetch(`${oc.baseUrl}event?directory=${encodeURIComponent(dir)}`, { signal: stream.signal });
+      assert.equal(res.status, 200);
+      void (async () => {
+        const decoder = new TextDecoder();
+        let buf = '';
+        try {
+          for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+            const at = performance.now();
+            buf += decoder.decode(chunk, { stream: true });
+            let nl: number;
+            while ((nl = buf.indexOf('\n')) >= 0) {
+              const line = buf.slice(0, nl).trim();
+              buf = buf.slice(nl + 1);
+              if (!line.startsWith('data:')) continue;
+              try {
+                const e = JSON.parse(line.slice(5)) as { type?: string; properties?: { sessionID?: string; info?: { sessionID?: string } } };
+                events.push({ type: String(e.type), sessionID: e.properties?.sessionID ?? e.properties?.info?.sessionID ?? null, at });
+              } catch {
+                /* not JSON */
+              }
+            }
+          }
+        } catch {
+          /* aborted */
+        }
+      })();
+      // The dialect (and so the event stream) is only known once the directory lists a session.
+      const first = (await (await post('session', { title: 'bench warm-up' })).json()) as { id: string };
+      const t0 = performance.now();
+      await prompt(first.id, 'look [lazy]');
+      await waitFor('the warm-up session idle', () => idleAfter(first.id, t0), 60_000, 10);
+      await setting('backends', [{ name: 'opencode', baseUrl: oc.baseUrl, directories: [dir] }]);
+      await vscode.commands.executeCommand('sessionOps.sessions.focus');
+    });
+
+    after(async () => {
+      stream.abort();
+      await setting('backends', undefined);
+      await oc?.stop();
+      await model?.stop();
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    const post = (p: string, body: unknown) =>
+      fetch(`${oc.baseUrl}${p}${p.includes('?') ? '&' : '?'}directory=${encodeURIComponent(dir)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const prompt = async (id: string, text: string) => {
+      const r = await post(`session/${id}/prompt_async`, { agent: 'build', model: { providerID: 'local', modelID: 'm1' }, parts: [{ type: 'text', text }] });
+      assert.equal(r.status, 204);
+    };
+    const idleAfter = (id: string, since: number) => events.find((e) => e.type === 'session.idle' && e.sessionID === id && e.at >= since);
+
+    async function trial(mode: 'on' | 'off', k: number, offsetS: number): Promise<Trial> {
+      const title = `bench ${mode} ${k}`;
+      const created = (await (await post('session', { title })).json()) as { id: string };
+      const id = created.id;
+      const t00 = performance.now();
+      await prompt(id, 'look [lazy]');
+      await waitFor(`${title} idle after the first turn`, () => idleAfter(id, t00), 60_000, 10);
+      // Sampled: the row is there with the lazy answer (not a report).
+      await sleep(500);
+      await api.monitor.refresh();
+      const row = api.monitor.rows().find((r) => r.id === id);
+      assert.ok(row, `${title}: no row after a round`);
+      assert.ok(!row.badge.startsWith('report-'), `${title}: already ${row.badge}`);
+      // The refresh just reset the polling timer: the next round is SPACING_S from now. Send the
+      // prompt offsetS into that cycle.
+      await sleep(offsetS * 1000);
+      let treeAt: number | null = null;
+      tree.onItem = (node) => {
+        if (treeAt === null && node.kind === 'session' && node.sessionId === id && api.sessions.row(node)?.badge === 'report-done') treeAt = performance.now();
+      };
+      const tSend = performance.now();
+      await prompt(id, 'fix it [finish]');
+      let badgeAt = 0;
+      while (performance.now() - tSend < (SPACING_S + 30) * 1000) {
+        if (api.monitor.rows().find((r) => r.id === id)?.badge === 'report-done') {
+          badgeAt = performance.now();
+          break;
+        }
+        await sleep(10);
+      }
+      assert.ok(badgeAt > 0, `${title}: the badge never turned report-done`);
+      let domAt: number | null = null;
+      if (hasBrowser()) {
+        const re = new RegExp(`^${title}, report: done`);
+        const deadline = performance.now() + 10_000;
+        while (performance.now() < deadline) {
+          if ((await domRows(re)).length > 0) {
+            domAt = performance.now();
+            break;
+          }
+          await sleep(20);
+        }
+      }
+      for (let i = 0; i < 100 && treeAt === null; i++) await sleep(20);
+      tree.onItem = null;
+      const idle = idleAfter(id, tSend);
+      assert.ok(idle, `${title}: no session.idle seen on our event stream`);
+      return {
+        mode,
+        offsetS,
+        idleToBadgeMs: badgeAt - idle.at,
+        idleToTreeItemMs: treeAt === null ? null : (treeAt as number) - idle.at,
+        idleToDomMs: domAt === null ? null : domAt - idle.at,
+        sendToIdleMs: idle.at - tSend,
+        sendToBadgeMs: badgeAt - tSend,
+      };
+    }
+
+    it('measures the delay with the event stream on, then off', async () => {
+      // Offsets spread over the 60 s polling cycle: without events the delay is the wait for the
+      // next round, so it depends on where in the cycle the turn ends.
+      const offsets = Array.from({ length: TRIALS }, (_, i) => Math.round(((i + 0.5) / TRIALS) * (SPACING_S - 5)));
+      const trials: Trial[] = [];
+      results.trials = trials;
+      for (const mode of ['on', 'off'] as const) {
+        await setting('useEventStream', mode === 'on');
+        const state = () => api.monitor.backends()[0];
+        if (mode === 'on') await waitFor('the event stream open', () => state()?.eventStream === 'open', 60_000);
+        else await waitFor('the event stream stopped', () => state()?.eventStream !== 'open', 10_000).catch(() => undefined);
+        for (let k = 0; k < TRIALS; k++) {
+          const t = await trial(mode, k + 1, offsets[k]);
+          console.log(`[bench] stream ${mode}, offset ${t.offsetS} s: idle->badge ${t.idleToBadgeMs.toFixed(0)} ms, idle->DOM ${t.idleToDomMs?.toFixed(0) ?? 'n/a'} ms`);
+          trials.push(t);
+        }
+      }
+      await screenshot('bench-views-opencode');
+    });
+  });
+});
