@@ -199,7 +199,10 @@ export class SessionMonitor {
       directory,
       setTimeout(() => {
         rt.nudges.delete(directory);
-        void this.sampleDirectory(rt, directory);
+        // A sample already in flight read the backend before this event: sample again after it.
+        const running = rt.inFlight.get(directory);
+        if (running) void running.then(() => this.sampleDirectory(rt, directory));
+        else void this.sampleDirectory(rt, directory);
       }, this.options.nudgeDelayMs ?? 150),
     );
   }
