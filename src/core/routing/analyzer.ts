@@ -6,7 +6,7 @@
 import type { Diagnostic } from '../diagnostics';
 import { checkDuplicateKeys, checkRoute, duplicateRouteDiag, overCapDiag, type PreflightInfo } from './checks';
 import { splitDocument, type ChunkSpan } from './chunks';
-import { lineOf, rangeAt } from './lines';
+import { lineOf, normalizeLineEnds, rangeAt } from './lines';
 import { mapSchemaErrors } from './messages';
 import { parseText, type ParsedText } from './parse';
 import { getPair, parsePointer, setProp, type PathSeg, type RMap, type RNode } from './rnode';
@@ -38,6 +38,7 @@ export interface AnalysisStats {
 }
 
 export interface RoutingAnalysis {
+  /** The analysed text, lone CRs written as LF (the same offsets as the document). */
   text: string;
   lineStarts: number[];
   chunks: AnalyzedChunk[];
@@ -67,6 +68,7 @@ export interface AnalyzerOptions {
 export class RoutingAnalyzer {
   private cache = new Map<string, ChunkResult>();
   private last: RoutingAnalysis | undefined;
+  private lastInput: string | undefined;
 
   constructor(private readonly options: AnalyzerOptions = {}) {}
 
@@ -84,9 +86,11 @@ export class RoutingAnalyzer {
   }
 
   /** The analysis as a generator that yields between batches of chunks, so that a caller can abandon a stale version. */
-  *steps(text: string): Generator<void, RoutingAnalysis, void> {
-    if (this.last && this.last.text === text) return this.last;
+  *steps(input: string): Generator<void, RoutingAnalysis, void> {
+    if (this.last && this.lastInput === input) return this.last;
     const t0 = performance.now();
+    // a lone CR is a line end (YAML 1.2, LSP) that `yaml` does not read as one: parse it as LF
+    const text = normalizeLineEnds(input);
     const split = splitDocument(text);
     let result: RoutingAnalysis | undefined;
     if (split.chunks && split.chunks.length > 0 && this.options.chunking !== false) {
@@ -94,6 +98,7 @@ export class RoutingAnalyzer {
     }
     if (!result) result = this.whole(text, split.lineStarts, t0);
     this.last = result;
+    this.lastInput = input;
     return result;
   }
 

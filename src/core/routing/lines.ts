@@ -1,13 +1,30 @@
 // Offsets <-> 0-based line/character positions (UTF-16, like LSP and like JavaScript strings).
+// Line ends are LF, CRLF and a lone CR, as in LSP and YAML 1.2.
 import type { Position, Range } from '../diagnostics';
 
-/** Start offset of every line. */
+/**
+ * The text with each lone CR written as LF: the same length, so every offset holds. The `yaml`
+ * library does not read a lone CR as a line break (YAML 1.2 and LSP do), so the routing reader
+ * parses this form; the result equals `yaml`'s whole-document parse of it.
+ */
+export function normalizeLineEnds(text: string): string {
+  return text.indexOf('\r') < 0 ? text : text.replace(/\r(?!\n)/g, '\n');
+}
+
+/** Start offset of every line (after LF, CRLF or a lone CR). */
 export function computeLineStarts(text: string): number[] {
   const starts = [0];
-  let i = text.indexOf('\n');
-  while (i >= 0) {
-    starts.push(i + 1);
-    i = text.indexOf('\n', i + 1);
+  if (text.indexOf('\r') < 0) {
+    let i = text.indexOf('\n');
+    while (i >= 0) {
+      starts.push(i + 1);
+      i = text.indexOf('\n', i + 1);
+    }
+    return starts;
+  }
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
   }
   return starts;
 }
@@ -40,14 +57,20 @@ export function rangeAt(lineStarts: readonly number[], start: number, end: numbe
   return { start: positionAt(lineStarts, start), end: positionAt(lineStarts, end) };
 }
 
-/** End of the line containing `offset` (before \r\n or \n). */
+/** End of the line containing `offset` (before its LF, CRLF or lone CR). */
 export function lineEndAt(text: string, offset: number): number {
   let e = text.indexOf('\n', offset);
   if (e < 0) e = text.length;
-  if (e > offset && text.charCodeAt(e - 1) === 13) e--;
+  const cr = text.indexOf('\r', offset);
+  if (cr >= 0 && cr < e) return cr;
   return e;
 }
 
+/** Start of the line containing `offset`. */
 export function lineStartAt(text: string, offset: number): number {
-  return text.lastIndexOf('\n', offset - 1) + 1;
+  const lf = text.lastIndexOf('\n', offset - 1);
+  const cr = text.lastIndexOf('\r', offset - 1);
+  // a CR just before `offset` followed by LF at `offset` is the CRLF before this line's end, not a line start
+  if (cr > lf && !(text.charCodeAt(cr + 1) === 10 && cr + 1 >= offset)) return cr + 1;
+  return lf + 1;
 }

@@ -3,8 +3,8 @@
 // from `yaml`, placed on their own line (never running to the end of the file). Pure.
 import { isAlias, isNode, parseDocument, visit, type YAMLError } from 'yaml';
 import { BAIL, fastParse } from './fastParse';
-import { lineEndAt, lineStartAt } from './lines';
-import { fromYaml, type RNode } from './rnode';
+import { lineEndAt, lineStartAt, normalizeLineEnds } from './lines';
+import { fromYaml, MAX_ALIAS_EXPANSION, type AliasIssue, type RNode } from './rnode';
 import type { RelDiag } from './types';
 
 export interface ParsedText {
@@ -18,7 +18,8 @@ export interface ParsedText {
   fast: boolean;
 }
 
-export function parseText(text: string): ParsedText {
+export function parseText(input: string): ParsedText {
+  const text = normalizeLineEnds(input);
   const f = fastParse(text);
   if (f !== BAIL) return { root: f, syntax: [], anchors: false, fast: true };
   const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false, keepSourceTokens: false });
@@ -45,8 +46,20 @@ export function parseText(text: string): ParsedText {
       return undefined;
     },
   });
-  const root = doc.contents ? fromYaml(doc.contents, doc, text) : null;
+  const issues: AliasIssue[] = [];
+  const root = doc.contents ? fromYaml(doc.contents, doc, text, issues) : null;
+  for (const i of issues) syntax.push(aliasDiag(i));
   return { root, syntax, anchors, fast: false };
+}
+
+function aliasDiag(i: AliasIssue): RelDiag {
+  const message =
+    i.kind === 'unresolved'
+      ? `Unresolved alias *${i.name}: no anchor &${i.name} is set before it.`
+      : i.kind === 'cycle'
+        ? `Alias *${i.name} sits inside its own anchor (a cycle): it is not checked.`
+        : `Aliases expanding to more than ${MAX_ALIAS_EXPANSION.toLocaleString('en-US')} nodes are not checked (*${i.name} and after).`;
+  return { start: i.start, end: i.end, severity: 'error', code: 'yaml.syntax', message: `YAML syntax error: ${message}`, rule: `yaml:ALIAS_${i.kind.toUpperCase()}` };
 }
 
 /** The offset of the unmatched opening `open` before `pos`, or -1. */

@@ -128,11 +128,11 @@ describe('routing documents against a whole-document yaml parse', () => {
     }
   });
 
-  it('agrees with yaml on 3,000 random documents with anchors, aliases, merge keys and every line-ending style', () => {
+  it('agrees with yaml on 1,500 random documents with anchors, aliases, merge keys and every line-ending style', () => {
     let compared = 0;
     for (const seed of [11, 12, 13]) {
       const rnd = mulberry(seed);
-      for (let t = 0; t < 1000; t++) {
+      for (let t = 0; t < 500; t++) {
         const src = join(randomAnchored(rnd), rnd, t % 4);
         const ref = reference(src);
         const got = parseText(src);
@@ -146,13 +146,13 @@ describe('routing documents against a whole-document yaml parse', () => {
         compared++;
       }
     }
-    assert.ok(compared > 2500, `compared ${compared}`);
+    assert.ok(compared > 1200, `compared ${compared}`);
   });
 
   it('chunked analysis reports what whole analysis reports, with anchors and every line-ending style', () => {
     const rnd = mulberry(21);
     const base = readFileSync(path.join(fixtures, 'complete.routing.yaml'), 'utf8').replace(/\r\n/g, '\n').split('\n');
-    for (let t = 0; t < 200; t++) {
+    for (let t = 0; t < 80; t++) {
       const lines = base.map((l) => {
         if (/^ {4}keep_gates: \[/.test(l) && rnd() < 0.3) return rnd() < 0.5 ? l.replace('keep_gates: ', 'keep_gates: &g ') : '    keep_gates: *g';
         return l;
