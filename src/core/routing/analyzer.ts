@@ -6,6 +6,7 @@
 import type { Diagnostic } from '../diagnostics';
 import { checkDuplicateKeys, checkRoute, duplicateRouteDiag, overCapDiag, type PreflightInfo } from './checks';
 import { splitDocument, type ChunkSpan } from './chunks';
+import { MAX_DIAGNOSTICS } from './limits';
 import { lineOf, normalizeLineEnds, rangeAt } from './lines';
 import { mapSchemaErrors } from './messages';
 import { parseText, type ParsedText } from './parse';
@@ -147,7 +148,7 @@ export class RoutingAnalyzer {
     const validate = validators().root;
     if (!validate(rootValue) && validate.errors) {
       const groups = new Map<number, ErrorObject[]>();
-      for (const e of validate.errors) {
+      for (const e of validate.errors.slice(0, MAX_DIAGNOSTICS + 1)) {
         const segs = parsePointer(e.instancePath);
         let target: number | undefined;
         if (segs.length === 0) {
@@ -211,7 +212,7 @@ export class RoutingAnalyzer {
         setProp(rootValue as Record<string, unknown>, 'routes', {});
       }
       const validate = validators().root;
-      if (!validate(rootValue) && validate.errors) out.push(...mapSchemaErrors(validate.errors, { root, text, prefix: [] }));
+      if (!validate(rootValue) && validate.errors) out.push(...mapSchemaErrors(validate.errors.slice(0, MAX_DIAGNOSTICS + 1), { root, text, prefix: [] }));
       if (routesMap) {
         const validateRoutes = validators().routes;
         for (const p of routesMap.pairs) {
@@ -291,7 +292,12 @@ function computeChunk(span: ChunkSpan, text: string): ChunkResult {
 
 function finish(text: string, lineStarts: number[], chunks: AnalyzedChunk[], placed: Placed[], stats: AnalysisStats, t0: number): RoutingAnalysis {
   placed.sort((a, b) => a.base + a.d.start - (b.base + b.d.start) || a.base + a.d.end - (b.base + b.d.end));
-  const diagnostics = placed.map(({ base, d }) => toDiagnostic(lineStarts, base, d));
+  const shown = placed.length > MAX_DIAGNOSTICS ? placed.slice(0, MAX_DIAGNOSTICS) : placed;
+  const diagnostics = shown.map(({ base, d }) => toDiagnostic(lineStarts, base, d));
+  if (shown !== placed) {
+    const at = placed[MAX_DIAGNOSTICS].base + placed[MAX_DIAGNOSTICS].d.start;
+    diagnostics.push(toDiagnostic(lineStarts, 0, { start: at, end: at, severity: 'warning', code: 'routing.limit', message: `More than ${MAX_DIAGNOSTICS.toLocaleString('en-US')} problems: the rest, from here on, are not listed.`, rule: 'limit:diagnostics' }));
+  }
   stats.ms = performance.now() - t0;
   return { text, lineStarts, chunks, diagnostics, stats };
 }

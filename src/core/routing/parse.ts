@@ -3,6 +3,7 @@
 // from `yaml`, placed on their own line (never running to the end of the file). Pure.
 import { isAlias, isNode, parseDocument, visit, type YAMLError } from 'yaml';
 import { BAIL, fastParse } from './fastParse';
+import { tooDeepAt, MAX_NESTING } from './limits';
 import { lineEndAt, lineStartAt, normalizeLineEnds } from './lines';
 import { fromYaml, MAX_ALIAS_EXPANSION, type AliasIssue, type RNode } from './rnode';
 import type { RelDiag } from './types';
@@ -20,6 +21,8 @@ export interface ParsedText {
 
 export function parseText(input: string): ParsedText {
   const text = normalizeLineEnds(input);
+  const deep = tooDeepAt(text);
+  if (deep >= 0) return { root: null, syntax: [tooDeepDiag(text, deep)], anchors: false, fast: false };
   const f = fastParse(text);
   if (f !== BAIL) return { root: f, syntax: [], anchors: false, fast: true };
   const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false, keepSourceTokens: false });
@@ -50,6 +53,12 @@ export function parseText(input: string): ParsedText {
   const root = doc.contents ? fromYaml(doc.contents, doc, text, issues) : null;
   for (const i of issues) syntax.push(aliasDiag(i));
   return { root, syntax, anchors, fast: false };
+}
+
+/** Deep nesting is reported, never parsed (the parsers recurse): from the place it crosses the limit to the end of its line. */
+function tooDeepDiag(text: string, at: number): RelDiag {
+  const end = Math.max(at + 1, lineEndAt(text, at));
+  return { start: at, end: Math.min(end, text.length), severity: 'error', code: 'yaml.syntax', message: `YAML syntax error: Nesting deeper than ${MAX_NESTING} levels is not checked.`, rule: 'yaml:NESTING_LIMIT' };
 }
 
 function aliasDiag(i: AliasIssue): RelDiag {

@@ -137,15 +137,19 @@ export interface AliasIssue {
  * chains stay linear). An alias inside its own anchor, to no anchor, or past MAX_ALIAS_EXPANSION
  * expanded nodes reads as null and is reported in `issues`.
  */
-export function fromYaml(node: YamlNode | null | undefined, doc: Document, src: string, issues: AliasIssue[] = []): RNode {
+export function fromYaml(node: YamlNode | null | undefined, _doc: Document, src: string, issues: AliasIssue[] = []): RNode {
   /** Anchored nodes: their value and expanded size once converted; undefined while being converted. */
   const anchored = new Map<unknown, { value: unknown; size: number } | undefined>();
+  const byName = new Map<string, unknown>();
   let expanded = 0;
   let capped = false;
   const conv = (n: unknown, at: number): RNode => {
     const before = expanded;
     const anchor = isNode(n) && (n as { anchor?: string }).anchor ? n : undefined;
-    if (anchor) anchored.set(anchor, undefined);
+    if (anchor) {
+      anchored.set(anchor, undefined);
+      byName.set((anchor as { anchor: string }).anchor, anchor);
+    }
     const r = convNode(n, at);
     if (anchor) anchored.set(anchor, { value: r.value, size: expanded - before });
     return r;
@@ -164,12 +168,8 @@ export function fromYaml(node: YamlNode | null | undefined, doc: Document, src: 
     }
     if (isAlias(n)) {
       const [s, e] = n.range ?? [at, at];
-      let target: unknown;
-      try {
-        target = n.resolve(doc);
-      } catch {
-        target = undefined;
-      }
+      // the latest anchor of that name before the alias (not n.resolve(doc): it walks the whole document each time)
+      const target = byName.get(n.source);
       const known = target === undefined ? undefined : anchored.get(target);
       let value: unknown = null;
       if (target === undefined || !anchored.has(target)) issues.push({ start: s, end: e, kind: 'unresolved', name: n.source });
