@@ -4,7 +4,7 @@
 // - MAX_PAGE_CHARS: a larger page is not checked (one diagnostic on line 1); micromark with GFM
 //   takes about 0.7 GB and several seconds per MB of table (1,000 inventory rows are about 90 KB);
 // - MAX_PAGE_NESTING: a line nested deeper (list and quote markers, two columns of indentation a
-//   level) is not checked: it is read as blank;
+//   level) is not checked: it is read as a thematic break;
 // - MAX_EMPHASIS_MARKERS: `*`/`_` runs beyond this many in one paragraph (one line in a table) are
 //   not read as emphasis: they are read as spaces, which leaves the visible text the same.
 // Masking keeps every offset (characters become spaces, line breaks stay). Pure.
@@ -72,8 +72,13 @@ function lineDepth(text: string, start: number, end: number): number {
   return depth + (cols >> 1);
 }
 
-function blank(chars: string[], start: number, end: number): void {
-  for (let i = start; i < end; i++) if (chars[i] !== '\n' && chars[i] !== '\r') chars[i] = ' ';
+/**
+ * Masks a line as a thematic break at column 0 (`***` then spaces): it closes every open list and
+ * quote, as a blank line would not (micromark keeps 100 levels open across blank lines, slowly).
+ * A line deeper than the limit is always longer than three characters.
+ */
+function maskLine(chars: string[], start: number, end: number): void {
+  for (let i = start; i < end; i++) chars[i] = i - start < 3 ? '*' : ' ';
 }
 
 /** Applies the limits: the text to parse and what was not checked. */
@@ -110,7 +115,7 @@ export function guardMarkdown(text: string): Guarded {
     else if (lineDepth(text, pos, end) > MAX_PAGE_NESTING) {
       endParagraph();
       chars ??= Array.from({ length: text.length }, (_, k) => text[k]);
-      blank(chars, pos, end);
+      maskLine(chars, pos, end);
       if (!nestingReported) {
         issues.push({ start: pos, end, kind: 'nesting', message: `Nesting deeper than ${MAX_PAGE_NESTING} levels is not checked (this line and any other that deep).` });
         nestingReported = true;
