@@ -59,18 +59,20 @@ export function rangeAt(lineStarts: readonly number[], start: number, end: numbe
 
 /** End of the line containing `offset` (before its LF, CRLF or lone CR). */
 export function lineEndAt(text: string, offset: number): number {
-  let e = text.indexOf('\n', offset);
-  if (e < 0) e = text.length;
-  const cr = text.indexOf('\r', offset);
-  if (cr >= 0 && cr < e) return cr;
-  return e;
+  const n = text.length;
+  for (let i = Math.max(0, offset); i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) return i;
+  }
+  return n;
 }
 
 /** Start of the line containing `offset`. */
 export function lineStartAt(text: string, offset: number): number {
-  const lf = text.lastIndexOf('\n', offset - 1);
-  const cr = text.lastIndexOf('\r', offset - 1);
-  // a CR just before `offset` followed by LF at `offset` is the CRLF before this line's end, not a line start
-  if (cr > lf && !(text.charCodeAt(cr + 1) === 10 && cr + 1 >= offset)) return cr + 1;
-  return lf + 1;
+  for (let i = Math.min(offset, text.length) - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    // a CR followed by LF ends the line only at the LF
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) return i + 1;
+  }
+  return 0;
 }

@@ -3,8 +3,8 @@
 // from `yaml`, placed on their own line (never running to the end of the file). Pure.
 import { isAlias, isNode, parseDocument, visit, type YAMLError } from 'yaml';
 import { BAIL, fastParse } from './fastParse';
-import { tooDeepAt, MAX_NESTING } from './limits';
-import { lineEndAt, lineStartAt, normalizeLineEnds } from './lines';
+import { tooDeepAt, MAX_DIAGNOSTICS, MAX_NESTING } from './limits';
+import { computeLineStarts, lineEndAt, lineOf, lineStartAt, normalizeLineEnds } from './lines';
 import { fromYaml, MAX_ALIAS_EXPANSION, type AliasIssue, type RNode } from './rnode';
 import type { RelDiag } from './types';
 
@@ -29,16 +29,23 @@ export function parseText(input: string): ParsedText {
   const syntax: RelDiag[] = [];
   const lines = new Set<number>();
   // one diagnostic per problem: yaml may report several errors for one bad line
+  // a line already reported is skipped before any work (hostile input gives yaml 100,000s of errors)
+  const starts = doc.errors.length > 1 ? computeLineStarts(text) : [0];
+  const errLines = new Set<number>();
   for (const e of doc.errors) {
+    const at = lineOf(starts, Math.min(Math.max(0, e.pos[0]), text.length));
+    if (errLines.has(at)) continue;
+    errLines.add(at);
     const d = syntaxDiag(text, e, 'error');
     const line = lineStartAt(text, d.start);
     if (lines.has(line)) continue;
     lines.add(line);
     syntax.push(d);
+    if (syntax.length > MAX_DIAGNOSTICS) break;
     // what follows an unclosed flow collection or quote is read wrongly: those errors are noise
     if (/Unclosed flow|Missing closing/.test(d.message)) break;
   }
-  for (const w of doc.warnings) syntax.push(syntaxDiag(text, w, 'warning'));
+  for (const w of doc.warnings.slice(0, MAX_DIAGNOSTICS)) syntax.push(syntaxDiag(text, w, 'warning'));
   let anchors = false;
   visit(doc, {
     Node(_key, node) {
