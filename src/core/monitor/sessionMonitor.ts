@@ -313,7 +313,7 @@ export class SessionMonitor {
     this.syncEvents(rt);
 
     const now = this.now();
-    let providersChanged = false;
+    let providersChanged: boolean;
     try {
       const listing = await providersRead;
       if (needProviders) {

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type MochaType from 'mocha';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- mocha stays external to the bundle (esbuild.mjs)
 const Mocha = require('mocha') as typeof MochaType;
 
 interface Outcome {
@@ -22,6 +22,7 @@ export function run(): Promise<void> {
   if (grep) mocha.grep(grep);
   // Define describe/it on the global object, then load the bundled test files in order.
   mocha.suite.emit('pre-require', globalThis, 'session-ops-editor-suite', mocha);
+  /* eslint-disable @typescript-eslint/no-require-imports -- load order matters: describe/it exist only after pre-require */
   if (process.env.SESSION_OPS_EDITOR_SUITE === 'bench-activation') {
     require('./activation.bench');
   } else if (process.env.SESSION_OPS_EDITOR_SUITE === 'bench-views') {
@@ -34,6 +35,7 @@ export function run(): Promise<void> {
     require('./routing.test');
     require('./pages.test');
   }
+  /* eslint-enable @typescript-eslint/no-require-imports */
 
   const outcomes: Outcome[] = [];
   const resultsDir = process.env.SESSION_OPS_RESULTS_DIR;

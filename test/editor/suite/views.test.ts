@@ -242,7 +242,7 @@ describe('Sessions and Providers views', function () {
       try {
         await waitFor('hung and idle verdicts', () => byId(stalled)?.badge === 'hung' && byId(lazy)?.badge === 'idle', 75_000);
       } catch (err) {
-        throw new Error(`${(err as Error).message}\n${describe()}`);
+        throw new Error(`${(err as Error).message}\n${describe()}`, { cause: err });
       }
       assert.equal(byId(stalled)?.action, 'abort-then-wake');
       assert.equal(byId(done)?.action, 'harvest');
