@@ -56,7 +56,7 @@ function tokenize(src: string): Token[] {
       i = k;
       continue;
     }
-    const m = /^[A-Za-z0-9_.:\-]+/.exec(src.slice(i));
+    const m = /^[A-Za-z0-9_.:-]+/.exec(src.slice(i));
     if (!m) throw new Error(`unexpected "${c}" in: ${src}`);
     out.push({ t: 'id', v: m[0] });
     i += m[0].length;
