@@ -18,6 +18,7 @@ export interface CommandDeps {
   log: vscode.LogOutputChannel;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- command handlers take whatever VS Code passes (tree items, URIs)
 type Handler = (...args: any[]) => unknown;
 
 export function registerCommands(context: vscode.ExtensionContext, deps: CommandDeps): void {

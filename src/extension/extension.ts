@@ -11,6 +11,7 @@ import { LanguageClientHost } from './languageClientHost';
 import { Notifier } from './notifier';
 import { PasswordStore } from './passwordStore';
 import { StatusBar } from './statusBar';
+import { createTestHooks } from './testHooks';
 import { PortAnalysisView } from './views/portAnalysisView';
 import { ProvidersView } from './views/providersView';
 import { SessionsView } from './views/sessionsView';
@@ -36,7 +37,9 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
 
   const configuration = new Configuration(log);
   const passwords = new PasswordStore(context.secrets);
+  const testHooks = createTestHooks(); // inert unless the editor test runner asked for them
   const monitor = new SessionMonitor({
+    ...(testHooks.enabled ? { now: testHooks.now } : {}),
     createClient: (config, credentials) => new BackendClient({ baseUrl: config.baseUrl, username: credentials?.username, password: credentials?.password }),
     getCredentials: (config) => passwords.get(config.key),
     spacingMs: configuration.sampleSpacingSeconds() * 1000,
@@ -44,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
     useEventStream: configuration.useEventStream(),
     log: (level, message) => log[level](message),
   });
-  context.subscriptions.push({ dispose: () => monitor.dispose() });
+  context.subscriptions.push({ dispose: () => monitor.dispose() }, testHooks.register(monitor));
   const sessions = new SessionsView(monitor);
   const providers = new ProvidersView(monitor);
   const statusBar = new StatusBar(monitor, sessions);

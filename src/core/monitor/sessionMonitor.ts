@@ -110,8 +110,8 @@ export class SessionMonitor {
     return () => this.transitionListeners.delete(listener);
   }
 
-  /** Replaces the option values that settings control (spacing, reach, event stream). */
-  updateOptions(patch: Partial<Pick<MonitorOptions, 'spacingMs' | 'resetWithinReachMs' | 'useEventStream'>>): void {
+  /** Replaces the option values that settings control (spacing, reach, event stream; tests: min spacing). */
+  updateOptions(patch: Partial<Pick<MonitorOptions, 'spacingMs' | 'minSpacingMs' | 'resetWithinReachMs' | 'useEventStream'>>): void {
     this.options = { ...this.options, ...patch };
     if (patch.useEventStream !== undefined) for (const rt of this.runtimes.values()) this.syncEvents(rt);
   }
@@ -313,7 +313,7 @@ export class SessionMonitor {
     this.syncEvents(rt);
 
     const now = this.now();
-    let providersChanged = false;
+    let providersChanged: boolean;
     try {
       const listing = await providersRead;
       if (needProviders) {
