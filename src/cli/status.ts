@@ -18,7 +18,7 @@ import type { SessionAssessment } from '../core/model';
 const USAGE = `Usage: session-ops status --base-url URL --directory DIR [options]
 
 Samples every session of DIR twice, SPACING seconds apart, and prints the health verdict
-(healthy, idle, hung), any quota wall, any completion report and the recommended action.
+(healthy, idle, hung, or waiting: a pending permission or question needs a person), any quota wall, any completion report and the recommended action.
 Read-only: it never aborts or prompts anything (GET requests only; on stock opencode it also
 listens to the event stream between samples, so a session still streaming is not called hung).
 
@@ -254,12 +254,13 @@ export function renderTable(doc: StatusDocument, now: number): string {
   out.push('');
   if (doc.sessions.length === 0) out.push('No sessions.');
   else {
-    const rows = [['SESSION', 'TITLE', 'VERDICT', 'ACTION', 'QUOTA WALL', 'REPORT']];
+    const rows = [['SESSION', 'TITLE', 'VERDICT', 'ACTION', 'WAITING FOR', 'QUOTA WALL', 'REPORT']];
     for (const s of doc.sessions) {
       const wall = s.quotaWall ? `${s.quotaWall.category} on ${clean(s.quotaWall.provider ?? '?', 20)}${s.quotaWall.resetAt ? `, reset ${time(s.quotaWall.resetAt)}` : ''}` : '-';
       const report = s.report ? `${s.report.status} ${clean(s.report.ticket, 20)}${s.report.pr ? ` pr=${clean(s.report.pr, 20)}` : ''}` : '-';
       const action = `${s.action}${s.abortFirst && s.action !== 'abort-then-wake' ? ' (abort first)' : ''}${s.recoverOn ? ` on ${clean(s.recoverOn, 20)}` : ''}`;
-      rows.push([clean(s.id, 40), clean(s.title ?? '', 30), `${s.verdict}${s.settled ? '' : '?'}`, action, wall, report]);
+      const waiting = s.waiting ? clean(s.waiting.title, 50) : '-';
+      rows.push([clean(s.parentId ? `└ ${s.id}` : s.id, 42), clean(s.title ?? '', 30), `${s.verdict}${s.settled ? '' : '?'}`, action, waiting, wall, report]);
     }
     out.push(table(rows));
     out.push('');

@@ -1,6 +1,7 @@
 // recoverSession: the recovery procedure after a quota wall (spec), steps 1-5.
 //  1. classify by two samples spacingMs apart (more, up to maxSamples, while they disagree);
-//     abort (and read idle) only when the session reads generating and frozen;
+//     abort (and read idle) only when the session reads generating and frozen, and never while it
+//     waits for a person (a pending permission or question: refused, see waiting.ts);
 //  2. inventory the surviving work (the prompt builder does it);
 //  3. choose a connected provider without a quota mark, send the quota-wall wake prompt with an
 //     explicit model on it (through the send guard);
@@ -18,6 +19,7 @@ import { callOpts, clockOf, failureOf, type ActionContext, type ActionFailure } 
 import type { SendRefusal } from './guard';
 import { chooseAndSend, type PromptFacts } from './send';
 import type { Composed } from './compose';
+import { pendingRequestOf, waitingReason } from './waiting';
 
 export interface RecoverRequest {
   sessionId: string;
@@ -98,6 +100,9 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
     }
     res.assessment = assessment;
     if (!assessment || !listing || !assessment.settled) return refused('no-verdict', `no settled verdict after ${samples.length} samples (${assessment?.verdictBasis ?? 'no samples'}): sample again later; nothing is done on a guess`);
+    const latestSample = samples[samples.length - 1];
+    if (assessment.verdict === 'waiting' && latestSample.waiting) return refused('waiting-for-person', waitingReason(id, latestSample.waiting, 'recovery'));
+    if (assessment.verdict === 'waiting') return refused('waiting-for-person', `session ${id} ${assessment.verdictBasis}: recovery does not abort it`);
     const wall = assessment.quotaWall;
     const decision = assessment.decision;
     const now = clock.now();
@@ -113,6 +118,9 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
     // Step 1 (cont.): abort only when generating and frozen.
     const latest = samples[samples.length - 1];
     if (latest.session.state === 'generating' && (decision.abortFirst || assessment.verdict === 'hung')) {
+      // A request may have appeared since the last sample: read again right before aborting.
+      const waiting = await pendingRequestOf(ctx, id);
+      if (waiting) return refused('waiting-for-person', waitingReason(id, waiting, 'recovery'));
       const aborted = await abortSession(ctx, id, req.abort);
       res.abort = aborted;
       res.aborted = aborted.outcome !== 'error';

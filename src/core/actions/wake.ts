@@ -1,4 +1,5 @@
-// wakeSession: optional abort-first (abort, read idle, only then send); refuse when the session
+// wakeSession: optional abort-first (abort, read idle, only then send; refused while the session
+// waits for a person: a pending permission or question); refuse when the session
 // does not read idle and abort-first was not ordered; choose the explicit model; the send guard;
 // send; then confirm (the session turns generating or a newer assistant message appears).
 import { tailProbe } from '../health/quota-wall';
@@ -8,6 +9,7 @@ import { confirmStarted, type ConfirmedBy, type ConfirmOptions } from './confirm
 import { callOpts, clockOf, failureOf, readSession, type ActionContext, type ActionFailure } from './context';
 import type { SendRefusal } from './guard';
 import { chooseAndSend, type PromptSource } from './send';
+import { pendingRequestOf, waitingReason } from './waiting';
 
 export interface WakeRequest {
   sessionId: string;
@@ -47,6 +49,8 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
   const fail = (error: ActionFailure, message: string): WakeResult => ({ ...base, outcome: 'error', error, message });
   try {
     if (req.abortFirst) {
+      const waiting = await pendingRequestOf(ctx, id);
+      if (waiting) return refuse('waiting-for-person', waitingReason(id, waiting, 'abort-and-wake'));
       const aborted = await abortSession(ctx, id, req.abort);
       base.abort = aborted;
       base.aborted = aborted.outcome !== 'error';

@@ -4,11 +4,12 @@
 // session sooner; polling stays the source of truth. Reconnects with exponential backoff, treats
 // a silent stream (no heartbeat) as dead, and stops on the caller's AbortSignal. A backend
 // without the endpoint (the spec's dialect) or one that refuses the credentials ends the reader.
-import type { SessionState } from '../model';
+import type { SessionState, TodoProgress } from '../model';
 import { BackendError } from './errors';
 import type { HttpTransport } from './http';
 import { directoryProblem } from './ids';
 import { SseParser } from './sse';
+import { readTodoList } from './wire/todo';
 
 /** The minimal, secret-free view of one event: what it is and which session it concerns. */
 export interface BackendEvent {
@@ -16,6 +17,8 @@ export interface BackendEvent {
   sessionID: string | null;
   /** For session.status: the state it announces. */
   state: SessionState | null;
+  /** For todo.updated: the session's todo list in numbers (null when unreadable). */
+  todos?: TodoProgress | null;
 }
 
 export type EventStreamState = 'connecting' | 'open' | 'backoff' | 'unsupported' | 'unauthorized' | 'stopped';
@@ -55,6 +58,15 @@ export function toBackendEvent(data: string): BackendEvent | null {
     state = t === 'idle' ? 'idle' : typeof t === 'string' ? 'generating' : null;
   } else if (e.type === 'session.idle') {
     state = 'idle';
+  }
+  if (e.type === 'todo.updated') {
+    let todos: TodoProgress | null = null;
+    try {
+      todos = readTodoList(p.todos);
+    } catch {
+      todos = null;
+    }
+    return { type: e.type, sessionID, state, todos };
   }
   return { type: e.type, sessionID, state };
 }

@@ -1,6 +1,7 @@
 // The action per session (spec tables "Health verdicts", "Errors", "Recovery procedure"):
 //
 //   leave-alone      healthy, or no settled verdict yet (never act on a guess)
+//   answer           waiting: a pending permission or question needs a person (never aborted)
 //   harvest          idle (or hung) and the newest message carries a completion report
 //   wake             idle with an unfinished task (no report, no quota wall)
 //   abort-then-wake  hung: the generation stream is dead; abort, confirm idle, re-wake
@@ -44,6 +45,7 @@ export function chooseAction(input: ActionInput): ActionDecision {
   const reach = input.resetWithinReachMs ?? DEFAULT_RESET_WITHIN_REACH_MS;
   if (verdict.verdict === null) return decide('leave-alone', `no verdict yet (${verdict.basis})`);
   if (verdict.verdict === 'healthy') return decide('leave-alone', 'healthy: leave alone');
+  if (verdict.verdict === 'waiting') return decide('answer', `${verdict.basis}: a person must answer (never abort-and-wake: that would throw the request away)`);
 
   if (wall) {
     const listing = withWallMark(input.listing, wall, now);

@@ -32,6 +32,8 @@ export function assessSession(samples: SessionSample[], listing: ProviderListing
     quotaWall: wall,
     report,
     decision,
+    waiting: latest.waiting ?? null,
+    parentId: latest.session.parentId ?? null,
   };
 }
 

@@ -7,8 +7,8 @@
 import { ActivityCounter, BackendError, readEventStream, type BackendClient, type BackendEvent, type EventStreamState, type SampleRound } from '../backend';
 import type { BackendConfig } from '../config/backends';
 import { allFreeAt, assessSession, MIN_SPACING_MS } from '../health';
-import type { Dialect, EpochMs, ProviderListing, SessionAssessment, SessionSample } from '../model';
-import type { Badge, SampleEvidence, SessionRow } from './row';
+import type { Dialect, EpochMs, ProviderListing, SessionAssessment, SessionSample, TodoProgress } from '../model';
+import { orderByParent, type Badge, type SampleEvidence, type SessionRow } from './row';
 
 export interface MonitorCredentials {
   username: string;
@@ -53,7 +53,8 @@ export interface BackendState {
   lastRoundAt: EpochMs | null;
 }
 
-export type TransitionKind = 'hung' | 'quota-wall' | 'report';
+/** `waiting`: a session turned to wait for a person (a new permission or question): notify once. */
+export type TransitionKind = 'hung' | 'waiting' | 'quota-wall' | 'report';
 
 export interface Transition {
   kind: TransitionKind;
@@ -84,6 +85,8 @@ interface BackendRuntime {
   providerRefresh: boolean;
   /** Output events seen on the event stream per directory: a live signal between two samples. */
   activity: Map<string, ActivityCounter>;
+  /** Todo progress per session (directory + id), read when first seen and on todo.updated events. */
+  todos: Map<string, TodoProgress | null>;
 }
 
 export class SessionMonitor {
@@ -241,6 +244,7 @@ export class SessionMonitor {
       providersAt: 0,
       providerRefresh: true,
       activity: new Map(),
+      todos: new Map(),
     };
   }
 
@@ -349,12 +353,13 @@ export class SessionMonitor {
         resetWithinReachMs: this.options.resetWithinReachMs,
         minSpacingMs: minSpacing,
       });
-      const row = toRow(key, directory, assessment, baseline ?? null, sample, history);
+      if (rt.client?.capabilities?.todos && !rt.todos.has(hkey)) this.readTodos(rt, rt.client, directory, id);
+      const row = toRow(key, directory, assessment, baseline ?? null, sample, history, rt.todos.get(hkey) ?? null);
       const prev = before.get(id);
       if (!prev || JSON.stringify(prev) !== JSON.stringify(row)) changedRows.push(row);
       const prevBadge = rt.badges.get(hkey);
       if (prevBadge !== undefined && prevBadge !== row.badge) {
-        const kind: TransitionKind | null = row.badge === 'hung' ? 'hung' : row.badge === 'quota-wall' ? 'quota-wall' : row.badge.startsWith('report-') ? 'report' : null;
+        const kind: TransitionKind | null = row.badge === 'hung' ? 'hung' : row.badge === 'waiting' ? 'waiting' : row.badge === 'quota-wall' ? 'quota-wall' : row.badge.startsWith('report-') ? 'report' : null;
         if (kind) for (const l of this.transitionListeners) l({ kind, row });
       }
       if (row.quotaWall && (!prev || !prev.quotaWall)) newWall = true;
@@ -368,11 +373,12 @@ export class SessionMonitor {
     }
     dirState.partialErrors = round.errors.map((e) => ({ sessionId: e.sessionId, message: e.error.message }));
     for (const id of round.vanished) {
+      rt.todos.delete(`${directory}\u0000${id}`);
       rt.history.delete(`${directory}\u0000${id}`);
       rt.badges.delete(`${directory}\u0000${id}`);
     }
     const setChanged = rows.length !== before.size || rows.some((r) => !before.has(r.id));
-    dirState.rows = rows;
+    dirState.rows = orderByParent(rows);
     if (newWall) rt.providerRefresh = true;
     const statusChanged = wasStatus !== 'ok' || hadError !== null;
     if (setChanged || statusChanged || changedRows.length > 0 || providersChanged) {
@@ -403,6 +409,7 @@ export class SessionMonitor {
         signal: controller.signal,
         onEvent: (e: BackendEvent) => {
           activity.onEvent(e);
+          if (e.type === 'todo.updated' && e.sessionID) this.onTodos(rt, directory, e.sessionID, e.todos ?? null);
           if (isNudge(e)) this.nudge(key, directory);
         },
         onState: (s) => {
@@ -412,15 +419,40 @@ export class SessionMonitor {
     }
   }
 
+  /** Reads a session's todo list once (when first seen); later updates come with todo.updated. */
+  private readTodos(rt: BackendRuntime, client: BackendClient, directory: string, id: string): void {
+    const hkey = `${directory}\u0000${id}`;
+    rt.todos.set(hkey, null);
+    client.todos(directory, id, { timeoutMs: 15_000 }).then(
+      (todos) => this.onTodos(rt, directory, id, todos),
+      (err: unknown) => this.options.log?.('info', `todo list of ${id} not read: ${describeError(err)}`),
+    );
+  }
+
+  /** New todo progress for a session: update its row at once (no sampling round needed). */
+  private onTodos(rt: BackendRuntime, directory: string, id: string, todos: TodoProgress | null): void {
+    const hkey = `${directory}\u0000${id}`;
+    if (todos === null && rt.todos.get(hkey)) return;
+    rt.todos.set(hkey, todos);
+    const dir = rt.state.directories.find((d) => d.directory === directory);
+    const i = dir?.rows.findIndex((r) => r.id === id) ?? -1;
+    if (!dir || i < 0) return;
+    const row = { ...dir.rows[i], todos };
+    if (JSON.stringify(row) === JSON.stringify(dir.rows[i])) return;
+    dir.rows[i] = row;
+    this.emit({ structural: [], rows: [row], providers: false });
+  }
+
   private emit(change: MonitorChange): void {
     for (const l of this.listeners) l(change);
   }
 }
 
-const NUDGES = new Set(['session.status', 'session.idle', 'session.error', 'message.updated']);
+const NUDGES = new Set(['session.status', 'session.idle', 'session.error', 'message.updated', 'todo.updated', 'session.created', 'session.deleted']);
 
+/** Events that mean "sample this directory soon": state changes, and every permission.* / question.* event. */
 export function isNudge(e: BackendEvent): boolean {
-  return NUDGES.has(e.type);
+  return NUDGES.has(e.type) || e.type.startsWith('permission.') || e.type.startsWith('question.');
 }
 
 function sameConfig(a: BackendConfig, b: BackendConfig): boolean {
@@ -462,13 +494,15 @@ function lastMoved(history: SessionSample[], latest: SessionSample): EpochMs | n
 }
 
 export function badgeOf(a: SessionAssessment): Badge {
+  if (a.verdict === 'waiting') return 'waiting';
   if (a.report) return `report-${a.report.status}`;
   if (a.quotaWall) return 'quota-wall';
   return a.verdict ?? 'unknown';
 }
 
-function toRow(backendKey: string, directory: string, a: SessionAssessment, baseline: SessionSample | null, latest: SessionSample, history: SessionSample[]): SessionRow {
+function toRow(backendKey: string, directory: string, a: SessionAssessment, baseline: SessionSample | null, latest: SessionSample, history: SessionSample[], todos: TodoProgress | null = null): SessionRow {
   const wall = a.quotaWall;
+  const w = a.waiting ?? null;
   return {
     key: `${backendKey}\u0000${directory}\u0000${a.id}`,
     backendKey,
@@ -488,5 +522,16 @@ function toRow(backendKey: string, directory: string, a: SessionAssessment, base
     failureText: latest.newest?.failure?.text ?? null,
     newestText: latest.newest?.text ?? null,
     evidence: { earlier: baseline ? evidence(baseline) : null, latest: evidence(latest) },
+    waiting:
+      w && a.verdict === 'waiting'
+        ? {
+            kind: w.kind,
+            title: w.title,
+            requestID: w.requestID,
+            detail: w.permission ? { kind: 'permission', tool: w.permission.tool, patterns: w.permission.patterns, always: w.permission.always } : { kind: 'question', questions: w.questions },
+          }
+        : null,
+    todos,
+    parentId: a.parentId ?? null,
   };
 }
