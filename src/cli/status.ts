@@ -254,13 +254,15 @@ export function renderTable(doc: StatusDocument, now: number): string {
   out.push('');
   if (doc.sessions.length === 0) out.push('No sessions.');
   else {
-    const rows = [['SESSION', 'TITLE', 'VERDICT', 'ACTION', 'WAITING FOR', 'QUOTA WALL', 'REPORT']];
+    // The WAITING FOR column appears when a session waits for a person (permission or question).
+    const anyWaiting = doc.sessions.some((s) => s.waiting);
+    const rows = [['SESSION', 'TITLE', 'VERDICT', 'ACTION', ...(anyWaiting ? ['WAITING FOR'] : []), 'QUOTA WALL', 'REPORT']];
     for (const s of doc.sessions) {
       const wall = s.quotaWall ? `${s.quotaWall.category} on ${clean(s.quotaWall.provider ?? '?', 20)}${s.quotaWall.resetAt ? `, reset ${time(s.quotaWall.resetAt)}` : ''}` : '-';
       const report = s.report ? `${s.report.status} ${clean(s.report.ticket, 20)}${s.report.pr ? ` pr=${clean(s.report.pr, 20)}` : ''}` : '-';
       const action = `${s.action}${s.abortFirst && s.action !== 'abort-then-wake' ? ' (abort first)' : ''}${s.recoverOn ? ` on ${clean(s.recoverOn, 20)}` : ''}`;
       const waiting = s.waiting ? clean(s.waiting.title, 50) : '-';
-      rows.push([clean(s.parentId ? `└ ${s.id}` : s.id, 42), clean(s.title ?? '', 30), `${s.verdict}${s.settled ? '' : '?'}`, action, waiting, wall, report]);
+      rows.push([clean(s.parentId ? `└ ${s.id}` : s.id, 42), clean(s.title ?? '', 30), `${s.verdict}${s.settled ? '' : '?'}`, action, ...(anyWaiting ? [waiting] : []), wall, report]);
     }
     out.push(table(rows));
     out.push('');

@@ -45,8 +45,8 @@ export function assertDocumentShape(doc: StatusDocument): void {
   if (doc.allFreeAt !== null && !Number.isInteger(doc.allFreeAt)) fail('allFreeAt must be an integer or null');
   for (const s of doc.sessions) {
     if (typeof s.id !== 'string') fail('session id');
-    if (!['healthy', 'idle', 'hung'].includes(s.verdict)) fail(`verdict ${s.verdict}`);
-    if (!['leave-alone', 'wake', 'harvest', 'abort-then-wake', 'recover', 'wait-for-reset', 'escalate'].includes(s.action)) fail(`action ${s.action}`);
+    if (!['healthy', 'idle', 'hung', 'waiting'].includes(s.verdict)) fail(`verdict ${s.verdict}`);
+    if (!['leave-alone', 'answer', 'wake', 'harvest', 'abort-then-wake', 'recover', 'wait-for-reset', 'escalate'].includes(s.action)) fail(`action ${s.action}`);
     if (!('quotaWall' in s) || !('report' in s)) fail('quotaWall and report are required (null allowed)');
     if (s.quotaWall) {
       if (!['usage-limit', 'free-tier', 'rate-limit', 'balance'].includes(s.quotaWall.category)) fail('quotaWall.category');

@@ -20,6 +20,8 @@ export interface OpencodeOptions {
   binary?: string;
   /** How long to wait for "listening on". Default 60 s. */
   startTimeoutMs?: number;
+  /** Extra top-level config merged over the default (e.g. {"permission": {"bash": "ask"}}). */
+  config?: Record<string, unknown>;
 }
 
 export interface OpencodeServer {
@@ -86,7 +88,7 @@ export async function startOpencode(options: OpencodeOptions): Promise<OpencodeS
     HOME: home,
     OPENCODE_DISABLE_MODELS_FETCH: '1',
     OPENCODE_DISABLE_AUTOUPDATE: '1',
-    OPENCODE_CONFIG_CONTENT: JSON.stringify(opencodeConfig(options.modelUrl, options.apiKey ?? 'sk-local-test-key')),
+    OPENCODE_CONFIG_CONTENT: JSON.stringify({ ...opencodeConfig(options.modelUrl, options.apiKey ?? 'sk-local-test-key'), ...options.config }),
   });
   const username = options.username ?? 'opencode';
   if (options.password) {
