@@ -252,4 +252,6 @@ export interface SessionAssessment {
   quotaWall: QuotaWall | null;
   report: CompletionReport | null;
   decision: ActionDecision;
+  /** Why the newest message could not be read this round (verdict unknown), or null. */
+  unreadable?: string | null;
 }

@@ -37,11 +37,14 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
   const configuration = new Configuration(log);
   const passwords = new PasswordStore(context.secrets);
   const monitor = new SessionMonitor({
-    createClient: (config, credentials) => new BackendClient({ baseUrl: config.baseUrl, username: credentials?.username, password: credentials?.password }),
+    createClient: (config, credentials, marks) => new BackendClient({ baseUrl: config.baseUrl, username: credentials?.username, password: credentials?.password, marks }),
     getCredentials: (config) => passwords.get(config.key),
     spacingMs: configuration.sampleSpacingSeconds() * 1000,
     resetWithinReachMs: configuration.resetWithinReachMs(),
     useEventStream: configuration.useEventStream(),
+    retryWaitMs: configuration.retryWaitMs(),
+    markMaxAgeMs: configuration.markMaxAgeMs(),
+    toolCeilingMs: configuration.toolCeilingMs(),
     log: (level, message) => log[level](message),
   });
   context.subscriptions.push({ dispose: () => monitor.dispose() });
@@ -64,6 +67,9 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
       spacingMs: configuration.sampleSpacingSeconds() * 1000,
       resetWithinReachMs: configuration.resetWithinReachMs(),
       useEventStream: configuration.useEventStream(),
+      retryWaitMs: configuration.retryWaitMs(),
+      markMaxAgeMs: configuration.markMaxAgeMs(),
+      toolCeilingMs: configuration.toolCeilingMs(),
     });
     monitor.setBackends(configuration.backends());
     statusBar.update();
