@@ -23,7 +23,7 @@ export function assessSession(samples: SessionSample[], listing: ProviderListing
   if (samples.length === 0) throw new Error('assessSession needs at least one sample');
   const latest = samples[samples.length - 1];
   const previous = samples.length >= 2 ? samples[samples.length - 2] : undefined;
-  const verdict = judgeVerdict(previous ?? latest, previous ? latest : undefined, { minSpacingMs: options.minSpacingMs, toolCeilingMs: options.toolCeilingMs });
+  const verdict = judgeVerdict(previous ?? latest, previous ? latest : undefined, { minSpacingMs: options.minSpacingMs, toolCeilingMs: options.toolCeilingMs, retryWaitMs: options.retryWaitMs });
   const wall = detectQuotaWall(latest, verdict, listing, { retryWaitMs: options.retryWaitMs });
   const report = reportOf(latest.newest);
   const decision = chooseAction({ verdict, wall, report, newest: latest.newest, listing, now: options.now, resetWithinReachMs: options.resetWithinReachMs });

@@ -15,6 +15,7 @@ export interface SampleHistoryOptions {
   keepMs?: number;
   /** Passed to the verdict when asking whether a session is settled. */
   toolCeilingMs?: number;
+  retryWaitMs?: number;
 }
 
 export class SampleHistory {
@@ -30,7 +31,7 @@ export class SampleHistory {
     this.minSpacingMs = options.minSpacingMs ?? MIN_SPACING_MS;
     this.maxBaselineAgeMs = Math.max(2 * options.spacingMs, this.minSpacingMs);
     this.keepMs = Math.max(options.keepMs ?? 3 * 60_000, this.maxBaselineAgeMs);
-    this.verdictOptions = { minSpacingMs: this.minSpacingMs, toolCeilingMs: options.toolCeilingMs };
+    this.verdictOptions = { minSpacingMs: this.minSpacingMs, toolCeilingMs: options.toolCeilingMs, retryWaitMs: options.retryWaitMs };
   }
 
   /** Adds samples (any sessions); each session's list stays ordered by time. */

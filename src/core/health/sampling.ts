@@ -46,7 +46,7 @@ export interface SettledSamples {
 /** Samples `directory` until every session of interest has a settled verdict (or maxSamples). */
 export async function collectSettledSamples(client: BackendClient, directory: string, options: SettledSamplesOptions): Promise<SettledSamples> {
   const maxSamples = Math.max(2, options.maxSamples ?? 4);
-  const history = new SampleHistory({ spacingMs: options.spacingMs, minSpacingMs: options.minSpacingMs, toolCeilingMs: options.toolCeilingMs });
+  const history = new SampleHistory({ spacingMs: options.spacingMs, minSpacingMs: options.minSpacingMs, toolCeilingMs: options.toolCeilingMs, retryWaitMs: options.retryWaitMs });
   const activity = new ActivityCounter();
   const stopEvents = new AbortController();
   const onAbort = () => stopEvents.abort();

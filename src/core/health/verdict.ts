@@ -21,6 +21,7 @@
 // (permission, question), which is never subject to the ceiling. A retry status (stock opencode
 // retrying a failed model call) is the backend working: healthy, "retrying (attempt n, next in s)".
 import type { SessionSample, VerdictResult } from '../model';
+import { retryWall } from './quota-wall';
 
 /** The spec's minimum spacing between the two samples. */
 export const MIN_SPACING_MS = 30_000;
@@ -33,6 +34,8 @@ export interface VerdictOptions {
   minSpacingMs?: number;
   /** A running tool keeps a frozen session healthy this long at most (setting toolCeilingMinutes). */
   toolCeilingMs?: number;
+  /** A rate-limit retry waiting at least this long is a quota wall, not the backend working. */
+  retryWaitMs?: number;
 }
 
 /** "retrying (attempt 2, next in 5 s)" for a retry status read at `at`. */
@@ -115,7 +118,8 @@ export function judgeVerdict(first: SessionSample, second?: SessionSample, optio
     }
     return result('healthy', `generating; the backend reports tool "${tool.name}" running${tool.since !== null ? ` since ${new Date(tool.since).toISOString()}` : ''}`);
   }
-  if (second.session.retry) return result('healthy', `generating; the backend is ${retryText(second.session.retry, second.at)}`);
+  // A retry that is a quota wall (long wait, usage limit named) is a retry spin: frozen, below.
+  if (second.session.retry && !retryWall(second, { retryWaitMs: options.retryWaitMs })) return result('healthy', `generating; the backend is ${retryText(second.session.retry, second.at)}`);
   return result(
     'hung',
     noProgress

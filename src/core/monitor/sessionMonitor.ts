@@ -131,7 +131,8 @@ export class SessionMonitor {
   updateOptions(
     patch: Partial<Pick<MonitorOptions, 'spacingMs' | 'resetWithinReachMs' | 'useEventStream' | 'retryWaitMs' | 'markMaxAgeMs' | 'toolCeilingMs'>>,
   ): void {
-    const historyChanged = (patch.spacingMs !== undefined && patch.spacingMs !== this.options.spacingMs) || (patch.toolCeilingMs !== undefined && patch.toolCeilingMs !== this.options.toolCeilingMs);
+    const changed = (k: 'spacingMs' | 'toolCeilingMs' | 'retryWaitMs') => patch[k] !== undefined && patch[k] !== this.options[k];
+    const historyChanged = changed('spacingMs') || changed('toolCeilingMs') || changed('retryWaitMs');
     this.options = { ...this.options, ...patch };
     for (const rt of this.runtimes.values()) {
       if (historyChanged) rt.history.clear();
@@ -296,7 +297,12 @@ export class SessionMonitor {
   private historyFor(rt: BackendRuntime, directory: string): SampleHistory {
     let h = rt.history.get(directory);
     if (!h) {
-      h = new SampleHistory({ spacingMs: this.options.spacingMs, minSpacingMs: this.options.minSpacingMs ?? MIN_SPACING_MS, toolCeilingMs: this.options.toolCeilingMs });
+      h = new SampleHistory({
+        spacingMs: this.options.spacingMs,
+        minSpacingMs: this.options.minSpacingMs ?? MIN_SPACING_MS,
+        toolCeilingMs: this.options.toolCeilingMs,
+        retryWaitMs: this.options.retryWaitMs,
+      });
       rt.history.set(directory, h);
     }
     return h;
