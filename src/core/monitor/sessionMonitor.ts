@@ -146,6 +146,18 @@ export class SessionMonitor {
     if (this.active) void this.sampleBackend(fresh, true);
   }
 
+  /** The backend's client (created on first use), for the actions; it shares the monitor's quota marks. */
+  async client(backendKey: string): Promise<BackendClient> {
+    const rt = this.runtimes.get(backendKey);
+    if (!rt) throw new Error(`backend ${backendKey} is not configured`);
+    return this.clientFor(rt);
+  }
+
+  /** The shortest spacing a verdict accepts (the spec's 30 s; only tests lower it). */
+  minSpacingMs(): number {
+    return this.options.minSpacingMs ?? MIN_SPACING_MS;
+  }
+
   backends(): BackendState[] {
     return [...this.runtimes.values()].map((rt) => rt.state);
   }
