@@ -159,7 +159,7 @@ export async function runEditorSuite(options = {}) {
           title: e.getAttribute('title'),
         })));
       } else if (req.url === '/click') {
-        await page.click(args.selector, { timeout: 10_000 });
+        await page.click(args.selector, { timeout: 10_000, button: args.button === 'right' ? 'right' : 'left' });
       } else if (req.url === '/press') {
         await page.keyboard.press(args.keys);
       } else if (req.url === '/type') {

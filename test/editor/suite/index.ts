@@ -39,6 +39,7 @@ export function run(): Promise<void> {
   } else {
     require('./smoke.test');
     require('./views.test');
+    require('./actions.test');
     require('./routing.test');
     require('./pages.test');
   }
