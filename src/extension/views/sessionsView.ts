@@ -4,7 +4,8 @@
 // only the tree items that changed are refreshed.
 import * as vscode from 'vscode';
 import type { BackendConfig } from '../../core/config/backends';
-import { badgeLook, contextValue, describeRow, tooltipMarkdown } from '../../core/monitor/present';
+import { backendContextValue, contextValueOf, sessionContextValue } from '../../core/monitor/context-values';
+import { badgeLook, describeRow, tooltipMarkdown } from '../../core/monitor/present';
 import { needsAttention, type SessionRow } from '../../core/monitor/row';
 import type { BackendState, DirectoryState, MonitorChange, SessionMonitor } from '../../core/monitor/sessionMonitor';
 
@@ -123,7 +124,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
         const item = new vscode.TreeItem(node.directory, vscode.TreeItemCollapsibleState.Expanded);
         item.id = node.key;
         item.iconPath = vscode.ThemeIcon.Folder;
-        item.contextValue = 'directory';
+        item.contextValue = contextValueOf('directory', []);
         return item;
       }
       case 'message': {
@@ -131,12 +132,12 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
         item.id = node.key;
         if (node.error) {
           item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
-          item.contextValue = 'backend-error';
+          item.contextValue = contextValueOf('backendError', []);
           item.tooltip = new vscode.MarkdownString().appendText(node.text);
           item.command = { command: 'sessionOps.retryBackend', title: 'Retry', arguments: [node] };
         } else {
           item.iconPath = new vscode.ThemeIcon('info');
-          item.contextValue = 'message';
+          item.contextValue = contextValueOf('message', []);
         }
         return item;
       }
@@ -155,17 +156,14 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     if (state?.status === 'ok') bits.push(`${rows.length} session${rows.length === 1 ? '' : 's'}${attention ? `, ${attention} need attention` : ''}`);
     if (state?.dialect) bits.push(state.dialect === 'opencode' ? 'opencode' : 'spec dialect');
     item.description = bits.join(' · ');
-    const flags = ['backend'];
     if (state?.status === 'error') {
-      flags.push('backend-error');
       item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
     } else if (node.backend.insecure) {
-      flags.push('insecure');
       item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('editorWarning.foreground'));
     } else {
       item.iconPath = new vscode.ThemeIcon('server');
     }
-    item.contextValue = flags.join(' ');
+    item.contextValue = backendContextValue({ error: state?.status === 'error', insecure: Boolean(node.backend.insecure) });
     const tip = new vscode.MarkdownString();
     tip.appendMarkdown(`**${escape(node.backend.name)}**  \n`).appendText(node.backend.baseUrl);
     if (node.backend.insecure) tip.appendMarkdown('\n\n$(warning) clear-text http:// to another machine');
@@ -190,7 +188,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     tooltip.isTrusted = false;
     tooltip.supportHtml = false;
     item.tooltip = tooltip;
-    item.contextValue = contextValue(row);
+    item.contextValue = sessionContextValue(row);
     item.accessibilityInformation = { label: `${row.title ?? row.id}, ${look.label}${item.description ? `, ${item.description}` : ''}` };
     if (row.report) item.command = { command: 'sessionOps.openReport', title: 'Open Report', arguments: [node] };
     return item;
