@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // bench/activation: extension activation inside the real editor (code-server, VS Code 1.100.3),
 // over several cold starts, plus the bundle sizes. Prints a table.
-//   node bench/activation.mjs [runs=5]
+//   node bench/activation.mjs [runs=5] [--smoke]
+// --smoke: one cold start (npm test's bench-smoke layer: it must complete and print its tables).
 import { readFileSync, statSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -9,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { runEditorSuite } from '../test/editor/run-code-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const runs = Number(process.argv[2] ?? 5);
+const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const runs = process.argv.includes('--smoke') ? 1 : Number(positional[0] ?? 5);
 if (!existsSync(path.join(root, 'dist', 'extension.js'))) {
   console.error('build first: npm run build');
   process.exit(2);
