@@ -127,12 +127,12 @@ export class SessionMonitor {
     return () => this.transitionListeners.delete(listener);
   }
 
-  /** Replaces the option values that settings control (spacing, reach, event stream). */
+  /** Replaces the option values that settings control (spacing, reach, event stream, quota walls, tool ceiling; tests: min spacing). */
   updateOptions(
-    patch: Partial<Pick<MonitorOptions, 'spacingMs' | 'resetWithinReachMs' | 'useEventStream' | 'retryWaitMs' | 'markMaxAgeMs' | 'toolCeilingMs'>>,
+    patch: Partial<Pick<MonitorOptions, 'spacingMs' | 'minSpacingMs' | 'resetWithinReachMs' | 'useEventStream' | 'retryWaitMs' | 'markMaxAgeMs' | 'toolCeilingMs'>>,
   ): void {
-    const changed = (k: 'spacingMs' | 'toolCeilingMs' | 'retryWaitMs') => patch[k] !== undefined && patch[k] !== this.options[k];
-    const historyChanged = changed('spacingMs') || changed('toolCeilingMs') || changed('retryWaitMs');
+    const changed = (k: 'spacingMs' | 'minSpacingMs' | 'toolCeilingMs' | 'retryWaitMs') => patch[k] !== undefined && patch[k] !== this.options[k];
+    const historyChanged = changed('spacingMs') || changed('minSpacingMs') || changed('toolCeilingMs') || changed('retryWaitMs');
     this.options = { ...this.options, ...patch };
     for (const rt of this.runtimes.values()) {
       if (historyChanged) rt.history.clear();
@@ -169,6 +169,18 @@ export class SessionMonitor {
     fresh.badges = rt.badges;
     this.runtimes.set(backendKey, fresh);
     if (this.active) void this.sampleBackend(fresh, true);
+  }
+
+  /** The backend's client (created on first use), for the actions; it shares the monitor's quota marks. */
+  async client(backendKey: string): Promise<BackendClient> {
+    const rt = this.runtimes.get(backendKey);
+    if (!rt) throw new Error(`backend ${backendKey} is not configured`);
+    return this.clientFor(rt);
+  }
+
+  /** The shortest spacing a verdict accepts (the spec's 30 s; only tests lower it). */
+  minSpacingMs(): number {
+    return this.options.minSpacingMs ?? MIN_SPACING_MS;
   }
 
   backends(): BackendState[] {
@@ -364,7 +376,7 @@ export class SessionMonitor {
 
     if (client.capabilities?.quotaObjects === false) recordWalls(rt.marks, round.samples, { retryWaitMs: this.options.retryWaitMs });
     const now = this.now();
-    let providersChanged = false;
+    let providersChanged: boolean;
     try {
       const listing = await providersRead;
       if (rt.closed) return;
