@@ -314,4 +314,6 @@ export interface SessionAssessment {
   waiting?: WaitingRequest | null;
   /** The parent session of a sub-agent session. */
   parentId?: string | null;
+  /** Why the newest message could not be read this round (verdict unknown), or null. */
+  unreadable?: string | null;
 }

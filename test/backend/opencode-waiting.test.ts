@@ -28,7 +28,7 @@ describe('stock opencode: sessions waiting for a person, todos, sub-agents (real
 
   before(async function () {
     model = await startScriptedModel();
-    oc = await startOpencode({ modelUrl: model.url, config: { permission: { bash: 'ask' } } });
+    oc = await startOpencode({ modelUrl: model.url, configure: (c) => ({ ...c, permission: { bash: 'ask' } }) });
     client = new BackendClient({ baseUrl: oc.baseUrl });
     model.when('[perm]', { kind: 'tool-calls', calls: [{ tool: 'bash', args: { command: 'ls -la', description: 'list the files' } }], then: 'listed the files' });
     model.when('[ask]', {

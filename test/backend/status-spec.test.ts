@@ -112,7 +112,7 @@ describe('status CLI against the spec-dialect server', function () {
     assert.equal(run.session(balance).quotaWall?.category, 'balance');
     assert.deepEqual(v(empty), ['idle', 'leave-alone']);
 
-    assert.deepEqual(run.doc!.providers.map((p) => [p.id, p.connected, p.quota]), [
+    assert.deepEqual(run.doc!.providers.map((p) => [p.id, p.connected, p.quota && { markedAt: p.quota.markedAt, resetAt: p.quota.resetAt }]), [
       ['anthropic', true, { markedAt: now - 60_000, resetAt: now + HOUR }],
       ['openai', true, null],
     ]);
@@ -259,6 +259,34 @@ describe('status CLI against the spec-dialect server', function () {
       assert.equal(run.code, 0, run.stderr);
       run = await status(statusArgs(server.url, '/w'), { SESSION_OPS_PASSWORD: 'pw', SESSION_OPS_USERNAME: 'someone' });
       assert.equal(run.code, 1);
+    });
+
+    it('issue 10 finding 8: a session whose newest message cannot be read is unknown with the reason (vanished: exit 0; read error: exit 1)', async () => {
+      server.setProviders([{ id: 'openai' }], ['openai']);
+      const d = server.directory('/w');
+      const ok = d.addSession({ state: 'idle' });
+      d.addMessage(ok, { text: 'I will continue tomorrow' });
+      const gone = d.addSession({ state: 'generating' });
+      d.addMessage(gone, { text: 'working' });
+      server.fault({ path: new RegExp(`^/session/${gone}/message$`), status: 404, body: '{"error":"not found"}', times: Infinity });
+      let run = await status(statusArgs(server.url, '/w'));
+      assert.equal(run.code, 0, run.stderr);
+      assertDocumentShape(run.doc!);
+      assert.equal(run.session(ok).verdict, 'idle');
+      const s = run.session(gone);
+      assert.deepEqual([s.verdict, s.headline, s.action, s.settled], ['unknown', 'unreadable', 'leave-alone', false]);
+      assert.match(s.unreadable ?? '', /vanished|not found|404/i);
+      assert.match(s.basis, /could not be read/);
+      assert.ok(run.doc!.errors.some((e) => e.sessionId === gone && e.kind === 'not-found'), 'the document says the data is unavailable');
+
+      server.clearFaults();
+      server.fault({ path: new RegExp(`^/session/${gone}/message$`), status: 500, body: 'boom', times: Infinity });
+      run = await status(statusArgs(server.url, '/w'));
+      assert.equal(run.code, 1);
+      assert.equal(run.session(gone).verdict, 'unknown');
+      run = await status(['--base-url', server.url, '--directory', '/w', '--spacing', '1', '--allow-short-spacing']);
+      assert.match(run.stdout, new RegExp(`${gone}\\s+unknown\\s+leave-alone`));
+      assert.match(run.stdout, /could not be read/);
     });
 
     it('--help prints the usage and exits 0', async () => {

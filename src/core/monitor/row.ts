@@ -29,6 +29,8 @@ export interface QuotaWallView {
   reason: string | null;
   category: FailureCategory;
   resetAt: EpochMs | null;
+  /** When the provider's quota mark was set (its age is shown), when it has one. */
+  markedAt?: EpochMs | null;
 }
 
 /** What a waiting session asks of a person (a pending permission or question). */
@@ -76,6 +78,10 @@ export interface SessionRow {
   todos?: TodoProgress | null;
   /** The parent session of a sub-agent session; the view shows it under its parent. */
   parentId?: string | null;
+  /** "retrying (attempt 2, next in 5 s)": the backend retrying a model call (not a quota wall). */
+  retrying?: string | null;
+  /** Why the newest message could not be read this round (badge unknown), or null. */
+  unreadable?: string | null;
 }
 
 /** Sessions that need a person: hung, waiting for an answer, quota wall, idle with unfinished work, a fresh report. */
