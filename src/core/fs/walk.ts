@@ -5,7 +5,8 @@
 // Rules (the same for every caller):
 // - dot-folders (`.git`, `.vscode`, ...) and `node_modules` are never entered;
 // - folders deeper than WALK_MAX_DEPTH below a root are not entered (a root is depth 0);
-// - at most WALK_MAX_FILES files are returned (files refused by `include` do not count);
+// - at most WALK_MAX_FILES files are returned (files refused by `include` do not count), and at
+//   most WALK_MAX_FOLDERS folders are read;
 // - symbolic links are followed, each real folder is read once (a link loop ends there);
 //   a dangling link is skipped;
 // - a folder that cannot be read is reported in `errors`, never thrown; the walk goes on.
@@ -18,6 +19,8 @@ import * as path from 'node:path';
 export const WALK_MAX_DEPTH = 16;
 /** At most this many files are returned by one walk. */
 export const WALK_MAX_FILES = 10_000;
+/** At most this many folders are read by one walk (the root included). */
+export const WALK_MAX_FOLDERS = 20_000;
 
 export interface WalkEntry {
   /** Full path: the root joined with `segments`. */
@@ -37,9 +40,10 @@ export interface WalkOptions {
   include?: (filePath: string) => boolean;
   /** Enter this folder (beyond the fixed rules)? Default: yes. Folders not entered are still listed. */
   descend?: (folderPath: string) => boolean;
-  /** Lower the caps (tests); the defaults are WALK_MAX_DEPTH and WALK_MAX_FILES and cannot be raised. */
+  /** Lower the caps (tests); the defaults are WALK_MAX_DEPTH, WALK_MAX_FILES and WALK_MAX_FOLDERS and cannot be raised. */
   maxDepth?: number;
   maxFiles?: number;
+  maxFolders?: number;
 }
 
 export interface WalkResult {
@@ -47,7 +51,7 @@ export interface WalkResult {
   /** Every folder seen below the root (entered or not), except skipped dot-folders and node_modules. */
   folders: WalkEntry[];
   errors: WalkError[];
-  /** True when a cap stopped the walk (a folder too deep, or too many files). */
+  /** True when a cap stopped the walk (a folder too deep, too many files or folders). */
   truncated: boolean;
 }
 
@@ -74,16 +78,23 @@ interface Pending {
 export async function walk(root: string, options: WalkOptions = {}): Promise<WalkResult> {
   const maxDepth = Math.min(options.maxDepth ?? WALK_MAX_DEPTH, WALK_MAX_DEPTH);
   const maxFiles = Math.min(options.maxFiles ?? WALK_MAX_FILES, WALK_MAX_FILES);
+  const maxFolders = Math.min(options.maxFolders ?? WALK_MAX_FOLDERS, WALK_MAX_FOLDERS);
   const result: WalkResult = { files: [], folders: [], errors: [], truncated: false };
   const seen = new Set<string>();
   const queue: Pending[] = [{ dir: root, segments: [] }];
+  let read = 0;
   for (let head = 0; head < queue.length; head++) {
     const { dir, segments } = queue[head];
+    if (read >= maxFolders) {
+      result.truncated = true;
+      break;
+    }
     let entries: Dirent[];
     try {
       const real = await fs.realpath(dir);
       if (seen.has(real)) continue;
       seen.add(real);
+      read++;
       entries = await fs.readdir(dir, { withFileTypes: true });
     } catch (err) {
       result.errors.push({ path: dir, segments, error: err as NodeJS.ErrnoException });

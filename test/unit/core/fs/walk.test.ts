@@ -54,6 +54,13 @@ describe('core/fs walk', () => {
     assert.equal(r.truncated, true);
   });
 
+  it('stops after reading the folder cap', async () => {
+    for (let i = 0; i < 5; i++) file(`d${i}/f.txt`);
+    const r = await walk(tmp, { maxFolders: 3 }); // the root and two folders
+    assert.deepEqual(rel(r.files), ['d0/f.txt', 'd1/f.txt']);
+    assert.equal(r.truncated, true);
+  });
+
   it('does not enter folders deeper than the depth cap (root = 0)', async () => {
     file('1/2/3/deep.txt');
     file('1/shallow.txt');
