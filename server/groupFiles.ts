@@ -1,6 +1,6 @@
 // The files of document groups (the pages of a source-analysis folder) as the server sees them:
-// read from disk once per folder and kept until a file event, a close or a save says the disk
-// changed; open documents override disk. Also finds the group folders of the workspace (the
+// read from disk once per folder and kept until a file event from the client's watcher (a save,
+// a create, a delete) or a close says the disk changed; open documents override disk. Also finds the group folders of the workspace (the
 // bounded walk of src/core/fs/walk) for the Port analysis view.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -13,7 +13,7 @@ export class GroupFiles {
   private readonly disk = new Map<string, Promise<Map<string, string>>>();
 
   /** Member files of `folder` on disk (path → text); cached. */
-  onDisk(folder: string, member: (filePath: string) => boolean): Promise<Map<string, string>> {
+  private onDisk(folder: string, member: (filePath: string) => boolean): Promise<Map<string, string>> {
     const key = pathKey(folder);
     let p = this.disk.get(key);
     if (!p) {
@@ -26,12 +26,14 @@ export class GroupFiles {
   /** The group's files: disk, with `open` (path → current text) laid over it. */
   async files(folder: string, member: (filePath: string) => boolean, open: ReadonlyMap<string, string>): Promise<Map<string, string>> {
     const out = new Map<string, string>();
-    const byKey = new Map<string, string>();
+    const opened = new Set<string>();
     for (const [p, text] of open) {
-      if (pathKey(path.dirname(p)) === pathKey(folder) && member(p)) byKey.set(pathKey(p), p), out.set(p, text);
+      if (pathKey(path.dirname(p)) !== pathKey(folder) || !member(p)) continue;
+      opened.add(pathKey(p));
+      out.set(p, text);
     }
     for (const [p, text] of await this.onDisk(folder, member)) {
-      if (!byKey.has(pathKey(p))) out.set(p, text);
+      if (!opened.has(pathKey(p))) out.set(p, text);
     }
     return out;
   }

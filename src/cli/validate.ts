@@ -175,7 +175,7 @@ export async function runValidate(argv: string[], io: ValidateIo = defaultIo): P
       io.stderr(`session-ops validate: cannot read folder ${shown}: ${errMessage(e.error)}\n`);
       ioError = true;
     }
-    if (found.truncated) io.stderr(`session-ops validate: ${shownDir}: stopped at ${WALK_MAX_DEPTH} folders deep or ${WALK_MAX_FILES} files; name deeper folders separately\n`);
+    if (found.truncated) io.stderr(`session-ops validate: ${shownDir}: not every file was checked (a walk stops ${WALK_MAX_DEPTH} folders deep and after ${WALK_MAX_FILES} files); name the folders below separately\n`);
     for (const f of found.files) await validateFile(f.segments.reduce(joinShown, shownDir), f.path, false);
   };
 

@@ -20,7 +20,7 @@ export const WALK_MAX_DEPTH = 16;
 /** At most this many files are returned by one walk. */
 export const WALK_MAX_FILES = 10_000;
 /** At most this many folders are read by one walk (the root included). */
-export const WALK_MAX_FOLDERS = 20_000;
+const WALK_MAX_FOLDERS = 20_000;
 
 export interface WalkEntry {
   /** Full path: the root joined with `segments`. */
@@ -56,7 +56,7 @@ export interface WalkResult {
 }
 
 /** Skipped by every walk. */
-export function isSkippedFolder(name: string): boolean {
+function isSkippedFolder(name: string): boolean {
   return name.startsWith('.') || name === 'node_modules';
 }
 

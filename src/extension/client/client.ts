@@ -5,7 +5,7 @@ import { EnvironmentNotification, type NotificationType, type RequestType } from
 import type { InitializationOptions, SchemaDiagnosticsMode } from '../../shared/settings';
 
 /** A custom request that gets no answer within this is cancelled and fails. */
-export const REQUEST_DEADLINE_MS = 30_000;
+const REQUEST_DEADLINE_MS = 30_000;
 
 export interface RoutingClient {
   start(): Promise<void>;
