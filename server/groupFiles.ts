@@ -4,10 +4,9 @@
 // bounded walk of src/core/fs/walk) for the Port analysis view.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { readTextIfSmall } from '../src/core/fs/readText';
 import { walk } from '../src/core/fs/walk';
 import { pathKey } from './paths';
-
-const MAX_BYTES = 4 * 1024 * 1024;
 
 export class GroupFiles {
   private readonly disk = new Map<string, Promise<Map<string, string>>>();
@@ -57,18 +56,12 @@ async function readFolder(folder: string, member: (filePath: string) => boolean)
   } catch {
     return out;
   }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   await Promise.all(
     entries.map(async (e) => {
       const full = path.join(folder, e.name);
       if (!(e.isFile() || e.isSymbolicLink()) || !member(full)) return;
-      try {
-        const st = await fs.stat(full);
-        if (!st.isFile() || st.size > MAX_BYTES) return;
-        out.set(full, await fs.readFile(full, 'utf8'));
-      } catch {
-        /* unreadable or gone: not part of the set */
-      }
+      const text = await readTextIfSmall(full); // unreadable, gone or too large: not part of the set
+      if (text !== undefined) out.set(full, text);
     }),
   );
   // Sorted by path, whatever order the reads finished in.

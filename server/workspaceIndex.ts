@@ -2,11 +2,9 @@
 // keys: the files of every kind with a `routeKeysIn` hook (routing tables), found by the bounded
 // walk of src/core/fs/walk, once, in the background. Open documents count with their current
 // text (their sessions report their keys). A change of workspace folders starts a new scan.
-import { promises as fs } from 'node:fs';
+import { readTextIfSmall } from '../src/core/fs/readText';
 import { walk } from '../src/core/fs/walk';
 import type { DocumentKind, KindSettings } from './kinds/types';
-
-const MAX_BYTES = 4 * 1024 * 1024;
 
 export class RouteKeyIndex {
   private onDisk = new Map<string, string[]>();
@@ -50,15 +48,10 @@ export class RouteKeyIndex {
       const found = await walk(root, { include: (p) => kinds.some((k) => k.candidate(p, settings)) });
       for (const f of found.files) {
         if (generation !== this.generation) return;
-        try {
-          const st = await fs.stat(f.path);
-          if (st.size > MAX_BYTES) continue;
-          const text = await fs.readFile(f.path, 'utf8');
-          const kind = kinds.find((k) => k.claims(f.path, text, settings));
-          if (kind?.routeKeysIn) into.set(f.path, kind.routeKeysIn(text));
-        } catch {
-          /* unreadable: skip */
-        }
+        const text = await readTextIfSmall(f.path); // unreadable or too large: skipped
+        if (text === undefined) continue;
+        const kind = kinds.find((k) => k.claims(f.path, text, settings));
+        if (kind?.routeKeysIn) into.set(f.path, kind.routeKeysIn(text));
       }
     }
   }

@@ -1,8 +1,10 @@
-// The bounded breadth-first walker: skipped folders, caps, symlink loops, errors reported, path order.
+// The bounded breadth-first walker (skipped folders, caps, symlink loops, errors reported, path
+// order) and the capped text read next to it.
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readTextIfSmall } from '../../../../src/core/fs/readText';
 import { compareSegments, walk, WALK_MAX_DEPTH, WALK_MAX_FILES } from '../../../../src/core/fs/walk';
 
 describe('core/fs walk', () => {
@@ -127,5 +129,20 @@ describe('core/fs walk', () => {
   it('compareSegments orders a folder before the names after it', () => {
     const list = [['b'], ['a', 'z'], ['a'], ['a', 'b', 'c'], ['a-b']];
     assert.deepEqual(list.sort(compareSegments), [['a'], ['a', 'b', 'c'], ['a', 'z'], ['a-b'], ['b']]);
+  });
+});
+
+describe('core/fs readTextIfSmall', () => {
+  it('reads small files; folders, missing and too large files give undefined', async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'so-read-'));
+    try {
+      writeFileSync(path.join(tmp, 'a.txt'), 'hello');
+      assert.equal(await readTextIfSmall(path.join(tmp, 'a.txt')), 'hello');
+      assert.equal(await readTextIfSmall(path.join(tmp, 'a.txt'), 4), undefined);
+      assert.equal(await readTextIfSmall(tmp), undefined);
+      assert.equal(await readTextIfSmall(path.join(tmp, 'absent')), undefined);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
