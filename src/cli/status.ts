@@ -8,6 +8,7 @@ import { BackendClient } from '../core/backend/client';
 import { BackendError } from '../core/backend/errors';
 import { DEFAULT_MARK_MAX_AGE_MS, QuotaMarkBook } from '../core/backend/quota-marks';
 import { DEFAULT_RESET_WITHIN_REACH_MS } from '../core/health/action';
+import { parseProviderScope, type ProviderScope } from '../core/health/provider-choice';
 import { DEFAULT_RETRY_WAIT_MS } from '../core/health/quota-wall';
 import { assessSettled, collectSettledSamples } from '../core/health/sampling';
 import { buildStatusDocument, type StatusDocument } from '../core/health/status-document';
@@ -32,6 +33,8 @@ Options:
   --tool-ceiling-minutes MIN  a tool running this long with nothing else moving is hung (default 30)
   --mark-max-age-minutes MIN  a remembered quota mark without a reset time ends after this (default 360)
   --timeout SECONDS         per-request timeout (default 15)
+  --providers A,B           providers a recovery may choose (default: any connected one); an empty
+                            value ("") means the configured ones, without the built-in opencode
   --json                    print the JSON document instead of a table
 
 Environment:
@@ -59,6 +62,7 @@ interface StatusArgs {
   markMaxAgeMs: number;
   timeoutMs: number;
   json: boolean;
+  providers: ProviderScope | null;
 }
 
 class UsageError extends Error {}
@@ -74,6 +78,7 @@ const OPTIONS = new Set([
   '--tool-ceiling-minutes',
   '--mark-max-age-minutes',
   '--timeout',
+  '--providers',
 ]);
 
 function parseArgs(argv: string[]): StatusArgs | 'help' {
@@ -129,7 +134,17 @@ function parseArgs(argv: string[]): StatusArgs | 'help' {
     markMaxAgeMs: Math.round(number('--mark-max-age-minutes', DEFAULT_MARK_MAX_AGE_MS / 60_000, 0) * 60_000),
     timeoutMs: Math.round(number('--timeout', 15, 0.1) * 1000),
     json: flags.has('--json'),
+    providers: providersArg(values.get('--providers')),
   };
+}
+
+function providersArg(raw: string | undefined): ProviderScope | null {
+  if (raw === undefined) return null;
+  try {
+    return parseProviderScope(raw);
+  } catch (err) {
+    throw new UsageError(`--providers: ${(err as Error).message}`);
+  }
 }
 
 const defaultIo = (): StatusIo => ({
@@ -201,6 +216,7 @@ async function collect(client: BackendClient, args: StatusArgs, io: StatusIo): P
     minSpacingMs,
     retryWaitMs: args.retryWaitMs,
     toolCeilingMs: args.toolCeilingMs,
+    providers: args.providers,
   });
   const errors = settled.latest.unreadable.map((u) => ({ sessionId: u.session.id, kind: u.error.kind, message: u.error.message }));
   return buildStatusDocument({

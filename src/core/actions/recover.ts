@@ -10,7 +10,7 @@
 //  5. read the newest message until an assistant message newer than the prompt appears.
 import type { SampleRound } from '../backend/client';
 import { assessSession } from '../health/assess';
-import { markedProviders } from '../health/provider-choice';
+import { markedProviders, type ProviderScope } from '../health/provider-choice';
 import { MIN_SPACING_MS } from '../health/verdict';
 import type { EpochMs, ModelRef, ProviderListing, QuotaWall, SessionAssessment, SessionSample } from '../model';
 import { abortSession, type AbortOptions, type AbortResult } from './abort';
@@ -33,6 +33,8 @@ export interface RecoverRequest {
   minSpacingMs?: number;
   maxSamples?: number;
   resetWithinReachMs?: number;
+  /** Which providers recovery may choose (sessionOps.recovery.providers, --providers); absent: any. */
+  providers?: ProviderScope | null;
   abort?: AbortOptions;
   confirm?: ConfirmOptions;
 }
@@ -95,7 +97,7 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
       samples.push(sample);
       if (samples.length < 2) continue;
       listing = await ctx.backend.listProviders(ctx.directory, callOpts(ctx));
-      assessment = assessSession(samples, listing, { now: clock.now(), resetWithinReachMs: req.resetWithinReachMs, minSpacingMs });
+      assessment = assessSession(samples, listing, { now: clock.now(), resetWithinReachMs: req.resetWithinReachMs, minSpacingMs, providers: req.providers });
       if (assessment.settled) break;
     }
     res.assessment = assessment;
@@ -134,6 +136,7 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
       agent: req.agent ?? 'build',
       requested: req.model ?? null,
       prefer: decision.recoverOn,
+      providers: req.providers,
       prompt: (facts) => req.prompt({ ...facts, wall }),
       session,
       newest,

@@ -4,6 +4,7 @@
 // send; then confirm (the session turns generating or a newer assistant message appears).
 import { tailProbe } from '../health/quota-wall';
 import type { ModelRef } from '../model';
+import type { ProviderScope } from '../health/provider-choice';
 import { abortSession, type AbortOptions, type AbortResult } from './abort';
 import { confirmStarted, type ConfirmedBy, type ConfirmOptions } from './confirm';
 import { callOpts, clockOf, failureOf, readSession, type ActionContext, type ActionFailure } from './context';
@@ -19,6 +20,8 @@ export interface WakeRequest {
   /** Agent role (default "build"). */
   agent?: string;
   abortFirst?: boolean;
+  /** Which providers the model may be chosen on (sessionOps.recovery.providers, --providers); absent: any. */
+  providers?: ProviderScope | null;
   abort?: AbortOptions;
   confirm?: ConfirmOptions;
 }
@@ -67,7 +70,7 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
     }
     const wall = tailProbe({ at: clockOf(ctx).now(), session, newest });
     const wallProvider = wall?.provider ?? null;
-    const sent = await chooseAndSend(ctx, { sessionId: id, agent: req.agent ?? 'build', requested: req.model ?? null, prompt: req.prompt, session, newest, listing, wallProvider });
+    const sent = await chooseAndSend(ctx, { sessionId: id, agent: req.agent ?? 'build', requested: req.model ?? null, providers: req.providers, prompt: req.prompt, session, newest, listing, wallProvider });
     base.modelBasis = sent.choice.basis;
     base.prompt = sent.text;
     if (!sent.sent && sent.refusal) return { ...base, model: sent.refusal.model, outcome: 'refused', refusal: sent.refusal, message: `refused, nothing sent: ${sent.refusal.reason}` };

@@ -12,7 +12,7 @@
 //   escalate         balance failure (top-up, not time, cures it), or reset unknown / out of reach
 import type { ActionDecision, CompletionReport, EpochMs, MessageSnapshot, ProviderListing, QuotaWall, VerdictResult } from '../model';
 import { headline } from './precedence';
-import { chooseRecoveryProvider, earliestConnectedReset, markedProviders } from './provider-choice';
+import { chooseRecoveryProvider, earliestConnectedReset, markedProviders, type ProviderScope } from './provider-choice';
 
 /** Default for "within reach": a reset this close is waited for instead of escalated. */
 export const DEFAULT_RESET_WITHIN_REACH_MS = 120 * 60_000;
@@ -25,6 +25,8 @@ export interface ActionInput {
   listing: ProviderListing;
   now: EpochMs;
   resetWithinReachMs?: number;
+  /** Which providers recovery may choose (see ProviderScope); absent: any connected one. */
+  providers?: ProviderScope | null;
 }
 
 function decide(action: ActionDecision['action'], basis: string, extra: Partial<ActionDecision> = {}): ActionDecision {
@@ -60,7 +62,7 @@ export function chooseAction(input: ActionInput): ActionDecision {
         escalation: { reason: 'balance', message: `balance failure on ${who}: top up the account`, marks: markedProviders(listing) },
       });
     }
-    const free = chooseRecoveryProvider(listing, wall.provider);
+    const free = chooseRecoveryProvider(listing, wall.provider, input.providers);
     if (free) {
       return decide('recover', `${wall.category} wall on ${who}; ${free.id} is connected and has no quota object: re-wake there${abortFirst ? ' after aborting (still generating)' : ''}`, {
         abortFirst,
