@@ -60,7 +60,7 @@ export function toBackendEvent(data: string): BackendEvent | null {
     state = 'idle';
   }
   if (e.type === 'todo.updated') {
-    let todos: TodoProgress | null = null;
+    let todos: TodoProgress | null;
     try {
       todos = readTodoList(p.todos);
     } catch {
