@@ -10,7 +10,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BackendClient } from '../../src/core/backend/client';
-import { readEventStream, type BackendEvent } from '../../src/core/backend/events';
+import { readEventStream, readGlobalEventStream, type BackendEvent, type GlobalBackendEvent } from '../../src/core/backend/events';
+import { parseBackendConfigs } from '../../src/core/config/backends';
+import { SessionMonitor, type Transition } from '../../src/core/monitor/sessionMonitor';
 import { recoverSession } from '../../src/core/actions/recover';
 import { wakeSession } from '../../src/core/actions/wake';
 import { guardedPrompt } from '../support/guarded-prompt';
@@ -196,6 +198,75 @@ describe('stock opencode: sessions waiting for a person, todos, sub-agents (real
     assert.deepEqual(await client.children(dir, id), [child.id]);
     const parent = (await client.listSessions(dir)).sessions.find((s) => s.id === id);
     assert.equal(parent?.parentId, null);
+  });
+
+  it('the monitor: one GET /global/event stream, a directory with no sessions yet gets its events; the waiting row with its request, todos and the sub-agent under its parent; notified once', async () => {
+    const dir = newDir();
+    const { backends } = parseBackendConfigs([{ baseUrl: oc.baseUrl, directories: [dir] }], []);
+    let clock = Date.now();
+    const monitor = new SessionMonitor({
+      createClient: (config) => new BackendClient({ baseUrl: config.baseUrl, now: () => clock }),
+      getCredentials: async () => undefined,
+      spacingMs: 600_000,
+      minSpacingMs: 0,
+      resetWithinReachMs: 2 * 3600_000,
+      useEventStream: true,
+      nudgeDelayMs: 50,
+      now: () => clock,
+    });
+    const transitions: Transition[] = [];
+    monitor.onTransition((t) => transitions.push(t));
+    try {
+      monitor.setBackends(backends);
+      monitor.setActive(true);
+      await monitor.refresh();
+      assert.equal(monitor.backends()[0].dialect, 'opencode', 'learned from GET /session/status with no session yet');
+      await waitFor('the global event stream to open', () => monitor.backends()[0].eventStream === 'open');
+      // Nothing samples on a timer now (10 min spacing): only event nudges bring these rows in.
+      const id = await launch(dir, 'ask me first [ask]');
+      const planner = await launch(dir, 'make a plan [plan]');
+      const parent = await launch(dir, 'delegate it [delegate]');
+      await waitFor('rows for the new sessions (from event nudges alone)', () => monitor.rows().some((r) => r.id === id) && monitor.rows().some((r) => r.parentId === parent));
+      await waitFor('the question to be pending', async () => (await client.listQuestions(dir)).requests.some((r) => r.sessionID === id));
+      clock += 45_000;
+      await monitor.refresh();
+      clock += 45_000;
+      await monitor.refresh();
+      const row = monitor.rows().find((r) => r.id === id)!;
+      assert.deepEqual([row.badge, row.verdict, row.action], ['waiting', 'waiting', 'answer'], row.pending ?? '');
+      assert.equal(row.waiting?.kind, 'question');
+      assert.equal(row.waiting?.title, 'question: Colour');
+      assert.deepEqual(row.waiting?.detail.kind === 'question' && row.waiting.detail.questions[0].options.map((o) => o.label), ['Red', 'Blue']);
+      assert.equal(transitions.filter((t) => t.kind === 'waiting' && t.row.id === id).length, 1, 'notified once');
+      await waitFor('todo progress on the planner row', () => monitor.rows().find((r) => r.id === planner)?.todos?.total === 3);
+      assert.deepEqual(monitor.rows().find((r) => r.id === planner)?.todos, { done: 1, total: 3, inProgress: 'write the fix' });
+      const ids = monitor.rows().map((r) => r.id);
+      const child = monitor.rows().find((r) => r.parentId === parent)!;
+      assert.equal(ids.indexOf(child.id), ids.indexOf(parent) + 1, 'the sub-agent row follows its parent');
+      const request = (await client.listQuestions(dir)).requests.find((r) => r.sessionID === id)!;
+      await client.replyQuestion(dir, request.requestID, [['Blue']]);
+      await waitFor('the answered session to leave waiting (question.replied nudges a sample)', () => monitor.rows().find((r) => r.id === id)?.badge !== 'waiting', 10_000);
+    } finally {
+      monitor.dispose();
+    }
+  });
+
+  it('GET /global/event carries events of every directory, each naming its directory', async () => {
+    const dir = newDir();
+    const seen: GlobalBackendEvent[] = [];
+    const stop = new AbortController();
+    let open!: () => void;
+    const opened = new Promise<void>((r) => (open = r));
+    const reader = readGlobalEventStream(client.transport, { signal: stop.signal, onEvent: (e) => seen.push(e), onState: (st) => st === 'open' && open() });
+    await opened;
+    try {
+      const id = await launch(dir, 'plan again [plan]');
+      await waitFor('an event of the new session', () => seen.find((e) => e.event.sessionID === id));
+      assert.ok(seen.filter((e) => e.event.sessionID === id).every((e) => e.directory === dir), JSON.stringify(seen.slice(0, 3)));
+    } finally {
+      stop.abort();
+      await reader;
+    }
   });
 
   it('a directory with no sessions yet still learns the dialect (and so gets its events)', async () => {

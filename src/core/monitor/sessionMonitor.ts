@@ -7,7 +7,7 @@
 // objects live in a book per backend that every client of it shares (credentials change included).
 // A runtime replaced by setBackends/resetClient is closed: nothing awaited for it creates a client,
 // opens a stream or writes state afterwards. Never imports 'vscode'.
-import { ActivityCounter, BackendError, QuotaMarkBook, readEventStream, type BackendClient, type BackendEvent, type EventStreamState, type SampleRound } from '../backend';
+import { ActivityCounter, BackendError, QuotaMarkBook, readEventStream, readGlobalEventStream, type BackendClient, type BackendEvent, type GlobalBackendEvent, type EventStreamState, type SampleRound } from '../backend';
 import type { BackendConfig } from '../config/backends';
 import { allFreeAt, assessSession, MIN_SPACING_MS, recordWalls, SampleHistory, unreadableAssessment } from '../health';
 import type { Dialect, EpochMs, ProviderListing, SessionSample, TodoProgress } from '../model';
@@ -473,22 +473,40 @@ export class SessionMonitor {
     rt.events = controller;
     const client = rt.client!;
     const key = rt.state.config.key;
-    for (const directory of rt.state.config.directories) {
-      const activity = new ActivityCounter();
-      rt.activity.set(directory, activity);
-      void readEventStream(client.transport, {
-        directory,
-        signal: controller.signal,
-        onEvent: (e: BackendEvent) => {
-          activity.onEvent(e);
-          if (e.type === 'todo.updated' && e.sessionID) this.onTodos(rt, directory, e.sessionID, e.todos ?? null);
-          if (isNudge(e)) this.nudge(key, directory);
-        },
-        onState: (s) => {
-          rt.state.eventStream = s;
-        },
-      }).catch((err: unknown) => this.options.log?.('warn', `event stream ${rt.state.config.baseUrl}: ${describeError(err)}`));
+    const directories = rt.state.config.directories;
+    for (const directory of directories) rt.activity.set(directory, new ActivityCounter());
+    const onDirectoryEvent = (directory: string, e: BackendEvent) => {
+      rt.activity.get(directory)?.onEvent(e);
+      if (e.type === 'todo.updated' && e.sessionID) this.onTodos(rt, directory, e.sessionID, e.todos ?? null);
+      if (isNudge(e)) this.nudge(key, directory);
+    };
+    const onState = (s: EventStreamState) => {
+      rt.state.eventStream = s;
+    };
+    const fail = (err: unknown) => this.options.log?.('warn', `event stream ${rt.state.config.baseUrl}: ${describeError(err)}`);
+    const perDirectory = () => {
+      for (const directory of directories) {
+        void readEventStream(client.transport, { directory, signal: controller.signal, onEvent: (e) => onDirectoryEvent(directory, e), onState }).catch(fail);
+      }
+    };
+    if (!client.capabilities?.globalEvents) {
+      perDirectory();
+      return;
     }
+    // One GET /global/event per backend; its events name their directory. A server without it
+    // ('unsupported') falls back to one GET /event per directory.
+    const byDirectory = new Map(directories.map((d) => [sameDirectoryKey(d), d]));
+    void readGlobalEventStream(client.transport, {
+      signal: controller.signal,
+      onEvent: (g: GlobalBackendEvent) => {
+        const directory = g.directory === null ? undefined : byDirectory.get(sameDirectoryKey(g.directory));
+        if (directory !== undefined) onDirectoryEvent(directory, g.event);
+      },
+      onState: (s) => {
+        onState(s);
+        if (s === 'unsupported' && !controller.signal.aborted) perDirectory();
+      },
+    }).catch(fail);
   }
 
   /** Reads a session's todo list once (when first seen); later updates come with todo.updated. */
@@ -518,6 +536,11 @@ export class SessionMonitor {
   private emit(change: MonitorChange): void {
     for (const l of this.listeners) l(change);
   }
+}
+
+/** Directories compared without trailing separators. */
+function sameDirectoryKey(directory: string): string {
+  return directory.length > 1 ? directory.replace(/[\\/]+$/, '') : directory;
 }
 
 const NUDGES = new Set(['session.status', 'session.idle', 'session.error', 'message.updated', 'todo.updated', 'session.created', 'session.deleted']);
