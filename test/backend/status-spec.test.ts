@@ -226,6 +226,41 @@ describe('status CLI against the spec-dialect server', function () {
     assert.ok(!run.stdout.includes('\u001b'), 'no escape sequences from server text');
   });
 
+  describe('issue 10 findings seen from outside', () => {
+    it('finding 4: a tool running past the ceiling with nothing else moving is hung, with the evidence; under it, healthy', async () => {
+      const now = Date.now();
+      server.setProviders([{ id: 'openai' }], ['openai']);
+      const d = server.directory('/w');
+      const id = d.addSession({ state: 'generating', progress: { stepCount: 5, lastStepAt: now - 47 * 60_000 } });
+      d.addMessage(id, { text: '', parts: [{ type: 'tool', tool: 'bash', state: { status: 'running', time: { start: now - 47 * 60_000 } } }] });
+      let run = await status(statusArgs(server.url, '/w'));
+      assert.equal(run.session(id).verdict, 'hung', run.session(id).basis);
+      assert.match(run.session(id).basis, /tool `bash` running for 47 min, nothing else moved/);
+      assert.equal(run.session(id).action, 'abort-then-wake');
+      run = await status(statusArgs(server.url, '/w', '--tool-ceiling-minutes', '60'));
+      assert.equal(run.session(id).verdict, 'healthy', run.session(id).basis);
+    });
+
+    it('findings 5 and 6: a wall beats a report everywhere; a user prompt quoting a report is no report', async () => {
+      const now = Date.now();
+      server.setProviders([{ id: 'anthropic', quota: { markedAt: now - 5 * 60_000 } }, { id: 'openai' }], ['anthropic', 'openai']);
+      const d = server.directory('/w');
+      const both = d.addSession({ state: 'idle' });
+      d.addMessage(both, { text: 'ticket=T-1 status=done summary="half"', error: { text: 'weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' } });
+      const quoted = d.addSession({ state: 'idle' });
+      d.addMessage(quoted, { role: 'user', text: 'Report like this:\nticket=T-2 status=done summary="example"' });
+      const run = await status(statusArgs(server.url, '/w'));
+      const b = run.session(both);
+      assert.deepEqual([b.headline, b.action, b.recoverOn], ['quota-wall', 'recover', 'openai']);
+      const q = run.session(quoted);
+      assert.deepEqual([q.report, q.action, q.headline], [null, 'wake', 'idle']);
+      const mark = run.doc!.providers.find((p) => p.id === 'anthropic')!.quota!;
+      assert.ok(mark.ageMs! >= 5 * 60_000 && mark.ageMs! < 6 * 60_000, 'finding 3: the mark\'s age is shown');
+      const table = await status(['--base-url', server.url, '--directory', '/w', '--spacing', '1', '--allow-short-spacing']);
+      assert.match(table.stdout, /marked \S+ \(5 min ago\)/);
+    });
+  });
+
   describe('exit codes and errors', () => {
     it('2 on usage errors: spacing under 30 s without --allow-short-spacing, missing options, unknown flags', async () => {
       let run = await status(['--base-url', server.url, '--directory', '/w', '--spacing', '10']);

@@ -68,16 +68,3 @@ export function unreadableAssessment(session: SessionSnapshot, reason: string, s
     parentId: session.parentId ?? null,
   };
 }
-
-/** Groups the samples of several rounds by session id, oldest first, keeping list order. */
-export function samplesBySession(rounds: Array<{ samples: SessionSample[] }>): Map<string, SessionSample[]> {
-  const out = new Map<string, SessionSample[]>();
-  for (const round of rounds) {
-    for (const s of round.samples) {
-      const list = out.get(s.session.id);
-      if (list) list.push(s);
-      else out.set(s.session.id, [s]);
-    }
-  }
-  return out;
-}

@@ -4,7 +4,7 @@ export { tailProbe, retryWall, observedWall, detectQuotaWall, allFreeAt, DEFAULT
 export { chooseAction, DEFAULT_RESET_WITHIN_REACH_MS, type ActionInput } from './action';
 export { freeProviders, chooseRecoveryProvider, inScope, parseProviderScope, BUILT_IN_PROVIDER, type ProviderScope, modelOn, earliestConnectedReset, markedProviders } from './provider-choice';
 export { preDispatchCheck, type DispatchCheck } from './pre-dispatch';
-export { assessSession, unreadableAssessment, samplesBySession, type AssessOptions } from './assess';
+export { assessSession, unreadableAssessment, type AssessOptions } from './assess';
 export { headline, type Headline, type HeadlineInput } from './precedence';
 export { SampleHistory, type SampleHistoryOptions } from './sample-history';
 export { collectSettledSamples, assessSettled, type SettledSamples, type SettledSamplesOptions } from './sampling';

@@ -40,6 +40,11 @@ export interface VerdictOptions {
   retryWaitMs?: number;
 }
 
+/** "47 min" from a minute on, "40 s" below. */
+function duration(ms: number): string {
+  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`;
+}
+
 /** "retrying (attempt 2, next in 5 s)" for a retry status read at `at`. */
 export function retryText(retry: NonNullable<SessionSample['session']['retry']>, at: number): string {
   const next = retry.next === null ? 'next unknown' : `next in ${Math.max(0, Math.round((retry.next - at) / 1000))} s`;
@@ -128,7 +133,7 @@ export function judgeVerdict(first: SessionSample, second?: SessionSample, optio
     const ceiling = options.toolCeilingMs ?? DEFAULT_TOOL_CEILING_MS;
     const runFor = tool.since !== null ? second.at - tool.since : null;
     if (runFor !== null && runFor > ceiling) {
-      return result('hung', `tool \`${tool.name}\` running for ${Math.round(runFor / 60_000)} min, nothing else moved (ceiling ${Math.round(ceiling / 60_000)} min)`, true);
+      return result('hung', `tool \`${tool.name}\` running for ${duration(runFor)}, nothing else moved (ceiling ${duration(ceiling)})`, true);
     }
     return result('healthy', `generating; the backend reports tool "${tool.name}" running${tool.since !== null ? ` since ${new Date(tool.since).toISOString()}` : ''}`);
   }
