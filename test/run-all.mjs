@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: builds (with type-check), then runs every test layer in order and prints a summary.
+// `npm test`: builds (with type-check) and lints, then runs every test layer in order and prints a summary.
+//   0. build, lint  required: nothing else runs when either fails (ESLint, zero warnings)
 //   1. unit       mocha, plain Node, the pure modules
 //   2. lsp        the built language server spoken to over LSP
 //   3. backend    the real opencode server (opencode-ai) and the spec-dialect test server
@@ -17,12 +18,13 @@ const npx = (...args) => ['npx', ['--no-install', ...args]];
 
 const layers = [
   { name: 'build', cmd: ['npm', ['run', 'build']], required: true },
+  { name: 'lint', cmd: ['npm', ['run', 'lint']], required: true },
   { name: 'unit', cmd: npx('mocha', '--config', 'test/unit/.mocharc.json') },
   { name: 'lsp', cmd: npx('mocha', '--config', 'test/lsp/.mocharc.json') },
   { name: 'backend', cmd: npx('mocha', '--config', 'test/backend/.mocharc.json') },
   { name: 'editor', cmd: ['node', ['test/editor/run-code-server.mjs']] },
   { name: 'vsix', cmd: ['node', ['test/editor/run-vsix-check.mjs']] },
-].filter((l) => only.length === 0 || l.name === 'build' || only.includes(l.name));
+].filter((l) => only.length === 0 || l.required || only.includes(l.name));
 
 const results = [];
 const started = Date.now();

@@ -144,7 +144,9 @@ export async function runEditorSuite(options = {}) {
       const args = body ? JSON.parse(body) : {};
       if (!page) throw new Error('the page is not open yet');
       let result = { ok: true };
-      if (req.url === '/screenshot') {
+      if (req.url === '/ping') {
+        result = { ok: true, workbench: (await page.$('.monaco-workbench')) !== null };
+      } else if (req.url === '/screenshot') {
         const safe = String(args.name).replace(/[^a-z0-9._-]+/gi, '-');
         const file = path.join(resultsDir, `${safe}.png`);
         await page.screenshot({ path: file });
@@ -178,6 +180,10 @@ export async function runEditorSuite(options = {}) {
     ...options,
     env: {
       SESSION_OPS_HARNESS_URL: harnessUrl,
+      SESSION_OPS_EDITOR_RUNNER: 'code-server',
+      // Registers sessionOps.test.configureMonitor (src/extension/testHooks.ts): tests lower the
+      // monitor's minimum spacing instead of sleeping 30 s.
+      SESSION_OPS_TEST_HOOKS: '1',
       SESSION_OPS_RESULTS_DIR: resultsDir,
       SESSION_OPS_REPO_ROOT: root,
       ...(options.grep ? { SESSION_OPS_EDITOR_GREP: options.grep } : {}),
