@@ -21,7 +21,7 @@ export function gitInventory(options: { timeoutMs?: number; commits?: number } =
     } catch {
       return null; // not a repository, or git is missing
     }
-    let commits: string[] = [];
+    let commits: string[];
     try {
       const log = await git(['log', '--oneline', '--no-decorate', `-n${options.commits ?? 5}`], directory, timeoutMs, signal);
       commits = log.split('\n').filter((l) => l.trim() !== '');
