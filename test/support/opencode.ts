@@ -16,6 +16,8 @@ export interface OpencodeOptions {
   username?: string;
   /** API key configured for provider "local" (stock opencode echoes it in GET /provider). */
   apiKey?: string;
+  /** Adjusts the config before start (e.g. a second provider, disabled_providers). */
+  configure?: (config: Record<string, unknown>) => Record<string, unknown>;
   /** Path of the binary; default: node_modules/.bin/opencode found from the working directory up. */
   binary?: string;
   /** How long to wait for "listening on". Default 60 s. */
@@ -86,7 +88,7 @@ export async function startOpencode(options: OpencodeOptions): Promise<OpencodeS
     HOME: home,
     OPENCODE_DISABLE_MODELS_FETCH: '1',
     OPENCODE_DISABLE_AUTOUPDATE: '1',
-    OPENCODE_CONFIG_CONTENT: JSON.stringify(opencodeConfig(options.modelUrl, options.apiKey ?? 'sk-local-test-key')),
+    OPENCODE_CONFIG_CONTENT: JSON.stringify((options.configure ?? ((c) => c))(opencodeConfig(options.modelUrl, options.apiKey ?? 'sk-local-test-key'))),
   });
   const username = options.username ?? 'opencode';
   if (options.password) {
