@@ -6,6 +6,7 @@
 //   3. backend    the real opencode server (opencode-ai) and the spec-dialect test server
 //   4. editor     the suite inside the extension host of a real VS Code (code-server + Chromium)
 //   5. vsix       the packaged .vsix installed into code-server activates
+//   6. bench-smoke every bench at a tiny size (bench/smoke.mjs): completes and prints its table
 // Every layer runs even when an earlier one failed; the exit code is non-zero if any failed.
 // A layer that cannot run fails with its reason: nothing skips itself to green.
 import { spawnSync } from 'node:child_process';
@@ -24,6 +25,7 @@ const layers = [
   { name: 'backend', cmd: npx('mocha', '--config', 'test/backend/.mocharc.json') },
   { name: 'editor', cmd: ['node', ['test/editor/run-code-server.mjs']] },
   { name: 'vsix', cmd: ['node', ['test/editor/run-vsix-check.mjs']] },
+  { name: 'bench-smoke', cmd: ['node', ['bench/smoke.mjs']] },
 ].filter((l) => only.length === 0 || l.required || only.includes(l.name));
 
 const results = [];
@@ -38,9 +40,9 @@ for (const layer of layers) {
 }
 
 console.log('\n=== summary ===');
-console.log('layer     result  seconds');
-for (const r of results) console.log(`${r.name.padEnd(9)} ${(r.ok ? 'pass' : 'FAIL').padEnd(7)} ${r.seconds.toFixed(1).padStart(7)}${r.ok ? '' : `  (${r.why})`}`);
-console.log(`total               ${((Date.now() - started) / 1000).toFixed(1).padStart(7)}`);
+console.log('layer       result  seconds');
+for (const r of results) console.log(`${r.name.padEnd(11)} ${(r.ok ? 'pass' : 'FAIL').padEnd(7)} ${r.seconds.toFixed(1).padStart(7)}${r.ok ? '' : `  (${r.why})`}`);
+console.log(`total                 ${((Date.now() - started) / 1000).toFixed(1).padStart(7)}`);
 const failed = results.filter((r) => !r.ok);
 if (failed.length > 0 || results.length < layers.length) {
   console.error(`\nnpm test FAILED: ${failed.map((r) => r.name).join(', ') || 'build'}`);

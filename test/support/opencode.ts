@@ -22,6 +22,20 @@ export interface OpencodeOptions {
   binary?: string;
   /** How long to wait for "listening on". Default 60 s. */
   startTimeoutMs?: number;
+  /** Changes the config before the server starts (a second provider, permissions ...). */
+  configure?: (config: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/** A second OpenAI-compatible provider `backup` (model `b1`) on the same scripted model, for recovery. */
+export function withBackupProvider(modelUrl: string): (config: Record<string, unknown>) => Record<string, unknown> {
+  return (config) => ({
+    ...config,
+    disabled_providers: ['opencode'],
+    provider: {
+      ...(config.provider as Record<string, unknown>),
+      backup: { npm: '@ai-sdk/openai-compatible', name: 'Backup', options: { baseURL: modelUrl, apiKey: 'sk-backup-never-shown' }, models: { b1: { name: 'B1' } } },
+    },
+  });
 }
 
 export interface OpencodeServer {

@@ -27,6 +27,7 @@ import {
 } from '../../core/actions';
 import { gitInventory } from '../../core/actions/git-inventory';
 import type { BackendClient } from '../../core/backend/client';
+import { MIN_SPACING_MS } from '../../core/health/verdict';
 import type { ModelRef, ProviderListing } from '../../core/model';
 import { localTime, until } from '../../core/monitor/present';
 import type { SessionRow } from '../../core/monitor/row';
@@ -144,12 +145,18 @@ export class SessionActions {
   }
 
   /** A prompt that did not go out: say why, keep it, offer Retry and Open Prompt. */
-  private async undelivered(row: SessionRow, message: string, prompt: string | null, target: PromptTarget, retry: () => Promise<unknown>): Promise<void> {
+  private undelivered(row: SessionRow, message: string, prompt: string | null, target: PromptTarget, retry: () => Promise<unknown>): void {
     this.deps.log.warn(`prompt to ${row.id} not sent: ${message}`);
     const buttons = prompt ? ['Retry', 'Open Prompt'] : ['Retry'];
-    const choice = await vscode.window.showErrorMessage(`Session Ops: "${row.title ?? row.id}": ${message}`, ...buttons);
-    if (choice === 'Retry') await retry();
-    else if (choice === 'Open Prompt' && prompt) await this.deps.prompts.open(prompt, target);
+    // Not awaited: the command ends now; the prompt stays reachable from the message's buttons.
+    void vscode.window.showErrorMessage(`Session Ops: "${row.title ?? row.id}": ${message}`, ...buttons).then(async (choice) => {
+      try {
+        if (choice === 'Retry') await retry();
+        else if (choice === 'Open Prompt' && prompt) await this.deps.prompts.open(prompt, target);
+      } catch (err) {
+        this.deps.log.error(`retry of the prompt to ${row.id}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    });
   }
 
   private target(row: SessionRow, kind: PromptTarget['kind'], model: ModelRef | null, basis: string | null, extra: Partial<PromptTarget> = {}): PromptTarget {
@@ -273,13 +280,15 @@ export class SessionActions {
     if (!options.automatic && !(await this.checkAuthority(row, authority))) return undefined;
     this.cancelScheduled(row, false);
     const { ctx, client } = await this.context(row);
-    const spacingMs = this.deps.configuration.sampleSpacingSeconds() * 1000;
+    // The configured spacing (30-60 s); only the editor tests lower the monitor's minimum.
+    const minSpacingMs = this.deps.monitor.minSpacingMs();
+    const spacingMs = minSpacingMs < MIN_SPACING_MS ? minSpacingMs : this.deps.configuration.sampleSpacingSeconds() * 1000;
     const result = await this.run(row, 'recover', `recovering: two samples ${spacingMs / 1000} s apart`, () =>
       recoverSession(ctx, {
         sessionId: row.id,
         prompt: (facts) => this.builder(row, client, 'quota-wake')(facts),
         spacingMs,
-        minSpacingMs: this.deps.monitor.minSpacingMs(),
+        minSpacingMs,
         resetWithinReachMs: this.deps.configuration.resetWithinReachMs(),
         abort: { waitMs: 60_000 },
         confirm: { withinMs: 60_000 },

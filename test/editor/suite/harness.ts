@@ -55,9 +55,9 @@ export function query(selector: string): Promise<DomNode[]> {
   return call<DomNode[]>('query', { selector });
 }
 
-/** Clicks the first element matching the selector. */
-export async function click(selector: string): Promise<void> {
-  await call('click', { selector });
+/** Clicks the first element matching the selector (`right`: opens its context menu). */
+export async function click(selector: string, button: 'left' | 'right' = 'left'): Promise<void> {
+  await call('click', { selector, button });
 }
 
 /** Presses keys in the workbench (Playwright key names, e.g. "Control+Space"). */
