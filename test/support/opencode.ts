@@ -16,8 +16,6 @@ export interface OpencodeOptions {
   username?: string;
   /** API key configured for provider "local" (stock opencode echoes it in GET /provider). */
   apiKey?: string;
-  /** Adjusts the config before start (e.g. a second provider, disabled_providers). */
-  configure?: (config: Record<string, unknown>) => Record<string, unknown>;
   /** Path of the binary; default: node_modules/.bin/opencode found from the working directory up. */
   binary?: string;
   /** How long to wait for "listening on". Default 60 s. */
