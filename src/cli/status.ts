@@ -3,12 +3,13 @@
 //   exit 0  both samples were taken (a session that vanished mid-round reads unknown, still 0)
 //   exit 1  the backend, or a session's newest message, could not be read (message on stderr)
 //   exit 2  usage error
-import { normalizeBaseUrl } from '../core/config/backends';
-import { BackendClient } from '../core/backend/client';
+import type { BackendClient } from '../core/backend/client';
+import { backendArgs, BACKEND_OPTIONS, clientFor, numberOption, parseArgv, UsageError, wantsHelp } from './args';
 import { BackendError } from '../core/backend/errors';
 import { DEFAULT_MARK_MAX_AGE_MS, QuotaMarkBook } from '../core/backend/quota-marks';
 import { DEFAULT_RESET_WITHIN_REACH_MS } from '../core/health/action';
-import { parseProviderScope, type ProviderScope } from '../core/health/provider-choice';
+import type { ProviderScope } from '../core/health/provider-choice';
+import { providersArg } from './action-io';
 import { DEFAULT_RETRY_WAIT_MS } from '../core/health/quota-wall';
 import { assessSettled, collectSettledSamples } from '../core/health/sampling';
 import { buildStatusDocument, type StatusDocument } from '../core/health/status-document';
@@ -65,58 +66,15 @@ interface StatusArgs {
   providers: ProviderScope | null;
 }
 
-class UsageError extends Error {}
-
-const FLAGS = new Set(['--allow-short-spacing', '--json', '--help', '-h']);
-const OPTIONS = new Set([
-  '--base-url',
-  '--directory',
-  '--spacing',
-  '--max-samples',
-  '--reset-within-reach',
-  '--retry-wall-minutes',
-  '--tool-ceiling-minutes',
-  '--mark-max-age-minutes',
-  '--timeout',
-  '--providers',
-]);
+const FLAGS = ['--allow-short-spacing', '--json'];
+const OPTIONS = [...BACKEND_OPTIONS, '--spacing', '--max-samples', '--reset-within-reach', '--retry-wall-minutes', '--tool-ceiling-minutes', '--mark-max-age-minutes', '--timeout', '--providers'];
 
 function parseArgs(argv: string[]): StatusArgs | 'help' {
-  const values = new Map<string, string>();
-  const flags = new Set<string>();
-  for (let i = 0; i < argv.length; i++) {
-    let arg = argv[i];
-    let inline: string | undefined;
-    const eq = arg.indexOf('=');
-    if (arg.startsWith('--') && eq > 0) {
-      inline = arg.slice(eq + 1);
-      arg = arg.slice(0, eq);
-    }
-    if (FLAGS.has(arg) && inline === undefined) flags.add(arg);
-    else if (OPTIONS.has(arg)) {
-      const value = inline ?? argv[++i];
-      if (value === undefined) throw new UsageError(`${arg} needs a value`);
-      values.set(arg, value);
-    } else throw new UsageError(`unknown argument "${argv[i]}"`);
-  }
-  if (flags.has('--help') || flags.has('-h')) return 'help';
-  const baseUrlRaw = values.get('--base-url');
-  if (!baseUrlRaw) throw new UsageError('--base-url is required');
-  let baseUrl: string;
-  try {
-    baseUrl = normalizeBaseUrl(baseUrlRaw).href;
-  } catch (err) {
-    throw new UsageError(`invalid --base-url: ${(err as Error).message}`);
-  }
-  const directory = values.get('--directory');
-  if (!directory || directory.trim() === '') throw new UsageError('--directory is required');
-  const number = (flag: string, fallback: number, min: number) => {
-    const raw = values.get(flag);
-    if (raw === undefined) return fallback;
-    const n = Number(raw);
-    if (!Number.isFinite(n) || n < min) throw new UsageError(`${flag} must be a number >= ${min}`);
-    return n;
-  };
+  const parsed = parseArgv(argv, { flags: FLAGS, options: OPTIONS });
+  if (wantsHelp(parsed)) return 'help';
+  const { baseUrl, directory } = backendArgs(parsed);
+  const number = (flag: string, fallback: number, min: number) => numberOption(parsed, flag, fallback, min);
+  const flags = parsed.flags;
   const spacing = number('--spacing', 45, 0);
   const allowShort = flags.has('--allow-short-spacing');
   if (spacing * 1000 < MIN_SPACING_MS && !allowShort) {
@@ -134,17 +92,8 @@ function parseArgs(argv: string[]): StatusArgs | 'help' {
     markMaxAgeMs: Math.round(number('--mark-max-age-minutes', DEFAULT_MARK_MAX_AGE_MS / 60_000, 0) * 60_000),
     timeoutMs: Math.round(number('--timeout', 15, 0.1) * 1000),
     json: flags.has('--json'),
-    providers: providersArg(values.get('--providers')),
+    providers: providersArg(parsed),
   };
-}
-
-function providersArg(raw: string | undefined): ProviderScope | null {
-  if (raw === undefined) return null;
-  try {
-    return parseProviderScope(raw);
-  } catch (err) {
-    throw new UsageError(`--providers: ${(err as Error).message}`);
-  }
 }
 
 const defaultIo = (): StatusIo => ({
@@ -172,15 +121,7 @@ export async function runStatus(argv: string[], ioOverrides: Partial<StatusIo> =
     return 0;
   }
 
-  const password = io.env.SESSION_OPS_PASSWORD;
-  const client = new BackendClient({
-    baseUrl: args.baseUrl,
-    username: io.env.SESSION_OPS_USERNAME || 'opencode',
-    password: password && password !== '' ? password : undefined,
-    timeoutMs: args.timeoutMs,
-    now: io.now,
-    marks: new QuotaMarkBook(io.now, { maxAgeMs: args.markMaxAgeMs }),
-  });
+  const client = clientFor(args, io.env, { timeoutMs: args.timeoutMs, now: io.now, marks: new QuotaMarkBook(io.now, { maxAgeMs: args.markMaxAgeMs }) });
   try {
     const doc = await collect(client, args, io);
     io.stdout(args.json ? `${JSON.stringify(doc)}\n` : renderTable(doc, io.now()));
