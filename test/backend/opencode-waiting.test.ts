@@ -18,6 +18,7 @@ import { wakeSession } from '../../src/core/actions/wake';
 import { guardedPrompt } from '../support/guarded-prompt';
 import { startOpencode, type OpencodeServer } from '../support/opencode';
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
+import { cli } from './actions-cli';
 import { assertDocumentShape, status, statusArgs, waitFor } from './helpers';
 
 const LOCAL = { providerID: 'local', modelID: 'm1' };
@@ -99,6 +100,14 @@ describe('stock opencode: sessions waiting for a person, todos, sub-agents (real
     assert.equal(recovered.decision, 'refused', recovered.message);
     assert.equal(recovered.refusal?.code, 'waiting-for-person');
     assert.equal(recovered.aborted, false);
+    // The same through the command line: exit 3 (refused by a safety rule), nothing aborted.
+    const B = ['--base-url', oc.baseUrl, '--directory', dir];
+    const wakeCli = await cli('wake', [id, ...B, '--prompt-file', '/dev/null', '--abort-first', '--model', 'local/m1', '--json']);
+    assert.equal(wakeCli.code, 3, wakeCli.stderr);
+    assert.match(wakeCli.stderr, /waits for a person/);
+    const recoverCli = await cli('recover', [id, ...B, '--spacing', '1', '--allow-short-spacing', '--json']);
+    assert.equal(recoverCli.code, 3, recoverCli.stderr);
+    assert.match(recoverCli.stdout + recoverCli.stderr, /waits for a person/);
     const pending = await client.pendingRequests(dir);
     assert.ok([...pending.permissions, ...pending.questions].some((r) => r.requestID === requestID), 'the request is still pending after wake and recover');
     const list = await client.listSessions(dir);
