@@ -86,7 +86,7 @@ export function clientFor(b: BackendArgs, env: Record<string, string | undefined
     password: password && password !== '' ? password : undefined,
     timeoutMs: extra.timeoutMs,
     now: extra.now,
-    marks: extra.marks,
+    ...(extra.marks ? { marks: extra.marks } : {}),
   });
 }
 
