@@ -3,7 +3,7 @@
 //   exit 0  both samples were taken
 //   exit 1  the backend could not be read (message on stderr)
 //   exit 2  usage error
-import { normalizeBaseUrl } from '../core/config/backends';
+import { normalizeBaseUrl, plainHttpWarning } from '../core/config/backends';
 import { BackendClient } from '../core/backend/client';
 import { ActivityCounter } from '../core/backend/activity';
 import { BackendError } from '../core/backend/errors';
@@ -139,6 +139,9 @@ export async function runStatus(argv: string[], ioOverrides: Partial<StatusIo> =
     return 0;
   }
 
+  // Said once per run, on stderr, never in the JSON document.
+  const plain = plainHttpWarning(args.baseUrl);
+  if (plain) io.stderr(`session-ops status: warning: ${plain}\n`);
   const password = io.env.SESSION_OPS_PASSWORD;
   const client = new BackendClient({
     baseUrl: args.baseUrl,

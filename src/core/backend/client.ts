@@ -7,6 +7,7 @@ import type { ActivityCounter } from './activity';
 import { BackendError } from './errors';
 import { HttpTransport, type Query, type TransportOptions } from './http';
 import { directoryProblem, isValidSessionId, segment } from './ids';
+import { BODY_LIMITS, DEFAULT_PROVIDER_TIMEOUT_MS, MAX_SESSIONS_PER_ROUND } from './limits';
 import { payloadBody, payloadProblem, type PromptPayload } from './payload';
 import { QuotaMarkBook } from './quota-marks';
 import { newestRawMessage, toMessageSnapshot } from './wire/message';
@@ -18,8 +19,10 @@ import { ShapeError } from './wire/shape';
 export interface BackendClientOptions extends TransportOptions {
   /** Remembered quota walls for the stock-opencode dialect (shared or persisted by the caller). */
   marks?: QuotaMarkBook;
-  /** Timeout for the provider listing (stock opencode sends ~6.4 MB). Default 60 s. */
+  /** Total deadline of the provider listing (stock opencode sends ~6.4 MB). Default 60 s (limits.ts). */
   providerTimeoutMs?: number;
+  /** Sessions sampled per directory per round; the most recently updated are kept. Default 500 (limits.ts). */
+  maxSessionsPerRound?: number;
   now?: () => EpochMs;
 }
 
@@ -46,6 +49,8 @@ export interface SampleRound {
   /** Sessions whose newest message could not be read (other than vanished). */
   errors: Array<{ sessionId: string; error: BackendError }>;
   warnings: string[];
+  /** Set when the directory listed more sessions than maxSessionsPerRound: only `kept` were sampled. */
+  truncated?: { listed: number; kept: number };
 }
 
 export class BackendClient {
@@ -54,6 +59,7 @@ export class BackendClient {
   private readonly http: HttpTransport;
   private readonly now: () => EpochMs;
   private readonly providerTimeoutMs: number;
+  private readonly maxSessionsPerRound: number;
   private detected: Dialect | null = null;
   private providerCache = new Map<string, { at: EpochMs; listing: ProviderListing }>();
 
@@ -62,7 +68,8 @@ export class BackendClient {
     this.baseUrl = this.http.baseUrl;
     this.now = options.now ?? Date.now;
     this.marks = options.marks ?? new QuotaMarkBook(this.now);
-    this.providerTimeoutMs = options.providerTimeoutMs ?? 60_000;
+    this.providerTimeoutMs = options.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
+    this.maxSessionsPerRound = Math.max(1, Math.floor(options.maxSessionsPerRound ?? MAX_SESSIONS_PER_ROUND));
   }
 
   /** The dialect detected so far (null until a response told). */
@@ -83,7 +90,7 @@ export class BackendClient {
     // When the backend is known to be stock opencode, read the status map alongside the list.
     const statusEarly = this.detected === 'opencode' ? this.statusMap(directory, opts) : null;
     statusEarly?.catch(() => undefined);
-    const res = await this.http.request({ method: 'GET', path: 'session', query: { directory }, operation: 'GET /session', read: 'json', ...opts });
+    const res = await this.http.request({ method: 'GET', path: 'session', query: { directory }, operation: 'GET /session', read: 'json', maxBytes: BODY_LIMITS.sessionList, ...opts });
     const raw = this.shaped('GET /session', () => readSessionList(res.json));
     if (raw.dialect) this.detected = raw.dialect;
     let sessions: SessionSnapshot[];
@@ -140,7 +147,7 @@ export class BackendClient {
     if (cached && opts.maxAgeMs !== undefined && this.now() - cached.at <= opts.maxAgeMs) {
       listing = cached.listing;
     } else {
-      const res = await this.http.request({ method: 'GET', path: 'provider', query: { directory }, operation: op, read: 'json', timeoutMs: opts.timeoutMs ?? this.providerTimeoutMs, signal: opts.signal });
+      const res = await this.http.request({ method: 'GET', path: 'provider', query: { directory }, operation: op, read: 'json', maxBytes: BODY_LIMITS.providers, timeoutMs: opts.timeoutMs ?? this.providerTimeoutMs, signal: opts.signal });
       const read = this.shaped(op, () => readProviderListing(res.json));
       if (!this.detected && read.dialect) this.detected = read.dialect;
       listing = read.listing;
@@ -178,10 +185,16 @@ export class BackendClient {
           return null;
         },
       );
-    const results = await Promise.all(list.sessions.map(sampleOne));
+    const kept = boundSessions(list.sessions, this.maxSessionsPerRound);
+    const results = await Promise.all(kept.map(sampleOne));
     const samples = results.filter((s): s is SessionSample => s !== null);
     if (opencode) for (const s of samples) this.remember(s);
-    return { directory, at, dialect: list.dialect, samples, vanished, errors, warnings: list.warnings };
+    const round: SampleRound = { directory, at, dialect: list.dialect, samples, vanished, errors, warnings: list.warnings };
+    if (kept.length < list.sessions.length) {
+      round.truncated = { listed: list.sessions.length, kept: kept.length };
+      round.warnings = [...list.warnings, truncationWarning(round.truncated)];
+    }
+    return round;
   }
 
   /**
@@ -236,6 +249,7 @@ export class BackendClient {
       operation: op,
       sessionId,
       read: 'json',
+      maxBytes: BODY_LIMITS.message,
       signal: opts.signal,
       timeoutMs: opts.timeoutMs,
     });
@@ -252,7 +266,7 @@ export class BackendClient {
     const op = 'GET /session/status';
     let res;
     try {
-      res = await this.http.request({ method: 'GET', path: 'session/status', query: { directory } satisfies Query, operation: op, read: 'json', ...opts });
+      res = await this.http.request({ method: 'GET', path: 'session/status', query: { directory } satisfies Query, operation: op, read: 'json', maxBytes: BODY_LIMITS.statusMap, ...opts });
     } catch (err) {
       if (err instanceof BackendError && err.kind === 'not-found') {
         throw new BackendError({ kind: 'malformed', operation: 'GET /session', baseUrl: this.baseUrl, detail: 'sessions carry no state and GET /session/status does not exist' });
@@ -308,6 +322,18 @@ export class BackendClient {
       throw new BackendError({ kind: 'invalid-request', operation, baseUrl: this.baseUrl, detail: 'session id is not a safe path segment' });
     }
   }
+}
+
+/** At most `max` sessions: the most recently updated (sessions without a time last), list order otherwise. */
+export function boundSessions(sessions: SessionSnapshot[], max: number): SessionSnapshot[] {
+  if (sessions.length <= max) return sessions;
+  const order = sessions.map((s, i) => ({ s, i, t: s.updatedAt ?? -Infinity }));
+  order.sort((a, b) => b.t - a.t || a.i - b.i);
+  return order.slice(0, max).map((o) => o.s);
+}
+
+export function truncationWarning(t: { listed: number; kept: number }): string {
+  return `${t.listed} sessions listed; only the ${t.kept} most recently updated were sampled (the limit per directory per round)`;
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

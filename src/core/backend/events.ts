@@ -8,7 +8,8 @@ import type { SessionState } from '../model';
 import { BackendError } from './errors';
 import type { HttpTransport } from './http';
 import { directoryProblem } from './ids';
-import { SseParser } from './sse';
+import { DEFAULT_EVENT_IDLE_TIMEOUT_MS, MAX_EVENT_CHARS } from './limits';
+import { SseParser, SseOverflow } from './sse';
 
 /** The minimal, secret-free view of one event: what it is and which session it concerns. */
 export interface BackendEvent {
@@ -18,7 +19,13 @@ export interface BackendEvent {
   state: SessionState | null;
 }
 
-export type EventStreamState = 'connecting' | 'open' | 'backoff' | 'unsupported' | 'unauthorized' | 'stopped';
+/**
+ * connecting, open; `silent`: the open stream sent nothing (no event, no heartbeat) for
+ * idleTimeoutMs and was dropped; `closed`: the backend ended or broke the stream (e.g. mid-turn);
+ * `backoff`: waiting before the next connection (after a failure, silent or closed); terminal:
+ * unsupported (no GET /event), unauthorized, stopped (the caller's signal).
+ */
+export type EventStreamState = 'connecting' | 'open' | 'silent' | 'closed' | 'backoff' | 'unsupported' | 'unauthorized' | 'stopped';
 
 export interface EventStreamOptions {
   directory: string;
@@ -28,8 +35,17 @@ export interface EventStreamOptions {
   /** First reconnect delay; doubles up to maxBackoffMs; reset after a healthy connection. */
   minBackoffMs?: number;
   maxBackoffMs?: number;
-  /** No bytes for this long means a dead stream (the server beats every 10 s). Default 35 s. */
+  /** No bytes for this long means a dead stream (the server beats every 10 s). Default 35 s (limits.ts). */
   idleTimeoutMs?: number;
+  /** One event larger than this drops the connection. Default 16 Mi characters (limits.ts). */
+  maxEventChars?: number;
+}
+
+function isIdleTimeout(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === 'UND_ERR_BODY_TIMEOUT') return true;
+  }
+  return false;
 }
 
 /** Reads one event's JSON into the minimal view; null when it is not an event object. */
@@ -72,7 +88,7 @@ export async function readEventStream(transport: HttpTransport, options: EventSt
   }
   const minBackoff = options.minBackoffMs ?? 1_000;
   const maxBackoff = options.maxBackoffMs ?? 30_000;
-  const idleTimeout = options.idleTimeoutMs ?? 35_000;
+  const idleTimeout = options.idleTimeoutMs ?? DEFAULT_EVENT_IDLE_TIMEOUT_MS;
   const setState = (s: EventStreamState, err?: BackendError) => options.onState?.(s, err);
   let backoff = minBackoff;
   while (!options.signal.aborted) {
@@ -82,8 +98,10 @@ export async function readEventStream(transport: HttpTransport, options: EventSt
       const { client, body } = await transport.openStream('event', { directory: options.directory }, 'GET /event', options.signal, idleTimeout);
       setState('open');
       const openedAt = Date.now();
-      const parser = new SseParser();
+      const parser = new SseParser(options.maxEventChars ?? MAX_EVENT_CHARS);
       const decoder = new TextDecoder();
+      const dropped = (kind: BackendError['kind'], detail: string) => new BackendError({ kind, operation: 'GET /event', baseUrl: transport.baseUrl, detail });
+      let end: { state: EventStreamState; error: BackendError } = { state: 'closed', error: dropped('network', 'the backend closed the event stream') };
       try {
         for await (const chunk of body) {
           for (const msg of parser.push(decoder.decode(chunk as Buffer, { stream: true }))) {
@@ -91,12 +109,16 @@ export async function readEventStream(transport: HttpTransport, options: EventSt
             if (event) options.onEvent(event);
           }
         }
-      } catch {
-        // a dropped or silent stream: reconnect below
+      } catch (err) {
+        // a dropped, silent or flooding stream: reconnect below
+        if (isIdleTimeout(err)) end = { state: 'silent', error: dropped('timeout', `no event or heartbeat for ${idleTimeout} ms`) };
+        else if (err instanceof SseOverflow) end = { state: 'closed', error: dropped('too-large', err.message) };
+        else end = { state: 'closed', error: dropped('network', 'the event stream broke off') };
       } finally {
         client.destroy().catch(() => undefined);
       }
       healthy = Date.now() - openedAt > 10_000;
+      if (!options.signal.aborted) setState(end.state, end.error);
     } catch (err) {
       if (options.signal.aborted) break;
       if (err instanceof BackendError) {
