@@ -7,7 +7,7 @@ import type { ActivityCounter } from './activity';
 import { BackendError } from './errors';
 import { HttpTransport, type Query, type TransportOptions } from './http';
 import { directoryProblem, isValidSessionId, segment } from './ids';
-import { BODY_LIMITS, DEFAULT_PROVIDER_TIMEOUT_MS, MAX_SESSIONS_PER_ROUND } from './limits';
+import { BODY_LIMITS, DEFAULT_PROVIDER_TIMEOUT_MS, MAX_SESSIONS_PER_ROUND, PROVIDER_TIMEOUT_FACTOR } from './limits';
 import { payloadBody, payloadProblem, type PromptPayload } from './payload';
 import { QuotaMarkBook } from './quota-marks';
 import { newestRawMessage, toMessageSnapshot } from './wire/message';
@@ -19,7 +19,7 @@ import { ShapeError } from './wire/shape';
 export interface BackendClientOptions extends TransportOptions {
   /** Remembered quota walls for the stock-opencode dialect (shared or persisted by the caller). */
   marks?: QuotaMarkBook;
-  /** Total deadline of the provider listing (stock opencode sends ~6.4 MB). Default 60 s (limits.ts). */
+  /** Total deadline of the provider listing (stock opencode sends ~6.4 MB). Default twice timeoutMs, 30 s (limits.ts). */
   providerTimeoutMs?: number;
   /** Sessions sampled per directory per round; the most recently updated are kept. Default 500 (limits.ts). */
   maxSessionsPerRound?: number;
@@ -68,7 +68,7 @@ export class BackendClient {
     this.baseUrl = this.http.baseUrl;
     this.now = options.now ?? Date.now;
     this.marks = options.marks ?? new QuotaMarkBook(this.now);
-    this.providerTimeoutMs = options.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
+    this.providerTimeoutMs = options.providerTimeoutMs ?? (options.timeoutMs !== undefined ? PROVIDER_TIMEOUT_FACTOR * options.timeoutMs : DEFAULT_PROVIDER_TIMEOUT_MS);
     this.maxSessionsPerRound = Math.max(1, Math.floor(options.maxSessionsPerRound ?? MAX_SESSIONS_PER_ROUND));
   }
 

@@ -102,19 +102,30 @@ export async function readEventStream(transport: HttpTransport, options: EventSt
       const decoder = new TextDecoder();
       const dropped = (kind: BackendError['kind'], detail: string) => new BackendError({ kind, operation: 'GET /event', baseUrl: transport.baseUrl, detail });
       let end: { state: EventStreamState; error: BackendError } = { state: 'closed', error: dropped('network', 'the backend closed the event stream') };
+      // The heartbeat watch: a complete line (an event, a heartbeat, a comment) restarts it; bytes
+      // alone do not (a stream dripping one endless line is as dead as a silent one).
+      let silent = false;
+      const watch = setTimeout(() => {
+        silent = true;
+        body.destroy();
+      }, idleTimeout);
       try {
         for await (const chunk of body) {
+          const linesBefore = parser.lines;
           for (const msg of parser.push(decoder.decode(chunk as Buffer, { stream: true }))) {
             const event = toBackendEvent(msg.data);
             if (event) options.onEvent(event);
           }
+          if (parser.lines !== linesBefore) watch.refresh();
         }
+        if (silent) end = { state: 'silent', error: dropped('timeout', `no event or heartbeat for ${idleTimeout} ms`) };
       } catch (err) {
         // a dropped, silent or flooding stream: reconnect below
-        if (isIdleTimeout(err)) end = { state: 'silent', error: dropped('timeout', `no event or heartbeat for ${idleTimeout} ms`) };
+        if (silent || isIdleTimeout(err)) end = { state: 'silent', error: dropped('timeout', `no event or heartbeat for ${idleTimeout} ms`) };
         else if (err instanceof SseOverflow) end = { state: 'closed', error: dropped('too-large', err.message) };
         else end = { state: 'closed', error: dropped('network', 'the event stream broke off') };
       } finally {
+        clearTimeout(watch);
         client.destroy().catch(() => undefined);
       }
       healthy = Date.now() - openedAt > 10_000;

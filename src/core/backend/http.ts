@@ -185,7 +185,13 @@ export class HttpTransport {
         await res.body.dump().catch(() => undefined);
         throw this.error(spec, kindForStatus(status), { status, detail: status === 429 ? 'too many requests' : undefined });
       }
+      if (mediaType(res.headers['content-type']) === 'text/html') {
+        // A login or proxy page: the request never reached the backend, even for a POST.
+        await res.body.dump().catch(() => undefined);
+        throw this.error(spec, 'malformed', { status, detail: HTML_PAGE });
+      }
       if (spec.read === 'discard') {
+        // POSTs: the status decides; the body is drained (at most 128 KiB) within the deadline, never parsed.
         await res.body.dump().catch(() => undefined);
         return { status, headers: res.headers, json: undefined };
       }
@@ -250,6 +256,11 @@ export class HttpTransport {
         await res.body.dump().catch(() => undefined);
         throw fail(kindForStatus(res.statusCode), { status: res.statusCode });
       }
+      const type = mediaType(res.headers['content-type']);
+      if (type !== null && type !== 'text/event-stream') {
+        discardBody(res.body);
+        throw fail('malformed', { status: res.statusCode, detail: type === 'text/html' ? HTML_PAGE : `not an event stream${describeContentType(res.headers['content-type'])}` });
+      }
       return { client, body: res.body };
     } catch (err) {
       client.destroy().catch(() => undefined);
@@ -307,7 +318,7 @@ async function readCapped(res: Dispatcher.ResponseData, maxBytes: number): Promi
   const body = res.body;
   const declared = Number(res.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
-    body.destroy();
+    discardBody(body);
     throw new BodyTooLarge();
   }
   const chunks: Buffer[] = [];
@@ -323,10 +334,26 @@ async function readCapped(res: Dispatcher.ResponseData, maxBytes: number): Promi
   return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
 }
 
+/** Destroys a body nobody reads (its error event, if any, goes nowhere). */
+function discardBody(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
 export function formatBytes(n: number): string {
   if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
   if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
   return `${n} bytes`;
+}
+
+const HTML_PAGE = "an HTML page instead of the backend's answer (a proxy or login page?)";
+
+/** The lower-case media type of a content-type header, or null. */
+function mediaType(raw: string | string[] | undefined): string | null {
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (typeof value !== 'string') return null;
+  const type = value.split(';')[0].trim().toLowerCase();
+  return type === '' ? null : type;
 }
 
 /** " (content-type text/html)" when the server said a type; only a plain media type is repeated. */

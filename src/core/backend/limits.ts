@@ -14,8 +14,9 @@ const MiB = 1024 * 1024;
  */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
 
-/** Total deadline of GET /provider (the stock listing is ~6.4 MB). */
-export const DEFAULT_PROVIDER_TIMEOUT_MS = 60_000;
+/** Total deadline of GET /provider (the stock listing is ~6.4 MB): twice the request deadline, 30 s by default. */
+export const PROVIDER_TIMEOUT_FACTOR = 2;
+export const DEFAULT_PROVIDER_TIMEOUT_MS = PROVIDER_TIMEOUT_FACTOR * DEFAULT_REQUEST_TIMEOUT_MS;
 
 /** The most read from one response of each endpoint; reading stops as soon as it is passed. */
 export const BODY_LIMITS = {
@@ -37,7 +38,7 @@ export const BODY_LIMITS = {
  */
 export const MAX_SESSIONS_PER_ROUND = 500;
 
-/** Event stream: no byte (event or heartbeat) for this long means a dead stream; stock opencode beats every 10 s. */
+/** Event stream: no complete line (event, heartbeat, comment) for this long means a dead stream: it is dropped and reconnected; stock opencode beats every 10 s. */
 export const DEFAULT_EVENT_IDLE_TIMEOUT_MS = 35_000;
 
 /** Event stream: one event (or an unterminated line) larger than this drops the connection. */

@@ -23,6 +23,8 @@ export class SseParser {
   private event = '';
   private id: string | null = null;
   private sawCR = false;
+  /** Complete lines seen so far (events, heartbeats, comments): a sign of life. */
+  lines = 0;
 
   /** `maxChars`: the longest event (data lines together) or unterminated line accepted; push throws SseOverflow beyond it. */
   constructor(private readonly maxChars = Infinity) {}
@@ -53,6 +55,7 @@ export class SseParser {
   }
 
   private line(line: string, out: SseMessage[]): void {
+    this.lines++;
     if (line === '') {
       if (this.data.length > 0) out.push({ event: this.event || 'message', data: this.data.join('\n'), id: this.id });
       this.data = [];
