@@ -33,7 +33,10 @@ export class GroupFiles {
     const out = new Map<string, string>();
     const byKey = new Map<string, string>();
     for (const [p, text] of open) {
-      if (pathKey(path.dirname(p)) === pathKey(folder) && member(p)) byKey.set(pathKey(p), p), out.set(p, text);
+      if (pathKey(path.dirname(p)) === pathKey(folder) && member(p)) {
+        byKey.set(pathKey(p), p);
+        out.set(p, text);
+      }
     }
     for (const [p, text] of await this.onDisk(folder, member)) {
       if (!byKey.has(pathKey(p))) out.set(p, text);

@@ -73,7 +73,10 @@ export async function runValidate(argv: string[], io: ValidateIo = defaultIo): P
     else if (a === '-h' || a === '--help') {
       io.stdout(USAGE + '\n');
       return 0;
-    } else if (a === '--') paths.push(...argv.slice(i + 1)), (i = argv.length);
+    } else if (a === '--') {
+      paths.push(...argv.slice(i + 1));
+      i = argv.length;
+    }
     else if (a.startsWith('-') && a !== '-') return usage(io, `unknown option ${a}`);
     else paths.push(a);
   }

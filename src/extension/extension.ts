@@ -5,12 +5,17 @@
 import * as vscode from 'vscode';
 import { BackendClient } from '../core/backend';
 import { SessionMonitor } from '../core/monitor/sessionMonitor';
+import { OperationBook } from '../core/operations/book';
+import { AutomaticRunner } from './actions/automaticRunner';
+import { PromptDocuments } from './actions/promptDocuments';
+import { SessionActions } from './actions/sessionActions';
 import { registerCommands } from './commands';
 import { Configuration } from './configuration';
 import { LanguageClientHost } from './languageClientHost';
 import { Notifier } from './notifier';
 import { PasswordStore } from './passwordStore';
 import { StatusBar } from './statusBar';
+import { createTestHooks } from './testHooks';
 import { PortAnalysisView } from './views/portAnalysisView';
 import { ProvidersView } from './views/providersView';
 import { SessionsView } from './views/sessionsView';
@@ -27,6 +32,10 @@ export interface SessionOpsApi {
   readonly notifier: Notifier;
   readonly languageClient: LanguageClientHost;
   readonly portAnalysis: PortAnalysisView;
+  readonly operations: OperationBook;
+  readonly actions: SessionActions;
+  readonly prompts: PromptDocuments;
+  readonly automatic: AutomaticRunner;
 }
 
 export function activate(context: vscode.ExtensionContext): SessionOpsApi {
@@ -36,7 +45,9 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
 
   const configuration = new Configuration(log);
   const passwords = new PasswordStore(context.secrets);
+  const testHooks = createTestHooks(); // inert unless the editor test runner asked for them
   const monitor = new SessionMonitor({
+    ...(testHooks.enabled ? { now: testHooks.now } : {}),
     createClient: (config, credentials) => new BackendClient({ baseUrl: config.baseUrl, username: credentials?.username, password: credentials?.password }),
     getCredentials: (config) => passwords.get(config.key),
     spacingMs: configuration.sampleSpacingSeconds() * 1000,
@@ -44,8 +55,9 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
     useEventStream: configuration.useEventStream(),
     log: (level, message) => log[level](message),
   });
-  context.subscriptions.push({ dispose: () => monitor.dispose() });
-  const sessions = new SessionsView(monitor);
+  context.subscriptions.push({ dispose: () => monitor.dispose() }, testHooks.register(monitor));
+  const operations = new OperationBook();
+  const sessions = new SessionsView(monitor, operations);
   const providers = new ProvidersView(monitor);
   const statusBar = new StatusBar(monitor, sessions);
   const notifier = new Notifier(monitor, sessions, configuration, log);
@@ -53,6 +65,10 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
   context.subscriptions.push(configuration, sessions, providers, statusBar, notifier, languageClient);
   const portAnalysis = new PortAnalysisView(languageClient, log); // asks the language server once visible
   context.subscriptions.push(portAnalysis);
+  const prompts = new PromptDocuments();
+  const actions = new SessionActions({ monitor, sessions, configuration, operations, prompts, workspaceState: context.workspaceState, log });
+  const automatic = new AutomaticRunner(monitor, actions, configuration, operations, log);
+  context.subscriptions.push(prompts, actions, automatic);
 
   // Sample only while someone looks (or an automatic action is armed).
   const updateActivity = () => {
@@ -78,12 +94,12 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
   monitor.setBackends(configuration.backends());
   updateActivity();
 
-  registerCommands(context, { configuration, passwords, monitor, sessions, log, languageClient });
+  registerCommands(context, { configuration, passwords, monitor, sessions, log, languageClient, actions });
   languageClient.startWhenNeeded();
 
   const activationMs = performance.now() - started;
   log.info(`Session Ops ${context.extension.packageJSON.version} activated in ${activationMs.toFixed(1)} ms`);
-  return { activationMs, configuration, passwords, monitor, sessions, providers, statusBar, notifier, languageClient, portAnalysis };
+  return { activationMs, configuration, passwords, monitor, sessions, providers, statusBar, notifier, languageClient, portAnalysis, operations, actions, prompts, automatic };
 }
 
 export function deactivate(): Thenable<void> | undefined {

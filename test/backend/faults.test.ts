@@ -13,7 +13,7 @@ import * as esbuild from 'esbuild';
 import { BackendClient } from '../../src/core/backend/client';
 import { BackendError, type BackendErrorKind } from '../../src/core/backend/errors';
 import { readEventStream, type EventStreamState } from '../../src/core/backend/events';
-import { textPrompt } from '../../src/core/backend/payload';
+import { guardPrompt } from '../../src/core/actions/guard';
 import { startFaultServer, type FaultDialect, type FaultEndpoint, type FaultKind, type FaultServer } from '../support/fault-server';
 
 const DIR = '/work/fault dir';
@@ -102,9 +102,20 @@ async function call(client: BackendClient, server: FaultServer, endpoint: FaultE
     case 'abort':
       await client.abort(DIR, id, { timeoutMs });
       return;
-    case 'prompt':
-      await client.promptAsync(DIR, id, textPrompt('build', { providerID: 'p', modelID: 'm' }, 'go on'), { timeoutMs });
+    case 'prompt': {
+      const guarded = guardPrompt({
+        directory: DIR,
+        sessionId: id,
+        agent: 'build',
+        model: { providerID: 'p', modelID: 'm' },
+        text: 'go on',
+        listing: { providers: [{ id: 'p', name: null, connected: true, quota: null, models: ['m'] }], connected: ['p'] },
+        wallProvider: null,
+      });
+      assert.ok(guarded.ok);
+      await client.promptAsync(guarded.prompt, { timeoutMs });
       return;
+    }
     case 'events':
       throw new Error('events are read by readEventStream');
   }

@@ -33,15 +33,8 @@ export function statusArgs(baseUrl: string, directory: string, ...extra: string[
   return ['--base-url', baseUrl, '--directory', directory, '--spacing', '1', '--allow-short-spacing', '--json', ...extra];
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 30_000, everyMs = 150): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
+/** The shared polling helper (test/support/wait-for.ts), re-exported for this layer's files. */
+export { waitFor } from '../support/wait-for';
 
 /** The exact keys the issue requires of the JSON document (extra keys are allowed). */
 export function assertDocumentShape(doc: StatusDocument): void {

@@ -78,7 +78,7 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
         res.writeHead(404).end();
         return;
       }
-      let body: { messages?: ChatMessage[]; tools?: unknown[]; stream?: boolean } = {};
+      let body: { messages?: ChatMessage[]; tools?: unknown[]; stream?: boolean };
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {

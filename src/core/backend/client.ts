@@ -8,13 +8,15 @@ import { BackendError } from './errors';
 import { HttpTransport, type Query, type TransportOptions } from './http';
 import { directoryProblem, isValidSessionId, segment } from './ids';
 import { BODY_LIMITS, DEFAULT_PROVIDER_TIMEOUT_MS, MAX_SESSIONS_PER_ROUND, PROVIDER_TIMEOUT_FACTOR } from './limits';
-import { payloadBody, payloadProblem, type PromptPayload } from './payload';
+import { isGuardedPrompt, type GuardedPrompt } from '../actions/guard';
+import { payloadBody, payloadProblem } from './payload';
 import { QuotaMarkBook } from './quota-marks';
 import { newestRawMessage, toMessageSnapshot } from './wire/message';
 import { deriveProgress } from './wire/opencode-progress';
 import { readProviderListing } from './wire/providers';
 import { opencodeSession, readSessionList, readStatusMap, specSession, type StatusEntry } from './wire/sessions';
 import { ShapeError } from './wire/shape';
+import { readVcsFiles } from './wire/vcs';
 
 export interface BackendClientOptions extends TransportOptions {
   /** Remembered quota walls for the stock-opencode dialect (shared or persisted by the caller). */
@@ -108,7 +110,7 @@ export class BackendClient {
     return (await this.readNewest(directory, sessionId, opts)).message;
   }
 
-  /** POST /session/{id}/abort. Confirm the state afterwards (see abortAndConfirmIdle). */
+  /** POST /session/{id}/abort. Confirm the state afterwards by reading it (src/core/actions/abort.ts). */
   async abort(directory: string, sessionId: string, opts: CallOptions = {}): Promise<void> {
     const op = 'POST /session/{id}/abort';
     this.checkDirectory(directory, op);
@@ -116,9 +118,17 @@ export class BackendClient {
     await this.http.request({ method: 'POST', path: `session/${segment(sessionId)}/abort`, query: { directory }, operation: op, sessionId, read: 'discard', ...opts });
   }
 
-  /** POST /session/{id}/prompt_async. A 204 means accepted, not that the prompt ran. */
-  async promptAsync(directory: string, sessionId: string, payload: PromptPayload, opts: CallOptions = {}): Promise<void> {
+  /**
+   * POST /session/{id}/prompt_async. Takes only a prompt that passed the send guard
+   * (src/core/actions/guard.ts): an explicit model on a connected, unmarked provider that is not
+   * the session's quota wall. A 204 means accepted, not that the prompt ran.
+   */
+  async promptAsync(prompt: GuardedPrompt, opts: CallOptions = {}): Promise<void> {
     const op = 'POST /session/{id}/prompt_async';
+    if (!isGuardedPrompt(prompt)) {
+      throw new BackendError({ kind: 'invalid-request', operation: op, baseUrl: this.baseUrl, detail: 'the prompt did not pass the send guard (guardPrompt): nothing was sent' });
+    }
+    const { directory, sessionId, payload } = prompt;
     this.checkDirectory(directory, op);
     this.checkSession(sessionId, op);
     const problem = payloadProblem(payload);
@@ -133,6 +143,23 @@ export class BackendClient {
       read: 'discard',
       ...opts,
     });
+  }
+
+  /**
+   * Stock opencode GET /vcs/status?directory=: the worktree's changed files as the server reads
+   * them (works for remote servers). Null when the backend has no such endpoint (404).
+   */
+  async vcsStatus(directory: string, opts: CallOptions = {}): Promise<string[] | null> {
+    const op = 'GET /vcs/status';
+    this.checkDirectory(directory, op);
+    let res;
+    try {
+      res = await this.http.request({ method: 'GET', path: 'vcs/status', query: { directory }, operation: op, read: 'json', ...opts });
+    } catch (err) {
+      if (err instanceof BackendError && err.kind === 'not-found') return null;
+      throw err;
+    }
+    return this.shaped(op, () => readVcsFiles(res.json));
   }
 
   /**
@@ -195,41 +222,6 @@ export class BackendClient {
       round.warnings = [...list.warnings, truncationWarning(round.truncated)];
     }
     return round;
-  }
-
-  /**
-   * Abort, then poll the session list until the session reads idle (spec Endpoints rule 1:
-   * abort first, confirm state idle, then send the wake prompt). Resolves true when confirmed.
-   */
-  async abortAndConfirmIdle(directory: string, sessionId: string, opts: CallOptions & { confirmWithinMs?: number; pollMs?: number } = {}): Promise<boolean> {
-    await this.abort(directory, sessionId, opts);
-    const deadline = this.now() + (opts.confirmWithinMs ?? 15_000);
-    for (;;) {
-      const list = await this.listSessions(directory, opts);
-      const s = list.sessions.find((x) => x.id === sessionId);
-      if (!s || s.state === 'idle') return true;
-      if (this.now() >= deadline) return false;
-      await sleep(opts.pollMs ?? 500, opts.signal);
-    }
-  }
-
-  /**
-   * Recovery step 5: poll the newest message until an assistant message newer than `afterId`
-   * appears (a 204 from prompt_async does not prove the prompt ran). Null on timeout.
-   */
-  async waitForAssistantMessage(
-    directory: string,
-    sessionId: string,
-    afterId: string | null,
-    opts: CallOptions & { withinMs?: number; pollMs?: number } = {},
-  ): Promise<MessageSnapshot | null> {
-    const deadline = this.now() + (opts.withinMs ?? 120_000);
-    for (;;) {
-      const m = await this.newestMessage(directory, sessionId, opts);
-      if (m && m.role === 'assistant' && (afterId === null || m.id > afterId)) return m;
-      if (this.now() >= deadline) return null;
-      await sleep(opts.pollMs ?? 2_000, opts.signal);
-    }
   }
 
   async close(): Promise<void> {
@@ -334,20 +326,4 @@ export function boundSessions(sessions: SessionSnapshot[], max: number): Session
 
 export function truncationWarning(t: { listed: number; kept: number }): string {
   return `${t.listed} sessions listed; only the ${t.kept} most recently updated were sampled (the limit per directory per round)`;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  const aborted = () => new BackendError({ kind: 'aborted', operation: 'wait', baseUrl: '' });
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(aborted());
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(aborted());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

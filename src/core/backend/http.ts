@@ -9,7 +9,7 @@ import type { Client, Dispatcher, Pool } from 'undici';
 // once a Session Ops view is visible (activation stays cheap).
 let undiciModule: typeof import('undici') | undefined;
 function undici(): typeof import('undici') {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose: loaded on first use so activation stays cheap
   undiciModule ??= require('undici') as typeof import('undici');
   return undiciModule;
 }

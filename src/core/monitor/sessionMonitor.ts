@@ -110,8 +110,8 @@ export class SessionMonitor {
     return () => this.transitionListeners.delete(listener);
   }
 
-  /** Replaces the option values that settings control (spacing, reach, event stream). */
-  updateOptions(patch: Partial<Pick<MonitorOptions, 'spacingMs' | 'resetWithinReachMs' | 'useEventStream'>>): void {
+  /** Replaces the option values that settings control (spacing, reach, event stream; tests: min spacing). */
+  updateOptions(patch: Partial<Pick<MonitorOptions, 'spacingMs' | 'minSpacingMs' | 'resetWithinReachMs' | 'useEventStream'>>): void {
     this.options = { ...this.options, ...patch };
     if (patch.useEventStream !== undefined) for (const rt of this.runtimes.values()) this.syncEvents(rt);
   }
@@ -144,6 +144,18 @@ export class SessionMonitor {
     fresh.badges = rt.badges;
     this.runtimes.set(backendKey, fresh);
     if (this.active) void this.sampleBackend(fresh, true);
+  }
+
+  /** The backend's client (created on first use), for the actions; it shares the monitor's quota marks. */
+  async client(backendKey: string): Promise<BackendClient> {
+    const rt = this.runtimes.get(backendKey);
+    if (!rt) throw new Error(`backend ${backendKey} is not configured`);
+    return this.clientFor(rt);
+  }
+
+  /** The shortest spacing a verdict accepts (the spec's 30 s; only tests lower it). */
+  minSpacingMs(): number {
+    return this.options.minSpacingMs ?? MIN_SPACING_MS;
   }
 
   backends(): BackendState[] {
@@ -313,7 +325,7 @@ export class SessionMonitor {
     this.syncEvents(rt);
 
     const now = this.now();
-    let providersChanged = false;
+    let providersChanged: boolean;
     try {
       const listing = await providersRead;
       if (needProviders) {

@@ -4,9 +4,11 @@
 // only the tree items that changed are refreshed.
 import * as vscode from 'vscode';
 import type { BackendConfig } from '../../core/config/backends';
-import { badgeLook, contextValue, describeRow, tooltipMarkdown } from '../../core/monitor/present';
+import { backendContextValue, contextValueOf, sessionContextValue } from '../../core/monitor/context-values';
+import { badgeLook, describeRow, tooltipMarkdown } from '../../core/monitor/present';
 import { needsAttention, type SessionRow } from '../../core/monitor/row';
 import type { BackendState, DirectoryState, MonitorChange, SessionMonitor } from '../../core/monitor/sessionMonitor';
+import { describeOperation, type OperationBook } from '../../core/operations/book';
 
 export type SessionsNode =
   | { kind: 'backend'; key: string; backend: BackendConfig }
@@ -23,11 +25,19 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   private readonly nodes = new Map<string, SessionsNode>();
   private rowsByKey = new Map<string, SessionRow>();
 
-  constructor(private readonly monitor: SessionMonitor) {
+  constructor(
+    private readonly monitor: SessionMonitor,
+    private readonly operations: OperationBook,
+  ) {
     this.treeView = vscode.window.createTreeView('sessionOps.sessions', { treeDataProvider: this, showCollapseAll: true });
     this.disposables.push(this.treeView);
     const off = monitor.onDidChange((c) => this.onMonitorChange(c));
-    this.disposables.push({ dispose: off });
+    // What Session Ops is doing to a session (aborting, woken and confirmed ...) shows on its row.
+    const offOps = operations.onDidChange((rowKey) => {
+      const node = this.nodes.get(`s:${rowKey}`);
+      if (node) this.changeEmitter.fire([node]);
+    });
+    this.disposables.push({ dispose: off }, { dispose: offOps });
     this.updateBadge();
   }
 
@@ -53,9 +63,33 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     this.updateBadge();
   }
 
+  /** Reports opened by the user (harvested): they no longer count toward the attention badge. */
+  private readonly seenReports = new Set<string>();
+
+  private reportKey(row: SessionRow): string | null {
+    return row.report ? `${row.key}\u0000${row.report.ticket}\u0000${row.report.status}\u0000${row.evidence.latest.newestId ?? ''}` : null;
+  }
+
+  /** Harvest: the user opened this report. */
+  markReportSeen(row: SessionRow): void {
+    const key = this.reportKey(row);
+    if (!key || this.seenReports.has(key)) return;
+    this.seenReports.add(key);
+    this.updateBadge();
+    const node = this.nodes.get(`s:${row.key}`);
+    if (node) this.changeEmitter.fire([node]);
+  }
+
+  /** Whether the row counts toward the attention badge (a harvested report does not). */
+  needsAttention(row: SessionRow): boolean {
+    if (!needsAttention(row)) return false;
+    const key = this.reportKey(row);
+    return !(key && this.seenReports.has(key) && row.badge.startsWith('report-'));
+  }
+
   /** Sessions that need attention: hung, quota wall, idle with unfinished work, a fresh report. */
   attentionCount(): number {
-    return this.monitor.rows().filter(needsAttention).length;
+    return this.monitor.rows().filter((r) => this.needsAttention(r)).length;
   }
 
   private updateBadge(): void {
@@ -123,7 +157,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
         const item = new vscode.TreeItem(node.directory, vscode.TreeItemCollapsibleState.Expanded);
         item.id = node.key;
         item.iconPath = vscode.ThemeIcon.Folder;
-        item.contextValue = 'directory';
+        item.contextValue = contextValueOf('directory', []);
         return item;
       }
       case 'message': {
@@ -131,12 +165,12 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
         item.id = node.key;
         if (node.error) {
           item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
-          item.contextValue = 'backend-error';
+          item.contextValue = contextValueOf('backendError', []);
           item.tooltip = new vscode.MarkdownString().appendText(node.text);
           item.command = { command: 'sessionOps.retryBackend', title: 'Retry', arguments: [node] };
         } else {
           item.iconPath = new vscode.ThemeIcon('info');
-          item.contextValue = 'message';
+          item.contextValue = contextValueOf('message', []);
         }
         return item;
       }
@@ -150,22 +184,19 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     const item = new vscode.TreeItem(node.backend.name, vscode.TreeItemCollapsibleState.Expanded);
     item.id = node.key;
     const rows = state?.directories.flatMap((d) => d.rows) ?? [];
-    const attention = rows.filter(needsAttention).length;
+    const attention = rows.filter((r) => this.needsAttention(r)).length;
     const bits = [node.backend.baseUrl];
     if (state?.status === 'ok') bits.push(`${rows.length} session${rows.length === 1 ? '' : 's'}${attention ? `, ${attention} need attention` : ''}`);
     if (state?.dialect) bits.push(state.dialect === 'opencode' ? 'opencode' : 'spec dialect');
     item.description = bits.join(' · ');
-    const flags = ['backend'];
     if (state?.status === 'error') {
-      flags.push('backend-error');
       item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
     } else if (node.backend.insecure) {
-      flags.push('insecure');
       item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('editorWarning.foreground'));
     } else {
       item.iconPath = new vscode.ThemeIcon('server');
     }
-    item.contextValue = flags.join(' ');
+    item.contextValue = backendContextValue({ error: state?.status === 'error', insecure: Boolean(node.backend.insecure) });
     const tip = new vscode.MarkdownString();
     tip.appendMarkdown(`**${escape(node.backend.name)}**  \n`).appendText(node.backend.baseUrl);
     if (node.backend.insecure) tip.appendMarkdown('\n\n$(warning) clear-text http:// to another machine');
@@ -184,13 +215,15 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     const now = Date.now();
     const look = badgeLook(row.badge);
     item.iconPath = new vscode.ThemeIcon(look.icon, new vscode.ThemeColor(look.color));
-    item.description = describeRow(row, now);
+    const op = describeOperation(this.operations.get(row.key));
+    const described = describeRow(row, now);
+    item.description = op ? (described ? `${op} · ${described}` : op) : described;
     // Plain markdown: never trusted, so links or commands in server text stay inert.
     const tooltip = new vscode.MarkdownString(tooltipMarkdown(row, now));
     tooltip.isTrusted = false;
     tooltip.supportHtml = false;
     item.tooltip = tooltip;
-    item.contextValue = contextValue(row);
+    item.contextValue = sessionContextValue(row, { busy: this.operations.busy(row.key), scheduled: this.operations.scheduled(row.key) });
     item.accessibilityInformation = { label: `${row.title ?? row.id}, ${look.label}${item.description ? `, ${item.description}` : ''}` };
     if (row.report) item.command = { command: 'sessionOps.openReport', title: 'Open Report', arguments: [node] };
     return item;

@@ -6,7 +6,9 @@ import type { AddressInfo } from 'node:net';
 import { BackendClient } from '../../../../src/core/backend/client';
 import { BackendError } from '../../../../src/core/backend/errors';
 import { readEventStream, type BackendEvent, type EventStreamState } from '../../../../src/core/backend/events';
-import { textPrompt } from '../../../../src/core/backend/payload';
+import { abortSession } from '../../../../src/core/actions/abort';
+import { confirmStarted } from '../../../../src/core/actions/confirm';
+import { guardedPrompt } from '../../../support/guarded-prompt';
 import { startSpecServer, type SpecServer } from '../../../support/spec-server';
 
 const DIR = '/work/a dir/with & ünïcode?#';
@@ -61,7 +63,7 @@ describe('backend client against the spec-dialect server', function () {
     await client.newestMessage(DIR, id);
     await client.listProviders(DIR);
     await client.abort(DIR, id);
-    await client.promptAsync(DIR, id, textPrompt('build', { providerID: 'p', modelID: 'm' }, 'go'));
+    await client.promptAsync(guardedPrompt(DIR, id, { providerID: 'p', modelID: 'm' }, 'go'));
     assert.ok(server.requests.length >= 6);
     for (const r of server.requests) assert.equal(r.query.directory, DIR, `${r.method} ${r.path}`);
     const messageReads = server.requests.filter((r) => r.path.endsWith('/message'));
@@ -83,9 +85,13 @@ describe('backend client against the spec-dialect server', function () {
   it('the prompt body is JSON serialisation of the payload (quotes, newlines, braces intact)', async () => {
     const id = server.directory(DIR).addSession({ state: 'idle' });
     const text = 'line 1\n"quoted" \\ {"agent":"evil"} \u2028 end';
-    await client.promptAsync(DIR, id, textPrompt('build', { providerID: 'openai', modelID: 'gpt-5' }, text));
+    await client.promptAsync(guardedPrompt(DIR, id, { providerID: 'openai', modelID: 'gpt-5' }, text));
     assert.deepEqual(server.prompts[0].payload, { agent: 'build', model: { providerID: 'openai', modelID: 'gpt-5' }, parts: [{ type: 'text', text }] });
-    await rejectsKind(client.promptAsync(DIR, id, { agent: 'build', parts: [{ type: 'text', text: 'x' }] } as never), 'invalid-request');
+    // Unguarded: a hand-built payload, and a copy of a guarded prompt, are both refused before any request.
+    const before = server.requests.length;
+    await rejectsKind(client.promptAsync({ agent: 'build', parts: [{ type: 'text', text: 'x' }] } as never), 'invalid-request');
+    await rejectsKind(client.promptAsync({ ...guardedPrompt(DIR, id, { providerID: 'openai', modelID: 'gpt-5' }, 'x') }), 'invalid-request');
+    assert.equal(server.requests.length, before, 'nothing was sent');
   });
 
   it('provider listing: options dropped, quota read; maxAgeMs reuses a recent listing', async () => {
@@ -157,21 +163,22 @@ describe('backend client against the spec-dialect server', function () {
     assert.ok(server.stats.maxInFlight >= 2, 'requests ran in parallel');
   });
 
-  it('abortAndConfirmIdle polls until the session reads idle', async () => {
+  it('abortSession polls until the session reads idle', async () => {
     const id = server.directory(DIR).addSession({ state: 'generating' });
     server.abortDelayMs = 300;
-    assert.equal(await client.abortAndConfirmIdle(DIR, id, { pollMs: 50 }), true);
+    assert.equal((await abortSession({ backend: client, directory: DIR }, id, { pollMs: 50 })).idle, true);
     assert.equal(server.aborts.length, 1);
   });
 
-  it('waitForAssistantMessage waits for a newer assistant message', async () => {
+  it('confirmStarted waits for a newer assistant message', async () => {
     const d = server.directory(DIR);
     const id = d.addSession({ state: 'idle' });
     const before = d.addMessage(id, { role: 'user', text: 'wake up' });
     setTimeout(() => d.addMessage(id, { text: 'awake' }), 150);
-    const m = await client.waitForAssistantMessage(DIR, id, before, { pollMs: 50, withinMs: 3000 });
-    assert.equal(m?.text, 'awake');
-    assert.equal(await client.waitForAssistantMessage(DIR, id, m!.id, { pollMs: 20, withinMs: 100 }), null);
+    const ctx = { backend: client, directory: DIR };
+    const c = await confirmStarted(ctx, id, before, { pollMs: 50, withinMs: 3000, acceptGenerating: false });
+    assert.equal(c.message?.text, 'awake');
+    assert.equal((await confirmStarted(ctx, id, c.message!.id, { pollMs: 20, withinMs: 100, acceptGenerating: false })).confirmed, false);
   });
 
   it('the event reader never rejects: an invalid directory ends it with the error', async () => {
