@@ -14,6 +14,8 @@ import { BackendClient } from '../../src/core/backend/client';
 import { BackendError, type BackendErrorKind } from '../../src/core/backend/errors';
 import { readEventStream, type EventStreamState } from '../../src/core/backend/events';
 import { guardPrompt } from '../../src/core/actions/guard';
+import { startSpecServer } from '../support/spec-server';
+import { status } from './helpers';
 import { startFaultServer, type FaultDialect, type FaultEndpoint, type FaultKind, type FaultServer } from '../support/fault-server';
 
 const DIR = '/work/fault dir';
@@ -413,3 +415,33 @@ async function waitUntil<T>(probe: () => T | undefined | null | false, timeoutMs
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+describe('session-ops status: limits and warnings said in its output', function () {
+  this.timeout(60_000);
+
+  it('a plain-http backend off this machine: one warning on stderr, none in the JSON', async () => {
+    const r = await status(['--base-url', 'http://0.0.0.0:1/', '--directory', DIR, '--spacing', '0', '--allow-short-spacing', '--timeout', '0.5', '--json']);
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr.match(/clear-text http:\/\//g)?.length, 1, r.stderr);
+    assert.match(r.stderr, /^session-ops status: warning: http:\/\/0\.0\.0\.0:1 is reached over clear-text http:\/\//);
+    const local = await status(['--base-url', 'http://127.0.0.1:1/', '--directory', DIR, '--spacing', '0', '--allow-short-spacing', '--timeout', '0.5', '--json']);
+    assert.ok(!/clear-text/.test(local.stderr), local.stderr);
+  });
+
+  it('more sessions than the per-round limit: the kept ones are sampled and the overflow is a warning in the table and the JSON', async () => {
+    const server = await startSpecServer();
+    try {
+      server.setProviders([{ id: 'p' }], ['p']);
+      const d = server.directory(DIR);
+      for (let i = 0; i < 503; i++) d.addSession({ state: 'generating', progress: { stepCount: 1, lastStepAt: Date.now() } });
+      const json = await status(['--base-url', server.url, '--directory', DIR, '--spacing', '0', '--allow-short-spacing', '--max-samples', '2', '--json']);
+      assert.equal(json.code, 0, json.stderr);
+      assert.equal(json.doc!.sessions.length, 500);
+      assert.ok(json.doc!.warnings.includes('503 sessions listed; only the 500 most recently updated were sampled (the limit per directory per round)'), JSON.stringify(json.doc!.warnings));
+      const table = await status(['--base-url', server.url, '--directory', DIR, '--spacing', '0', '--allow-short-spacing', '--max-samples', '2']);
+      assert.match(table.stdout, /warning: 503 sessions listed; only the 500 most recently updated were sampled/);
+    } finally {
+      await server.stop();
+    }
+  });
+});
