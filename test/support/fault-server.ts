@@ -149,8 +149,8 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
         : endpoint === 'providers'
           ? JSON.stringify({ id: 'p', models: { m: {} }, options: { apiKey } })
           : dialect === 'spec'
-            ? JSON.stringify({ id: 'ses_huge', state: 'idle' })
-            : JSON.stringify({ id: 'ses_huge', title: 'x', time: { created: 1, updated: 1 } });
+            ? JSON.stringify({ id: 'ses_huge', state: 'idle', title: 'x'.repeat(200), directory: '/w' })
+            : JSON.stringify({ id: 'ses_huge', title: 'x'.repeat(200), directory: '/w', time: { created: 1, updated: 1 } });
     const [head, tail] =
       endpoint === 'message'
         ? ['[{"info":{"id":"msg_1","role":"assistant","time":{"created":1}},"parts":[', ']}]']
