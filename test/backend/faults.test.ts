@@ -146,7 +146,7 @@ describe('fault matrix', function () {
   before(() => process.on('unhandledRejection', onUnhandled));
   after(() => {
     process.off('unhandledRejection', onUnhandled);
-    const rows = table.map((r) => `${r.via.padEnd(6)} ${r.dialect.padEnd(8)} ${r.endpoint.padEnd(9)} ${r.fault.padEnd(12)} ${r.outcome.padEnd(22)} ${String(r.ms).padStart(5)} ms${r.rssMb !== undefined ? `  +${r.rssMb.toFixed(0)} MB` : ''}`);
+    const rows = table.map((r) => `${r.via.padEnd(6)} ${r.dialect.padEnd(8)} ${r.endpoint.padEnd(9)} ${r.fault.padEnd(12)} ${r.outcome.padEnd(22)} ${String(r.ms).padStart(5)} ms${r.rssMb !== undefined ? (r.via === 'cli' ? `  peak RSS ${r.rssMb.toFixed(0)} MB` : `  RSS +${r.rssMb.toFixed(0)} MB`) : ''}`);
     if (process.env.SESSION_OPS_FAULT_TABLE) writeFileSync(process.env.SESSION_OPS_FAULT_TABLE, `${rows.join('\n')}\n`);
   });
   afterEach(() => assert.deepEqual(unhandled, [], 'no unhandled rejection'));
