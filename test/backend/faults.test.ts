@@ -433,13 +433,13 @@ describe('session-ops status: limits and warnings said in its output', function 
     try {
       server.setProviders([{ id: 'p' }], ['p']);
       const d = server.directory(DIR);
-      for (let i = 0; i < 503; i++) d.addSession({ state: 'generating', progress: { stepCount: 1, lastStepAt: Date.now() } });
+      for (let i = 0; i < 1_003; i++) d.addSession({ state: 'generating', progress: { stepCount: 1, lastStepAt: Date.now() } });
       const json = await status(['--base-url', server.url, '--directory', DIR, '--spacing', '0', '--allow-short-spacing', '--max-samples', '2', '--json']);
       assert.equal(json.code, 0, json.stderr);
-      assert.equal(json.doc!.sessions.length, 500);
-      assert.ok(json.doc!.warnings.includes('503 sessions listed; only the 500 most recently updated were sampled (the limit per directory per round)'), JSON.stringify(json.doc!.warnings));
+      assert.equal(json.doc!.sessions.length, 1_000);
+      assert.ok(json.doc!.warnings.includes('1003 sessions listed; only the 1000 most recently updated were sampled (the limit per directory per round)'), JSON.stringify(json.doc!.warnings));
       const table = await status(['--base-url', server.url, '--directory', DIR, '--spacing', '0', '--allow-short-spacing', '--max-samples', '2']);
-      assert.match(table.stdout, /warning: 503 sessions listed; only the 500 most recently updated were sampled/);
+      assert.match(table.stdout, /warning: 1003 sessions listed; only the 1000 most recently updated were sampled/);
     } finally {
       await server.stop();
     }

@@ -23,7 +23,7 @@ export interface BackendClientOptions extends TransportOptions {
   marks?: QuotaMarkBook;
   /** Total deadline of the provider listing (stock opencode sends ~6.4 MB). Default twice timeoutMs, 30 s (limits.ts). */
   providerTimeoutMs?: number;
-  /** Sessions sampled per directory per round; the most recently updated are kept. Default 500 (limits.ts). */
+  /** Sessions sampled per directory per round; the most recently updated are kept. Default 1,000 (limits.ts). */
   maxSessionsPerRound?: number;
   now?: () => EpochMs;
 }

@@ -34,9 +34,10 @@ export const BODY_LIMITS = {
 
 /**
  * Sessions sampled per directory per round: beyond this many the most recently updated are kept
- * and the round says how many were listed (SampleRound.truncated).
+ * and the round says how many were listed (SampleRound.truncated). 1,000 is the largest
+ * directory the benches sample in one round (bench/poll.mjs).
  */
-export const MAX_SESSIONS_PER_ROUND = 500;
+export const MAX_SESSIONS_PER_ROUND = 1_000;
 
 /** Event stream: no complete line (event, heartbeat, comment) for this long means a dead stream: it is dropped and reconnected; stock opencode beats every 10 s. */
 export const DEFAULT_EVENT_IDLE_TIMEOUT_MS = 35_000;
