@@ -6,6 +6,7 @@ import type { ActivityCounter } from './activity';
 import { BackendError } from './errors';
 import { HttpTransport, type Query, type TransportOptions } from './http';
 import { directoryProblem, isValidSessionId, segment } from './ids';
+import { BODY_LIMITS, DEFAULT_PROVIDER_TIMEOUT_MS, MAX_SESSIONS_PER_ROUND, PROVIDER_TIMEOUT_FACTOR } from './limits';
 import { isGuardedPrompt, type GuardedPrompt } from '../actions/guard';
 import { payloadBody, payloadProblem } from './payload';
 import { QuotaMarkBook } from './quota-marks';
@@ -26,8 +27,10 @@ export interface BackendClientOptions extends TransportOptions {
    * the health layer (recordWalls) fills it from the samples.
    */
   marks?: QuotaMarkBook;
-  /** Timeout for the provider listing (stock opencode sends ~6.4 MB). Default 60 s. */
+  /** Total deadline of the provider listing (stock opencode sends ~6.4 MB). Default twice timeoutMs, 30 s (limits.ts). */
   providerTimeoutMs?: number;
+  /** Sessions sampled per directory per round; the most recently updated are kept. Default 1,000 (limits.ts). */
+  maxSessionsPerRound?: number;
   now?: () => EpochMs;
 }
 
@@ -66,6 +69,8 @@ export interface SampleRound {
   /** Every listed session whose newest message could not be read (vanished or error), as listed. */
   unreadable: Array<{ session: SessionSnapshot; at: EpochMs; error: BackendError }>;
   warnings: string[];
+  /** Set when the directory listed more sessions than maxSessionsPerRound: only `kept` were sampled. */
+  truncated?: { listed: number; kept: number };
 }
 
 const CAPABILITIES: Record<Dialect, BackendCapabilities> = {
@@ -79,6 +84,7 @@ export class BackendClient {
   private readonly http: HttpTransport;
   private readonly now: () => EpochMs;
   private readonly providerTimeoutMs: number;
+  private readonly maxSessionsPerRound: number;
   private detected: Dialect | null = null;
   private providerCache = new Map<string, { at: EpochMs; listing: ProviderListing }>();
 
@@ -87,7 +93,8 @@ export class BackendClient {
     this.baseUrl = this.http.baseUrl;
     this.now = options.now ?? Date.now;
     this.marks = options.marks ?? new QuotaMarkBook(this.now);
-    this.providerTimeoutMs = options.providerTimeoutMs ?? 60_000;
+    this.providerTimeoutMs = options.providerTimeoutMs ?? (options.timeoutMs !== undefined ? PROVIDER_TIMEOUT_FACTOR * options.timeoutMs : DEFAULT_PROVIDER_TIMEOUT_MS);
+    this.maxSessionsPerRound = Math.max(1, Math.floor(options.maxSessionsPerRound ?? MAX_SESSIONS_PER_ROUND));
   }
 
   /** The dialect detected so far (null until a response told). */
@@ -113,7 +120,7 @@ export class BackendClient {
     // When the backend is known to be stock opencode, read the status map alongside the list.
     const statusEarly = this.detected === 'opencode' ? this.statusMap(directory, opts) : null;
     statusEarly?.catch(() => undefined);
-    const res = await this.http.request({ method: 'GET', path: 'session', query: { directory }, operation: 'GET /session', read: 'json', ...opts });
+    const res = await this.http.request({ method: 'GET', path: 'session', query: { directory }, operation: 'GET /session', read: 'json', maxBytes: BODY_LIMITS.sessionList, ...opts });
     const raw = this.shaped('GET /session', () => readSessionList(res.json));
     if (raw.dialect) this.detected = raw.dialect;
     let sessions: SessionSnapshot[];
@@ -273,7 +280,7 @@ export class BackendClient {
     if (cached && opts.maxAgeMs !== undefined && this.now() - cached.at <= opts.maxAgeMs) {
       listing = cached.listing;
     } else {
-      const res = await this.http.request({ method: 'GET', path: 'provider', query: { directory }, operation: op, read: 'json', timeoutMs: opts.timeoutMs ?? this.providerTimeoutMs, signal: opts.signal });
+      const res = await this.http.request({ method: 'GET', path: 'provider', query: { directory }, operation: op, read: 'json', maxBytes: BODY_LIMITS.providers, timeoutMs: opts.timeoutMs ?? this.providerTimeoutMs, signal: opts.signal });
       const read = this.shaped(op, () => readProviderListing(res.json));
       if (!this.detected && read.dialect) this.detected = read.dialect;
       listing = read.listing;
@@ -326,13 +333,19 @@ export class BackendClient {
             throw err;
           })
         : Promise.resolve(null);
-    const [results, pending] = await Promise.all([Promise.all(list.sessions.map(sampleOne)), pendingRead]);
+    const kept = boundSessions(list.sessions, this.maxSessionsPerRound);
+    const [results, pending] = await Promise.all([Promise.all(kept.map(sampleOne)), pendingRead]);
     const samples = results.filter((s): s is SessionSample => s !== null);
     if (pending) {
       warnings.push(...pending.warnings);
       attachWaiting(samples, [...pending.permissions, ...pending.questions]);
     }
-    return { directory, at, dialect: list.dialect, samples, vanished, errors, unreadable, warnings };
+    const round: SampleRound = { directory, at, dialect: list.dialect, samples, vanished, errors, unreadable, warnings };
+    if (kept.length < list.sessions.length) {
+      round.truncated = { listed: list.sessions.length, kept: kept.length };
+      round.warnings = [...warnings, truncationWarning(round.truncated)];
+    }
+    return round;
   }
 
   async close(): Promise<void> {
@@ -352,6 +365,7 @@ export class BackendClient {
       operation: op,
       sessionId,
       read: 'json',
+      maxBytes: BODY_LIMITS.message,
       signal: opts.signal,
       timeoutMs: opts.timeoutMs,
     });
@@ -368,7 +382,7 @@ export class BackendClient {
     const op = 'GET /session/status';
     let res;
     try {
-      res = await this.http.request({ method: 'GET', path: 'session/status', query: { directory } satisfies Query, operation: op, read: 'json', ...opts });
+      res = await this.http.request({ method: 'GET', path: 'session/status', query: { directory } satisfies Query, operation: op, read: 'json', maxBytes: BODY_LIMITS.statusMap, ...opts });
     } catch (err) {
       if (err instanceof BackendError && err.kind === 'not-found') {
         throw new BackendError({ kind: 'malformed', operation: 'GET /session', baseUrl: this.baseUrl, detail: 'sessions carry no state and GET /session/status does not exist' });
@@ -455,4 +469,16 @@ export function attachWaiting(samples: SessionSample[], requests: WaitingRequest
     sample.waiting = w;
     if (w && sample.newest?.runningTool) sample.newest.runningTool = { ...sample.newest.runningTool, waitingFor: w.kind };
   }
+}
+
+/** At most `max` sessions: the most recently updated (sessions without a time last), list order otherwise. */
+export function boundSessions(sessions: SessionSnapshot[], max: number): SessionSnapshot[] {
+  if (sessions.length <= max) return sessions;
+  const order = sessions.map((s, i) => ({ s, i, t: s.updatedAt ?? -Infinity }));
+  order.sort((a, b) => b.t - a.t || a.i - b.i);
+  return order.slice(0, max).map((o) => o.s);
+}
+
+export function truncationWarning(t: { listed: number; kept: number }): string {
+  return `${t.listed} sessions listed; only the ${t.kept} most recently updated were sampled (the limit per directory per round)`;
 }
