@@ -1,23 +1,31 @@
 #!/usr/bin/env node
 // bench/activation: extension activation inside the real editor (code-server, VS Code 1.100.3),
 // over several cold starts, plus the bundle sizes. Prints a table.
-//   node bench/activation.mjs [runs=5]
-import { readFileSync, statSync, existsSync } from 'node:fs';
+//   node bench/activation.mjs [runs=5] [--smoke]
+// --smoke: one cold start (npm test's bench-smoke layer: it must complete and print its tables).
+import { mkdtempSync, readFileSync, statSync, existsSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { runEditorSuite } from '../test/editor/run-code-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const runs = Number(process.argv[2] ?? 5);
+const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const runs = process.argv.includes('--smoke') ? 1 : Number(positional[0] ?? 5);
 if (!existsSync(path.join(root, 'dist', 'extension.js'))) {
   console.error('build first: npm run build');
   process.exit(2);
 }
 
+// A workspace with no routing file or analysis page: the extension must not activate at startup
+// (test/editor/workspace has routing.yaml, whose workspaceContains event would activate it first).
+const workspace = mkdtempSync(path.join(os.tmpdir(), 'session-ops-bench-activation-'));
+writeFileSync(path.join(workspace, 'README.md'), 'Empty workspace of bench/activation.mjs.\n');
+
 const samples = [];
 for (let i = 0; i < runs; i++) {
-  const code = await runEditorSuite({ env: { SESSION_OPS_EDITOR_SUITE: 'bench-activation' }, tag: 'bench' });
+  const code = await runEditorSuite({ workspace, env: { SESSION_OPS_EDITOR_SUITE: 'bench-activation' }, tag: 'bench' });
   if (code !== 0) {
     console.error(`run ${i + 1} failed (exit ${code})`);
     process.exit(1);

@@ -3,15 +3,18 @@
 // 100, 1,000 and 10,000 routes (every route uses entry, skip, keep_gates, two preflight items,
 // notes and effort), for our language server (dist/server.js over stdio) and Red Hat's
 // yaml-language-server (over stdio, same schema, configured as the reference describes), in the
-// same run, plus the floor: `yaml` parse + Ajv2020 validate in process. Prints a table.
+// same run, plus the floor: `yaml` parse + Ajv2020 validate in process. Prints a table, and where
+// our open time goes (read, parse, validate, serialize: bench/lsp/phases.ts, in process).
 //
-//   node esbuild.mjs && node bench/lsp.mjs [--sizes 100,1000,10000] [--edits 7] [--no-redhat]
-import { spawn } from 'node:child_process';
+//   node esbuild.mjs && node bench/lsp.mjs [--sizes 100,1000,10000] [--edits 7] [--no-redhat] [--smoke]
+// --smoke: 100 routes, 3 edits (npm test's bench-smoke layer: it must complete and print its table).
+import * as esbuild from 'esbuild';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { spawnTracked, stopGroup } from '../test/support/processes.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -20,8 +23,9 @@ const opt = (name, def) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : def;
 };
-const SIZES = opt('--sizes', '100,1000,10000').split(',').map(Number);
-const EDITS = Number(opt('--edits', '7'));
+const SMOKE = args.includes('--smoke');
+const SIZES = opt('--sizes', SMOKE ? '100' : '100,1000,10000').split(',').map(Number);
+const EDITS = Number(opt('--edits', SMOKE ? '3' : '7'));
 const REDHAT = !args.includes('--no-redhat');
 const schemaPath = path.join(root, 'schemas', 'routing.schema.json');
 // Not under a dot-folder: yaml-language-server's schema globs do not match paths with one.
@@ -79,7 +83,7 @@ function generate(n) {
 class Client {
   constructor(name, cmd, argv, onRequest) {
     this.name = name;
-    this.proc = spawn(cmd, argv, { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.proc = spawnTracked(cmd, argv, { stdio: ['pipe', 'pipe', 'pipe'] });
     this.proc.stderr.on('data', () => {});
     this.buf = Buffer.alloc(0);
     this.id = 0;
@@ -151,7 +155,7 @@ class Client {
     } catch {
       /* ignore */
     }
-    setTimeout(() => this.proc.kill(), 500).unref();
+    await stopGroup(this.proc, 500);
   }
 }
 
@@ -268,8 +272,26 @@ const median = (xs) => {
 };
 const fmt = (ms) => (ms === undefined ? '-' : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`);
 
+/** bench/lsp/phases.ts bundled with the core modules it measures. */
+async function loadPhases() {
+  const outfile = path.join(root, '.bench', 'lsp-phases.mjs');
+  await esbuild.build({
+    entryPoints: [path.join(root, 'bench', 'lsp', 'phases.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    logLevel: 'error',
+  });
+  return import(pathToFileURL(outfile).href);
+}
+
 async function main() {
   mkdirSync(work, { recursive: true });
+  const { measureOpenPhases } = await loadPhases();
   const rows = [];
   const ours = await startOurs();
   const rh = REDHAT ? await startRedhat() : undefined;
@@ -288,7 +310,8 @@ async function main() {
     }
     process.stderr.write(' floor...\n');
     const f = floor(text, n >= 10000 ? 3 : 5);
-    rows.push({ n, lines, mb, o, r, f: median(f) });
+    const phases = measureOpenPhases(text, n >= 10000 ? 3 : 5);
+    rows.push({ n, lines, mb, o, r, f: median(f), phases });
   }
   await ours.stop();
   await rh?.stop();
@@ -313,6 +336,17 @@ async function main() {
   console.log(line(head));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const b of body) console.log(line(b));
+  console.log(`\nWhere our open time goes (in process, the server's core modules, median of ${SIZES.some((n) => n >= 10000) ? '3-5' : '5'} fresh opens; the rest of "ours open" is IPC, scheduling and the server's own bookkeeping)`);
+  const phead = ['routes', 'ours open', 'read (decode didOpen)', 'parse', 'validate', 'serialize', 'sum', 'sum/open'];
+  const pbody = rows.map(({ n, o, phases: p }) => {
+    const sum = p.readMs + p.parseMs + p.validateMs + p.serializeMs;
+    return [n.toLocaleString('en'), fmt(o.open), fmt(p.readMs), fmt(p.parseMs), fmt(p.validateMs), fmt(p.serializeMs), fmt(sum), `${((sum / o.open) * 100).toFixed(0)}%`];
+  });
+  const pw = phead.map((h, i) => Math.max(h.length, ...pbody.map((b) => b[i].length)));
+  const pline = (cells) => `| ${cells.map((c, i) => c.padStart(pw[i])).join(' | ')} |`;
+  console.log(pline(phead));
+  console.log(`|${pw.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const b of pbody) console.log(pline(b));
   console.log(`\nedits: ${EDITS} per size (yaml-language-server: at most 3 at 10,000 routes), each an incremental one-token change in the middle route, alternately introducing and fixing an enum error; timed until the diagnostics reflecting it arrive.`);
   console.log(`sanity: ours reports "${sanityOurs}"${sanityRh ? `; yaml-language-server reports "${sanityRh}"` : ''}`);
   const big = rows.find((x) => x.n === 10000);

@@ -8,20 +8,25 @@
 //      turning report-done, with the event stream on vs off (off: the next 60 s polling round).
 // The five spec-dialect servers run in a child process (bench/views/server-child.mjs) shared by
 // both measurements, so neither pays for the server side.
-//   node esbuild.mjs --production && node bench/views.mjs [--rounds 10] [--trials 3]
-import { fork } from 'node:child_process';
+//   node esbuild.mjs --production && node bench/views.mjs [--rounds 10] [--trials 3] [--smoke]
+// --smoke: 20 sessions over the 5 backends, 1 round, 1 trial (stream on), min spacing lowered to
+// 2 s on both sides (npm test's bench-smoke layer: it must complete and print its tables).
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { forkTracked, stopGroup } from '../test/support/processes.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : fallback;
 };
-const rounds = Number(arg('--rounds', '10'));
-const trials = Number(arg('--trials', '3'));
+const smoke = process.argv.includes('--smoke');
+const rounds = Number(arg('--rounds', smoke ? '1' : '10'));
+const trials = Number(arg('--trials', smoke ? '1' : '3'));
+const perBackendSizes = smoke ? [4] : [40, 200];
+const minSpacingMs = smoke ? 2_000 : null;
 const suite = path.join(root, 'out', 'test', 'editor', 'index.js');
 if (!existsSync(path.join(root, 'dist', 'extension.js')) || !existsSync(suite) || !readFileSync(suite, 'utf8').includes('views benchmark')) {
   console.error('build first: node esbuild.mjs --production (the editor suite must include views.bench.ts)');
@@ -64,21 +69,21 @@ await esbuild.build({
   logLevel: 'error',
 });
 
-const servers = fork(path.join(root, 'bench/views/server-child.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const servers = forkTracked(path.join(root, 'bench/views/server-child.mjs'), [JSON.stringify(perBackendSizes)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 const { urls, sizes } = await new Promise((resolve, reject) => {
   servers.once('message', resolve);
   servers.once('exit', (code) => reject(new Error(`the spec servers exited (${code})`)));
 });
-const stopServers = () => {
-  servers.send('stop');
-  setTimeout(() => servers.kill(), 2_000).unref();
+const stopServers = async () => {
+  if (servers.connected) servers.send('stop');
+  await stopGroup(servers, 2_000);
 };
 
 try {
   // 1. The reference: the bare monitor in plain Node.
-  console.log('[bench] reference: the bare session monitor in plain Node (about 70 s)');
+  console.log(`[bench] reference: the bare session monitor in plain Node (${smoke ? 'about 5 s' : 'about 70 s'})`);
   const reference = await new Promise((resolve, reject) => {
-    const child = fork(path.join(root, 'bench/views/monitor-child.mjs'), [JSON.stringify(urls), JSON.stringify(sizes), String(rounds)], {
+    const child = forkTracked(path.join(root, 'bench/views/monitor-child.mjs'), [JSON.stringify(urls), JSON.stringify(sizes), String(rounds), ...(minSpacingMs ? [String(minSpacingMs)] : [])], {
       execArgv: ['--expose-gc'],
       stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     });
@@ -88,7 +93,7 @@ try {
   });
 
   // 2. The extension host.
-  console.log('[bench] extension host: code-server with the Sessions view visible (about 8 min)');
+  console.log(`[bench] extension host: code-server with the Sessions view visible (${smoke ? 'about 1 min' : 'about 8 min'})`);
   const resultsFile = path.join(root, 'test-results', 'bench-views.json');
   rmSync(resultsFile, { force: true });
   const code = await runEditorSuite({
@@ -98,6 +103,7 @@ try {
       SESSION_OPS_BENCH_SIZES: JSON.stringify(sizes),
       SESSION_OPS_BENCH_ROUNDS: String(rounds),
       SESSION_OPS_BENCH_TRIALS: String(trials),
+      ...(smoke ? { SESSION_OPS_BENCH_SMOKE: '1' } : {}),
     },
     tag: 'bench',
   });
@@ -105,7 +111,7 @@ try {
   const ext = JSON.parse(readFileSync(resultsFile, 'utf8'));
   print(ext, reference);
 } finally {
-  stopServers();
+  await stopServers();
 }
 
 function median(xs) {
@@ -134,7 +140,7 @@ function print(ext, ref) {
   };
 
   console.log(`\nSampling round over 5 spec-dialect backends (servers in a child process), view visible in code-server 4.100.3 vs the bare monitor in plain Node ${ref.node}`);
-  console.log(`steady = median of ${ext.rounds} back-to-back rounds (each with a baseline >= 30 s old); CPU in the extension host covers the round and the debounced tree refresh after it`);
+  console.log(`steady = median of ${ext.rounds} back-to-back rounds (each with a baseline >= ${smoke ? "2 s old: smoke run, min spacing lowered" : "30 s old"}); CPU in the extension host covers the round and the debounced tree refresh after it`);
   console.log('where: "extension host" = view visible; "no tree events" = the same, the Sessions view\'s onDidChangeTreeData swallowed (no VS Code tree refresh); "views hidden" = both Session Ops views hidden, rounds called directly (as with an automatic action armed)');
   console.log('cold = the first round of new backends: in the extension host from writing sessionOps.backends to all rows listed; first verdicts = the first round with a baseline');
   console.log(line(cols.map((c) => c[0])));

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// `npm test`: builds (with type-check), then runs every test layer in order and prints a summary.
+// `npm test`: builds (with type-check) and lints, then runs every test layer in order and prints a summary.
+//   0. build, lint  required: nothing else runs when either fails (ESLint, zero warnings)
 //   1. unit       mocha, plain Node, the pure modules
 //   2. lsp        the built language server spoken to over LSP
 //   3. backend    the real opencode server (opencode-ai) and the spec-dialect test server
 //   4. editor     the suite inside the extension host of a real VS Code (code-server + Chromium)
 //   5. vsix       the packaged .vsix installed into code-server activates
+//   6. bench-smoke every bench at a tiny size (bench/smoke.mjs): completes and prints its table
 // Every layer runs even when an earlier one failed; the exit code is non-zero if any failed.
 // A layer that cannot run fails with its reason: nothing skips itself to green.
 import { spawnSync } from 'node:child_process';
@@ -17,12 +19,14 @@ const npx = (...args) => ['npx', ['--no-install', ...args]];
 
 const layers = [
   { name: 'build', cmd: ['npm', ['run', 'build']], required: true },
+  { name: 'lint', cmd: ['npm', ['run', 'lint']], required: true },
   { name: 'unit', cmd: npx('mocha', '--config', 'test/unit/.mocharc.json') },
   { name: 'lsp', cmd: npx('mocha', '--config', 'test/lsp/.mocharc.json') },
   { name: 'backend', cmd: npx('mocha', '--config', 'test/backend/.mocharc.json') },
   { name: 'editor', cmd: ['node', ['test/editor/run-code-server.mjs']] },
   { name: 'vsix', cmd: ['node', ['test/editor/run-vsix-check.mjs']] },
-].filter((l) => only.length === 0 || l.name === 'build' || only.includes(l.name));
+  { name: 'bench-smoke', cmd: ['node', ['bench/smoke.mjs']] },
+].filter((l) => only.length === 0 || l.required || only.includes(l.name));
 
 const results = [];
 const started = Date.now();
@@ -36,9 +40,9 @@ for (const layer of layers) {
 }
 
 console.log('\n=== summary ===');
-console.log('layer     result  seconds');
-for (const r of results) console.log(`${r.name.padEnd(9)} ${(r.ok ? 'pass' : 'FAIL').padEnd(7)} ${r.seconds.toFixed(1).padStart(7)}${r.ok ? '' : `  (${r.why})`}`);
-console.log(`total               ${((Date.now() - started) / 1000).toFixed(1).padStart(7)}`);
+console.log('layer       result  seconds');
+for (const r of results) console.log(`${r.name.padEnd(11)} ${(r.ok ? 'pass' : 'FAIL').padEnd(7)} ${r.seconds.toFixed(1).padStart(7)}${r.ok ? '' : `  (${r.why})`}`);
+console.log(`total                 ${((Date.now() - started) / 1000).toFixed(1).padStart(7)}`);
 const failed = results.filter((r) => !r.ok);
 if (failed.length > 0 || results.length < layers.length) {
   console.error(`\nnpm test FAILED: ${failed.map((r) => r.name).join(', ') || 'build'}`);

@@ -26,3 +26,4 @@ process.on('message', (m) => {
   if (m === 'count') process.send({ count: server.requests.length });
   if (m === 'stop') server.stop().then(() => process.exit(0));
 });
+process.on('disconnect', () => process.exit(0)); // the bench went away

@@ -13,7 +13,7 @@
 import { startSpecServer } from '../../.bench/views/spec-server.mjs';
 
 const BACKENDS = 5;
-const SIZES = [40, 200];
+const SIZES = JSON.parse(process.argv[2] ?? '[40,200]'); // sessions per backend; --smoke: [4]
 const now = Date.now();
 const servers = [];
 

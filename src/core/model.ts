@@ -11,6 +11,68 @@ export type SessionState = 'generating' | 'idle';
 /** Which wire dialect a backend speaks; detected from responses, never configured. */
 export type Dialect = 'spec' | 'opencode';
 
+/**
+ * What a backend offers, known once its dialect was detected. Callers ask these instead of
+ * comparing dialect names (which stay inside src/core/backend).
+ */
+export interface BackendCapabilities {
+  /** An event stream (GET /event) that nudges sampling and shows output between samples. */
+  events: boolean;
+  /** Session state comes from a separate status map (GET /session/status). */
+  sessionStatus: boolean;
+  /** The provider listing carries quota objects; false: the caller keeps its own quota marks. */
+  quotaObjects: boolean;
+  /** Sessions carry the spec's progress object; false: progress is derived from the newest message. */
+  progress: boolean;
+  /** Pending permission requests can be listed and answered (stock opencode GET /permission). */
+  permissions?: boolean;
+  /** Pending agent questions can be listed and answered (stock opencode GET /question). */
+  questions?: boolean;
+  /** A session's todo list can be read (stock opencode GET /session/{id}/todo). */
+  todos?: boolean;
+  /** One event stream for every directory (stock opencode GET /global/event). */
+  globalEvents?: boolean;
+}
+
+/** One question of an agent's question tool. */
+export interface QuestionItem {
+  question: string;
+  /** Very short label, when the agent gave one. */
+  header: string | null;
+  options: Array<{ label: string; description: string | null }>;
+  /** More than one option may be chosen. */
+  multiple: boolean;
+  /** Free text is allowed beside the options. */
+  custom: boolean;
+}
+
+/**
+ * A request that waits for a person: a pending permission (a tool whose permission is `ask`) or a
+ * pending question (the agent's question tool). A session with one is never hung.
+ */
+export interface WaitingRequest {
+  kind: WaitingFor;
+  /** The backend's request id (checked as a safe path segment on read). */
+  requestID: string;
+  sessionID: string;
+  /** One readable line: "permission: bash ls -la" or "question: Which color?". */
+  title: string;
+  /** permission: the tool (the permission's name), its patterns and the "always" patterns. */
+  permission: { tool: string; patterns: string[]; always: string[] } | null;
+  /** question: the questions asked (empty for a permission). */
+  questions: QuestionItem[];
+}
+
+/** A session's todo list in numbers (stock opencode). */
+export interface TodoProgress {
+  /** Completed items. */
+  done: number;
+  /** Items that are not cancelled. */
+  total: number;
+  /** The first item in progress, when any. */
+  inProgress: string | null;
+}
+
 /** The spec's progress object; absent means "no signal" (rule 3). */
 export interface Progress {
   /** Cumulative count of model rounds. */
@@ -38,6 +100,8 @@ export interface SessionSnapshot {
   progress: Progress | null;
   /** Last update time of the session record, when the backend says. */
   updatedAt: EpochMs | null;
+  /** The parent session of a sub-agent session (stock opencode `parentID`); absent/null: top level. */
+  parentId?: string | null;
 }
 
 /** The failure categories of the spec's Errors table. */
@@ -79,7 +143,23 @@ export interface MessageSnapshot {
    * live signal of its own (the generation stream is not dead), so a frozen sample with a running
    * tool is not called hung. Null/absent when none or when the dialect does not say.
    */
-  runningTool?: { name: string; since: EpochMs | null } | null;
+  runningTool?: RunningTool | null;
+}
+
+/** What a running tool waits for when a person must act (permission prompt, question). */
+export type WaitingFor = 'permission' | 'question';
+
+/** A tool call the backend reports as running. */
+export interface RunningTool {
+  name: string;
+  /** When the call started, when the backend says. */
+  since: EpochMs | null;
+  /**
+   * Set when the tool waits for a person (stock opencode `GET /permission`, `GET /question`):
+   * such a tool is never subject to the tool ceiling. Nothing fills it yet (hook for the
+   * stock-opencode issue); absent/null means "not known to wait".
+   */
+  waitingFor?: WaitingFor | null;
 }
 
 /** One sample of one session: the list entry and its newest message, taken at `at`. */
@@ -95,6 +175,12 @@ export interface SessionSample {
    * a live signal. Only ever evidence against "hung", never for it. Absent/null: no stream read.
    */
   activity?: number | null;
+  /**
+   * A pending permission or question of this session, read in the same round (stock opencode
+   * GET /permission and GET /question, once per directory). Such a session waits for a person:
+   * verdict `waiting`, action `answer`, never hung. Absent/null: none known.
+   */
+  waiting?: WaitingRequest | null;
 }
 
 /** A usage-limit cooldown on a provider (spec quota object, or a wall remembered for stock opencode). */
@@ -130,10 +216,13 @@ export interface ModelRef {
   modelID: string;
 }
 
-export type Verdict = 'healthy' | 'idle' | 'hung';
+/** `waiting`: the session waits for a person (a pending permission or question), never hung. */
+export type Verdict = 'healthy' | 'idle' | 'hung' | 'waiting';
 
 export type Action =
   | 'leave-alone'
+  /** A person must answer a pending permission or question; never aborted by abort-and-wake. */
+  | 'answer'
   | 'wake'
   | 'harvest'
   | 'abort-then-wake'
@@ -221,4 +310,10 @@ export interface SessionAssessment {
   quotaWall: QuotaWall | null;
   report: CompletionReport | null;
   decision: ActionDecision;
+  /** The pending permission or question of the latest sample (verdict `waiting`). */
+  waiting?: WaitingRequest | null;
+  /** The parent session of a sub-agent session. */
+  parentId?: string | null;
+  /** Why the newest message could not be read this round (verdict unknown), or null. */
+  unreadable?: string | null;
 }

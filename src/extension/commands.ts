@@ -4,6 +4,9 @@ import * as vscode from 'vscode';
 import { isLoopbackHost, normalizeBaseUrl } from '../core/config/backends';
 import type { SessionRow } from '../core/monitor/row';
 import type { SessionMonitor } from '../core/monitor/sessionMonitor';
+import type { Answers } from './actions/answers';
+import { registerActionCommands } from './actions/register';
+import type { SessionActions } from './actions/sessionActions';
 import type { Configuration } from './configuration';
 import type { LanguageClientHost } from './languageClientHost';
 import { DEFAULT_USERNAME, type PasswordStore } from './passwordStore';
@@ -16,8 +19,11 @@ export interface CommandDeps {
   sessions: SessionsView;
   languageClient: LanguageClientHost;
   log: vscode.LogOutputChannel;
+  actions: SessionActions;
+  answers: Answers;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- command handlers take whatever VS Code passes (tree items, URIs)
 type Handler = (...args: any[]) => unknown;
 
 export function registerCommands(context: vscode.ExtensionContext, deps: CommandDeps): void {
@@ -50,6 +56,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   register('sessionOps.addBackend', () => addBackend(deps));
   register('sessionOps.setPassword', (node?: SessionsNode) => setPassword(deps, node));
   register('sessionOps.clearPassword', (node?: SessionsNode) => clearPassword(deps, node));
+  registerActionCommands(register, deps.actions, deps.answers);
   register('sessionOps.copySessionId', async (node?: SessionsNode) => {
     if (node?.kind !== 'session') throw new Error('select a session first');
     await vscode.env.clipboard.writeText(node.sessionId);
@@ -160,7 +167,7 @@ async function openReport(deps: CommandDeps, target?: SessionsNode | SessionRow)
     `| ticket | ${cell(r.ticket)} |`,
     `| label | ${cell(r.label)} |`,
     `| status | ${r.status} |`,
-    `| pr | ${cell(r.pr)} |`,
+    `| pr | ${r.pr && /^https?:\/\/[^\s<>()]+$/.test(r.pr) ? `<${r.pr}>` : cell(r.pr)} |`,
     `| reason | ${cell(r.reason)} |`,
     `| summary | ${cell(r.summary)} |`,
     '',
@@ -173,4 +180,5 @@ async function openReport(deps: CommandDeps, target?: SessionsNode | SessionRow)
   ];
   const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: lines.join('\n') });
   await vscode.window.showTextDocument(doc, { preview: true });
+  deps.sessions.markReportSeen(row);
 }

@@ -39,7 +39,7 @@ export class LanguageClientHost implements vscode.Disposable {
   start(): Promise<RoutingClient> {
     this.starting ??= (async () => {
       const started = performance.now();
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the client bundle is loaded lazily, at run time, from dist
       const { createRoutingClient } = require(path.join(this.context.extensionPath, 'dist', 'client.js')) as typeof import('./client/client');
       const client = createRoutingClient(this.context, this.log);
       await client.start();
@@ -66,8 +66,17 @@ export class LanguageClientHost implements vscode.Disposable {
     }
   }
 
+  /** Stops the language server (when it was started); resolves once it has exited. */
+  async stop(): Promise<void> {
+    const starting = this.starting;
+    this.starting = undefined;
+    const client = this.client ?? (await starting?.catch(() => undefined));
+    this.client = undefined;
+    await client?.stop();
+  }
+
   dispose(): void {
     for (const d of this.disposables) d.dispose();
-    void this.client?.stop();
+    void this.stop().catch(() => undefined);
   }
 }

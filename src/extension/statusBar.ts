@@ -10,7 +10,7 @@ export class StatusBar implements vscode.Disposable {
 
   constructor(
     private readonly monitor: SessionMonitor,
-    _sessions: SessionsView,
+    private readonly sessions: SessionsView,
   ) {
     this.item = vscode.window.createStatusBarItem('sessionOps.summary', vscode.StatusBarAlignment.Left, 50);
     this.item.name = 'Session Ops';
@@ -43,7 +43,7 @@ export class StatusBar implements vscode.Disposable {
       return;
     }
     const rows = this.monitor.rows();
-    const attention = rows.filter(needsAttention).length;
+    const attention = this.sessions.attentionCount();
     const errors = this.monitor.backends().some((b) => b.status === 'error');
     const icon = errors ? '$(error)' : attention ? '$(bell-dot)' : '$(pulse)';
     this.item.text = `${icon} ${rows.length}${attention ? ` · ${attention}` : ''}`;

@@ -33,15 +33,8 @@ export function statusArgs(baseUrl: string, directory: string, ...extra: string[
   return ['--base-url', baseUrl, '--directory', directory, '--spacing', '1', '--allow-short-spacing', '--json', ...extra];
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 30_000, everyMs = 150): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
+/** The shared polling helper (test/support/wait-for.ts), re-exported for this layer's files. */
+export { waitFor } from '../support/wait-for';
 
 /** The exact keys the issue requires of the JSON document (extra keys are allowed). */
 export function assertDocumentShape(doc: StatusDocument): void {
@@ -52,8 +45,10 @@ export function assertDocumentShape(doc: StatusDocument): void {
   if (doc.allFreeAt !== null && !Number.isInteger(doc.allFreeAt)) fail('allFreeAt must be an integer or null');
   for (const s of doc.sessions) {
     if (typeof s.id !== 'string') fail('session id');
-    if (!['healthy', 'idle', 'hung'].includes(s.verdict)) fail(`verdict ${s.verdict}`);
-    if (!['leave-alone', 'wake', 'harvest', 'abort-then-wake', 'recover', 'wait-for-reset', 'escalate'].includes(s.action)) fail(`action ${s.action}`);
+    // 'unknown': the newest message could not be read (with the reason in `unreadable`).
+    if (!['healthy', 'idle', 'hung', 'waiting', 'unknown'].includes(s.verdict)) fail(`verdict ${s.verdict}`);
+    if (s.verdict === 'unknown' && !s.unreadable) fail('verdict unknown without the reason');
+    if (!['leave-alone', 'answer', 'wake', 'harvest', 'abort-then-wake', 'recover', 'wait-for-reset', 'escalate'].includes(s.action)) fail(`action ${s.action}`);
     if (!('quotaWall' in s) || !('report' in s)) fail('quotaWall and report are required (null allowed)');
     if (s.quotaWall) {
       if (!['usage-limit', 'free-tier', 'rate-limit', 'balance'].includes(s.quotaWall.category)) fail('quotaWall.category');

@@ -8,7 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { BackendClient } from '../../src/core/backend/client';
 import { readEventStream, type BackendEvent } from '../../src/core/backend/events';
-import { textPrompt } from '../../src/core/backend/payload';
+import { abortSession } from '../../src/core/actions/abort';
+import { confirmStarted } from '../../src/core/actions/confirm';
+import { guardedPrompt } from '../support/guarded-prompt';
 import { startOpencode, type OpencodeServer } from '../support/opencode';
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
 import { assertDocumentShape, status, statusArgs, waitFor } from './helpers';
@@ -46,7 +48,7 @@ describe('status CLI against the real opencode server', function () {
     const res = await fetch(`${oc.baseUrl}session?directory=${encodeURIComponent(dir)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     assert.equal(res.status, 200);
     const { id } = (await res.json()) as { id: string };
-    await client.promptAsync(dir, id, textPrompt('build', LOCAL, text));
+    await client.promptAsync(guardedPrompt(dir, id, LOCAL, text));
     return id;
   }
 
@@ -62,7 +64,7 @@ describe('status CLI against the real opencode server', function () {
     assertDocumentShape(run.doc!);
     assert.equal(run.doc!.dialect, 'opencode');
     assert.deepEqual([run.session(id).verdict, run.session(id).action], ['healthy', 'leave-alone'], run.session(id).basis);
-    await client.abortAndConfirmIdle(dir, id);
+    await abortSession({ backend: client, directory: dir }, id);
   });
 
   it('healthy: a model still streaming one long text part (not stored until it ends) is not called hung', async () => {
@@ -124,20 +126,27 @@ describe('status CLI against the real opencode server', function () {
     assert.equal(run.doc!.allFreeAt, s.quotaWall!.resetAt);
     assert.ok(run.doc!.providers.some((p) => p.id === 'opencode' && p.connected && p.quota === null));
     assert.ok(run.doc!.providers.length < 10, 'connected or marked providers only, not the catalogue');
-    await client.abortAndConfirmIdle(dir, id);
+    await abortSession({ backend: client, directory: dir }, id);
   });
 
-  it('429 without retry-after: still a rate-limit wall while opencode retries with backoff', async () => {
+  it('issue 10 finding 2: a 429 retried within seconds is the backend retrying, not a wall (healthy "retrying"); --retry-wall-minutes 0 reads it as one', async () => {
     const dir = newDir();
     model.when('[rl-plain]', { kind: 'rate-limit' });
     const id = await launch(dir, 'go [rl-plain]');
     await waitFor('the retry status', async () => (await client.listSessions(dir)).sessions.find((s) => s.id === id)?.retry);
     const run = await status(statusArgs(oc.baseUrl, dir));
     const s = run.session(id);
-    assert.equal(s.quotaWall?.category, 'rate-limit', s.basis);
-    assert.equal(s.action, 'recover');
-    assert.equal(s.abortFirst, true);
-    await client.abortAndConfirmIdle(dir, id);
+    assert.equal(s.quotaWall, null, s.basis);
+    assert.deepEqual([s.verdict, s.action], ['healthy', 'leave-alone'], s.basis);
+    assert.match(s.basis, /retrying \(attempt \d+, next in \d+ s\)/);
+    assert.equal(run.doc!.providers.find((p) => p.id === 'local')?.quota ?? null, null, 'no quota mark for a transient retry');
+    const strict = await status(statusArgs(oc.baseUrl, dir, '--retry-wall-minutes', '0'));
+    const w = strict.session(id);
+    // Still retrying (a retry-status wall, abort first) or retries exhausted (the tail probe): a wall either way.
+    assert.equal(w.quotaWall?.category, 'rate-limit', w.basis);
+    assert.equal(w.action, 'recover');
+    assert.equal(w.abortFirst, w.state === 'generating');
+    await abortSession({ backend: client, directory: dir }, id);
   });
 
   it('429 that ends the turn (retries exhausted): idle + tail probe, recover without abort', async () => {
@@ -188,11 +197,11 @@ describe('status CLI against the real opencode server', function () {
     await waitFor('the assistant message', async () => (await client.newestMessage(dir, id))?.role === 'assistant');
     let run = await status(statusArgs(oc.baseUrl, dir));
     assert.equal(run.session(id).action, 'abort-then-wake');
-    assert.equal(await client.abortAndConfirmIdle(dir, id, { pollMs: 200 }), true);
+    assert.equal((await abortSession({ backend: client, directory: dir }, id, { pollMs: 200 })).idle, true);
     const before = await client.newestMessage(dir, id);
-    await client.promptAsync(dir, id, textPrompt('build', LOCAL, 'You were woken [wake-2]'));
-    const reply = await client.waitForAssistantMessage(dir, id, before?.id ?? null, { pollMs: 200, withinMs: 30_000 });
-    assert.ok(reply);
+    await client.promptAsync(guardedPrompt(dir, id, LOCAL, 'You were woken [wake-2]'));
+    const reply = await confirmStarted({ backend: client, directory: dir }, id, before?.id ?? null, { pollMs: 200, withinMs: 30_000, acceptGenerating: false });
+    assert.ok(reply.confirmed);
     await waitFor('the reply to complete', async () => (await client.newestMessage(dir, id))?.completedAt);
     await waitFor('idle', async () => (await client.listSessions(dir)).sessions.find((s) => s.id === id)?.state === 'idle');
     run = await status(statusArgs(oc.baseUrl, dir));

@@ -5,7 +5,7 @@
 // codeAutomationExit. A small loopback HTTP service lets the suite ask for screenshots and read
 // the rendered DOM. Every run saves screenshots to test-results/; a failed run also saves the
 // extension host logs. The harness never skips: if it cannot run, it fails and says why.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
 import { ensureEditor } from '../support/ensure-editor.mjs';
+import { spawnTracked, stopGroup } from '../support/processes.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = path.join(root, 'test-results');
@@ -90,7 +91,8 @@ export async function launchCodeServer(options = {}) {
   if (options.trust !== true) args.push('--disable-workspace-trust');
   args.push(workspace);
   const serverLog = [];
-  const server = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group, killed whole on every exit path of this process (test/support/processes.mjs).
+  const server = spawnTracked(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let alive = true;
   server.on('exit', () => { alive = false; });
   server.stdout.on('data', (d) => serverLog.push(String(d)));
@@ -107,9 +109,7 @@ export async function launchCodeServer(options = {}) {
       return `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     },
     async stop() {
-      server.kill('SIGTERM');
-      for (let i = 0; i < 20 && alive; i++) await new Promise((r) => setTimeout(r, 100));
-      if (alive) server.kill('SIGKILL');
+      if (alive) await stopGroup(server, 2_000);
       rmSync(work, { recursive: true, force: true });
     },
   };
@@ -144,7 +144,9 @@ export async function runEditorSuite(options = {}) {
       const args = body ? JSON.parse(body) : {};
       if (!page) throw new Error('the page is not open yet');
       let result = { ok: true };
-      if (req.url === '/screenshot') {
+      if (req.url === '/ping') {
+        result = { ok: true, workbench: (await page.$('.monaco-workbench')) !== null };
+      } else if (req.url === '/screenshot') {
         const safe = String(args.name).replace(/[^a-z0-9._-]+/gi, '-');
         const file = path.join(resultsDir, `${safe}.png`);
         await page.screenshot({ path: file });
@@ -157,7 +159,7 @@ export async function runEditorSuite(options = {}) {
           title: e.getAttribute('title'),
         })));
       } else if (req.url === '/click') {
-        await page.click(args.selector, { timeout: 10_000 });
+        await page.click(args.selector, { timeout: 10_000, button: args.button === 'right' ? 'right' : 'left' });
       } else if (req.url === '/press') {
         await page.keyboard.press(args.keys);
       } else if (req.url === '/type') {
@@ -178,6 +180,10 @@ export async function runEditorSuite(options = {}) {
     ...options,
     env: {
       SESSION_OPS_HARNESS_URL: harnessUrl,
+      SESSION_OPS_EDITOR_RUNNER: 'code-server',
+      // Registers sessionOps.test.configureMonitor (src/extension/testHooks.ts): tests lower the
+      // monitor's minimum spacing instead of sleeping 30 s.
+      SESSION_OPS_TEST_HOOKS: '1',
       SESSION_OPS_RESULTS_DIR: resultsDir,
       SESSION_OPS_REPO_ROOT: root,
       ...(options.grep ? { SESSION_OPS_EDITOR_GREP: options.grep } : {}),

@@ -20,6 +20,20 @@ export interface OpencodeOptions {
   binary?: string;
   /** How long to wait for "listening on". Default 60 s. */
   startTimeoutMs?: number;
+  /** Changes the config before the server starts (a second provider, permissions ...). */
+  configure?: (config: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/** A second OpenAI-compatible provider `backup` (model `b1`) on the same scripted model, for recovery. */
+export function withBackupProvider(modelUrl: string): (config: Record<string, unknown>) => Record<string, unknown> {
+  return (config) => ({
+    ...config,
+    disabled_providers: ['opencode'],
+    provider: {
+      ...(config.provider as Record<string, unknown>),
+      backup: { npm: '@ai-sdk/openai-compatible', name: 'Backup', options: { baseURL: modelUrl, apiKey: 'sk-backup-never-shown' }, models: { b1: { name: 'B1' } } },
+    },
+  });
 }
 
 export interface OpencodeServer {
@@ -86,7 +100,7 @@ export async function startOpencode(options: OpencodeOptions): Promise<OpencodeS
     HOME: home,
     OPENCODE_DISABLE_MODELS_FETCH: '1',
     OPENCODE_DISABLE_AUTOUPDATE: '1',
-    OPENCODE_CONFIG_CONTENT: JSON.stringify(opencodeConfig(options.modelUrl, options.apiKey ?? 'sk-local-test-key')),
+    OPENCODE_CONFIG_CONTENT: JSON.stringify((options.configure ?? ((c) => c))(opencodeConfig(options.modelUrl, options.apiKey ?? 'sk-local-test-key'))),
   });
   const username = options.username ?? 'opencode';
   if (options.password) {

@@ -1,31 +1,52 @@
 // One BackendClient per base URL and credentials. It speaks both dialects (the spec's and stock
 // opencode 1.18), detected from the responses, and returns only the normalized model. Every
 // request carries `directory`; liveness reads the newest message with limit=1 only.
-import type { Dialect, EpochMs, MessageSnapshot, ProviderListing, SessionSample, SessionSnapshot } from '../model';
-import { observedWall } from '../health/quota-wall';
+import type { BackendCapabilities, Dialect, EpochMs, MessageSnapshot, ProviderListing, SessionSample, SessionSnapshot, TodoProgress, WaitingRequest } from '../model';
 import type { ActivityCounter } from './activity';
 import { BackendError } from './errors';
 import { HttpTransport, type Query, type TransportOptions } from './http';
 import { directoryProblem, isValidSessionId, segment } from './ids';
-import { payloadBody, payloadProblem, type PromptPayload } from './payload';
+import { BODY_LIMITS, DEFAULT_PROVIDER_TIMEOUT_MS, MAX_SESSIONS_PER_ROUND, PROVIDER_TIMEOUT_FACTOR } from './limits';
+import { isGuardedPrompt, type GuardedPrompt } from '../actions/guard';
+import { payloadBody, payloadProblem } from './payload';
 import { QuotaMarkBook } from './quota-marks';
 import { newestRawMessage, toMessageSnapshot } from './wire/message';
 import { deriveProgress } from './wire/opencode-progress';
 import { readProviderListing } from './wire/providers';
 import { opencodeSession, readSessionList, readStatusMap, specSession, type StatusEntry } from './wire/sessions';
 import { ShapeError } from './wire/shape';
+import { readVcsFiles } from './wire/vcs';
+import { readPermissionList } from './wire/permission';
+import { answersProblem, readQuestionList } from './wire/question';
+import { readTodoList } from './wire/todo';
 
 export interface BackendClientOptions extends TransportOptions {
-  /** Remembered quota walls for the stock-opencode dialect (shared or persisted by the caller). */
+  /**
+   * Quota marks merged into the provider listing when the backend has no quota objects (stock
+   * opencode). Hand the same book to a new client (credentials change) so no mark is forgotten;
+   * the health layer (recordWalls) fills it from the samples.
+   */
   marks?: QuotaMarkBook;
-  /** Timeout for the provider listing (stock opencode sends ~6.4 MB). Default 60 s. */
+  /** Total deadline of the provider listing (stock opencode sends ~6.4 MB). Default twice timeoutMs, 30 s (limits.ts). */
   providerTimeoutMs?: number;
+  /** Sessions sampled per directory per round; the most recently updated are kept. Default 1,000 (limits.ts). */
+  maxSessionsPerRound?: number;
   now?: () => EpochMs;
 }
 
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+}
+
+/** A permission reply: allow this call, allow it from now on (its `always` patterns), or refuse it. */
+export type PermissionReply = 'once' | 'always' | 'reject';
+
+/** The requests of a directory that wait for a person, each a list (empty when none or unsupported). */
+export interface PendingRequests {
+  permissions: WaitingRequest[];
+  questions: WaitingRequest[];
+  warnings: string[];
 }
 
 export interface SessionList {
@@ -45,8 +66,17 @@ export interface SampleRound {
   vanished: string[];
   /** Sessions whose newest message could not be read (other than vanished). */
   errors: Array<{ sessionId: string; error: BackendError }>;
+  /** Every listed session whose newest message could not be read (vanished or error), as listed. */
+  unreadable: Array<{ session: SessionSnapshot; at: EpochMs; error: BackendError }>;
   warnings: string[];
+  /** Set when the directory listed more sessions than maxSessionsPerRound: only `kept` were sampled. */
+  truncated?: { listed: number; kept: number };
 }
+
+const CAPABILITIES: Record<Dialect, BackendCapabilities> = {
+  spec: { events: false, sessionStatus: false, quotaObjects: true, progress: true, permissions: false, questions: false, todos: false, globalEvents: false },
+  opencode: { events: true, sessionStatus: true, quotaObjects: false, progress: false, permissions: true, questions: true, todos: true, globalEvents: true },
+};
 
 export class BackendClient {
   readonly baseUrl: string;
@@ -54,6 +84,7 @@ export class BackendClient {
   private readonly http: HttpTransport;
   private readonly now: () => EpochMs;
   private readonly providerTimeoutMs: number;
+  private readonly maxSessionsPerRound: number;
   private detected: Dialect | null = null;
   private providerCache = new Map<string, { at: EpochMs; listing: ProviderListing }>();
 
@@ -62,12 +93,18 @@ export class BackendClient {
     this.baseUrl = this.http.baseUrl;
     this.now = options.now ?? Date.now;
     this.marks = options.marks ?? new QuotaMarkBook(this.now);
-    this.providerTimeoutMs = options.providerTimeoutMs ?? 60_000;
+    this.providerTimeoutMs = options.providerTimeoutMs ?? (options.timeoutMs !== undefined ? PROVIDER_TIMEOUT_FACTOR * options.timeoutMs : DEFAULT_PROVIDER_TIMEOUT_MS);
+    this.maxSessionsPerRound = Math.max(1, Math.floor(options.maxSessionsPerRound ?? MAX_SESSIONS_PER_ROUND));
   }
 
   /** The dialect detected so far (null until a response told). */
   get dialect(): Dialect | null {
     return this.detected;
+  }
+
+  /** What the backend offers; null until a response told its dialect. */
+  get capabilities(): BackendCapabilities | null {
+    return this.detected === null ? null : CAPABILITIES[this.detected];
   }
 
   /** The underlying transport (for the event stream reader). */
@@ -83,7 +120,7 @@ export class BackendClient {
     // When the backend is known to be stock opencode, read the status map alongside the list.
     const statusEarly = this.detected === 'opencode' ? this.statusMap(directory, opts) : null;
     statusEarly?.catch(() => undefined);
-    const res = await this.http.request({ method: 'GET', path: 'session', query: { directory }, operation: 'GET /session', read: 'json', ...opts });
+    const res = await this.http.request({ method: 'GET', path: 'session', query: { directory }, operation: 'GET /session', read: 'json', maxBytes: BODY_LIMITS.sessionList, ...opts });
     const raw = this.shaped('GET /session', () => readSessionList(res.json));
     if (raw.dialect) this.detected = raw.dialect;
     let sessions: SessionSnapshot[];
@@ -93,7 +130,10 @@ export class BackendClient {
     } else {
       sessions = this.shaped('GET /session', () => raw.sessions.map(specSession));
     }
-    return { dialect: raw.dialect, sessions, warnings: raw.warnings };
+    // An empty directory says nothing about the dialect: ask GET /session/status (stock only) so
+    // that its events and pending requests are read before the first session appears.
+    const dialect = raw.dialect ?? this.detected ?? (await this.probeDialect(directory, opts));
+    return { dialect, sessions, warnings: raw.warnings };
   }
 
   /** GET /session/{id}/message?limit=1: the newest message only (never the transcript). */
@@ -101,7 +141,7 @@ export class BackendClient {
     return (await this.readNewest(directory, sessionId, opts)).message;
   }
 
-  /** POST /session/{id}/abort. Confirm the state afterwards (see abortAndConfirmIdle). */
+  /** POST /session/{id}/abort. Confirm the state afterwards by reading it (src/core/actions/abort.ts). */
   async abort(directory: string, sessionId: string, opts: CallOptions = {}): Promise<void> {
     const op = 'POST /session/{id}/abort';
     this.checkDirectory(directory, op);
@@ -109,9 +149,17 @@ export class BackendClient {
     await this.http.request({ method: 'POST', path: `session/${segment(sessionId)}/abort`, query: { directory }, operation: op, sessionId, read: 'discard', ...opts });
   }
 
-  /** POST /session/{id}/prompt_async. A 204 means accepted, not that the prompt ran. */
-  async promptAsync(directory: string, sessionId: string, payload: PromptPayload, opts: CallOptions = {}): Promise<void> {
+  /**
+   * POST /session/{id}/prompt_async. Takes only a prompt that passed the send guard
+   * (src/core/actions/guard.ts): an explicit model on a connected, unmarked provider that is not
+   * the session's quota wall. A 204 means accepted, not that the prompt ran.
+   */
+  async promptAsync(prompt: GuardedPrompt, opts: CallOptions = {}): Promise<void> {
     const op = 'POST /session/{id}/prompt_async';
+    if (!isGuardedPrompt(prompt)) {
+      throw new BackendError({ kind: 'invalid-request', operation: op, baseUrl: this.baseUrl, detail: 'the prompt did not pass the send guard (guardPrompt): nothing was sent' });
+    }
+    const { directory, sessionId, payload } = prompt;
     this.checkDirectory(directory, op);
     this.checkSession(sessionId, op);
     const problem = payloadProblem(payload);
@@ -129,6 +177,98 @@ export class BackendClient {
   }
 
   /**
+   * Stock opencode GET /vcs/status?directory=: the worktree's changed files as the server reads
+   * them (works for remote servers). Null when the backend has no such endpoint (404).
+   */
+  async vcsStatus(directory: string, opts: CallOptions = {}): Promise<string[] | null> {
+    const op = 'GET /vcs/status';
+    this.checkDirectory(directory, op);
+    let res;
+    try {
+      res = await this.http.request({ method: 'GET', path: 'vcs/status', query: { directory }, operation: op, read: 'json', ...opts });
+    } catch (err) {
+      if (err instanceof BackendError && err.kind === 'not-found') return null;
+      throw err;
+    }
+    return this.shaped(op, () => readVcsFiles(res.json));
+  }
+
+  /** Stock opencode GET /permission: pending permission requests of the directory ([] when unsupported). */
+  async listPermissions(directory: string, opts: CallOptions = {}): Promise<{ requests: WaitingRequest[]; warnings: string[] }> {
+    const op = 'GET /permission';
+    this.checkDirectory(directory, op);
+    const body = await this.optionalJson('permission', directory, op, opts);
+    return body === null ? { requests: [], warnings: [] } : this.shaped(op, () => readPermissionList(body));
+  }
+
+  /** Stock opencode GET /question: pending questions of the directory ([] when unsupported). */
+  async listQuestions(directory: string, opts: CallOptions = {}): Promise<{ requests: WaitingRequest[]; warnings: string[] }> {
+    const op = 'GET /question';
+    this.checkDirectory(directory, op);
+    const body = await this.optionalJson('question', directory, op, opts);
+    return body === null ? { requests: [], warnings: [] } : this.shaped(op, () => readQuestionList(body));
+  }
+
+  /** Both lists, read in parallel: one request each per sampling round, never one per session. */
+  async pendingRequests(directory: string, opts: CallOptions = {}): Promise<PendingRequests> {
+    const [p, q] = await Promise.all([this.listPermissions(directory, opts), this.listQuestions(directory, opts)]);
+    return { permissions: p.requests, questions: q.requests, warnings: [...p.warnings, ...q.warnings] };
+  }
+
+  /** Stock opencode POST /permission/{requestID}/reply {"reply", "message"?}. */
+  async replyPermission(directory: string, requestID: string, reply: PermissionReply, message?: string, opts: CallOptions = {}): Promise<void> {
+    const op = 'POST /permission/{id}/reply';
+    this.checkDirectory(directory, op);
+    this.checkRequest(requestID, op);
+    if (reply !== 'once' && reply !== 'always' && reply !== 'reject') throw this.invalid(op, 'reply must be once, always or reject');
+    if (message !== undefined && (typeof message !== 'string' || message.length > 10_000)) throw this.invalid(op, 'message must be a string up to 10,000 characters');
+    const body = message === undefined || message === '' ? { reply } : { reply, message };
+    await this.http.request({ method: 'POST', path: `permission/${segment(requestID)}/reply`, query: { directory }, body: JSON.stringify(body), operation: op, read: 'discard', ...opts });
+  }
+
+  /** Stock opencode POST /question/{requestID}/reply {"answers": [[label, ...], ...]} (one array per question). */
+  async replyQuestion(directory: string, requestID: string, answers: string[][], opts: CallOptions = {}): Promise<void> {
+    const op = 'POST /question/{id}/reply';
+    this.checkDirectory(directory, op);
+    this.checkRequest(requestID, op);
+    const problem = answersProblem(answers);
+    if (problem) throw this.invalid(op, problem);
+    await this.http.request({ method: 'POST', path: `question/${segment(requestID)}/reply`, query: { directory }, body: JSON.stringify({ answers }), operation: op, read: 'discard', ...opts });
+  }
+
+  /** Stock opencode POST /question/{requestID}/reject: the agent is told the question was dismissed. */
+  async rejectQuestion(directory: string, requestID: string, opts: CallOptions = {}): Promise<void> {
+    const op = 'POST /question/{id}/reject';
+    this.checkDirectory(directory, op);
+    this.checkRequest(requestID, op);
+    await this.http.request({ method: 'POST', path: `question/${segment(requestID)}/reject`, query: { directory }, operation: op, read: 'discard', ...opts });
+  }
+
+  /** Stock opencode GET /session/{id}/todo: the todo list in numbers (null when unsupported). */
+  async todos(directory: string, sessionId: string, opts: CallOptions = {}): Promise<TodoProgress | null> {
+    const op = 'GET /session/{id}/todo';
+    this.checkDirectory(directory, op);
+    this.checkSession(sessionId, op);
+    let res;
+    try {
+      res = await this.http.request({ method: 'GET', path: `session/${segment(sessionId)}/todo`, query: { directory }, operation: op, sessionId, read: 'json', ...opts });
+    } catch (err) {
+      if (err instanceof BackendError && err.kind === 'not-found' && this.detected !== 'opencode') return null;
+      throw err;
+    }
+    return this.shaped(op, () => readTodoList(res.json), sessionId);
+  }
+
+  /** Stock opencode GET /session/{id}/children: the ids of its sub-agent sessions. */
+  async children(directory: string, sessionId: string, opts: CallOptions = {}): Promise<string[]> {
+    const op = 'GET /session/{id}/children';
+    this.checkDirectory(directory, op);
+    this.checkSession(sessionId, op);
+    const res = await this.http.request({ method: 'GET', path: `session/${segment(sessionId)}/children`, query: { directory }, operation: op, sessionId, read: 'json', ...opts });
+    return this.shaped(op, () => readSessionList(res.json).sessions.map((s) => s.id as string), sessionId);
+  }
+
+  /**
    * GET /provider, with provider `options` dropped on read. On stock opencode the remembered
    * quota marks are merged in. `maxAgeMs` reuses a recent listing (the stock one is ~6.4 MB).
    */
@@ -140,7 +280,7 @@ export class BackendClient {
     if (cached && opts.maxAgeMs !== undefined && this.now() - cached.at <= opts.maxAgeMs) {
       listing = cached.listing;
     } else {
-      const res = await this.http.request({ method: 'GET', path: 'provider', query: { directory }, operation: op, read: 'json', timeoutMs: opts.timeoutMs ?? this.providerTimeoutMs, signal: opts.signal });
+      const res = await this.http.request({ method: 'GET', path: 'provider', query: { directory }, operation: op, read: 'json', maxBytes: BODY_LIMITS.providers, timeoutMs: opts.timeoutMs ?? this.providerTimeoutMs, signal: opts.signal });
       const read = this.shaped(op, () => readProviderListing(res.json));
       if (!this.detected && read.dialect) this.detected = read.dialect;
       listing = read.listing;
@@ -154,7 +294,7 @@ export class BackendClient {
   /**
    * One sample of every session: the list (and status map), then the newest message of each
    * session in parallel within the pool's bounded concurrency. On stock opencode, progress is
-   * derived from the newest message and quota walls seen are remembered as quota marks.
+   * derived from the newest message. Remembering quota walls is the caller's (health/recordWalls).
    * `activity`: the counter fed by the event stream (readEventStream), copied into each sample.
    */
   async sampleRound(directory: string, opts: CallOptions & { activity?: ActivityCounter } = {}): Promise<SampleRound> {
@@ -163,6 +303,7 @@ export class BackendClient {
     const opencode = list.dialect === 'opencode';
     const vanished: string[] = [];
     const errors: SampleRound['errors'] = [];
+    const unreadable: SampleRound['unreadable'] = [];
     const sampleOne = (session: SessionSnapshot): Promise<SessionSample | null> =>
       this.readNewest(directory, session.id, opts, opencode).then(
         ({ message, progress }): SessionSample => {
@@ -175,48 +316,36 @@ export class BackendClient {
           if (err instanceof BackendError && err.kind === 'not-found') vanished.push(session.id);
           else if (err instanceof BackendError && err.kind !== 'aborted') errors.push({ sessionId: session.id, error: err });
           else throw err;
+          unreadable.push({ session, at: this.now(), error: err });
           return null;
         },
       );
-    const results = await Promise.all(list.sessions.map(sampleOne));
+    const warnings = [...list.warnings];
+    // Stock opencode: the pending permissions and questions of the directory, one request each.
+    // They are a hint that can only prevent "hung"; a failure to read them is a warning.
+    const pendingRead: Promise<PendingRequests | null> =
+      opencode && list.sessions.length > 0
+        ? this.pendingRequests(directory, opts).catch((err: unknown) => {
+            if (err instanceof BackendError && err.kind !== 'aborted') {
+              warnings.push(`pending permissions/questions not read: ${err.message}`);
+              return null;
+            }
+            throw err;
+          })
+        : Promise.resolve(null);
+    const kept = boundSessions(list.sessions, this.maxSessionsPerRound);
+    const [results, pending] = await Promise.all([Promise.all(kept.map(sampleOne)), pendingRead]);
     const samples = results.filter((s): s is SessionSample => s !== null);
-    if (opencode) for (const s of samples) this.remember(s);
-    return { directory, at, dialect: list.dialect, samples, vanished, errors, warnings: list.warnings };
-  }
-
-  /**
-   * Abort, then poll the session list until the session reads idle (spec Endpoints rule 1:
-   * abort first, confirm state idle, then send the wake prompt). Resolves true when confirmed.
-   */
-  async abortAndConfirmIdle(directory: string, sessionId: string, opts: CallOptions & { confirmWithinMs?: number; pollMs?: number } = {}): Promise<boolean> {
-    await this.abort(directory, sessionId, opts);
-    const deadline = this.now() + (opts.confirmWithinMs ?? 15_000);
-    for (;;) {
-      const list = await this.listSessions(directory, opts);
-      const s = list.sessions.find((x) => x.id === sessionId);
-      if (!s || s.state === 'idle') return true;
-      if (this.now() >= deadline) return false;
-      await sleep(opts.pollMs ?? 500, opts.signal);
+    if (pending) {
+      warnings.push(...pending.warnings);
+      attachWaiting(samples, [...pending.permissions, ...pending.questions]);
     }
-  }
-
-  /**
-   * Recovery step 5: poll the newest message until an assistant message newer than `afterId`
-   * appears (a 204 from prompt_async does not prove the prompt ran). Null on timeout.
-   */
-  async waitForAssistantMessage(
-    directory: string,
-    sessionId: string,
-    afterId: string | null,
-    opts: CallOptions & { withinMs?: number; pollMs?: number } = {},
-  ): Promise<MessageSnapshot | null> {
-    const deadline = this.now() + (opts.withinMs ?? 120_000);
-    for (;;) {
-      const m = await this.newestMessage(directory, sessionId, opts);
-      if (m && m.role === 'assistant' && (afterId === null || m.id > afterId)) return m;
-      if (this.now() >= deadline) return null;
-      await sleep(opts.pollMs ?? 2_000, opts.signal);
+    const round: SampleRound = { directory, at, dialect: list.dialect, samples, vanished, errors, unreadable, warnings };
+    if (kept.length < list.sessions.length) {
+      round.truncated = { listed: list.sessions.length, kept: kept.length };
+      round.warnings = [...warnings, truncationWarning(round.truncated)];
     }
+    return round;
   }
 
   async close(): Promise<void> {
@@ -236,6 +365,7 @@ export class BackendClient {
       operation: op,
       sessionId,
       read: 'json',
+      maxBytes: BODY_LIMITS.message,
       signal: opts.signal,
       timeoutMs: opts.timeoutMs,
     });
@@ -252,7 +382,7 @@ export class BackendClient {
     const op = 'GET /session/status';
     let res;
     try {
-      res = await this.http.request({ method: 'GET', path: 'session/status', query: { directory } satisfies Query, operation: op, read: 'json', ...opts });
+      res = await this.http.request({ method: 'GET', path: 'session/status', query: { directory } satisfies Query, operation: op, read: 'json', maxBytes: BODY_LIMITS.statusMap, ...opts });
     } catch (err) {
       if (err instanceof BackendError && err.kind === 'not-found') {
         throw new BackendError({ kind: 'malformed', operation: 'GET /session', baseUrl: this.baseUrl, detail: 'sessions carry no state and GET /session/status does not exist' });
@@ -262,16 +392,36 @@ export class BackendClient {
     return this.shaped(op, () => readStatusMap(res.json));
   }
 
-  /** Stock opencode: remember walls seen in a sample; forget marks of providers seen working. */
-  private remember(sample: SessionSample): void {
-    const wall = observedWall(sample);
-    const m = sample.newest;
-    if (wall && wall.provider) {
-      const at = wall.source === 'tail-probe' ? (m?.completedAt ?? m?.createdAt ?? sample.at) : sample.at;
-      this.marks.record(wall.provider, { at, resetAt: wall.resetAt, category: wall.category });
-    } else if (m && m.role === 'assistant' && !m.failure && m.completedAt !== null && m.providerID) {
-      this.marks.observeSuccess(m.providerID, m.completedAt);
+  /** GET of an optional stock-opencode endpoint: null when the backend has none (404). */
+  private async optionalJson(path: string, directory: string, operation: string, opts: CallOptions): Promise<unknown> {
+    try {
+      const res = await this.http.request({ method: 'GET', path, query: { directory }, operation, read: 'json', ...opts });
+      return res.json;
+    } catch (err) {
+      if (err instanceof BackendError && err.kind === 'not-found') return null;
+      throw err;
     }
+  }
+
+  /** The dialect of a directory with no sessions: GET /session/status exists only on stock opencode. */
+  private async probeDialect(directory: string, opts: CallOptions): Promise<Dialect | null> {
+    try {
+      const res = await this.http.request({ method: 'GET', path: 'session/status', query: { directory }, operation: 'GET /session/status', read: 'json', ...opts });
+      if (res.json !== null && typeof res.json === 'object' && !Array.isArray(res.json)) this.detected = 'opencode';
+    } catch (err) {
+      if (!(err instanceof BackendError) || err.kind === 'aborted') throw err;
+      if (err.kind === 'not-found') this.detected = 'spec';
+      // anything else: still unknown, ask again next time
+    }
+    return this.detected;
+  }
+
+  private invalid(operation: string, detail: string): BackendError {
+    return new BackendError({ kind: 'invalid-request', operation, baseUrl: this.baseUrl, detail });
+  }
+
+  private checkRequest(requestID: string, operation: string): void {
+    if (!isValidSessionId(requestID)) throw this.invalid(operation, 'request id is not a safe path segment');
   }
 
   private withMarks(listing: ProviderListing): ProviderListing {
@@ -310,18 +460,25 @@ export class BackendClient {
   }
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  const aborted = () => new BackendError({ kind: 'aborted', operation: 'wait', baseUrl: '' });
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(aborted());
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(aborted());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** Attaches each pending request to the sample of the session it names (the oldest request first). */
+export function attachWaiting(samples: SessionSample[], requests: WaitingRequest[]): void {
+  const bySession = new Map<string, WaitingRequest>();
+  for (const r of requests) if (!bySession.has(r.sessionID)) bySession.set(r.sessionID, r);
+  for (const sample of samples) {
+    const w = bySession.get(sample.session.id) ?? null;
+    sample.waiting = w;
+    if (w && sample.newest?.runningTool) sample.newest.runningTool = { ...sample.newest.runningTool, waitingFor: w.kind };
+  }
+}
+
+/** At most `max` sessions: the most recently updated (sessions without a time last), list order otherwise. */
+export function boundSessions(sessions: SessionSnapshot[], max: number): SessionSnapshot[] {
+  if (sessions.length <= max) return sessions;
+  const order = sessions.map((s, i) => ({ s, i, t: s.updatedAt ?? -Infinity }));
+  order.sort((a, b) => b.t - a.t || a.i - b.i);
+  return order.slice(0, max).map((o) => o.s);
+}
+
+export function truncationWarning(t: { listed: number; kept: number }): string {
+  return `${t.listed} sessions listed; only the ${t.kept} most recently updated were sampled (the limit per directory per round)`;
 }

@@ -1,6 +1,7 @@
 // The action per session (spec tables "Health verdicts", "Errors", "Recovery procedure"):
 //
 //   leave-alone      healthy, or no settled verdict yet (never act on a guess)
+//   answer           waiting: a pending permission or question needs a person (never aborted)
 //   harvest          idle (or hung) and the newest message carries a completion report
 //   wake             idle with an unfinished task (no report, no quota wall)
 //   abort-then-wake  hung: the generation stream is dead; abort, confirm idle, re-wake
@@ -10,7 +11,8 @@
 //                    connected providers is within reach
 //   escalate         balance failure (top-up, not time, cures it), or reset unknown / out of reach
 import type { ActionDecision, CompletionReport, EpochMs, MessageSnapshot, ProviderListing, QuotaWall, VerdictResult } from '../model';
-import { chooseRecoveryProvider, earliestConnectedReset, markedProviders } from './provider-choice';
+import { headline } from './precedence';
+import { chooseRecoveryProvider, earliestConnectedReset, markedProviders, type ProviderScope } from './provider-choice';
 
 /** Default for "within reach": a reset this close is waited for instead of escalated. */
 export const DEFAULT_RESET_WITHIN_REACH_MS = 120 * 60_000;
@@ -23,6 +25,8 @@ export interface ActionInput {
   listing: ProviderListing;
   now: EpochMs;
   resetWithinReachMs?: number;
+  /** Which providers recovery may choose (see ProviderScope); absent: any connected one. */
+  providers?: ProviderScope | null;
 }
 
 function decide(action: ActionDecision['action'], basis: string, extra: Partial<ActionDecision> = {}): ActionDecision {
@@ -44,8 +48,11 @@ export function chooseAction(input: ActionInput): ActionDecision {
   const reach = input.resetWithinReachMs ?? DEFAULT_RESET_WITHIN_REACH_MS;
   if (verdict.verdict === null) return decide('leave-alone', `no verdict yet (${verdict.basis})`);
   if (verdict.verdict === 'healthy') return decide('leave-alone', 'healthy: leave alone');
+  if (verdict.verdict === 'waiting') return decide('answer', `${verdict.basis}: a person must answer (never abort-and-wake: that would throw the request away)`);
 
-  if (wall) {
+  // One precedence (health/precedence): quota wall, then report, then the verdict.
+  const head = headline({ verdict: verdict.verdict, quotaWall: wall, report });
+  if (head === 'quota-wall' && wall) {
     const listing = withWallMark(input.listing, wall, now);
     const abortFirst = wall.abortFirst || verdict.verdict === 'hung';
     const who = wall.provider ?? 'an unknown provider';
@@ -55,7 +62,7 @@ export function chooseAction(input: ActionInput): ActionDecision {
         escalation: { reason: 'balance', message: `balance failure on ${who}: top up the account`, marks: markedProviders(listing) },
       });
     }
-    const free = chooseRecoveryProvider(listing, wall.provider);
+    const free = chooseRecoveryProvider(listing, wall.provider, input.providers);
     if (free) {
       return decide('recover', `${wall.category} wall on ${who}; ${free.id} is connected and has no quota object: re-wake there${abortFirst ? ' after aborting (still generating)' : ''}`, {
         abortFirst,
@@ -81,7 +88,7 @@ export function chooseAction(input: ActionInput): ActionDecision {
     });
   }
 
-  if (report) return decide('harvest', `completion report present (status=${report.status}): harvest it`);
+  if (head === 'report' && report) return decide('harvest', `completion report present (status=${report.status}): harvest it`);
   if (verdict.verdict === 'hung') return decide('abort-then-wake', 'hung: abort, confirm idle, then re-wake (queued prompts of a dead stream never fire)', { abortFirst: true });
   if (!newest) return decide('leave-alone', 'idle with no message at all: nothing to wake');
   const why =

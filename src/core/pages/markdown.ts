@@ -14,9 +14,11 @@ type FromMarkdownModule = typeof import('mdast-util-from-markdown', { with: { 'r
 type GfmSyntaxModule = typeof import('micromark-extension-gfm', { with: { 'resolution-mode': 'import' } });
 type GfmMdastModule = typeof import('mdast-util-gfm', { with: { 'resolution-mode': 'import' } });
 
+/* eslint-disable @typescript-eslint/no-require-imports -- ESM-only packages, required through the CommonJS bundle (esbuild inlines them) */
 const { fromMarkdown } = require('mdast-util-from-markdown') as FromMarkdownModule;
 const { gfm } = require('micromark-extension-gfm') as GfmSyntaxModule;
 const { gfmFromMarkdown } = require('mdast-util-gfm') as GfmMdastModule;
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** Maps UTF-16 offsets to 0-based line/character positions. */
 export class LineIndex {

@@ -38,7 +38,8 @@ export function completionReportBlock(p: ReportProtocol): string {
 }
 
 /** Rule 2: the uncommitted files of the worktree, named so the worker re-validates them. */
-export function uncommittedFilesSection(files: string[]): string {
+export function uncommittedFilesSection(files: string[] | null): string {
+  if (files === null) return 'Uncommitted files in your worktree: the inventory was not available. Run `git status` yourself and re-validate every changed file before you continue; do not redo work blindly.';
   if (files.length === 0) return 'Uncommitted files in your worktree: none.';
   return [
     `Uncommitted files in your worktree (${files.length}); they survived and may be complete or half-done: re-validate them, do not redo them blindly:`,
@@ -46,7 +47,8 @@ export function uncommittedFilesSection(files: string[]): string {
   ].join('\n');
 }
 
-export function checkFiles(files: unknown): string[] {
-  if (!Array.isArray(files) || !files.every((f) => typeof f === 'string')) throw new Error('uncommittedFiles must be the list of uncommitted paths (possibly empty)');
+export function checkFiles(files: unknown): string[] | null {
+  if (files === null) return null;
+  if (!Array.isArray(files) || !files.every((f) => typeof f === 'string')) throw new Error('uncommittedFiles must be the list of uncommitted paths (possibly empty), or null when the inventory was not available');
   return files as string[];
 }

@@ -26,7 +26,8 @@ export interface FactBaselineInput {
   /** Standing assumptions these facts invalidate (may be empty, but then say so). */
   invalidAssumptions: string[];
   assignment: Assignment;
-  uncommittedFiles: string[];
+  /** Null when the inventory was not available (the prompt then says so). */
+  uncommittedFiles: string[] | null;
   report?: ReportProtocol;
 }
 

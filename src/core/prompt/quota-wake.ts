@@ -18,7 +18,8 @@ export interface QuotaWakeInput {
     commits: string[];
     /** Pull request state, e.g. "#34 open, CI green", or null when none exists. */
     pullRequest: string | null;
-    uncommittedFiles: string[];
+    /** Null when the inventory was not available (the prompt then says so). */
+  uncommittedFiles: string[] | null;
   };
   /** One concrete step. */
   resume: string;

@@ -14,7 +14,8 @@ export interface WakeInput {
   task: string;
   /** One concrete step to resume with. */
   resume: string;
-  uncommittedFiles: string[];
+  /** Null when the inventory was not available (the prompt then says so). */
+  uncommittedFiles: string[] | null;
   report: ReportProtocol;
   /** For reason "failed": the failure text of the last turn. */
   failureText?: string | null;

@@ -220,7 +220,7 @@ class FastParser {
     const value: Record<string, unknown> = {};
     let at = firstAt;
     let start = -1;
-    let end = 0;
+    let end: number;
     for (;;) {
       const line = this.li;
       const lineEnd = this.le[line];
@@ -279,7 +279,7 @@ class FastParser {
     const items: RNode[] = [];
     const value: unknown[] = [];
     let start = -1;
-    let end = 0;
+    let end: number;
     for (;;) {
       const line = this.li;
       const lineEnd = this.le[line];

@@ -4,9 +4,11 @@
 // only the tree items that changed are refreshed.
 import * as vscode from 'vscode';
 import type { BackendConfig } from '../../core/config/backends';
-import { badgeLook, contextValue, describeRow, tooltipMarkdown } from '../../core/monitor/present';
+import { backendContextValue, contextValueOf, sessionContextValue } from '../../core/monitor/context-values';
+import { badgeLook, describeRow, tooltipMarkdown } from '../../core/monitor/present';
 import { needsAttention, type SessionRow } from '../../core/monitor/row';
 import type { BackendState, DirectoryState, MonitorChange, SessionMonitor } from '../../core/monitor/sessionMonitor';
+import { describeOperation, type OperationBook } from '../../core/operations/book';
 
 export type SessionsNode =
   | { kind: 'backend'; key: string; backend: BackendConfig }
@@ -22,12 +24,31 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   /** Stable node objects, so that a refresh of one element finds it. */
   private readonly nodes = new Map<string, SessionsNode>();
   private rowsByKey = new Map<string, SessionRow>();
+  /** Row keys of sessions that have sub-agent sessions. */
+  private parentKeys = new Set<string>();
 
-  constructor(private readonly monitor: SessionMonitor) {
+  constructor(
+    private readonly monitor: SessionMonitor,
+    private readonly operations: OperationBook,
+  ) {
     this.treeView = vscode.window.createTreeView('sessionOps.sessions', { treeDataProvider: this, showCollapseAll: true });
     this.disposables.push(this.treeView);
     const off = monitor.onDidChange((c) => this.onMonitorChange(c));
-    this.disposables.push({ dispose: off });
+    // What Session Ops is doing to a session (aborting, woken and confirmed ...) shows on its row.
+    const offOps = operations.onDidChange((rowKey) => {
+      const node = this.nodes.get(`s:${rowKey}`);
+      if (node) this.changeEmitter.fire([node]);
+    });
+    this.disposables.push(
+      { dispose: off },
+      { dispose: offOps },
+      this.treeView.onDidChangeVisibility((e) => {
+        if (e.visible && this.dirtyWhileHidden) {
+          this.dirtyWhileHidden = false;
+          this.changeEmitter.fire(undefined);
+        }
+      }),
+    );
     this.updateBadge();
   }
 
@@ -43,19 +64,71 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
 
   private onMonitorChange(change: MonitorChange): void {
     this.rowsByKey = new Map(this.monitor.rows().map((r) => [r.key, r]));
+    this.parentKeys = new Set([...this.rowsByKey.values()].filter((r) => r.parentId).map((r) => `${r.backendKey}\u0000${r.directory}\u0000${r.parentId}`));
     if (change.structural.length > 0) {
       // The set of sessions (or a backend's status) changed: re-render those backends' subtrees.
       const backends = change.structural.map((k) => this.nodes.get(`b:${k}`)).filter((n): n is SessionsNode => n !== undefined);
       this.changeEmitter.fire(backends.length === change.structural.length ? backends : undefined);
     }
-    const rows = change.rows.map((r) => this.nodes.get(`s:${r.key}`)).filter((n): n is SessionsNode => n !== undefined);
-    if (rows.length > 0) this.changeEmitter.fire(rows);
+    // Only rows whose rendered look changed are refreshed (not every row every round), and
+    // nothing while the view is hidden: it renders afresh when it is shown again.
+    if (!this.treeView.visible) {
+      this.dirtyWhileHidden = true;
+    } else {
+      const rows = change.rows.filter((r) => this.lookChanged(r)).map((r) => this.nodes.get(`s:${r.key}`)).filter((n): n is SessionsNode => n !== undefined);
+      if (rows.length > 0) this.changeEmitter.fire(rows);
+    }
     this.updateBadge();
+  }
+
+  /** The last rendered look of each session row (icon, label, description, menu flags). */
+  private readonly looks = new Map<string, string>();
+  private dirtyWhileHidden = false;
+
+  private look(row: SessionRow): string {
+    return [row.badge, row.title ?? row.id, this.description(row, Date.now()), sessionContextValue(row, { busy: this.operations.busy(row.key), scheduled: this.operations.scheduled(row.key) })].join('\u0000');
+  }
+
+  private lookChanged(row: SessionRow): boolean {
+    const look = this.look(row);
+    if (this.looks.get(row.key) === look) return false;
+    this.looks.set(row.key, look);
+    return true;
+  }
+
+  private description(row: SessionRow, now: number): string {
+    const op = describeOperation(this.operations.get(row.key));
+    const described = describeRow(row, now);
+    return op ? (described ? `${op} · ${described}` : op) : described;
+  }
+
+  /** Reports opened by the user (harvested): they no longer count toward the attention badge. */
+  private readonly seenReports = new Set<string>();
+
+  private reportKey(row: SessionRow): string | null {
+    return row.report ? `${row.key}\u0000${row.report.ticket}\u0000${row.report.status}\u0000${row.evidence.latest.newestId ?? ''}` : null;
+  }
+
+  /** Harvest: the user opened this report. */
+  markReportSeen(row: SessionRow): void {
+    const key = this.reportKey(row);
+    if (!key || this.seenReports.has(key)) return;
+    this.seenReports.add(key);
+    this.updateBadge();
+    const node = this.nodes.get(`s:${row.key}`);
+    if (node) this.changeEmitter.fire([node]);
+  }
+
+  /** Whether the row counts toward the attention badge (a harvested report does not). */
+  needsAttention(row: SessionRow): boolean {
+    if (!needsAttention(row)) return false;
+    const key = this.reportKey(row);
+    return !(key && this.seenReports.has(key) && row.badge.startsWith('report-'));
   }
 
   /** Sessions that need attention: hung, quota wall, idle with unfinished work, a fresh report. */
   attentionCount(): number {
-    return this.monitor.rows().filter(needsAttention).length;
+    return this.monitor.rows().filter((r) => this.needsAttention(r)).length;
   }
 
   private updateBadge(): void {
@@ -82,7 +155,16 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       const dir = state.directories.find((d) => d.directory === node.directory);
       return dir ? this.directoryChildren(state, dir) : [];
     }
+    if (node.kind === 'session') {
+      // Sub-agent sessions live under their parent, not beside it as separate workers.
+      const dir = state.directories.find((d) => d.directory === node.directory);
+      return (dir?.rows ?? []).filter((r) => r.parentId === node.sessionId).map((r) => this.sessionNode(state, node.directory, r));
+    }
     return [];
+  }
+
+  private sessionNode(state: BackendState, directory: string, r: SessionRow): SessionsNode {
+    return this.node({ kind: 'session', key: `s:${r.key}`, backend: state.config, directory, sessionId: r.id });
   }
 
   private backendChildren(state: BackendState): SessionsNode[] {
@@ -102,13 +184,17 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     const backend = state.config;
     if (dir.error) return [this.node({ kind: 'message', key: `e:${backend.key}\u0000${dir.directory}`, backend, text: dir.error, error: true })];
     if (dir.rows.length === 0) return [this.node({ kind: 'message', key: `n:${backend.key}\u0000${dir.directory}`, backend, text: 'No sessions', error: false })];
-    return dir.rows.map((r) => this.node({ kind: 'session', key: `s:${r.key}`, backend, directory: dir.directory, sessionId: r.id }));
+    const ids = new Set(dir.rows.map((r) => r.id));
+    return dir.rows.filter((r) => !r.parentId || !ids.has(r.parentId)).map((r) => this.sessionNode(state, dir.directory, r));
   }
 
   getParent(node: SessionsNode): SessionsNode | undefined {
     if (node.kind === 'backend') return undefined;
     const backendNode = this.nodes.get(`b:${node.backend.key}`);
     if (node.kind === 'session') {
+      const parentId = this.row(node)?.parentId;
+      const parent = parentId ? this.nodes.get(`s:${node.backend.key}\u0000${node.directory}\u0000${parentId}`) : undefined;
+      if (parent) return parent;
       const state = this.monitor.backend(node.backend.key);
       if (state && state.directories.length > 1) return this.nodes.get(`d:${node.backend.key}\u0000${node.directory}`);
     }
@@ -123,7 +209,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
         const item = new vscode.TreeItem(node.directory, vscode.TreeItemCollapsibleState.Expanded);
         item.id = node.key;
         item.iconPath = vscode.ThemeIcon.Folder;
-        item.contextValue = 'directory';
+        item.contextValue = contextValueOf('directory', []);
         return item;
       }
       case 'message': {
@@ -131,12 +217,12 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
         item.id = node.key;
         if (node.error) {
           item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
-          item.contextValue = 'backend-error';
+          item.contextValue = contextValueOf('backendError', []);
           item.tooltip = new vscode.MarkdownString().appendText(node.text);
           item.command = { command: 'sessionOps.retryBackend', title: 'Retry', arguments: [node] };
         } else {
           item.iconPath = new vscode.ThemeIcon('info');
-          item.contextValue = 'message';
+          item.contextValue = contextValueOf('message', []);
         }
         return item;
       }
@@ -150,22 +236,19 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     const item = new vscode.TreeItem(node.backend.name, vscode.TreeItemCollapsibleState.Expanded);
     item.id = node.key;
     const rows = state?.directories.flatMap((d) => d.rows) ?? [];
-    const attention = rows.filter(needsAttention).length;
+    const attention = rows.filter((r) => this.needsAttention(r)).length;
     const bits = [node.backend.baseUrl];
     if (state?.status === 'ok') bits.push(`${rows.length} session${rows.length === 1 ? '' : 's'}${attention ? `, ${attention} need attention` : ''}`);
     if (state?.dialect) bits.push(state.dialect === 'opencode' ? 'opencode' : 'spec dialect');
     item.description = bits.join(' · ');
-    const flags = ['backend'];
     if (state?.status === 'error') {
-      flags.push('backend-error');
       item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
     } else if (node.backend.insecure) {
-      flags.push('insecure');
       item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('editorWarning.foreground'));
     } else {
       item.iconPath = new vscode.ThemeIcon('server');
     }
-    item.contextValue = flags.join(' ');
+    item.contextValue = backendContextValue({ error: state?.status === 'error', insecure: Boolean(node.backend.insecure) });
     const tip = new vscode.MarkdownString();
     tip.appendMarkdown(`**${escape(node.backend.name)}**  \n`).appendText(node.backend.baseUrl);
     if (node.backend.insecure) tip.appendMarkdown('\n\n$(warning) clear-text http:// to another machine');
@@ -178,21 +261,33 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
 
   private sessionItem(node: Extract<SessionsNode, { kind: 'session' }>): vscode.TreeItem {
     const row = this.row(node);
-    const item = new vscode.TreeItem(row?.title || node.sessionId, vscode.TreeItemCollapsibleState.None);
+    const hasChildren = row ? this.parentKeys.has(row.key) : false;
+    const item = new vscode.TreeItem(row?.title || node.sessionId, hasChildren ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = node.key;
     if (!row) return item;
     const now = Date.now();
     const look = badgeLook(row.badge);
     item.iconPath = new vscode.ThemeIcon(look.icon, new vscode.ThemeColor(look.color));
-    item.description = describeRow(row, now);
+    item.description = this.description(row, now);
+    this.looks.set(row.key, this.look(row));
     // Plain markdown: never trusted, so links or commands in server text stay inert.
-    const tooltip = new vscode.MarkdownString(tooltipMarkdown(row, now));
+    // The tooltip (markdown with the evidence) is built only when hovered: resolveTreeItem.
+    item.contextValue = sessionContextValue(row, { busy: this.operations.busy(row.key), scheduled: this.operations.scheduled(row.key) });
+    item.accessibilityInformation = { label: `${row.title ?? row.id}, ${look.label}${item.description ? `, ${item.description}` : ''}` };
+    if (row.report) item.command = { command: 'sessionOps.openReport', title: 'Open Report', arguments: [node] };
+    return item;
+  }
+
+  /** Builds a session's tooltip when it is hovered, not for every row on every round. */
+  resolveTreeItem(item: vscode.TreeItem, node: SessionsNode): vscode.TreeItem {
+    if (node.kind !== 'session' || item.tooltip) return item;
+    const row = this.row(node);
+    if (!row) return item;
+    // Plain markdown: never trusted, so links or commands in server text stay inert.
+    const tooltip = new vscode.MarkdownString(tooltipMarkdown(row, Date.now()));
     tooltip.isTrusted = false;
     tooltip.supportHtml = false;
     item.tooltip = tooltip;
-    item.contextValue = contextValue(row);
-    item.accessibilityInformation = { label: `${row.title ?? row.id}, ${look.label}${item.description ? `, ${item.description}` : ''}` };
-    if (row.report) item.command = { command: 'sessionOps.openReport', title: 'Open Report', arguments: [node] };
     return item;
   }
 

@@ -19,6 +19,7 @@ async function call<T>(endpoint: string, body: unknown): Promise<T> {
   if (!base) throw new Error('no browser harness (SESSION_OPS_HARNESS_URL unset): DOM checks need the code-server runner');
   const res = await fetch(`${base}/${endpoint}`, {
     method: 'POST',
+    signal: AbortSignal.timeout(60_000),
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
@@ -28,6 +29,17 @@ async function call<T>(endpoint: string, body: unknown): Promise<T> {
 }
 
 export const hasBrowser = (): boolean => harnessUrl() !== undefined;
+
+/**
+ * When the code-server runner started this suite (it sets SESSION_OPS_EDITOR_RUNNER), the browser
+ * harness must answer and see the workbench; otherwise every DOM check would be skipped.
+ */
+export async function assertHarnessReached(): Promise<void> {
+  if (process.env.SESSION_OPS_EDITOR_RUNNER !== 'code-server') return;
+  if (!hasBrowser()) throw new Error('run through code-server but SESSION_OPS_HARNESS_URL is unset: DOM checks would be no-ops');
+  const ping = await call<{ workbench: boolean }>('ping', {});
+  if (!ping.workbench) throw new Error('the browser harness answered but sees no workbench (.monaco-workbench): DOM checks would be no-ops');
+}
 
 /** Saves test-results/<name>.png of the whole workbench. */
 export async function screenshot(name: string): Promise<void> {
@@ -43,9 +55,9 @@ export function query(selector: string): Promise<DomNode[]> {
   return call<DomNode[]>('query', { selector });
 }
 
-/** Clicks the first element matching the selector. */
-export async function click(selector: string): Promise<void> {
-  await call('click', { selector });
+/** Clicks the first element matching the selector (`right`: opens its context menu). */
+export async function click(selector: string, button: 'left' | 'right' = 'left'): Promise<void> {
+  await call('click', { selector, button });
 }
 
 /** Presses keys in the workbench (Playwright key names, e.g. "Control+Space"). */
@@ -64,20 +76,5 @@ export async function rows(match?: RegExp): Promise<DomNode[]> {
   return match ? all.filter((n) => match.test(n.ariaLabel ?? '')) : all;
 }
 
-/** Polls until the predicate holds, up to timeoutMs; the error names what was awaited. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 30_000, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined && v !== false) return v;
-    } catch (err) {
-      lastError = err;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
-    }
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
+/** The shared polling helper (test/support/wait-for.ts), re-exported for the suite's files. */
+export { waitFor } from '../../support/wait-for';

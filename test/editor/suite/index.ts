@@ -5,8 +5,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type MochaType from 'mocha';
+import { mochaHooks } from '../../support/mocha-habits';
+import { assertHarnessReached } from './harness';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- mocha stays external to the bundle (esbuild.mjs)
 const Mocha = require('mocha') as typeof MochaType;
 
 interface Outcome {
@@ -17,11 +19,18 @@ interface Outcome {
 }
 
 export function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 120_000, reporter: 'spec' });
+  // The project's habits (test/support/mocha-habits.ts): no .only, no empty run, pending tests say why.
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 120_000, reporter: 'spec', forbidOnly: true, failZero: true });
+  mocha.rootHooks(mochaHooks);
+  // Through code-server, DOM checks must reach the browser harness: a suite that cannot would
+  // quietly turn them into no-ops, so it fails before its first test.
+  // (Not before the activation benchmark: it makes no DOM checks, and must start before activation.)
+  if (process.env.SESSION_OPS_EDITOR_SUITE !== 'bench-activation') mocha.rootHooks({ beforeAll: assertHarnessReached });
   const grep = process.env.SESSION_OPS_EDITOR_GREP;
   if (grep) mocha.grep(grep);
   // Define describe/it on the global object, then load the bundled test files in order.
   mocha.suite.emit('pre-require', globalThis, 'session-ops-editor-suite', mocha);
+  /* eslint-disable @typescript-eslint/no-require-imports -- load order matters: describe/it exist only after pre-require */
   if (process.env.SESSION_OPS_EDITOR_SUITE === 'bench-activation') {
     require('./activation.bench');
   } else if (process.env.SESSION_OPS_EDITOR_SUITE === 'bench-views') {
@@ -31,9 +40,12 @@ export function run(): Promise<void> {
   } else {
     require('./smoke.test');
     require('./views.test');
+    require('./actions.test');
+    require('./waiting.test');
     require('./routing.test');
     require('./pages.test');
   }
+  /* eslint-enable @typescript-eslint/no-require-imports */
 
   const outcomes: Outcome[] = [];
   const resultsDir = process.env.SESSION_OPS_RESULTS_DIR;

@@ -8,6 +8,7 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { SessionOpsApi } from '../../../src/extension/extension';
+import { skipBecause } from '../../support/mocha-habits';
 import { hasBrowser, press, query, rows, screenshot, type, waitFor } from './harness';
 
 const SOURCE = 'session-ops.routing';
@@ -112,7 +113,7 @@ describe('routing editor', function () {
   });
 
   it('shows the problem in the Problems view at line 5, character 18', async function () {
-    if (!hasBrowser()) this.skip();
+    if (!hasBrowser()) skipBecause(this, 'DOM checks need the code-server harness');
     await vscode.commands.executeCommand('workbench.actions.view.problems');
     const expected = problemLabel(RETIRED_MESSAGE, SKIP_LINE + 1, RETIRED_RANGE.start.character + 1);
     const labels = await waitFor('the problem row', async () => {
@@ -194,7 +195,7 @@ describe('routing editor', function () {
   });
 
   it('applies the quick fix from Ctrl+. in the editor', async function () {
-    if (!hasBrowser()) this.skip();
+    if (!hasBrowser()) skipBecause(this, 'DOM checks need the code-server harness');
     // Put the retired stage back and wait for its problem.
     const whole = new vscode.WorkspaceEdit();
     whole.replace(uri, new vscode.Range(0, 0, doc.lineCount, 0), original);
@@ -218,7 +219,7 @@ describe('routing editor', function () {
   });
 
   it('shows the suggest widget after `effort: ` and accepts a value', async function () {
-    if (!hasBrowser()) this.skip();
+    if (!hasBrowser()) skipBecause(this, 'DOM checks need the code-server harness');
     const ed = await focusEditor();
     // `  effort: high` becomes `  effort: ` with the cursor at its end.
     assert.equal(await ed.edit((b) => b.delete(new vscode.Range(EFFORT_LINE, 10, EFFORT_LINE, 14))), true);

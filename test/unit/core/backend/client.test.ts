@@ -3,10 +3,15 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BackendClient } from '../../../../src/core/backend/client';
+import { BackendClient, boundSessions } from '../../../../src/core/backend/client';
+import { BODY_LIMITS } from '../../../../src/core/backend/limits';
+import { startFaultServer } from '../../../support/fault-server';
 import { BackendError } from '../../../../src/core/backend/errors';
 import { readEventStream, type BackendEvent, type EventStreamState } from '../../../../src/core/backend/events';
-import { textPrompt } from '../../../../src/core/backend/payload';
+import { abortSession } from '../../../../src/core/actions/abort';
+import { confirmStarted } from '../../../../src/core/actions/confirm';
+import { recordWalls } from '../../../../src/core/health/record-walls';
+import { guardedPrompt } from '../../../support/guarded-prompt';
 import { startSpecServer, type SpecServer } from '../../../support/spec-server';
 
 const DIR = '/work/a dir/with & ünïcode?#';
@@ -41,9 +46,11 @@ describe('backend client against the spec-dialect server', function () {
     const b = d.addSession({ state: 'idle' });
     d.addMessage(a, { text: 'first' });
     const newest = d.addMessage(a, { text: 'second' });
+    assert.equal(client.capabilities, null, 'unknown before the first response');
     const round = await client.sampleRound(DIR);
     assert.equal(round.dialect, 'spec');
     assert.equal(client.dialect, 'spec');
+    assert.deepEqual(client.capabilities, { events: false, sessionStatus: false, quotaObjects: true, progress: true, permissions: false, questions: false, todos: false, globalEvents: false });
     const byId = new Map(round.samples.map((s) => [s.session.id, s]));
     assert.equal(byId.get(a)?.newest?.id, newest);
     assert.equal(byId.get(a)?.newest?.text, 'second');
@@ -61,7 +68,7 @@ describe('backend client against the spec-dialect server', function () {
     await client.newestMessage(DIR, id);
     await client.listProviders(DIR);
     await client.abort(DIR, id);
-    await client.promptAsync(DIR, id, textPrompt('build', { providerID: 'p', modelID: 'm' }, 'go'));
+    await client.promptAsync(guardedPrompt(DIR, id, { providerID: 'p', modelID: 'm' }, 'go'));
     assert.ok(server.requests.length >= 6);
     for (const r of server.requests) assert.equal(r.query.directory, DIR, `${r.method} ${r.path}`);
     const messageReads = server.requests.filter((r) => r.path.endsWith('/message'));
@@ -83,9 +90,13 @@ describe('backend client against the spec-dialect server', function () {
   it('the prompt body is JSON serialisation of the payload (quotes, newlines, braces intact)', async () => {
     const id = server.directory(DIR).addSession({ state: 'idle' });
     const text = 'line 1\n"quoted" \\ {"agent":"evil"} \u2028 end';
-    await client.promptAsync(DIR, id, textPrompt('build', { providerID: 'openai', modelID: 'gpt-5' }, text));
+    await client.promptAsync(guardedPrompt(DIR, id, { providerID: 'openai', modelID: 'gpt-5' }, text));
     assert.deepEqual(server.prompts[0].payload, { agent: 'build', model: { providerID: 'openai', modelID: 'gpt-5' }, parts: [{ type: 'text', text }] });
-    await rejectsKind(client.promptAsync(DIR, id, { agent: 'build', parts: [{ type: 'text', text: 'x' }] } as never), 'invalid-request');
+    // Unguarded: a hand-built payload, and a copy of a guarded prompt, are both refused before any request.
+    const before = server.requests.length;
+    await rejectsKind(client.promptAsync({ agent: 'build', parts: [{ type: 'text', text: 'x' }] } as never), 'invalid-request');
+    await rejectsKind(client.promptAsync({ ...guardedPrompt(DIR, id, { providerID: 'openai', modelID: 'gpt-5' }, 'x') }), 'invalid-request');
+    assert.equal(server.requests.length, before, 'nothing was sent');
   });
 
   it('provider listing: options dropped, quota read; maxAgeMs reuses a recent listing', async () => {
@@ -157,21 +168,22 @@ describe('backend client against the spec-dialect server', function () {
     assert.ok(server.stats.maxInFlight >= 2, 'requests ran in parallel');
   });
 
-  it('abortAndConfirmIdle polls until the session reads idle', async () => {
+  it('abortSession polls until the session reads idle', async () => {
     const id = server.directory(DIR).addSession({ state: 'generating' });
     server.abortDelayMs = 300;
-    assert.equal(await client.abortAndConfirmIdle(DIR, id, { pollMs: 50 }), true);
+    assert.equal((await abortSession({ backend: client, directory: DIR }, id, { pollMs: 50 })).idle, true);
     assert.equal(server.aborts.length, 1);
   });
 
-  it('waitForAssistantMessage waits for a newer assistant message', async () => {
+  it('confirmStarted waits for a newer assistant message', async () => {
     const d = server.directory(DIR);
     const id = d.addSession({ state: 'idle' });
     const before = d.addMessage(id, { role: 'user', text: 'wake up' });
     setTimeout(() => d.addMessage(id, { text: 'awake' }), 150);
-    const m = await client.waitForAssistantMessage(DIR, id, before, { pollMs: 50, withinMs: 3000 });
-    assert.equal(m?.text, 'awake');
-    assert.equal(await client.waitForAssistantMessage(DIR, id, m!.id, { pollMs: 20, withinMs: 100 }), null);
+    const ctx = { backend: client, directory: DIR };
+    const c = await confirmStarted(ctx, id, before, { pollMs: 50, withinMs: 3000, acceptGenerating: false });
+    assert.equal(c.message?.text, 'awake');
+    assert.equal((await confirmStarted(ctx, id, c.message!.id, { pollMs: 20, withinMs: 100, acceptGenerating: false })).confirmed, false);
   });
 
   it('the event reader never rejects: an invalid directory ends it with the error', async () => {
@@ -226,6 +238,109 @@ describe('backend client: authentication', () => {
   });
 });
 
+describe('backend client: deadlines and limits', function () {
+  this.timeout(20_000);
+
+  it('one total deadline for headers and body: a body dripping 3 bytes every 20 ms fails at the deadline', async () => {
+    const fs = await startFaultServer({ dialect: 'spec', dripMs: 20 });
+    const c = new BackendClient({ baseUrl: fs.url, timeoutMs: 300, providerTimeoutMs: 500 });
+    try {
+      fs.setFault('sessions', 'drip');
+      let t0 = Date.now();
+      const err = await rejectsKind(c.listSessions(DIR), 'timeout');
+      assert.ok(Date.now() - t0 < 1_500, `${Date.now() - t0} ms`);
+      assert.match(err.message, /^GET \/session on .*no complete answer within 300 ms \(one deadline for headers and body\)/);
+      fs.setFault('providers', 'drip');
+      t0 = Date.now();
+      await rejectsKind(c.listProviders(DIR), 'timeout');
+      const took = Date.now() - t0;
+      assert.ok(took >= 450 && took < 2_000, `the provider listing has its own deadline (${took} ms)`);
+    } finally {
+      await c.close();
+      await fs.stop();
+    }
+  });
+
+  it('the provider deadline defaults to twice the request deadline', async () => {
+    const fs = await startFaultServer({ dialect: 'spec' });
+    const c = new BackendClient({ baseUrl: fs.url, timeoutMs: 250 });
+    try {
+      fs.setFault('providers', 'no-answer');
+      const t0 = Date.now();
+      const err = await rejectsKind(c.listProviders(DIR), 'timeout');
+      assert.ok(Date.now() - t0 >= 450, `${Date.now() - t0} ms`);
+      assert.match(err.message, /within 500 ms/);
+    } finally {
+      await c.close();
+      await fs.stop();
+    }
+  });
+
+  it('each endpoint reads at most its limit and stops there: a 50 MB message is refused after about 8 MiB', async () => {
+    const fs = await startFaultServer({ dialect: 'spec' });
+    const c = new BackendClient({ baseUrl: fs.url, timeoutMs: 10_000 });
+    try {
+      fs.setFault('message', 'huge');
+      const err = await rejectsKind(c.newestMessage(DIR, fs.sessionIds[0]), 'too-large');
+      assert.match(err.message, /more than the 8 MiB read from one answer of GET \/session\/\{id\}\/message/);
+      await new Promise((r) => setTimeout(r, 200));
+      assert.ok(fs.hugeBytesSent < BODY_LIMITS.message + 16 * 1024 * 1024, `the server stopped after ${fs.hugeBytesSent} bytes`);
+      fs.clearFaults();
+      assert.equal((await c.newestMessage(DIR, fs.sessionIds[0]))?.id, 'msg_0001');
+    } finally {
+      await c.close();
+      await fs.stop();
+    }
+  });
+
+  it('sessions per directory per round are bounded: the most recently updated are sampled, the overflow is reported', async () => {
+    const server = await startSpecServer();
+    const c = new BackendClient({ baseUrl: server.url, maxSessionsPerRound: 3 });
+    try {
+      const d = server.directory(DIR);
+      for (let i = 0; i < 5; i++) d.addMessage(d.addSession({ state: 'idle' }), { text: 'hi' });
+      const round = await c.sampleRound(DIR);
+      assert.deepEqual(round.truncated, { listed: 5, kept: 3 });
+      assert.equal(round.samples.length, 3);
+      assert.ok(round.warnings.some((w) => w === '5 sessions listed; only the 3 most recently updated were sampled (the limit per directory per round)'));
+      assert.equal(server.requests.filter((r) => r.path.endsWith('/message')).length, 3, 'only the kept sessions are read');
+      d.removeSession([...d.sessions.keys()][0]);
+      d.removeSession([...d.sessions.keys()][0]);
+      const full = await c.sampleRound(DIR);
+      assert.equal(full.truncated, undefined);
+      assert.equal(full.samples.length, 3);
+    } finally {
+      await c.close();
+      await server.stop();
+    }
+  });
+
+  it('boundSessions keeps the most recently updated, sessions without a time last, list order on ties', () => {
+    const s = (id: string, updatedAt: number | null) => ({ id, title: null, state: 'idle' as const, retry: null, progress: null, updatedAt });
+    const kept = boundSessions([s('a', null), s('b', 5), s('c', 9), s('d', 5), s('e', 1)], 3);
+    assert.deepEqual(
+      kept.map((x) => x.id),
+      ['c', 'b', 'd'],
+    );
+    const all = [s('a', 1)];
+    assert.equal(boundSessions(all, 3), all);
+  });
+
+  it('a 2xx HTML page (a proxy or login page) is an error even for a POST, which is never repeated', async () => {
+    const fs = await startFaultServer({ dialect: 'spec' });
+    const c = new BackendClient({ baseUrl: fs.url, timeoutMs: 2_000 });
+    try {
+      fs.setFault('abort', 'html');
+      const err = await rejectsKind(c.abort(DIR, fs.sessionIds[0]), 'malformed');
+      assert.match(err.message, /an HTML page instead of the backend's answer/);
+      assert.equal(fs.requests.filter((r) => r.method === 'POST').length, 1);
+    } finally {
+      await c.close();
+      await fs.stop();
+    }
+  });
+});
+
 describe('backend client: connection refused', () => {
   it('a closed port is a refused error', async () => {
     const probe = http.createServer();
@@ -268,7 +383,7 @@ async function fakeOpencode(state: { status: Record<string, unknown>; messages: 
 }
 
 describe('backend client: stock opencode dialect (fake with the observed shapes)', () => {
-  it('state from /session/status, progress derived, retry walls remembered as quota marks', async () => {
+  it('state from /session/status, progress derived, capabilities; retry walls recorded into its mark book', async () => {
     const now = 1_000_000;
     const fake = await fakeOpencode({
       status: { ses_b: { type: 'busy' }, ses_r: { type: 'retry', attempt: 2, message: 'Rate limit reached', next: now + 3_600_000 } },
@@ -287,6 +402,10 @@ describe('backend client: stock opencode dialect (fake with the observed shapes)
       assert.equal(by.get('ses_b')?.session.state, 'generating');
       assert.deepEqual(by.get('ses_b')?.session.progress, { stepCount: 2, lastStepAt: 31 });
       assert.equal(by.get('ses_r')?.session.retry?.attempt, 2);
+      assert.deepEqual(c.capabilities, { events: true, sessionStatus: true, quotaObjects: false, progress: false, permissions: true, questions: true, todos: true, globalEvents: true });
+      // The client only reads; the health layer records the walls into the client's mark book.
+      assert.equal(c.marks.get('local'), null);
+      recordWalls(c.marks, round.samples);
       assert.deepEqual(c.marks.get('local'), { markedAt: now, resetAt: now + 3_600_000, category: 'rate-limit' });
       const l = await c.listProviders('/w');
       const local = l.providers.find((p) => p.id === 'local');

@@ -206,7 +206,7 @@ describe('routing quick fixes', () => {
     }
     assert.ok(a.diagnostics.length >= 7);
     assert.deepEqual(validateRouting(out).map((d) => d.message), []);
-    assert.match(out, /single_gate:\n      id: review-dag\n      dimensions: \[TOPO, REQMAP, RELEASE\]/);
+    assert.match(out, /single_gate:\n {6}id: review-dag\n {6}dimensions: \[TOPO, REQMAP, RELEASE\]/);
   });
 
   it('fills an empty block', () => {

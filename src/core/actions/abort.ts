@@ -1,0 +1,54 @@
+// abortSession: POST abort, then read the session list until the session reads idle (spec
+// Endpoints rule 1). Idle is confirmed only by a read; polling is gentle (backing off) and
+// bounded by `waitMs`. Never throws for expected outcomes: a backend failure is in the result.
+import { callOpts, clockOf, failureOf, readSession, type ActionContext, type ActionFailure } from './context';
+
+export interface AbortOptions {
+  /** How long to read for idle after the POST (default 60 s). */
+  waitMs?: number;
+  /** First pause between reads (default 250 ms); it grows to at most maxPollMs. */
+  pollMs?: number;
+  maxPollMs?: number;
+}
+
+export type AbortOutcome = 'idle' | 'not-idle' | 'not-listed' | 'error';
+
+export interface AbortResult {
+  session: string;
+  /** True only once a read of the session list showed it idle after the POST. */
+  idle: boolean;
+  outcome: AbortOutcome;
+  /** Session-list reads made after the POST. */
+  reads: number;
+  error: ActionFailure | null;
+  /** Readable summary (names prompts queued before the abort as possibly lost). */
+  message: string;
+}
+
+export const QUEUED_PROMPTS_NOTE = 'prompts queued before the abort may never fire: re-send them';
+
+export async function abortSession(ctx: ActionContext, sessionId: string, options: AbortOptions = {}): Promise<AbortResult> {
+  const clock = clockOf(ctx);
+  const waitMs = options.waitMs ?? 60_000;
+  let pause = options.pollMs ?? 250;
+  const maxPause = options.maxPollMs ?? 2_000;
+  let reads = 0;
+  const result = (outcome: AbortOutcome, message: string, error: ActionFailure | null = null): AbortResult => ({ session: sessionId, idle: outcome === 'idle', outcome, reads, error, message });
+  try {
+    await ctx.backend.abort(ctx.directory, sessionId, callOpts(ctx));
+    const deadline = clock.now() + waitMs;
+    for (;;) {
+      const s = await readSession(ctx, sessionId);
+      reads++;
+      if (!s) return result('not-listed', `aborted ${sessionId}, but it is no longer listed: idle cannot be confirmed`);
+      if (s.state === 'idle') return result('idle', `aborted ${sessionId}; it reads idle (${QUEUED_PROMPTS_NOTE})`);
+      const left = deadline - clock.now();
+      if (left <= 0) return result('not-idle', `aborted ${sessionId}, but it still reads ${s.state} after ${Math.round(waitMs / 1000)} s`);
+      await clock.sleep(Math.min(pause, left), ctx.signal);
+      pause = Math.min(maxPause, Math.round(pause * 1.5));
+    }
+  } catch (err) {
+    const f = failureOf(err);
+    return result('error', `abort of ${sessionId} failed: ${f.message}`, f);
+  }
+}

@@ -1,0 +1,66 @@
+// What every executor needs: the backend (a BackendClient, or a fake with the same methods), the
+// directory, a clock whose sleep honours an AbortSignal, and the signal. Every wait is bounded.
+import type { BackendClient } from '../backend/client';
+import { BackendError } from '../backend/errors';
+import type { EpochMs } from '../model';
+
+export type ActionBackend = Pick<BackendClient, 'listSessions' | 'newestMessage' | 'abort' | 'promptAsync' | 'listProviders' | 'sampleRound' | 'vcsStatus'> &
+  /** Stock opencode: pending permissions and questions (a backend without it has none). */
+  Partial<Pick<BackendClient, 'pendingRequests'>>;
+
+export interface Clock {
+  now(): EpochMs;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export interface ActionContext {
+  backend: ActionBackend;
+  directory: string;
+  clock?: Clock;
+  signal?: AbortSignal;
+  /** Per-request timeout for the reads and posts of an action (default: the client's). */
+  timeoutMs?: number;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      const aborted = () => new BackendError({ kind: 'aborted', operation: 'wait', baseUrl: '' });
+      if (signal?.aborted) return reject(aborted());
+      const onAbort = () => {
+        clearTimeout(t);
+        reject(aborted());
+      };
+      const t = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};
+
+export function clockOf(ctx: ActionContext): Clock {
+  return ctx.clock ?? systemClock;
+}
+
+export function callOpts(ctx: ActionContext): { signal?: AbortSignal; timeoutMs?: number } {
+  return { signal: ctx.signal, timeoutMs: ctx.timeoutMs };
+}
+
+/** The session's current list entry, or null when it is not listed. */
+export async function readSession(ctx: ActionContext, sessionId: string) {
+  const list = await ctx.backend.listSessions(ctx.directory, callOpts(ctx));
+  return list.sessions.find((s) => s.id === sessionId) ?? null;
+}
+
+/** A BackendError as a plain failure record (the executors never throw for expected outcomes). */
+export interface ActionFailure {
+  kind: BackendError['kind'] | 'not-listed';
+  message: string;
+}
+
+export function failureOf(err: unknown): ActionFailure {
+  if (err instanceof BackendError) return { kind: err.kind, message: err.message };
+  throw err;
+}

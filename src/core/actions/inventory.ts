@@ -1,0 +1,47 @@
+// Uncommitted files (and recent commits) of a session's worktree, for wake prompts (spec
+// Endpoints rule 2, recovery step 2). Sources are tried in order: the backend's own view (stock
+// opencode GET /vcs/status, which works for remote servers), then git in the directory when it is
+// local (git-inventory.ts, node only). When none answers, the prompt says the inventory was not
+// available.
+import type { ActionBackend } from './context';
+
+export interface Inventory {
+  /** Null: not available (see `note`). */
+  files: string[] | null;
+  commits: string[];
+  source: 'vcs-status' | 'git' | null;
+  note: string;
+}
+
+export interface InventoryRequest {
+  directory: string;
+  signal?: AbortSignal;
+}
+
+/** One source; returns null when it cannot tell (not a repository, no endpoint, not local). */
+export type WorktreeInventory = (req: InventoryRequest) => Promise<Inventory | null>;
+
+export function backendInventory(backend: Pick<ActionBackend, 'vcsStatus'>, timeoutMs = 15_000): WorktreeInventory {
+  return async ({ directory, signal }) => {
+    try {
+      const files = await backend.vcsStatus(directory, { signal, timeoutMs });
+      return files === null ? null : { files, commits: [], source: 'vcs-status', note: 'from the backend (GET /vcs/status)' };
+    } catch {
+      return null;
+    }
+  };
+}
+
+/** Tries each source in turn; the first answer wins. Never throws. */
+export async function takeInventory(sources: WorktreeInventory[], req: InventoryRequest): Promise<Inventory> {
+  const tried: string[] = [];
+  for (const source of sources) {
+    try {
+      const got = await source(req);
+      if (got) return got;
+    } catch (err) {
+      tried.push(err instanceof Error ? err.message : String(err));
+    }
+  }
+  return { files: null, commits: [], source: null, note: `the inventory was not available${tried.length ? ` (${tried.join('; ')})` : ''}` };
+}

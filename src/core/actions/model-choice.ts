@@ -1,0 +1,61 @@
+// The explicit model of a wake or recovery: the requested one when given (the guard still checks
+// it); else the session's last model when its provider qualifies; else a model of a qualifying
+// provider (its default model when the backend says, else its first). A provider qualifies when
+// it is connected, has no quota mark and is not the provider of the session's quota wall.
+import { freeProviders, inScope, modelOn, type ProviderScope } from '../health/provider-choice';
+import type { ModelRef, ProviderListing } from '../model';
+
+export type ModelSource = 'requested' | 'session' | 'provider';
+
+export interface ModelChoice {
+  model: ModelRef | null;
+  source: ModelSource | null;
+  /** Readable: why this model, or why none (and which flag fixes it). */
+  basis: string;
+}
+
+export interface ModelChoiceInput {
+  requested: ModelRef | null;
+  /** The session's last model (from its newest message), when known. */
+  last: ModelRef | null;
+  listing: ProviderListing;
+  wallProvider: string | null;
+  /** Preferred provider (e.g. the recovery decision's recoverOn), tried before the others. */
+  prefer?: string | null;
+  /** Which providers may be chosen (health/provider-choice ProviderScope); absent: any. A requested model is taken as given. */
+  providers?: ProviderScope | null;
+}
+
+export function qualifies(providerID: string, listing: ProviderListing, wallProvider: string | null): boolean {
+  if (providerID === wallProvider) return false;
+  if (!listing.connected.includes(providerID)) return false;
+  return !listing.providers.find((p) => p.id === providerID)?.quota;
+}
+
+export function chooseModel(input: ModelChoiceInput): ModelChoice {
+  if (input.requested) return { model: input.requested, source: 'requested', basis: `--model ${input.requested.providerID}/${input.requested.modelID} as given` };
+  const { last, listing, wallProvider } = input;
+  if (last && qualifies(last.providerID, listing, wallProvider) && inScope(last.providerID, input.providers)) {
+    return { model: last, source: 'session', basis: `the session's last model ${last.providerID}/${last.modelID} (provider connected and unmarked)` };
+  }
+  const free = freeProviders(listing, [wallProvider], input.providers);
+  const ordered = input.prefer ? [...free.filter((p) => p.id === input.prefer), ...free.filter((p) => p.id !== input.prefer)] : free;
+  for (const p of ordered) {
+    const preferred = last && last.providerID === p.id ? last.modelID : null;
+    const model = modelOn(p, preferred);
+    if (model) {
+      const why = last ? `the session's last provider ${last.providerID} does not qualify` : "the session's last model is unknown";
+      return { model, source: 'provider', basis: `${why}; ${model.providerID}/${model.modelID} is on a connected provider without a quota mark` };
+    }
+  }
+  const scoped = input.providers ? (input.providers.length > 0 ? ` among the allowed providers (${input.providers.join(', ')})` : ' among the configured providers (the built-in opencode is left out unless named)') : '';
+  const none = free.length > 0 ? `the free providers (${free.map((p) => p.id).join(', ')}) list no model` : `no connected provider without a quota mark exists${scoped}`;
+  return { model: null, source: null, basis: `no explicit model could be determined: ${none}; add --model PROVIDER/MODEL` };
+}
+
+/** "provider/model" (the model id may itself hold slashes) -> ModelRef, or null. */
+export function parseModelRef(text: string): ModelRef | null {
+  const i = text.indexOf('/');
+  if (i <= 0 || i === text.length - 1) return null;
+  return { providerID: text.slice(0, i), modelID: text.slice(i + 1) };
+}

@@ -1,0 +1,183 @@
+// recoverSession: the recovery procedure after a quota wall (spec), steps 1-5.
+//  1. classify by two samples spacingMs apart (more, up to maxSamples, while they disagree);
+//     abort (and read idle) only when the session reads generating and frozen, and never while it
+//     waits for a person (a pending permission or question: refused, see waiting.ts);
+//  2. inventory the surviving work (the prompt builder does it);
+//  3. choose a connected provider without a quota mark, send the quota-wall wake prompt with an
+//     explicit model on it (through the send guard);
+//  4. no free provider: wait-for-reset when the earliest reset is within reach, else escalate
+//     (balance failure, unknown or far reset) with every marked provider considered; nothing sent;
+//  5. read the newest message until an assistant message newer than the prompt appears.
+import type { SampleRound } from '../backend/client';
+import { assessSession } from '../health/assess';
+import { markedProviders, type ProviderScope } from '../health/provider-choice';
+import { MIN_SPACING_MS } from '../health/verdict';
+import type { EpochMs, ModelRef, ProviderListing, QuotaWall, SessionAssessment } from '../model';
+import { recordWalls } from '../health/record-walls';
+import { SampleHistory } from '../health/sample-history';
+import { abortSession, type AbortOptions, type AbortResult } from './abort';
+import { confirmStarted, type ConfirmOptions } from './confirm';
+import { callOpts, clockOf, failureOf, type ActionContext, type ActionFailure } from './context';
+import type { SendRefusal } from './guard';
+import { chooseAndSend, type PromptFacts } from './send';
+import type { Composed } from './compose';
+import { pendingRequestOf, waitingReason } from './waiting';
+
+export interface RecoverRequest {
+  sessionId: string;
+  /** Builds the quota-wall wake prompt once the model is chosen. */
+  prompt: (facts: PromptFacts & { wall: QuotaWall }) => Composed | Promise<Composed>;
+  model?: ModelRef | null;
+  agent?: string;
+  /** Spacing of the two samples (default 45 s; the spec's minimum is 30 s). */
+  spacingMs?: number;
+  /** Only tests lower it. */
+  minSpacingMs?: number;
+  maxSamples?: number;
+  resetWithinReachMs?: number;
+  /** Which providers recovery may choose (sessionOps.recovery.providers, --providers); absent: any. */
+  providers?: ProviderScope | null;
+  abort?: AbortOptions;
+  confirm?: ConfirmOptions;
+}
+
+export type RecoverDecision = 'recovered' | 'wait-for-reset' | 'escalated' | 'refused';
+
+export interface MarkConsidered {
+  provider: string;
+  markedAt: EpochMs;
+  resetAt: EpochMs | null;
+}
+
+export interface RecoverResult {
+  session: string;
+  /** Null when a backend error stopped the procedure (see error). */
+  decision: RecoverDecision | null;
+  /** recovered: whether step 5 saw a newer assistant message in time. */
+  confirmed: boolean;
+  provider: string | null;
+  model: ModelRef | null;
+  waitUntil: EpochMs | null;
+  marks: MarkConsidered[];
+  aborted: boolean;
+  abort: AbortResult | null;
+  assessment: SessionAssessment | null;
+  prompt: string | null;
+  refusal: SendRefusal | null;
+  error: ActionFailure | null;
+  message: string;
+}
+
+function marksConsidered(listing: ProviderListing, wall: QuotaWall | null, now: EpochMs): MarkConsidered[] {
+  const marks = markedProviders(listing);
+  if (wall?.provider && !marks.some((m) => m.provider === wall.provider)) marks.push({ provider: wall.provider, markedAt: now, resetAt: wall.resetAt });
+  return marks;
+}
+
+/** The client's own mark book when the backend keeps no quota objects (stock opencode). */
+function recorderOf(backend: ActionContext['backend']): Parameters<typeof recordWalls>[0] | null {
+  const b = backend as Partial<{ capabilities: { quotaObjects: boolean } | null; marks: Parameters<typeof recordWalls>[0] }>;
+  return b.capabilities?.quotaObjects === false && b.marks ? b.marks : null;
+}
+
+export async function recoverSession(ctx: ActionContext, req: RecoverRequest): Promise<RecoverResult> {
+  const id = req.sessionId;
+  const clock = clockOf(ctx);
+  const res: RecoverResult = { session: id, decision: null, confirmed: false, provider: null, model: null, waitUntil: null, marks: [], aborted: false, abort: null, assessment: null, prompt: null, refusal: null, error: null, message: '' };
+  const refused = (code: SendRefusal['code'], reason: string): RecoverResult => ({ ...res, decision: 'refused', refusal: { code, reason, prompt: res.prompt ?? '', model: res.model }, message: `refused, nothing sent: ${reason}` });
+  try {
+    // Step 1: two samples (more while they disagree), never one snapshot.
+    const minSpacingMs = req.minSpacingMs ?? MIN_SPACING_MS;
+    const spacingMs = Math.max(req.spacingMs ?? 45_000, minSpacingMs);
+    const maxSamples = Math.max(2, req.maxSamples ?? 4);
+    // The one sample history of the verdicts (SampleHistory: the baseline window, settled?), and
+    // on a backend without quota objects the walls seen are recorded in the client's mark book,
+    // as the monitor and the status CLI do.
+    const history = new SampleHistory({ spacingMs, minSpacingMs });
+    const marks = recorderOf(ctx.backend);
+    let taken = 0;
+    const take = async (): Promise<SampleRound> => ctx.backend.sampleRound(ctx.directory, callOpts(ctx));
+    let assessment: SessionAssessment | null = null;
+    let listing: ProviderListing | null = null;
+    while (taken < maxSamples) {
+      if (taken > 0) await clock.sleep(spacingMs, ctx.signal);
+      const round = await take();
+      const sample = round.samples.find((s) => s.session.id === id);
+      if (!sample) {
+        const why = round.vanished.includes(id) ? 'vanished' : round.errors.find((e) => e.sessionId === id)?.error.message ?? 'is not listed in this directory';
+        return { ...res, error: { kind: 'not-listed', message: `session ${id} ${why}` }, message: `session ${id} ${why}; nothing sent` };
+      }
+      history.add(sample);
+      if (marks) recordWalls(marks, [sample]);
+      taken++;
+      if (taken < 2) continue;
+      listing = await ctx.backend.listProviders(ctx.directory, callOpts(ctx));
+      assessment = assessSession(history.pair(id), listing, { now: clock.now(), resetWithinReachMs: req.resetWithinReachMs, minSpacingMs, providers: req.providers });
+      if (assessment.settled) break;
+    }
+    const samples = history.samples(id);
+    res.assessment = assessment;
+    if (!assessment || !listing || !assessment.settled) return refused('no-verdict', `no settled verdict after ${taken} samples (${assessment?.verdictBasis ?? 'no samples'}): sample again later; nothing is done on a guess`);
+    const latestSample = samples[samples.length - 1];
+    if (assessment.verdict === 'waiting' && latestSample?.waiting) return refused('waiting-for-person', waitingReason(id, latestSample.waiting, 'recovery'));
+    if (assessment.verdict === 'waiting') return refused('waiting-for-person', `session ${id} ${assessment.verdictBasis}: recovery does not abort it`);
+    const wall = assessment.quotaWall;
+    const decision = assessment.decision;
+    const now = clock.now();
+    res.marks = marksConsidered(listing, wall, now);
+    if (!wall) return refused('not-at-wall', `not at a quota wall (verdict ${assessment.verdict}, action ${decision.action}): use wake`);
+    res.provider = wall.provider;
+    if (decision.action === 'wait-for-reset') return { ...res, decision: 'wait-for-reset', waitUntil: decision.waitUntil, message: `${decision.basis}; nothing sent` };
+    if (decision.action === 'escalate') {
+      return { ...res, decision: 'escalated', marks: decision.escalation?.marks ?? res.marks, message: `escalated to a human: ${decision.escalation?.message ?? decision.basis}; nothing sent` };
+    }
+    if (decision.action !== 'recover') return refused('not-at-wall', `the session is at a quota wall but its action is ${decision.action} (${decision.basis}); nothing sent`);
+
+    // Step 1 (cont.): abort only when generating and frozen.
+    const latest = samples[samples.length - 1];
+    if (latest.session.state === 'generating' && (decision.abortFirst || assessment.verdict === 'hung')) {
+      // A request may have appeared since the last sample: read again right before aborting.
+      const waiting = await pendingRequestOf(ctx, id);
+      if (waiting) return refused('waiting-for-person', waitingReason(id, waiting, 'recovery'));
+      const aborted = await abortSession(ctx, id, req.abort);
+      res.abort = aborted;
+      res.aborted = aborted.outcome !== 'error';
+      if (!aborted.idle) return { ...res, error: aborted.error ?? { kind: 'timeout', message: aborted.message }, message: `${aborted.message}; nothing sent` };
+    }
+    // Steps 2-3: inventory (in the prompt builder), a free provider, the wake prompt.
+    const [newest, fresh] = await Promise.all([ctx.backend.newestMessage(ctx.directory, id, callOpts(ctx)), ctx.backend.listProviders(ctx.directory, callOpts(ctx))]);
+    const session = { ...latest.session, state: 'idle' as const };
+    const sent = await chooseAndSend(ctx, {
+      sessionId: id,
+      agent: req.agent ?? 'build',
+      requested: req.model ?? null,
+      prefer: decision.recoverOn,
+      providers: req.providers,
+      prompt: (facts) => req.prompt({ ...facts, wall }),
+      session,
+      newest,
+      listing: fresh,
+      wallProvider: wall.provider,
+    });
+    res.prompt = sent.text;
+    if (!sent.sent && sent.refusal) return { ...res, decision: 'refused', model: sent.refusal.model, refusal: sent.refusal, message: `refused, nothing sent: ${sent.refusal.reason}` };
+    if (!sent.sent && sent.error) return { ...res, model: sent.model, error: sent.error, message: `the recovery prompt was not delivered (${sent.error.message}); it is kept for a retry` };
+    if (!sent.sent) return res;
+    res.model = sent.model;
+    res.provider = sent.model.providerID;
+    // Step 5: an assistant message newer than the prompt.
+    const confirmation = await confirmStarted(ctx, id, newest?.id ?? null, { withinMs: 120_000, ...req.confirm, acceptGenerating: false });
+    const on = `${sent.model.providerID}/${sent.model.modelID}`;
+    return {
+      ...res,
+      decision: 'recovered',
+      confirmed: confirmation.confirmed,
+      message: confirmation.confirmed
+        ? `recovered on ${on}: an assistant message answered the wake prompt; expect a completion report`
+        : `woken on ${on} (accepted with 204), but no assistant message answered in time: the prompt is stored in session ${id} as its newest user message`,
+    };
+  } catch (err) {
+    const f = failureOf(err);
+    return { ...res, error: f, message: `recovery of ${id} failed: ${f.message}` };
+  }
+}

@@ -1,0 +1,67 @@
+// The shared tail of wake, recovery and dispatch: choose the model, build the text, pass the send
+// guard, POST prompt_async. Nothing is sent without a GuardedPrompt.
+import { BackendError } from '../backend/errors';
+import type { MessageSnapshot, ModelRef, ProviderListing, SessionSnapshot } from '../model';
+import type { Composed } from './compose';
+import { callOpts, failureOf, type ActionContext, type ActionFailure } from './context';
+import { guardPrompt, type SendRefusal } from './guard';
+import { chooseModel, type ModelChoice } from './model-choice';
+import type { ProviderScope } from '../health/provider-choice';
+
+/** What a prompt builder knows when it runs (after the model was chosen). */
+export interface PromptFacts {
+  model: ModelRef;
+  session: SessionSnapshot;
+  newest: MessageSnapshot | null;
+  wallProvider: string | null;
+}
+
+/** The prompt text, or a builder that composes it once the model is known. */
+export type PromptSource = string | ((facts: PromptFacts) => Composed | Promise<Composed>);
+
+export interface SendInput {
+  sessionId: string;
+  agent: string;
+  requested: ModelRef | null;
+  prefer?: string | null;
+  /** Which providers may be chosen (sessionOps.recovery.providers, --providers); absent: any. */
+  providers?: ProviderScope | null;
+  prompt: PromptSource;
+  session: SessionSnapshot;
+  newest: MessageSnapshot | null;
+  listing: ProviderListing;
+  wallProvider: string | null;
+}
+
+export type SendOutcome =
+  | { sent: true; model: ModelRef; choice: ModelChoice; text: string }
+  | { sent: false; refusal: SendRefusal; choice: ModelChoice; text: string | null; error: null }
+  | { sent: false; refusal: null; choice: ModelChoice; text: string; model: ModelRef; error: ActionFailure };
+
+export function lastModelOf(newest: MessageSnapshot | null): ModelRef | null {
+  return newest?.providerID && newest.modelID ? { providerID: newest.providerID, modelID: newest.modelID } : null;
+}
+
+export async function chooseAndSend(ctx: ActionContext, input: SendInput): Promise<SendOutcome> {
+  const choice = chooseModel({ requested: input.requested, last: lastModelOf(input.newest), listing: input.listing, wallProvider: input.wallProvider, prefer: input.prefer, providers: input.providers });
+  let text: string;
+  if (typeof input.prompt === 'string') text = input.prompt;
+  else if (!choice.model) text = '';
+  else {
+    const composed = await input.prompt({ model: choice.model, session: input.session, newest: input.newest, wallProvider: input.wallProvider });
+    if (!composed.ok) return { sent: false, refusal: { code: 'compose-failed', reason: composed.problem, prompt: '', model: choice.model }, choice, text: null, error: null };
+    text = composed.text;
+  }
+  const guarded = guardPrompt({ directory: ctx.directory, sessionId: input.sessionId, agent: input.agent, model: choice.model, text, listing: input.listing, wallProvider: input.wallProvider });
+  if (!guarded.ok) {
+    const refusal = choice.model ? guarded.refusal : { ...guarded.refusal, reason: choice.basis };
+    return { sent: false, refusal, choice, text: text === '' ? null : text, error: null };
+  }
+  try {
+    await ctx.backend.promptAsync(guarded.prompt, callOpts(ctx));
+  } catch (err) {
+    if (!(err instanceof BackendError)) throw err;
+    return { sent: false, refusal: null, choice, text, model: guarded.prompt.model, error: failureOf(err) };
+  }
+  return { sent: true, model: guarded.prompt.model, choice, text };
+}

@@ -1,0 +1,88 @@
+// wakeSession: optional abort-first (abort, read idle, only then send; refused while the session
+// waits for a person: a pending permission or question); refuse when the session
+// does not read idle and abort-first was not ordered; choose the explicit model; the send guard;
+// send; then confirm (the session turns generating or a newer assistant message appears).
+import { tailProbe } from '../health/quota-wall';
+import type { ModelRef } from '../model';
+import type { ProviderScope } from '../health/provider-choice';
+import { abortSession, type AbortOptions, type AbortResult } from './abort';
+import { confirmStarted, type ConfirmedBy, type ConfirmOptions } from './confirm';
+import { callOpts, clockOf, failureOf, readSession, type ActionContext, type ActionFailure } from './context';
+import type { SendRefusal } from './guard';
+import { chooseAndSend, type PromptSource } from './send';
+import { pendingRequestOf, waitingReason } from './waiting';
+
+export interface WakeRequest {
+  sessionId: string;
+  prompt: PromptSource;
+  /** Explicit model (--model); otherwise chosen. */
+  model?: ModelRef | null;
+  /** Agent role (default "build"). */
+  agent?: string;
+  abortFirst?: boolean;
+  /** Which providers the model may be chosen on (sessionOps.recovery.providers, --providers); absent: any. */
+  providers?: ProviderScope | null;
+  abort?: AbortOptions;
+  confirm?: ConfirmOptions;
+}
+
+export type WakeOutcome = 'confirmed' | 'not-confirmed' | 'refused' | 'error';
+
+export interface WakeResult {
+  session: string;
+  outcome: WakeOutcome;
+  confirmed: boolean;
+  confirmedBy: ConfirmedBy;
+  model: ModelRef | null;
+  /** Why this model (or why none). */
+  modelBasis: string | null;
+  aborted: boolean;
+  abort: AbortResult | null;
+  /** The prompt text (kept for the caller to show or retry), null when none was built. */
+  prompt: string | null;
+  refusal: SendRefusal | null;
+  error: ActionFailure | null;
+  message: string;
+}
+
+export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise<WakeResult> {
+  const id = req.sessionId;
+  const base: WakeResult = { session: id, outcome: 'error', confirmed: false, confirmedBy: null, model: null, modelBasis: null, aborted: false, abort: null, prompt: typeof req.prompt === 'string' ? req.prompt : null, refusal: null, error: null, message: '' };
+  const refuse = (code: SendRefusal['code'], reason: string): WakeResult => ({ ...base, outcome: 'refused', refusal: { code, reason, prompt: base.prompt ?? '', model: req.model ?? null }, message: `refused, nothing sent: ${reason}` });
+  const fail = (error: ActionFailure, message: string): WakeResult => ({ ...base, outcome: 'error', error, message });
+  try {
+    if (req.abortFirst) {
+      const waiting = await pendingRequestOf(ctx, id);
+      if (waiting) return refuse('waiting-for-person', waitingReason(id, waiting, 'abort-and-wake'));
+      const aborted = await abortSession(ctx, id, req.abort);
+      base.abort = aborted;
+      base.aborted = aborted.outcome !== 'error';
+      if (!aborted.idle) return aborted.error ? fail(aborted.error, aborted.message) : { ...base, outcome: 'not-confirmed', message: `${aborted.message}; nothing sent` };
+    }
+    const [session, newest, listing] = await Promise.all([
+      readSession(ctx, id),
+      ctx.backend.newestMessage(ctx.directory, id, callOpts(ctx)),
+      ctx.backend.listProviders(ctx.directory, callOpts(ctx)),
+    ]);
+    if (!session) return fail({ kind: 'not-listed', message: `session ${id} is not listed in this directory` }, `session ${id} is not listed in this directory; nothing sent`);
+    if (session.state !== 'idle') {
+      return refuse('not-idle', `session ${id} reads ${session.state}, not idle: add --abort-first (abort, read idle, then send), or wait until it is idle`);
+    }
+    const wall = tailProbe({ at: clockOf(ctx).now(), session, newest });
+    const wallProvider = wall?.provider ?? null;
+    const sent = await chooseAndSend(ctx, { sessionId: id, agent: req.agent ?? 'build', requested: req.model ?? null, providers: req.providers, prompt: req.prompt, session, newest, listing, wallProvider });
+    base.modelBasis = sent.choice.basis;
+    base.prompt = sent.text;
+    if (!sent.sent && sent.refusal) return { ...base, model: sent.refusal.model, outcome: 'refused', refusal: sent.refusal, message: `refused, nothing sent: ${sent.refusal.reason}` };
+    if (!sent.sent && sent.error) return { ...base, model: sent.model, outcome: 'error', error: sent.error, message: `the prompt was not delivered (${sent.error.message}); it is kept for a retry` };
+    if (!sent.sent) return base;
+    base.model = sent.model;
+    const confirmation = await confirmStarted(ctx, id, newest?.id ?? null, req.confirm);
+    const on = `${sent.model.providerID}/${sent.model.modelID}`;
+    if (confirmation.confirmed) return { ...base, outcome: 'confirmed', confirmed: true, confirmedBy: confirmation.by, message: `woken on ${on}, confirmed (${confirmation.by === 'generating' ? 'the session turned generating' : 'a newer assistant message appeared'})` };
+    return { ...base, outcome: 'not-confirmed', message: `sent on ${on} (accepted with 204), not confirmed in time: the prompt is stored in session ${id} as its newest user message; it has not started` };
+  } catch (err) {
+    const f = failureOf(err);
+    return fail(f, `wake of ${id} failed: ${f.message}`);
+  }
+}

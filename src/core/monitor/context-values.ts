@@ -1,0 +1,62 @@
+// Namespaced `contextValue` strings for the tree items (GitLens' ContextValues idea): a kind
+// (`sessionOps:session`, `sessionOps:backend`, ...) followed by `+flag` parts. Menus in
+// package.json match them with anchored regexes, so no flag can match inside another:
+//   kind:  viewItem =~ /^sessionOps:session(\+|$)/
+//   flag:  viewItem =~ /^sessionOps:session\+.*\baction-wake(\+|$)/  (flags are `+`-separated)
+// Pure: the views set these strings, and test/unit/core/monitor/menus.test.ts evaluates every
+// `when` clause of package.json's menus against them.
+import type { Action } from '../model';
+import { needsAttention, type SessionRow } from './row';
+
+export type ContextKind = 'session' | 'backend' | 'backendError' | 'directory' | 'message';
+
+export const CONTEXT_PREFIX = 'sessionOps:';
+
+/** camelCase form of an action name, for a flag (`abort-then-wake` -> `abortThenWake`). */
+export function actionFlag(action: Action | string): string {
+  return action.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+export function contextValueOf(kind: ContextKind, flags: Array<string | false | null | undefined>): string {
+  const parts = flags.filter((f): f is string => typeof f === 'string' && f.length > 0);
+  for (const p of parts) if (!/^[A-Za-z][A-Za-z0-9-]*$/.test(p)) throw new Error(`invalid context flag "${p}"`);
+  return [`${CONTEXT_PREFIX}${kind}`, ...parts].join('+');
+}
+
+export interface SessionContextExtras {
+  /** An action of this extension is running on the session (abort, wake ...). */
+  busy?: boolean;
+  /** A retry after a reset is scheduled for the session. */
+  scheduled?: boolean;
+}
+
+/**
+ * Flags of a session row:
+ *   verdict-<healthy|idle|hung|waiting|unknown> · state-<generating|idle> · action-<camelCase action>
+ *   quotaWall · report · attention · waiting-<permission|question> · busy · scheduled
+ */
+export function sessionContextValue(row: SessionRow, extras: SessionContextExtras = {}): string {
+  const waiting = row.waiting ?? null;
+  return contextValueOf('session', [
+    `verdict-${row.verdict ?? 'unknown'}`,
+    `state-${row.state}`,
+    row.action ? `action-${actionFlag(row.action)}` : null,
+    row.quotaWall ? 'quotaWall' : null,
+    row.report ? 'report' : null,
+    needsAttention(row) ? 'attention' : null,
+    waiting ? `waiting-${waiting.kind}` : null,
+    extras.busy ? 'busy' : null,
+    extras.scheduled ? 'scheduled' : null,
+  ]);
+}
+
+export function backendContextValue(state: { error: boolean; insecure: boolean }): string {
+  return contextValueOf('backend', [state.error ? 'error' : null, state.insecure ? 'insecure' : null]);
+}
+
+/** Splits a context value back into its kind and flags (tests, logs). */
+export function parseContextValue(value: string): { kind: string; flags: string[] } | null {
+  if (!value.startsWith(CONTEXT_PREFIX)) return null;
+  const [kind, ...flags] = value.slice(CONTEXT_PREFIX.length).split('+');
+  return { kind, flags };
+}

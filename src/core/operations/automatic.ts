@@ -1,0 +1,63 @@
+// Automatic mode (sessionOps.automatic.*): which action to take on a row without a click.
+// Off by default and only in trusted workspaces (the extension checks trust); abort only with
+// `abortHung` on and only on a settled hung verdict; never the same action twice on one verdict
+// (a verdict is identified by the session, the verdict, the action and the newest message id it
+// was read on: after an action the newest message moves, so only a new verdict can act again);
+// and at most `maxPerHour` automatic actions per session, so a session that falls back at once
+// cannot loop. Pure: the extension runs what this returns.
+import type { EpochMs } from '../model';
+import type { SessionRow } from '../monitor/row';
+
+export interface AutomaticSettings {
+  abortHung: boolean;
+  wakeIdle: boolean;
+  recoverQuotaWalls: boolean;
+}
+
+export type AutomaticAction = 'abort-and-wake' | 'wake' | 'recover';
+
+export const MAX_AUTOMATIC_PER_HOUR = 3;
+
+/** The identity of one verdict of one session (see the header). */
+export function verdictKey(row: SessionRow): string {
+  return [row.key, row.verdict ?? 'none', row.action ?? 'none', row.evidence.latest.newestId ?? 'no-message'].join('\u0000');
+}
+
+export class AutomaticPolicy {
+  private readonly acted = new Set<string>();
+  private readonly history = new Map<string, EpochMs[]>();
+
+  constructor(
+    private readonly now: () => EpochMs = Date.now,
+    private readonly maxPerHour = MAX_AUTOMATIC_PER_HOUR,
+  ) {}
+
+  /** The action to take now on this row, or null. Does not record it: call `record` when acting. */
+  decide(row: SessionRow, settings: AutomaticSettings, opts: { trusted: boolean; busy: boolean }): AutomaticAction | null {
+    if (!opts.trusted || opts.busy) return null;
+    if (row.verdict === null || row.action === null) return null; // never on one snapshot
+    if (this.acted.has(verdictKey(row))) return null;
+    const recent = (this.history.get(row.key) ?? []).filter((t) => this.now() - t < 3_600_000);
+    if (recent.length >= this.maxPerHour) return null;
+    if (row.action === 'abort-then-wake' && row.verdict === 'hung') return settings.abortHung ? 'abort-and-wake' : null;
+    if (row.action === 'recover') {
+      // A wall on a session that still generates needs an abort first: only with abortHung.
+      if (row.state === 'generating' && !settings.abortHung) return null;
+      return settings.recoverQuotaWalls ? 'recover' : null;
+    }
+    if (row.action === 'wake' && row.verdict === 'idle' && row.state === 'idle') return settings.wakeIdle ? 'wake' : null;
+    return null;
+  }
+
+  record(row: SessionRow): void {
+    this.acted.add(verdictKey(row));
+    const list = (this.history.get(row.key) ?? []).filter((t) => this.now() - t < 3_600_000);
+    list.push(this.now());
+    this.history.set(row.key, list);
+  }
+
+  /** Whether any automatic action is on (the monitor then samples even with the views hidden). */
+  static armed(settings: AutomaticSettings): boolean {
+    return settings.abortHung || settings.wakeIdle || settings.recoverQuotaWalls;
+  }
+}

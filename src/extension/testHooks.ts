@@ -1,0 +1,51 @@
+// Test-only hooks into the session monitor, for the editor suite: the monitor's clock (an offset
+// added to Date.now) and the shortest spacing a verdict accepts, so the views tests need not wait
+// 30 s of real time. The command `sessionOps.test.configureMonitor` exists only when the editor
+// test runner set SESSION_OPS_TEST_HOOKS=1 in the extension host's environment; it is not
+// contributed in package.json and never registered for users.
+import * as vscode from 'vscode';
+import type { EpochMs } from '../core/model';
+import type { SessionMonitor } from '../core/monitor/sessionMonitor';
+
+export const TEST_HOOKS_ENV = 'SESSION_OPS_TEST_HOOKS';
+export const CONFIGURE_MONITOR_COMMAND = 'sessionOps.test.configureMonitor';
+
+export interface MonitorTestSettings {
+  /** The shortest spacing a verdict accepts; null restores the spec's 30 s. */
+  minSpacingMs?: number | null;
+  /** Moves the monitor's clock forward (cumulative); 0 with reset restores real time. */
+  advanceClockMs?: number;
+  resetClock?: boolean;
+}
+
+export interface TestHooks {
+  readonly enabled: boolean;
+  /** The monitor's clock: real time, plus the offset the tests set. */
+  now(): EpochMs;
+  register(monitor: SessionMonitor): vscode.Disposable;
+}
+
+export function createTestHooks(env: NodeJS.ProcessEnv = process.env): TestHooks {
+  const enabled = env[TEST_HOOKS_ENV] === '1';
+  let offsetMs = 0;
+  return {
+    enabled,
+    now: () => Date.now() + offsetMs,
+    register(monitor) {
+      if (!enabled) return new vscode.Disposable(() => undefined);
+      return vscode.commands.registerCommand(CONFIGURE_MONITOR_COMMAND, (settings: MonitorTestSettings = {}) => {
+        if (settings.minSpacingMs !== undefined) {
+          const v = settings.minSpacingMs;
+          if (v !== null && (!Number.isFinite(v) || v < 0)) throw new Error(`minSpacingMs must be a non-negative number or null, got ${String(v)}`);
+          monitor.updateOptions({ minSpacingMs: v ?? undefined });
+        }
+        if (settings.resetClock) offsetMs = 0;
+        if (settings.advanceClockMs !== undefined) {
+          if (!Number.isFinite(settings.advanceClockMs)) throw new Error('advanceClockMs must be a number');
+          offsetMs += settings.advanceClockMs;
+        }
+        return { minSpacingMs: settings.minSpacingMs, clockOffsetMs: offsetMs };
+      });
+    },
+  };
+}

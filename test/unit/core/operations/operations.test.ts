@@ -1,0 +1,85 @@
+import { strict as assert } from 'node:assert';
+import { AutomaticPolicy, verdictKey, type AutomaticSettings } from '../../../../src/core/operations/automatic';
+import { describeOperation, OperationBook } from '../../../../src/core/operations/book';
+import type { SessionRow } from '../../../../src/core/monitor/row';
+
+function row(over: Partial<SessionRow> = {}): SessionRow {
+  return {
+    key: 'b\u0000/w\u0000ses_1', backendKey: 'b', directory: '/w', id: 'ses_1', title: 't', badge: 'idle', verdict: 'idle', action: 'wake',
+    pending: null, state: 'idle', stepCount: null, lastMovedAt: null, model: null, quotaWall: null, report: null, failureText: null, newestText: null,
+    evidence: { earlier: null, latest: { at: 0, state: 'idle', stepCount: null, lastStepAt: null, newestId: 'msg_1', newestRole: 'assistant' } },
+    ...over,
+  };
+}
+const ALL: AutomaticSettings = { abortHung: true, wakeIdle: true, recoverQuotaWalls: true };
+const NONE: AutomaticSettings = { abortHung: false, wakeIdle: false, recoverQuotaWalls: false };
+const ok = { trusted: true, busy: false };
+
+describe('core/operations/book', () => {
+  it('tracks a running operation, its progress and its outcome; busy only while running', () => {
+    let t = 1000;
+    const book = new OperationBook(() => t, 60_000);
+    const seen: string[] = [];
+    book.onDidChange((k) => seen.push(k));
+    book.start('k', 'abort', 'aborting');
+    assert.equal(book.busy('k'), true);
+    assert.equal(describeOperation(book.get('k')), 'aborting…');
+    book.progress('k', 'waiting for idle');
+    book.finish('k', 'idle', 'aborted, idle confirmed');
+    assert.equal(book.busy('k'), false);
+    assert.equal(describeOperation(book.get('k')), 'aborted, idle confirmed');
+    assert.equal(seen.length, 3);
+    t += 61_000;
+    assert.equal(book.get('k'), undefined, 'a finished operation leaves the row after keepMs');
+  });
+
+  it('a scheduled retry stays until cleared', () => {
+    let t = 0;
+    const book = new OperationBook(() => t, 1000);
+    book.finish('k', 'scheduled', 'retry at 14:05', { kind: 'scheduled-retry', at: 5000 });
+    t = 10_000;
+    assert.equal(book.scheduled('k'), true);
+    book.clear('k');
+    assert.equal(book.scheduled('k'), false);
+  });
+});
+
+describe('core/operations/automatic', () => {
+  it('does nothing when off, untrusted, busy or without a settled verdict', () => {
+    const p = new AutomaticPolicy(() => 0);
+    assert.equal(p.decide(row(), NONE, ok), null);
+    assert.equal(p.decide(row(), ALL, { trusted: false, busy: false }), null);
+    assert.equal(p.decide(row(), ALL, { trusted: true, busy: true }), null);
+    assert.equal(p.decide(row({ verdict: null, action: null }), ALL, ok), null);
+  });
+
+  it('wakes idle-unfinished, recovers walls, aborts hung only with abortHung', () => {
+    const p = new AutomaticPolicy(() => 0);
+    assert.equal(p.decide(row(), { ...NONE, wakeIdle: true }, ok), 'wake');
+    const hung = row({ verdict: 'hung', action: 'abort-then-wake', state: 'generating', badge: 'hung' });
+    assert.equal(p.decide(hung, { ...NONE, wakeIdle: true, recoverQuotaWalls: true }, ok), null);
+    assert.equal(p.decide(hung, { ...NONE, abortHung: true }, ok), 'abort-and-wake');
+    const wall = row({ action: 'recover', badge: 'quota-wall', quotaWall: { provider: 'a', reason: null, category: 'rate-limit', resetAt: null } });
+    assert.equal(p.decide(wall, { ...NONE, recoverQuotaWalls: true }, ok), 'recover');
+    const spinning = { ...wall, state: 'generating' as const, verdict: 'hung' as const };
+    assert.equal(p.decide(spinning, { ...NONE, recoverQuotaWalls: true }, ok), null, 'a wall still generating needs an abort: only with abortHung');
+    assert.equal(p.decide(row({ action: 'harvest' }), ALL, ok), null);
+    assert.equal(p.decide(row({ action: 'escalate' }), ALL, ok), null);
+  });
+
+  it('never acts twice on one verdict, acts again on a new one, and caps actions per hour', () => {
+    let t = 0;
+    const p = new AutomaticPolicy(() => t, 2);
+    const r1 = row();
+    p.record(r1);
+    assert.equal(p.decide(r1, ALL, ok), null, 'same verdict');
+    const r2 = row({ evidence: { earlier: null, latest: { ...r1.evidence.latest, newestId: 'msg_2' } } });
+    assert.notEqual(verdictKey(r1), verdictKey(r2));
+    assert.equal(p.decide(r2, ALL, ok), 'wake');
+    p.record(r2);
+    const r3 = row({ evidence: { earlier: null, latest: { ...r1.evidence.latest, newestId: 'msg_3' } } });
+    assert.equal(p.decide(r3, ALL, ok), null, 'cap reached');
+    t += 3_600_001;
+    assert.equal(p.decide(r3, ALL, ok), 'wake');
+  });
+});
