@@ -84,12 +84,15 @@ function run(name, arb, check) {
         }
       }
       const ms = performance.now() - s;
-      if (ms > slowest.ms) slowest = { ms, size };
+      if (ms > slowest.ms) {
+        slowest = { ms, size };
+        writeFileSync(path.join(outdir, `fuzz-${name}-slowest.txt`), typeof c === 'string' ? c : c.text);
+      }
       done++;
     }
   }
   const rss = Math.round(process.resourceUsage().maxRSS / 1024);
-  console.log(`${name.padEnd(8)} cases ${done}  crashes ${crashes}  slowest ${Math.round(slowest.ms)} ms (${slowest.size.toLocaleString('en-US')} chars)  total ${((performance.now() - t0) / 1000).toFixed(1)} s  peak RSS ${rss} MB`);
+  console.log(`${name.padEnd(8)} cases ${done}  crashes ${crashes}  slowest ${Math.round(slowest.ms)} ms (${slowest.size.toLocaleString('en-US')} chars, saved in .bench/fuzz-${name}-slowest.txt)  total ${((performance.now() - t0) / 1000).toFixed(1)} s  peak RSS ${rss} MB`);
   for (const f of failures) console.log(`  ${f}`);
   return crashes;
 }

@@ -45,12 +45,13 @@ export function positionAt(lineStarts: readonly number[], offset: number): Posit
   return { line, character: offset - lineStarts[line] };
 }
 
+/** The offset of a position; a character past its line's end is the line's end (as LSP says). */
 export function offsetAt(lineStarts: readonly number[], text: string, pos: Position): number {
   if (pos.line >= lineStarts.length) return text.length;
   if (pos.line < 0) return 0;
   const start = lineStarts[pos.line];
-  const next = pos.line + 1 < lineStarts.length ? lineStarts[pos.line + 1] : text.length;
-  return Math.min(start + Math.max(0, pos.character), next);
+  // a character past the end of the line means the end of the line (LSP), not the next line
+  return Math.min(start + Math.max(0, pos.character), lineEndAt(text, start));
 }
 
 export function rangeAt(lineStarts: readonly number[], start: number, end: number): Range {

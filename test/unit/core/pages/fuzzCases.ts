@@ -29,7 +29,7 @@ export function pageMutation(scale = 1): fc.Arbitrary<Mutation> {
     fc.tuple(n, fc.uint8Array({ maxLength: 24 })).map(([k, b]): Mutation => (t) => insert(t, k, Buffer.from(b).toString('utf8'))),
     fc.tuple(n, fc.integer({ min: 10, max: big(30_000) })).map(([k, rows]): Mutation => (t) => {
       // repeat a table row (or write a table) many times
-      const row = /^\|.*\|$/m.exec(t)?.[0] ?? '| FID-001 | x | happy path | t.py | c |';
+      const row = (/^\|.*\|$/m.exec(t)?.[0] ?? '| FID-001 | x | happy path | t.py | c |').slice(0, 300);
       return insertLine(t, k, Array(rows).fill(row).join('\n'));
     }),
     fc.tuple(n, fc.constantFrom('```', '~~~', '```js', '<!--', '<div>', '$$')).map(([k, s]): Mutation => (t) => insertLine(t, k, s)),

@@ -2,7 +2,9 @@
 // "billion laughs" shape, a huge key, many keys, lone CRs in binary input. Each must give a
 // diagnostic list (never a throw) in bounded time, with every position inside the document.
 import assert from 'node:assert/strict';
-import { validateRouting } from '../../../../src/core/routing/analyzer';
+import { RoutingAnalyzer, validateRouting } from '../../../../src/core/routing/analyzer';
+import { complete } from '../../../../src/core/routing/features';
+import { offsetAt } from '../../../../src/core/routing/lines';
 import { MAX_DIAGNOSTICS, MAX_NESTING, tooDeepAt } from '../../../../src/core/routing/limits';
 import { assertDiagnosticsInside } from './ranges';
 
@@ -71,6 +73,13 @@ describe('routing limits: hostile input', () => {
     const diags = timed(lines.join('\n') + '\n', 8000);
     assert.equal(diags.length, MAX_DIAGNOSTICS + 1);
     hasMessage(diags, /the rest, from here on, are not listed/);
+  });
+
+  it('a position past the end of its line means the end of that line (found by bench/fuzz.mjs)', () => {
+    const text = 'version: 1\r\n---\r\n# c\r\nversion: 1\r\n';
+    const a = new RoutingAnalyzer().analyze(text);
+    for (const c of complete(text, a.lineStarts, { line: 1, character: 4 })) assert.equal(c.range.start.line, 1, JSON.stringify(c.range));
+    assert.equal(offsetAt(a.lineStarts, text, { line: 1, character: 40 }), text.indexOf('---') + 3);
   });
 
   it('binary input with lone CRs: every position inside its line', () => {
