@@ -82,6 +82,15 @@ describe('routing limits: hostile input', () => {
     assert.equal(offsetAt(a.lineStarts, text, { line: 1, character: 40 }), text.indexOf('---') + 3);
   });
 
+  it('completion on a 200,000-character line is bounded (found by bench/fuzz.mjs: 31 s before)', () => {
+    const text = 'version: 1\nroutes:\n  Kind/A:\n      ski' + ' '.repeat(200_000) + '\n      ski' + ' '.repeat(200_000) + '\n';
+    const a = new RoutingAnalyzer().analyze(text);
+    const t0 = performance.now();
+    complete(text, a.lineStarts, { line: 3, character: 4 });
+    complete(text, a.lineStarts, { line: 4, character: 100_000 });
+    assert.ok(performance.now() - t0 < 1000, `${Math.round(performance.now() - t0)} ms`);
+  });
+
   it('binary input with lone CRs: every position inside its line', () => {
     const text = 'version: 1\rdefault:\r  entry:\r    skill: \x01\x02bad\r  skip: [verify, nope]\r\x00\xff\r"\r\n\r';
     timed(text, 2000);
