@@ -1,0 +1,106 @@
+// The demo's screenshot mode: a headless Chromium on the demo's workbench sets the backend
+// password through Session Ops' own command, waits until every session shows the badge of its
+// state, then saves the screenshots the README shows. Any state that does not appear fails the
+// run with its name.
+import path from 'node:path';
+import { launchBrowser } from '../test/editor/run-code-server.mjs';
+import { clickMenuItem, expandView, openContextMenu, openFile, sessionLabels, setBackendPassword, waitForBadges } from './demo-drive.mjs';
+
+const SIDEBAR_WIDTH = 620;
+
+export async function takeScreenshots({ url, out, backends, log, expected }) {
+  const files = [];
+  const notes = [];
+  const browser = await launchBrowser();
+  try {
+    const page = await (await browser.newContext({ viewport: { width: 1600, height: 1000 } })).newPage();
+    const shot = async (name) => {
+      await page.mouse.move(0, 0);
+      await page.screenshot({ path: path.join(out, `${name}.png`) });
+      files.push(`${name}.png`);
+      log(`screenshot ${name}.png`);
+    };
+    await page.goto(url);
+    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    await page.waitForSelector('.tab[aria-label^="routing.yaml"]', { timeout: 60_000 }).catch(() => {
+      throw new Error('the workbench did not open routing.yaml on start');
+    });
+    log('workbench is up with routing.yaml open');
+    await page.click('.activitybar [aria-label^="Session Ops"]', { timeout: 30_000 });
+    await page.waitForSelector('.pane-header[aria-label^="Sessions"]', { timeout: 30_000 });
+    await widenSidebar(page).catch((err) => notes.push(`(the sidebar stayed narrow: ${err.message})`));
+
+    await setBackendPassword(page, { backendName: backends.opencode.name, username: backends.opencode.username, password: backends.opencode.password });
+    log('password set through "Session Ops: Set Backend Password..."');
+    const viewOpened = Date.now();
+
+    let last = -1;
+    await waitForBadges(page, expected, {
+      timeoutMs: 150_000,
+      onTick: (n, total) => {
+        if (n !== last) log(`${n}/${total} sessions show their state`);
+        last = n;
+      },
+    });
+    const settledSeconds = (Date.now() - viewOpened) / 1000;
+    const pending = await backends.pendingPermissions();
+    const waitingId = pending.find((p) => p.permission === 'bash')?.sessionID;
+    if (!waitingId) throw new Error(`GET /permission shows no pending bash permission (${JSON.stringify(pending).slice(0, 200)})`);
+    const waitingRow = (await sessionLabels(page)).find((l) => l.startsWith('DEMO-7 release, ')) ?? '(no row)';
+    notes.push(`GET /permission: the bash call of DEMO-7 waits for a reply (${waitingId}); its row: ${waitingRow}`);
+    await shot('sessions');
+
+    await openContextMenu(page, 'DEMO-2 data model port', 'Abort and Wake');
+    await shot('sessions-context-menu');
+    await page.keyboard.press('Escape');
+
+    await expandView(page, 'Providers');
+    await page.waitForSelector('.pane-body .monaco-list-row[aria-label*="backup" i], .pane-body .monaco-list-row[aria-label*="Backup"]', { timeout: 30_000 })
+      .catch(() => { throw new Error('the Providers view does not list the backup provider'); });
+    await shot('providers');
+
+    await page.click('.tab[aria-label^="routing.yaml"]');
+    await page.keyboard.press('Control+Shift+M');
+    await page.waitForSelector('.markers-panel .monaco-list-row', { timeout: 60_000 }).catch(() => {
+      throw new Error('the Problems panel shows no diagnostics for routing.yaml');
+    });
+    await shot('routing-diagnostics');
+
+    await expandView(page, 'Port Analysis');
+    await openFile(page, 'ports/payments/source-analysis/02-public-api.md');
+    await page.waitForSelector('.pane-body .monaco-list-row[aria-label^="port payments"]', { timeout: 60_000 })
+      .catch(() => { throw new Error('the Port Analysis view does not show the payments port'); });
+    await page.waitForFunction(() => [...document.querySelectorAll('.pane-body .monaco-list-row[aria-label]')].some((r) => /^public-api, [1-9]/.test(r.getAttribute('aria-label') ?? '') || /02-public-api.*[1-9] (error|problem)/.test(r.getAttribute('aria-label') ?? '')), undefined, { timeout: 60_000 })
+      .catch(() => notes.push('(the Port Analysis view did not show the broken page\'s problem count in time)'));
+    await shot('port-analysis');
+
+    await page.keyboard.press('Control+Shift+M');
+    await openContextMenu(page, 'DEMO-4 error codes', 'Wake with Prompt...');
+    await clickMenuItem(page, 'Wake with Prompt...');
+    await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) .quick-input-list .monaco-list-row', { timeout: 15_000 });
+    await page.keyboard.press('Enter');
+    const send = page.locator('.codelens-decoration a', { hasText: 'Send to "DEMO-4 error codes"' }).first();
+    await send.waitFor({ timeout: 30_000 }).catch(() => { throw new Error('the prompt preview has no Send lens'); });
+    await shot('prompt-preview');
+
+    // The action for real: send the reviewed prompt and see the row confirm it.
+    await send.click();
+    await page.waitForSelector('.monaco-list-row[aria-label^="DEMO-4 error codes, "][aria-label*="confirmed"]', { timeout: 60_000 })
+      .catch(() => { throw new Error('the wake sent from the prompt preview was not confirmed on the row'); });
+    notes.push('Wake with Prompt...: sent from the preview, confirmed on the row');
+    return { settledSeconds, files, notes };
+  } finally {
+    await browser.close().catch(() => {});
+  }
+}
+
+/** Drags the sidebar's sash so the rows' descriptions (verdict, age, model) are readable. */
+async function widenSidebar(page) {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  if (!box) throw new Error('no sidebar');
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width - 1, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + SIDEBAR_WIDTH, y, { steps: 8 });
+  await page.mouse.up();
+}
