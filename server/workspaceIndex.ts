@@ -1,34 +1,35 @@
-// Kind/* route keys used in the workspace's other routing tables, for completion of route keys.
-// The folders are scanned once, in the background and bounded; open documents count with their
-// current text (their sessions report their keys).
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
-
-const ROUTE_KEY_RE = /^[ \t]+(["']?)(Kind\/[^\s:'"#]+)\1[ \t]*:/gm;
-const MAX_FILES = 4000;
-const MAX_DEPTH = 8;
-const MAX_BYTES = 4 * 1024 * 1024;
-
-export function routeKeysInText(text: string): string[] {
-  const keys: string[] = [];
-  ROUTE_KEY_RE.lastIndex = 0;
-  for (let m = ROUTE_KEY_RE.exec(text); m; m = ROUTE_KEY_RE.exec(text)) keys.push(m[2]);
-  return keys;
-}
+// Route keys (Kind/*) defined in the workspace's files that are not open, for completion of route
+// keys: the files of every kind with a `routeKeysIn` hook (routing tables), found by the bounded
+// walk of src/core/fs/walk, once, in the background. Open documents count with their current
+// text (their sessions report their keys). A change of workspace folders starts a new scan.
+import { readTextIfSmall } from '../src/core/fs/readText';
+import { walk } from '../src/core/fs/walk';
+import type { DocumentKind, KindSettings } from './kinds/types';
 
 export class RouteKeyIndex {
-  private readonly onDisk = new Map<string, string[]>();
+  private onDisk = new Map<string, string[]>();
   private scan: Promise<void> | undefined;
+  private generation = 0;
 
   constructor(
     private readonly roots: () => readonly string[],
-    private readonly isRouting: (filePath: string, text: string) => boolean,
+    private readonly kinds: () => readonly DocumentKind[],
+    private readonly settings: () => KindSettings,
   ) {}
 
   /** Starts the background scan (once). */
   ensureScanned(): Promise<void> {
-    this.scan ??= this.walk().catch(() => undefined);
+    this.scan ??= this.walk(this.generation).catch(() => undefined);
     return this.scan;
+  }
+
+  /** The workspace folders changed: forget what was found and, when a scan had started, scan again. */
+  rescan(): Promise<void> | undefined {
+    const started = this.scan !== undefined;
+    this.generation++;
+    this.onDisk = new Map();
+    this.scan = undefined;
+    return started ? this.ensureScanned() : undefined;
   }
 
   /** Keys found on disk, excluding `exceptPath`. */
@@ -38,33 +39,19 @@ export class RouteKeyIndex {
     return [...out];
   }
 
-  private async walk(): Promise<void> {
-    let files = 0;
-    const queue: { dir: string; depth: number }[] = this.roots().map((dir) => ({ dir, depth: 0 }));
-    while (queue.length > 0 && files < MAX_FILES) {
-      const { dir, depth } = queue.shift() as { dir: string; depth: number };
-      let entries: import('node:fs').Dirent[];
-      try {
-        entries = await fs.readdir(dir, { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      for (const e of entries) {
-        if (e.name.startsWith('.') || e.name === 'node_modules') continue;
-        const full = path.join(dir, e.name);
-        if (e.isDirectory()) {
-          if (depth < MAX_DEPTH) queue.push({ dir: full, depth: depth + 1 });
-        } else if (e.isFile() && /\.ya?ml$/i.test(e.name)) {
-          files++;
-          try {
-            const st = await fs.stat(full);
-            if (st.size > MAX_BYTES) continue;
-            const text = await fs.readFile(full, 'utf8');
-            if (this.isRouting(full, text)) this.onDisk.set(full, routeKeysInText(text));
-          } catch {
-            /* unreadable: skip */
-          }
-        }
+  private async walk(generation: number): Promise<void> {
+    const kinds = this.kinds().filter((k) => k.routeKeysIn && !k.unavailable);
+    if (kinds.length === 0) return;
+    const settings = this.settings();
+    const into = this.onDisk;
+    for (const root of this.roots()) {
+      const found = await walk(root, { include: (p) => kinds.some((k) => k.candidate(p, settings)) });
+      for (const f of found.files) {
+        if (generation !== this.generation) return;
+        const text = await readTextIfSmall(f.path); // unreadable or too large: skipped
+        if (text === undefined) continue;
+        const kind = kinds.find((k) => k.claims(f.path, text, settings));
+        if (kind?.routeKeysIn) into.set(f.path, kind.routeKeysIn(text));
       }
     }
   }

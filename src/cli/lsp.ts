@@ -1,13 +1,14 @@
 // `session-ops lsp --stdio`: the bundled language server over stdio, for any LSP editor (Neovim,
 // Helix, ...). It needs no configuration requests answered; settings may be passed in
-// initializationOptions (see server/main.ts).
+// initializationOptions (see src/shared/settings.ts).
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { startServer } from '../../server/main';
 
 const USAGE = `Usage: session-ops lsp --stdio
 
 Runs the Session Ops language server (routing tables, source-analysis pages) over stdio.
-Initialization options: {"extraGlobs": [...], "schemaDiagnostics": "auto"|"always"|"never", "debounceMs": 15}`;
+Initialization options: {"extraGlobs": [...], "schemaDiagnostics": "auto"|"always"|"never", "debounceMs": 15,
+                         "pages": {"sourceRoot": "..."}}`;
 
 export async function runLsp(argv: string[]): Promise<number> {
   if (argv.includes('-h') || argv.includes('--help')) {

@@ -1,21 +1,25 @@
 // `session-ops validate [--json] [--kind routing|page] [--source-root DIR] PATH...`: the same
 // validation the language server runs, for CI. Files are validated as given; folders are walked
-// recursively (skipping node_modules and dot-folders) and each file is validated by the kind that
-// claims it. Source-analysis pages are also checked as a set with the other pages of their folder
+// with the bounded walk of src/core/fs/walk (skipping node_modules and dot-folders, within its
+// depth and file caps; files in path order) and each file is validated by the kind that claims it. Source-analysis pages are also checked as a set with the other pages of their folder
 // (read from disk even when not named); a folder-level problem (a missing page) is reported on the
 // folder's 10-fidelity-baseline when it was validated, else on its first validated page.
 //   exit 0: no error    1: an error was found    2: usage or I/O error
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Diagnostic } from '../core/diagnostics';
-import { KindRegistry, registerBuiltinKinds, runToEnd, type DocumentKind, type GroupSettings, type KindSettings } from '../../server/documentKinds';
+import { walk, WALK_MAX_DEPTH, WALK_MAX_FILES } from '../core/fs/walk';
+import { registerBuiltinKinds } from '../../server/kinds/builtin';
+import { runToEnd, type KindRegistry } from '../../server/kinds/registry';
+import type { DocumentKind, GroupSettings, KindSettings } from '../../server/kinds/types';
 
 const USAGE = `Usage: session-ops validate [--json] [--kind routing|page] [--source-root DIR] PATH...
 
 Validates routing tables (routing.yaml, routing.yml, *.routing.yaml, or YAML whose $schema points
 at routing.schema.json) and source-analysis pages (<port>/source-analysis/01-source-overview[.md]
 ... 10-fidelity-baseline[.md]), each page alone and with the other pages of its folder. Folders
-are walked recursively, skipping node_modules and dot-folders.
+are walked recursively, skipping node_modules and dot-folders, at most ${WALK_MAX_DEPTH} folders deep
+and ${WALK_MAX_FILES} files per folder given.
 
 Options:
   --json             print exactly one JSON document: {"diagnostics":[{file,line,column,endLine,
@@ -113,8 +117,8 @@ export async function runValidate(argv: string[], io: ValidateIo = defaultIo): P
     else {
       kind = kinds.find((k) => k.claims(real, text, settings));
       if (!kind && explicit) {
-        if (/\.ya?ml$/i.test(real)) kind = registry.get('routing');
-        else {
+        kind = kinds.find((k) => k.fallbackFor?.(real));
+        if (!kind) {
           io.stderr(`session-ops validate: cannot tell what kind of file ${shown} is; pass --kind\n`);
           ioError = true;
           return;
@@ -167,27 +171,15 @@ export async function runValidate(argv: string[], io: ValidateIo = defaultIo): P
     }
   };
 
-  const walk = async (shownDir: string, realDir: string): Promise<void> => {
-    let entries: import('node:fs').Dirent[];
-    try {
-      entries = await fs.readdir(realDir, { withFileTypes: true });
-    } catch (err) {
-      io.stderr(`session-ops validate: cannot read folder ${shownDir}: ${errMessage(err)}\n`);
+  const walkFolder = async (shownDir: string, realDir: string): Promise<void> => {
+    const found = await walk(realDir, { include: (p) => kinds.some((k) => k.candidate(p, settings)) });
+    for (const e of found.errors) {
+      const shown = e.segments.reduce(joinShown, shownDir);
+      io.stderr(`session-ops validate: cannot read folder ${shown}: ${errMessage(e.error)}\n`);
       ioError = true;
-      return;
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const e of entries) {
-      const real = path.join(realDir, e.name);
-      const shown = joinShown(shownDir, e.name);
-      if (e.isDirectory()) {
-        if (e.name.startsWith('.') || e.name === 'node_modules') continue;
-        await walk(shown, real);
-      } else if (e.isFile() || e.isSymbolicLink()) {
-        if (!kinds.some((k) => k.candidate(real, settings))) continue;
-        await validateFile(shown, real, false);
-      }
-    }
+    if (found.truncated) io.stderr(`session-ops validate: ${shownDir}: not every file was checked (a walk stops ${WALK_MAX_DEPTH} folders deep and after ${WALK_MAX_FILES} files); name the folders below separately\n`);
+    for (const f of found.files) await validateFile(f.segments.reduce(joinShown, shownDir), f.path, false);
   };
 
   for (const p of paths) {
@@ -199,7 +191,7 @@ export async function runValidate(argv: string[], io: ValidateIo = defaultIo): P
       ioError = true;
       continue;
     }
-    if (st.isDirectory()) await walk(p, p);
+    if (st.isDirectory()) await walkFolder(p, p);
     else await validateFile(p, p, true);
   }
   await checkGroups();

@@ -38,6 +38,9 @@ export interface SessionOpsApi {
   readonly automatic: AutomaticRunner;
 }
 
+/** The running extension's language client host, for deactivate(). */
+let languageClientHost: LanguageClientHost | undefined;
+
 export function activate(context: vscode.ExtensionContext): SessionOpsApi {
   const started = performance.now();
   const log = vscode.window.createOutputChannel('Session Ops', { log: true });
@@ -62,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
   const statusBar = new StatusBar(monitor, sessions);
   const notifier = new Notifier(monitor, sessions, configuration, log);
   const languageClient = new LanguageClientHost(context, log);
+  languageClientHost = languageClient;
   context.subscriptions.push(configuration, sessions, providers, statusBar, notifier, languageClient);
   const portAnalysis = new PortAnalysisView(languageClient, log); // asks the language server once visible
   context.subscriptions.push(portAnalysis);
@@ -102,6 +106,9 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
   return { activationMs, configuration, passwords, monitor, sessions, providers, statusBar, notifier, languageClient, portAnalysis, operations, actions, prompts, automatic };
 }
 
+/** Resolves once the language server has stopped, so that VS Code waits for it. */
 export function deactivate(): Thenable<void> | undefined {
-  return undefined;
+  const host = languageClientHost;
+  languageClientHost = undefined;
+  return host?.stop();
 }

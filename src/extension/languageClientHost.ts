@@ -66,8 +66,17 @@ export class LanguageClientHost implements vscode.Disposable {
     }
   }
 
+  /** Stops the language server (when it was started); resolves once it has exited. */
+  async stop(): Promise<void> {
+    const starting = this.starting;
+    this.starting = undefined;
+    const client = this.client ?? (await starting?.catch(() => undefined));
+    this.client = undefined;
+    await client?.stop();
+  }
+
   dispose(): void {
     for (const d of this.disposables) d.dispose();
-    void this.client?.stop();
+    void this.stop().catch(() => undefined);
   }
 }

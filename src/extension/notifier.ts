@@ -1,15 +1,23 @@
-// Notifications when a session turns hung, hits a quota wall, or delivers a completion report,
-// with the matching action as a button; at most one per session per transition (the monitor
-// signals each badge change once).
+// Notifications when sessions turn hung, hit a quota wall, wait for a person, or deliver a
+// completion report, with the matching action as a button; at most one per session per
+// transition (the monitor signals each badge change once). Transitions arriving together (many
+// sessions turning hung in one round) are grouped: one notification per kind, not one each.
 import * as vscode from 'vscode';
 import type { SessionMonitor, Transition } from '../core/monitor/sessionMonitor';
 import type { Configuration } from './configuration';
 import type { SessionsView } from './views/sessionsView';
 
+/** How long transitions are collected before they are shown together. */
+const GROUP_WINDOW_MS = 400;
+
 export class Notifier implements vscode.Disposable {
   private readonly off: () => void;
-  /** What was shown, for tests and the log: "<kind> <session id>". */
+  /** What was notified, for tests and the log: "<kind> <session id>" (one entry per session). */
   readonly shown: string[] = [];
+  /** Notifications actually displayed (a group counts once). */
+  displayed = 0;
+  private queue: Transition[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     monitor: SessionMonitor,
@@ -17,38 +25,65 @@ export class Notifier implements vscode.Disposable {
     private readonly configuration: Configuration,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.off = monitor.onTransition((t) => void this.notify(t));
+    this.off = monitor.onTransition((t) => this.enqueue(t));
   }
 
-  private async notify(t: Transition): Promise<void> {
-    const name = t.row.title ?? t.row.id;
+  private enqueue(t: Transition): void {
     this.log.info(`session ${t.row.id} (${t.row.directory}): ${t.kind}`);
     if (!this.configuration.notifications()) return;
     this.shown.push(`${t.kind} ${t.row.id}`);
+    this.queue.push(t);
+    this.timer ??= setTimeout(() => this.flush(), GROUP_WINDOW_MS);
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    const batch = this.queue;
+    this.queue = [];
+    const byKind = new Map<string, Transition[]>();
+    for (const t of batch) byKind.set(t.kind, [...(byKind.get(t.kind) ?? []), t]);
+    for (const group of byKind.values()) {
+      this.displayed++;
+      void (group.length === 1 ? this.notifyOne(group[0]) : this.notifyGroup(group)).catch((err) => this.log.error(`notification: ${String(err)}`));
+    }
+  }
+
+  private async notifyGroup(group: Transition[]): Promise<void> {
+    const names = group.map((t) => `"${t.row.title ?? t.row.id}"`);
+    const list = names.length > 4 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
+    const what: Record<string, string> = { hung: 'are hung', 'quota-wall': 'hit a quota wall', report: 'delivered completion reports', waiting: 'are waiting for you' };
+    const text = `${group.length} sessions ${what[group[0].kind] ?? `changed (${group[0].kind})`}: ${list}.`;
+    const show = 'Show Sessions';
+    const choice = group[0].kind === 'report' ? await vscode.window.showInformationMessage(text, show) : await vscode.window.showWarningMessage(text, show);
+    if (choice === show) await this.sessions.reveal(group[0].row);
+  }
+
+  private async notifyOne(t: Transition): Promise<void> {
+    const name = t.row.title ?? t.row.id;
     const show = 'Show Session';
     let choice: string | undefined;
     if (t.kind === 'hung') {
       choice = await vscode.window.showWarningMessage(`Session "${name}" is hung: generating with steps, heartbeat and newest message all frozen across two samples.`, show, 'Copy ID');
     } else if (t.kind === 'quota-wall') {
       const q = t.row.quotaWall;
-      choice = await vscode.window.showWarningMessage(
-        `Session "${name}" hit a quota wall${q?.provider ? ` on ${q.provider}` : ''} (${q?.category ?? 'usage limit'}).`,
-        show,
-        'Copy ID',
-      );
-    } else {
+      choice = await vscode.window.showWarningMessage(`Session "${name}" hit a quota wall${q?.provider ? ` on ${q.provider}` : ''} (${q?.category ?? 'usage limit'}).`, show, 'Copy ID');
+    } else if (t.kind === 'report') {
       const r = t.row.report;
       choice = await vscode.window.showInformationMessage(`Session "${name}" reported ${r?.ticket ?? ''} ${r?.status ?? ''}${r?.summary ? `: ${r.summary}` : ''}`, 'Open Report', show);
       if (choice === 'Open Report') {
         await vscode.commands.executeCommand('sessionOps.openReport', t.row);
         return;
       }
+    } else {
+      const asked = (t.row as { waiting?: { title?: string } | null }).waiting?.title;
+      choice = await vscode.window.showWarningMessage(`Session "${name}" is waiting for you${asked ? `: ${asked}` : ''}.`, show);
     }
     if (choice === show) await this.sessions.reveal(t.row);
     if (choice === 'Copy ID') await vscode.env.clipboard.writeText(t.row.id);
   }
 
   dispose(): void {
+    clearTimeout(this.timer);
     this.off();
   }
 }

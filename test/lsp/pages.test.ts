@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { PortAnalysisChangedParams, PortAnalysisResult } from '../../server/protocol';
+import type { PortAnalysisChangedParams, PortAnalysisResult } from '../../src/shared/protocol';
 import { fileUri, LspClient, ROOT, type InitializeResultLike, type LspDiagnostic } from './support/lspClient';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'pages', 'valid');

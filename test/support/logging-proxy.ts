@@ -11,6 +11,10 @@ export interface LoggedRequest {
   path: string;
   query: URLSearchParams;
   body: string;
+  /** HTTP status of the answer. */
+  status?: number;
+  /** Body of the answer, kept for the state reads only (GET /session, GET /session/status). */
+  answer?: string;
 }
 
 export interface LoggingProxy {
@@ -29,11 +33,19 @@ export async function startLoggingProxy(target: string): Promise<LoggingProxy> {
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const url = new URL(req.url ?? '/', 'http://proxy');
-      log.push({ at: Date.now(), method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, body: body.toString('utf8') });
+      const entry: LoggedRequest = { at: Date.now(), method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, body: body.toString('utf8') };
+      log.push(entry);
+      const keep = entry.method === 'GET' && (entry.path === '/session' || entry.path === '/session/status');
       const upstream = http.request(
         { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } },
         (up) => {
+          entry.status = up.statusCode;
           res.writeHead(up.statusCode ?? 502, up.headers);
+          if (keep) {
+            const kept: Buffer[] = [];
+            up.on('data', (c: Buffer) => kept.push(c));
+            up.on('end', () => (entry.answer = Buffer.concat(kept).toString('utf8')));
+          }
           up.pipe(res);
         },
       );

@@ -59,6 +59,20 @@ export interface RequestRecord {
   path: string;
   query: Record<string, string>;
   authorized: boolean;
+  /** Request body (POSTs), for request-order and payload assertions. */
+  body?: string;
+  /** When the request arrived (epoch ms). */
+  at?: number;
+  /** For GET /session: the state each session was answered with (idle confirmation evidence). */
+  states?: Record<string, string>;
+}
+
+/** How the stateful server answers an accepted prompt (see SpecServer.answerPrompts). */
+export interface PromptAnswer {
+  /** How long the session generates before the assistant message is stored (default 200 ms). */
+  delayMs?: number;
+  /** Text of the assistant message (default "Resumed."); a function sees the prompt. */
+  text?: string | ((record: PromptRecord) => string);
 }
 
 export interface Fault {
@@ -114,6 +128,13 @@ export interface SpecServer {
   onPrompt: ((record: PromptRecord, dir: DirectoryState) => void) | null;
   /** Delay before an abort turns the session idle (default 0: at once). */
   abortDelayMs: number;
+  /**
+   * Stateful prompts: when set, an accepted prompt turns the session generating (progress
+   * advancing) and after `delayMs` stores an assistant message (with the prompt's provider and
+   * model) and turns it idle. An abort in between cancels the answer. Null: prompts only store
+   * the user message (default).
+   */
+  answerPrompts: PromptAnswer | null;
   /** Requests being handled right now, and the most at once since start (or resetStats). */
   stats: { inFlight: number; maxInFlight: number };
   resetStats(): void;
@@ -212,11 +233,13 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
       const query: Record<string, string> = {};
       url.searchParams.forEach((v, k) => (query[k] = v));
       const authorized = expectedAuth === null || req.headers.authorization === expectedAuth;
-      const record: RequestRecord = { method: req.method ?? 'GET', path: url.pathname, query, authorized };
+      const body = Buffer.concat(chunks).toString('utf8');
+      const record: RequestRecord = { method: req.method ?? 'GET', path: url.pathname, query, authorized, at: Date.now() };
+      if (body !== '') record.body = body;
       requests.push(record);
       server_.onRequest?.(record);
       const fault = faults.find((f) => f.left > 0 && (!f.method || f.method === req.method) && (!f.path || f.path.test(url.pathname)));
-      const go = () => handle(req, res, url, query, authorized, Buffer.concat(chunks).toString('utf8'), fault);
+      const go = () => handle(req, res, url, query, authorized, body, fault, record);
       if (fault) {
         fault.left--;
         if (fault.delayMs) {
@@ -233,7 +256,9 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
     res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
   }
 
-  function handle(req: http.IncomingMessage, res: http.ServerResponse, url: URL, query: Record<string, string>, authorized: boolean, body: string, fault: Fault | undefined): void {
+  const pendingAnswers = new Map<string, NodeJS.Timeout>();
+
+  function handle(req: http.IncomingMessage, res: http.ServerResponse, url: URL, query: Record<string, string>, authorized: boolean, body: string, fault: Fault | undefined, record: RequestRecord): void {
     if (fault?.destroy) {
       req.socket.destroy();
       return;
@@ -256,6 +281,7 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
     const method = req.method;
 
     if (method === 'GET' && segs.length === 1 && segs[0] === 'session') {
+      record.states = Object.fromEntries([...dir.sessions.values()].map((s) => [s.id, s.state]));
       json(
         res,
         200,
@@ -304,6 +330,8 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
       }
       if (method === 'POST' && segs[2] === 'abort') {
         aborts.push({ directory: dirPath, sessionId: session.id, at: Date.now() });
+        const pending = pendingAnswers.get(`${dirPath}\0${session.id}`);
+        if (pending) clearTimeout(pending);
         const stop = () => {
           session.state = 'idle';
         };
@@ -333,6 +361,21 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
         prompts.push(record);
         dir.addMessage(session.id, { role: 'user', text: payload.parts.map((p) => p.text).join('\n') });
         server_.onPrompt?.(record, dir);
+        const answer = server_.answerPrompts;
+        if (answer) {
+          const key = `${dirPath}\0${session.id}`;
+          session.state = 'generating';
+          dir.step(session.id);
+          const t = setTimeout(() => {
+            pendingAnswers.delete(key);
+            if (!dir.sessions.has(session.id)) return;
+            const text = typeof answer.text === 'function' ? answer.text(record) : (answer.text ?? 'Resumed.');
+            dir.step(session.id);
+            dir.addMessage(session.id, { text, info: payload.model ? { providerID: payload.model.providerID, modelID: payload.model.modelID } : {} });
+            session.state = 'idle';
+          }, answer.delayMs ?? 200);
+          pendingAnswers.set(key, t);
+        }
         res.writeHead(204).end();
         return;
       }
@@ -373,11 +416,13 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
     onPrompt: null,
     onRequest: null,
     abortDelayMs: 0,
+    answerPrompts: null,
     stats,
     resetStats() {
       stats.maxInFlight = stats.inFlight;
     },
     async stop() {
+      for (const t of pendingAnswers.values()) clearTimeout(t);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

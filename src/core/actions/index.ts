@@ -10,3 +10,4 @@ export { resolveAuthority, orchestratorIn, ticketIn, ORCHESTRATOR_PLACEHOLDER, T
 export { backendInventory, takeInventory, type Inventory, type InventoryRequest, type WorktreeInventory } from './inventory';
 export { chooseAndSend, lastModelOf, type PromptFacts, type PromptSource, type SendInput, type SendOutcome } from './send';
 export { systemClock, type ActionBackend, type ActionContext, type ActionFailure, type Clock } from './context';
+export { promptBuilder, type PromptBuilder, type PromptBuilderOptions } from './prompt-builder';

@@ -1,15 +1,20 @@
 // The language client bundle (dist/client.js): loaded lazily by LanguageClientHost.
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { CancellationTokenSource, LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { EnvironmentNotification, type NotificationType, type RequestType } from '../../shared/protocol';
+import type { InitializationOptions, SchemaDiagnosticsMode } from '../../shared/settings';
+
+/** A custom request that gets no answer within this is cancelled and fails. */
+const REQUEST_DEADLINE_MS = 30_000;
 
 export interface RoutingClient {
   start(): Promise<void>;
   stop(): Promise<void>;
   restart(): Promise<void>;
-  /** A request to the server (e.g. sessionOps/portAnalysis). */
-  request<R>(method: string, params: unknown): Promise<R>;
-  /** Listens to a notification from the server (e.g. sessionOps/portAnalysisChanged). */
-  onNotification(method: string, handler: (params: unknown) => void): vscode.Disposable;
+  /** A request to the server (src/shared/protocol, e.g. PortAnalysisRequest); fails after REQUEST_DEADLINE_MS. */
+  request<P, R>(type: RequestType<P, R, void>, params: P): Promise<R>;
+  /** Listens to a notification from the server (src/shared/protocol, e.g. PortAnalysisChangedNotification). */
+  onNotification<P>(type: NotificationType<P>, handler: (params: P) => void): vscode.Disposable;
   readonly client: LanguageClient;
 }
 
@@ -34,18 +39,13 @@ export function createRoutingClient(context: vscode.ExtensionContext, log: vscod
     // Page files changed on disk: the server re-reads the page sets (cross-page checks, Port analysis).
     synchronize: { configurationSection: 'sessionOps', fileEvents: pageWatchers },
     outputChannel: log,
-    initializationOptions: {
-      extraGlobs: vscode.workspace.getConfiguration('sessionOps').get<string[]>('routing.extraGlobs', []),
-      redhatYamlPresent: redhatYamlPresent(),
-      schemaDiagnostics: vscode.workspace.getConfiguration('sessionOps').get<string>('routing.schemaDiagnostics', 'auto'),
-      pages: { sourceRoot: vscode.workspace.getConfiguration('sessionOps').get<string>('pages.sourceRoot', '') },
-    },
+    initializationOptions: initializationOptions(),
   };
   const client = new LanguageClient('sessionOps', 'Session Ops Language Server', serverOptions, clientOptions);
   // Red Hat's YAML extension installed or removed: the server hands over (or takes back) what
   // both would report, so diagnostics are never doubled.
   const watch = vscode.extensions.onDidChange(() => {
-    if (client.isRunning()) void client.sendNotification('sessionOps/environment', { redhatYamlPresent: redhatYamlPresent() });
+    if (client.isRunning()) void client.sendNotification(EnvironmentNotification.method, { redhatYamlPresent: redhatYamlPresent() });
   });
   context.subscriptions.push(watch);
   return {
@@ -53,7 +53,36 @@ export function createRoutingClient(context: vscode.ExtensionContext, log: vscod
     start: () => client.start(),
     stop: () => client.stop(),
     restart: () => client.restart(),
-    request: <R>(method: string, params: unknown) => client.sendRequest<R>(method, params),
-    onNotification: (method, handler) => client.onNotification(method, handler),
+    // By method name: the type objects may come from the extension bundle's own copy of
+    // vscode-jsonrpc, whose parameter-structure markers this bundle's copy would not recognise.
+    request: (type, params) => requestWithDeadline(client, type.method, params),
+    onNotification: (type, handler) => client.onNotification(type.method, handler),
   };
+}
+
+function initializationOptions(): InitializationOptions {
+  const config = vscode.workspace.getConfiguration('sessionOps');
+  return {
+    extraGlobs: config.get<string[]>('routing.extraGlobs', []),
+    redhatYamlPresent: redhatYamlPresent(),
+    schemaDiagnostics: config.get<SchemaDiagnosticsMode>('routing.schemaDiagnostics', 'auto'),
+    pages: { sourceRoot: config.get<string>('pages.sourceRoot', '') },
+  };
+}
+
+async function requestWithDeadline<R>(client: LanguageClient, method: string, params: unknown): Promise<R> {
+  const cancel = new CancellationTokenSource();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      cancel.cancel();
+      reject(new Error(`${method}: no answer from the language server within ${REQUEST_DEADLINE_MS / 1000} s`));
+    }, REQUEST_DEADLINE_MS);
+  });
+  try {
+    return await Promise.race([client.sendRequest<R>(method, params, cancel.token), deadline]);
+  } finally {
+    clearTimeout(timer);
+    cancel.dispose();
+  }
 }

@@ -8,15 +8,15 @@
 // deleted (debounced), and only while visible (a hidden view is refreshed when shown again).
 import * as vscode from 'vscode';
 import {
-  PORT_ANALYSIS_CHANGED,
-  PORT_ANALYSIS_REQUEST,
+  PortAnalysisChangedNotification,
+  PortAnalysisRequest,
   type ChunkSummary,
   type FidSummary,
   type PortAnalysisParams,
   type PortAnalysisResult,
   type WirePageSummary,
   type WirePortFolder,
-} from '../../../server/protocol';
+} from '../../shared/protocol';
 import type { RoutingClient } from '../client/client';
 import type { LanguageClientHost } from '../languageClientHost';
 
@@ -108,7 +108,7 @@ export class PortAnalysisView implements vscode.TreeDataProvider<PortNode>, vsco
       this.listen(client);
       const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.toString());
       const params: PortAnalysisParams = folders.length ? { folders } : {};
-      this.result = await client.request<PortAnalysisResult>(PORT_ANALYSIS_REQUEST, params);
+      this.result = await client.request(PortAnalysisRequest, params);
       this.error = undefined;
     } catch (err) {
       this.error = err instanceof Error ? err.message : String(err);
@@ -120,7 +120,7 @@ export class PortAnalysisView implements vscode.TreeDataProvider<PortNode>, vsco
   private listen(client: RoutingClient): void {
     if (this.listeningTo !== client) {
       this.listeningTo = client;
-      this.disposables.push(client.onNotification(PORT_ANALYSIS_CHANGED, () => this.refreshSoon()));
+      this.disposables.push(client.onNotification(PortAnalysisChangedNotification, () => this.refreshSoon()));
     }
     if (this.watching) return;
     this.watching = true;

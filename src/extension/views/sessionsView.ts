@@ -37,7 +37,16 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       const node = this.nodes.get(`s:${rowKey}`);
       if (node) this.changeEmitter.fire([node]);
     });
-    this.disposables.push({ dispose: off }, { dispose: offOps });
+    this.disposables.push(
+      { dispose: off },
+      { dispose: offOps },
+      this.treeView.onDidChangeVisibility((e) => {
+        if (e.visible && this.dirtyWhileHidden) {
+          this.dirtyWhileHidden = false;
+          this.changeEmitter.fire(undefined);
+        }
+      }),
+    );
     this.updateBadge();
   }
 
@@ -58,9 +67,36 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       const backends = change.structural.map((k) => this.nodes.get(`b:${k}`)).filter((n): n is SessionsNode => n !== undefined);
       this.changeEmitter.fire(backends.length === change.structural.length ? backends : undefined);
     }
-    const rows = change.rows.map((r) => this.nodes.get(`s:${r.key}`)).filter((n): n is SessionsNode => n !== undefined);
-    if (rows.length > 0) this.changeEmitter.fire(rows);
+    // Only rows whose rendered look changed are refreshed (not every row every round), and
+    // nothing while the view is hidden: it renders afresh when it is shown again.
+    if (!this.treeView.visible) {
+      this.dirtyWhileHidden = true;
+    } else {
+      const rows = change.rows.filter((r) => this.lookChanged(r)).map((r) => this.nodes.get(`s:${r.key}`)).filter((n): n is SessionsNode => n !== undefined);
+      if (rows.length > 0) this.changeEmitter.fire(rows);
+    }
     this.updateBadge();
+  }
+
+  /** The last rendered look of each session row (icon, label, description, menu flags). */
+  private readonly looks = new Map<string, string>();
+  private dirtyWhileHidden = false;
+
+  private look(row: SessionRow): string {
+    return [row.badge, row.title ?? row.id, this.description(row, Date.now()), sessionContextValue(row, { busy: this.operations.busy(row.key), scheduled: this.operations.scheduled(row.key) })].join('\u0000');
+  }
+
+  private lookChanged(row: SessionRow): boolean {
+    const look = this.look(row);
+    if (this.looks.get(row.key) === look) return false;
+    this.looks.set(row.key, look);
+    return true;
+  }
+
+  private description(row: SessionRow, now: number): string {
+    const op = describeOperation(this.operations.get(row.key));
+    const described = describeRow(row, now);
+    return op ? (described ? `${op} · ${described}` : op) : described;
   }
 
   /** Reports opened by the user (harvested): they no longer count toward the attention badge. */
@@ -215,17 +251,26 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     const now = Date.now();
     const look = badgeLook(row.badge);
     item.iconPath = new vscode.ThemeIcon(look.icon, new vscode.ThemeColor(look.color));
-    const op = describeOperation(this.operations.get(row.key));
-    const described = describeRow(row, now);
-    item.description = op ? (described ? `${op} · ${described}` : op) : described;
+    item.description = this.description(row, now);
+    this.looks.set(row.key, this.look(row));
     // Plain markdown: never trusted, so links or commands in server text stay inert.
-    const tooltip = new vscode.MarkdownString(tooltipMarkdown(row, now));
-    tooltip.isTrusted = false;
-    tooltip.supportHtml = false;
-    item.tooltip = tooltip;
+    // The tooltip (markdown with the evidence) is built only when hovered: resolveTreeItem.
     item.contextValue = sessionContextValue(row, { busy: this.operations.busy(row.key), scheduled: this.operations.scheduled(row.key) });
     item.accessibilityInformation = { label: `${row.title ?? row.id}, ${look.label}${item.description ? `, ${item.description}` : ''}` };
     if (row.report) item.command = { command: 'sessionOps.openReport', title: 'Open Report', arguments: [node] };
+    return item;
+  }
+
+  /** Builds a session's tooltip when it is hovered, not for every row on every round. */
+  resolveTreeItem(item: vscode.TreeItem, node: SessionsNode): vscode.TreeItem {
+    if (node.kind !== 'session' || item.tooltip) return item;
+    const row = this.row(node);
+    if (!row) return item;
+    // Plain markdown: never trusted, so links or commands in server text stay inert.
+    const tooltip = new vscode.MarkdownString(tooltipMarkdown(row, Date.now()));
+    tooltip.isTrusted = false;
+    tooltip.supportHtml = false;
+    item.tooltip = tooltip;
     return item;
   }
 

@@ -6,8 +6,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, write
 import os from 'node:os';
 import path from 'node:path';
 import { runValidate, type JsonDiagnostic } from '../../../src/cli/validate';
-import { registerBuiltinKinds } from '../../../server/documentKinds';
-import { anchorPage, checkPageSets, pageKind } from '../../../server/pageKind';
+import { registerBuiltinKinds } from '../../../server/kinds/builtin';
+import { anchorPage, checkPageSets, pageKind } from '../../../server/kinds/page';
 
 const fixtures = path.resolve(__dirname, '../../fixtures/pages');
 

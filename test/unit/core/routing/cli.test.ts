@@ -4,8 +4,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import { runValidate, type JsonDiagnostic } from '../../../../src/cli/validate';
-import { KindRegistry, registerBuiltinKinds, unavailableKind } from '../../../../server/documentKinds';
-import { routingKind } from '../../../../server/routingKind';
+import { registerBuiltinKinds } from '../../../../server/kinds/builtin';
+import { KindRegistry, unavailableKind } from '../../../../server/kinds/registry';
+import { routingKind } from '../../../../server/kinds/routing';
 
 const fixtures = path.resolve(__dirname, '../../../fixtures');
 

@@ -1,12 +1,11 @@
-// The document kinds the language server and `session-ops validate` understand. A kind says which
-// files it claims and opens a per-document session that validates (possibly incrementally, as a
-// generator that yields so that a newer version can cancel it) and, optionally, answers editor
-// features. Adding a kind is one registerKind() call in registerBuiltinKinds(). No LSP runtime
-// imports here (the CLI bundles this file too).
-import type { Diagnostic, Position, Range } from '../src/core/diagnostics';
-import type { CompletionEntry, HoverResult, QuickFix, SymbolEntry } from '../src/core/routing';
-import { pageKind } from './pageKind';
-import { routingKind } from './routingKind';
+// The shape of a document kind: which files it claims, and a per-document session that validates
+// (possibly incrementally, as a generator that yields so that a newer version can cancel it) and,
+// optionally, answers editor features. Everything kind-specific that the server or the CLI needs
+// is a member here (a hook), so that their loops over kinds never name a kind. Types only: the
+// kinds import this file, and the registry imports the kinds (no cycle). No LSP runtime imports
+// (the CLI bundles the kinds too).
+import type { Diagnostic, Position, Range } from '../../src/core/diagnostics';
+import type { CompletionEntry, HoverResult, QuickFix, SymbolEntry } from '../../src/core/routing';
 
 export interface KindSettings {
   /** Extra globs for routing tables (setting sessionOps.routing.extraGlobs). */
@@ -38,8 +37,12 @@ export interface GroupSettings {
  * other files from disk (open documents override disk) and the CLI validates folders by group.
  */
 export interface DocumentGroups {
+  /** The name of group folders (compared case-insensitively), e.g. "source-analysis". */
+  readonly folderName: string;
   /** The folder whose member files form this file's group; null: the file is in none. */
   folderOf(filePath: string): string | null;
+  /** Is this path a group folder itself? */
+  isGroupFolder(folderPath: string): boolean;
   /** Is the file (a direct child of a group folder) a member? */
   member(filePath: string): boolean;
   /**
@@ -87,85 +90,21 @@ export interface DocumentKind {
   claims(filePath: string, text: string | undefined, settings: KindSettings): boolean;
   /** Could the file be of this kind, judged by its path alone? (folder walks read only these) */
   candidate(filePath: string, settings: KindSettings): boolean;
+  /** Is a file named explicitly (CLI) but claimed by no kind read as this kind? (routing: any YAML file) */
+  fallbackFor?(filePath: string): boolean;
   /**
    * What another YAML language server (Red Hat's, which reads our `yamlValidation` contribution)
    * also does for this file: the diagnostic codes it reports too (YAML syntax for any YAML file;
    * schema errors where it applies our schema) and whether it serves schema completion and hover.
    */
   overlapWithYamlServer?(filePath: string, text: string): YamlServerOverlap;
+  /**
+   * Set when files of this kind define route keys that other documents complete: the server
+   * indexes the workspace's files of the kind in the background with this.
+   */
+  routeKeysIn?(text: string): string[];
   /** Set when files of this kind are also checked together with their group (see DocumentGroups). */
   readonly groups?: DocumentGroups;
   /** A session for one document (holds incremental caches). */
   open(filePath: string): DocumentSession;
-}
-
-/** A kind that only validates, through a pure function. */
-export function simpleKind(k: {
-  id: string;
-  title: string;
-  source: string;
-  claims: (filePath: string) => boolean;
-  validate: (text: string, filePath: string) => Diagnostic[];
-}): DocumentKind {
-  return {
-    id: k.id,
-    title: k.title,
-    source: k.source,
-    claims: (filePath) => k.claims(filePath),
-    candidate: (filePath) => k.claims(filePath),
-    open: (filePath) => ({ validate: (text) => k.validate(text, filePath) }),
-  };
-}
-
-/** A kind whose module is not part of this build: `session-ops validate --kind <id>` says so and exits 2. */
-export function unavailableKind(id: string, title: string, source: string, reason: string, claims: (filePath: string) => boolean = () => false): DocumentKind {
-  return {
-    id,
-    title,
-    source,
-    unavailable: reason,
-    claims: (filePath) => claims(filePath),
-    candidate: (filePath) => claims(filePath),
-    open: () => ({ validate: () => [] }),
-  };
-}
-
-export class KindRegistry {
-  private readonly kinds: DocumentKind[] = [];
-
-  register(kind: DocumentKind): this {
-    const i = this.kinds.findIndex((k) => k.id === kind.id);
-    if (i >= 0) this.kinds[i] = kind;
-    else this.kinds.push(kind);
-    return this;
-  }
-
-  get(id: string): DocumentKind | undefined {
-    return this.kinds.find((k) => k.id === id);
-  }
-
-  all(): readonly DocumentKind[] {
-    return this.kinds;
-  }
-
-  /** The first available kind claiming the file. */
-  kindFor(filePath: string, text: string | undefined, settings: KindSettings): DocumentKind | undefined {
-    return this.kinds.find((k) => !k.unavailable && k.claims(filePath, text, settings));
-  }
-}
-
-/** The kinds of this build, in claim order. */
-export function registerBuiltinKinds(registry: KindRegistry = new KindRegistry()): KindRegistry {
-  registry.register(routingKind);
-  registry.register(pageKind);
-  return registry;
-}
-
-/** Runs a validation to completion (the CLI does not need to cancel). */
-export function runToEnd(run: ValidationRun): Diagnostic[] {
-  if (Array.isArray(run)) return run;
-  for (;;) {
-    const r = run.next();
-    if (r.done) return r.value;
-  }
 }

@@ -3,7 +3,8 @@
 // (with the other pages of the set as `related`) and document symbols; the kind's `groups` run the
 // cross-page checks of a page set (the pages of one source-analysis folder). No LSP runtime
 // imports here (the CLI bundles this file too).
-import type { Diagnostic, Range } from '../src/core/diagnostics';
+import { basename } from 'node:path';
+import type { Diagnostic, Range } from '../../src/core/diagnostics';
 import {
   checkPage,
   definitionAt,
@@ -14,12 +15,13 @@ import {
   pageFolderOf,
   pageKindOf,
   PAGES_SOURCE,
+  SOURCE_ANALYSIS_FOLDER,
   validatePage,
   validatePageSet,
   type PageKind,
   type PageSymbol,
-} from '../src/core/pages';
-import type { DocumentGroups, DocumentKind, DocumentSession, FeatureEnv, GroupSettings, ServerSymbol } from './documentKinds';
+} from '../../src/core/pages';
+import type { DocumentGroups, DocumentKind, DocumentSession, FeatureEnv, GroupSettings, ServerSymbol } from './types';
 
 function toSymbol(s: PageSymbol): ServerSymbol {
   return {
@@ -102,8 +104,10 @@ export function checkPageSets(files: ReadonlyMap<string, string>, settings: Grou
   return out;
 }
 
-export const pageGroups: DocumentGroups = {
+const pageGroups: DocumentGroups = {
+  folderName: SOURCE_ANALYSIS_FOLDER,
   folderOf: (filePath) => (pageKindOf(filePath) ? pageFolderOf(filePath) : null),
+  isGroupFolder: (folderPath) => basename(folderPath).toLowerCase() === SOURCE_ANALYSIS_FOLDER,
   member: (filePath) => pageKindOf(filePath) !== null,
   check: checkPageSets,
 };

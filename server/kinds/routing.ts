@@ -1,6 +1,16 @@
 // The routing-table document kind: the pure core (src/core/routing) behind the DocumentKind shape.
-import { RoutingAnalyzer, claimsRouting, complete, documentSymbols, hover, isRoutingFileName, pointsAtRoutingSchema, quickFixes, routeKeysOf, ROUTING_SOURCE } from '../src/core/routing';
-import type { DocumentKind, DocumentSession } from './documentKinds';
+import { RoutingAnalyzer, claimsRouting, complete, documentSymbols, hover, isRoutingFileName, pointsAtRoutingSchema, quickFixes, routeKeysOf, ROUTING_SOURCE } from '../../src/core/routing';
+import type { DocumentKind, DocumentSession } from './types';
+
+const ROUTE_KEY_RE = /^[ \t]+(["']?)(Kind\/[^\s:'"#]+)\1[ \t]*:/gm;
+
+/** The Kind/* route keys a routing table's text defines (a quick scan, for files not open). */
+export function routeKeysInText(text: string): string[] {
+  const keys: string[] = [];
+  ROUTE_KEY_RE.lastIndex = 0;
+  for (let m = ROUTE_KEY_RE.exec(text); m; m = ROUTE_KEY_RE.exec(text)) keys.push(m[2]);
+  return keys;
+}
 
 class RoutingSession implements DocumentSession {
   private readonly analyzer = new RoutingAnalyzer();
@@ -48,6 +58,8 @@ export const routingKind: DocumentKind = {
   source: ROUTING_SOURCE,
   claims: (filePath, text, settings) => claimsRouting(filePath, text, settings.extraGlobs, settings.roots),
   candidate: (filePath, settings) => isRoutingFileName(filePath, settings.extraGlobs, settings.roots) || /\.ya?ml$/i.test(filePath),
+  fallbackFor: (filePath) => /\.ya?ml$/i.test(filePath),
+  routeKeysIn: routeKeysInText,
   overlapWithYamlServer: (filePath, text) => {
     // Red Hat's server applies our schema to the yamlValidation names (but not under a dot-folder:
     // its glob matching skips them, checked with yaml-language-server 2.0.0) and to $schema

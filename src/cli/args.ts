@@ -1,0 +1,95 @@
+// Shared argument parsing of the session-ops commands: --flag, --option VALUE, --option=VALUE and
+// positionals; a UsageError (exit 2) for anything unknown or missing. Plus the common backend
+// flags (--base-url, --directory) and the client built from them with the password taken from
+// the environment only.
+import { BackendClient } from '../core/backend/client';
+import { normalizeBaseUrl } from '../core/config/backends';
+
+export class UsageError extends Error {}
+
+export interface ParsedArgs {
+  values: Map<string, string>;
+  flags: Set<string>;
+  positionals: string[];
+}
+
+export interface ArgSpec {
+  flags: string[];
+  options: string[];
+  /** How many positionals are accepted (default 0). */
+  positionals?: number;
+}
+
+export function parseArgv(argv: string[], spec: ArgSpec): ParsedArgs {
+  const flagSet = new Set([...spec.flags, '--help', '-h']);
+  const optionSet = new Set(spec.options);
+  const values = new Map<string, string>();
+  const flags = new Set<string>();
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    let arg = argv[i];
+    let inline: string | undefined;
+    const eq = arg.indexOf('=');
+    if (arg.startsWith('--') && eq > 0) {
+      inline = arg.slice(eq + 1);
+      arg = arg.slice(0, eq);
+    }
+    if (flagSet.has(arg) && inline === undefined) flags.add(arg);
+    else if (optionSet.has(arg)) {
+      const value = inline ?? argv[++i];
+      if (value === undefined) throw new UsageError(`${arg} needs a value`);
+      values.set(arg, value);
+    } else if (!arg.startsWith('-') && positionals.length < (spec.positionals ?? 0)) positionals.push(arg);
+    else throw new UsageError(`unknown argument "${argv[i]}"`);
+  }
+  return { values, flags, positionals };
+}
+
+export function wantsHelp(a: ParsedArgs): boolean {
+  return a.flags.has('--help') || a.flags.has('-h');
+}
+
+export function numberOption(a: ParsedArgs, flag: string, fallback: number, min: number): number {
+  const raw = a.values.get(flag);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || n < min) throw new UsageError(`${flag} must be a number >= ${min}`);
+  return n;
+}
+
+export interface BackendArgs {
+  baseUrl: string;
+  directory: string;
+}
+
+export function backendArgs(a: ParsedArgs): BackendArgs {
+  const baseUrlRaw = a.values.get('--base-url');
+  if (!baseUrlRaw) throw new UsageError('--base-url is required');
+  let baseUrl: string;
+  try {
+    baseUrl = normalizeBaseUrl(baseUrlRaw).href;
+  } catch (err) {
+    throw new UsageError(`invalid --base-url: ${(err as Error).message}`);
+  }
+  const directory = a.values.get('--directory');
+  if (!directory || directory.trim() === '') throw new UsageError('--directory is required');
+  return { baseUrl, directory };
+}
+
+/** The client for the common flags; the password comes from SESSION_OPS_PASSWORD only. */
+export function clientFor(b: BackendArgs, env: Record<string, string | undefined>, extra: { timeoutMs?: number; now?: () => number } = {}): BackendClient {
+  const password = env.SESSION_OPS_PASSWORD;
+  return new BackendClient({
+    baseUrl: b.baseUrl,
+    username: env.SESSION_OPS_USERNAME || 'opencode',
+    password: password && password !== '' ? password : undefined,
+    timeoutMs: extra.timeoutMs,
+    now: extra.now,
+  });
+}
+
+export const BACKEND_OPTIONS = ['--base-url', '--directory'];
+
+export const ENVIRONMENT_HELP = `Environment:
+  SESSION_OPS_PASSWORD      HTTP Basic password (stock opencode: OPENCODE_SERVER_PASSWORD)
+  SESSION_OPS_USERNAME      HTTP Basic user (default "opencode")`;

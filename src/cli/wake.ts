@@ -1,0 +1,129 @@
+// `session-ops wake SESSION (--prompt-file FILE | --compose wake|quota-wake|fact-baseline) ...`
+import { readBaselineFacts, type FactBaselineFacts } from '../core/actions/compose';
+import { promptBuilder } from '../core/actions/prompt-builder';
+import { wakeSession } from '../core/actions/wake';
+import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, numberOption, parseArgv, UsageError, wantsHelp, type ParsedArgs } from './args';
+import { clean, contextFor, defaultActionIo, EXIT, EXIT_HELP, inventorySources, modelArg, readTextFile, sessionArg, withUsage, type ActionIo } from './action-io';
+
+export const PROMPT_OPTIONS = ['--ticket', '--orchestrator', '--label', '--task', '--resume', '--facts', '--pr', '--worktree'];
+
+export const PROMPT_HELP = `Prompt inputs (for --compose; all optional, never refused for):
+  --worktree DIR        directory whose uncommitted files the prompt names (default --directory);
+                        from the backend (GET /vcs/status), else git when local, else the prompt
+                        says the inventory was not available
+  --ticket T            ticket of the completion-report block (default: named by the session's
+                        title or newest user message, else written for the worker to fill)
+  --orchestrator ID     orchestrator session the report goes to (default SESSION_OPS_ORCHESTRATOR)
+  --label L             label of the report line
+  --task TEXT           the task (default: the session title)
+  --resume TEXT         the one concrete step to resume with
+  --pr P                pull request state (quota-wake)
+  --facts FILE          fact-baseline facts, JSON: {"event", "facts":[{"statement","source","at"}],
+                        "invalidAssumptions":[...], "assignment": "step" | {"kind":"standby","until"}}`;
+
+const USAGE = `Usage: session-ops wake SESSION --base-url URL --directory DIR
+       (--prompt-file FILE | --compose wake|quota-wake|fact-baseline)
+       [--model PROVIDER/MODEL] [--agent NAME] [--abort-first] [--wait SECONDS] [--worktree DIR] [--json]
+
+Sends a wake prompt with an explicit model and confirms that it started. The body is built from
+the file (or composed), so quoting cannot corrupt the text. Refused (exit 3, nothing sent) when the
+session does not read idle and --abort-first is not given, when the model's provider is not
+connected, is quota-marked or is the provider of the session's quota wall, or when no explicit
+model can be determined. Without --model: the session's last model when its provider qualifies,
+else a model of a qualifying provider. After the 204 it reads until the session turns generating
+or a newer assistant message appears (the stored user message is not proof).
+
+Options:
+  --prompt-file FILE    the prompt text, sent as is
+  --compose KIND        compose the prompt (wake, quota-wake, fact-baseline), see below
+  --model P/M           explicit provider/model
+  --agent NAME          agent role (default build)
+  --abort-first         abort, read idle, only then send (an explicit order: no two-sample verdict)
+  --wait SECONDS        how long to read for the confirmation, and for idle after an abort (default 60)
+  --json                print {"session","model":{"providerID","modelID"},"aborted","confirmed"}
+
+${PROMPT_HELP}
+
+Example:
+  session-ops compose wake ses_8f2a --base-url http://127.0.0.1:4096 --directory "$PWD" --out wake.md
+  session-ops wake ses_8f2a --base-url http://127.0.0.1:4096 --directory "$PWD" --prompt-file wake.md --model anthropic/claude-sonnet-4 --json
+
+${EXIT_HELP}
+${ENVIRONMENT_HELP}`;
+
+export async function baselineArg(a: ParsedArgs, io: ActionIo): Promise<FactBaselineFacts | null> {
+  const path = a.values.get('--facts');
+  if (path === undefined) return null;
+  const text = await readTextFile(io, '--facts', path);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`--facts ${path} is not JSON: ${(err as Error).message}`);
+  }
+  const facts = readBaselineFacts(json);
+  if (typeof facts === 'string') throw new UsageError(`--facts ${path}: ${facts}`);
+  return facts;
+}
+
+export async function runWake(argv: string[], ioOverrides: Partial<ActionIo> = {}): Promise<number> {
+  const io = { ...defaultActionIo(), ...ioOverrides };
+  return withUsage(io, 'wake', USAGE, async () => {
+    const a = parseArgv(argv, { flags: ['--json', '--abort-first'], options: [...BACKEND_OPTIONS, '--prompt-file', '--compose', '--model', '--agent', '--wait', ...PROMPT_OPTIONS], positionals: 1 });
+    if (wantsHelp(a)) {
+      io.stdout(`${USAGE}\n`);
+      return EXIT.done;
+    }
+    const session = sessionArg(a, 'wake');
+    const b = backendArgs(a);
+    const file = a.values.get('--prompt-file');
+    const kind = a.values.get('--compose');
+    if ((file === undefined) === (kind === undefined)) throw new UsageError('give exactly one of --prompt-file FILE or --compose wake|quota-wake|fact-baseline');
+    if (kind !== undefined && !['wake', 'quota-wake', 'fact-baseline'].includes(kind)) throw new UsageError(`--compose must be wake, quota-wake or fact-baseline, not "${kind}"`);
+    const model = modelArg(a);
+    const waitMs = Math.round(numberOption(a, '--wait', 60, 0) * 1000);
+    const agent = a.values.get('--agent') ?? 'build';
+    const text = file !== undefined ? await readTextFile(io, '--prompt-file', file) : null;
+    const baseline = await baselineArg(a, io);
+    if (kind === 'fact-baseline' && !baseline) throw new UsageError('--compose fact-baseline needs --facts FILE');
+    const client = clientFor(b, io.env, { now: io.clock.now });
+    try {
+      const builder =
+        kind !== undefined
+          ? promptBuilder({
+              kind: kind as 'wake' | 'quota-wake' | 'fact-baseline',
+              now: io.clock.now,
+              inventory: inventorySources(client, io),
+              worktree: a.values.get('--worktree') ?? b.directory,
+              authority: { ticket: a.values.get('--ticket'), orchestrator: a.values.get('--orchestrator'), label: a.values.get('--label'), env: io.env },
+              task: a.values.get('--task'),
+              resume: a.values.get('--resume'),
+              aborted: a.flags.has('--abort-first'),
+              baseline,
+              pullRequest: a.values.get('--pr'),
+            })
+          : null;
+      const r = await wakeSession(contextFor(client, b.directory, io), {
+        sessionId: session,
+        prompt: builder ? (facts) => builder.build(facts) : (text as string),
+        model,
+        agent,
+        abortFirst: a.flags.has('--abort-first'),
+        abort: { waitMs },
+        confirm: { withinMs: waitMs },
+      });
+      if (builder?.authority) {
+        io.stderr(`session-ops wake: the prompt speaks for orchestrator ${builder.authority.orchestrator ?? '(none: the worker fills it)'}\n`);
+        for (const w of builder.authority.warnings) io.stderr(`session-ops wake: warning: ${clean(w)}\n`);
+      }
+      if (a.flags.has('--json')) io.stdout(`${JSON.stringify({ session, model: r.model, aborted: r.aborted, confirmed: r.confirmed })}\n`);
+      else io.stdout(`${clean(r.message)}\n`);
+      if (r.outcome !== 'confirmed') io.stderr(`session-ops wake: ${clean(r.message)}\n`);
+      if (r.outcome === 'confirmed') return EXIT.done;
+      if (r.outcome === 'refused') return EXIT.refused;
+      return EXIT.failed;
+    } finally {
+      await client.close();
+    }
+  });
+}

@@ -1,0 +1,65 @@
+// The prompt the editor or the CLI sends for a session, built once the model is chosen: the
+// worktree inventory (sources in order, the worktree directory overridable), whom the prompt
+// speaks for and the ticket (authority.ts), then composePrompt. Used as a PromptSource by
+// wakeSession and as the prompt of recoverSession; `authority` keeps the last resolution so the
+// caller can show which orchestrator the prompt speaks for and any warning.
+import { tailProbe } from '../health/quota-wall';
+import type { EpochMs, QuotaWall } from '../model';
+import { resolveAuthority, type Authority, type AuthorityInput } from './authority';
+import { composePrompt, type ComposeKind, type Composed, type FactBaselineFacts } from './compose';
+import { takeInventory, type Inventory, type WorktreeInventory } from './inventory';
+import type { PromptFacts } from './send';
+
+export interface PromptBuilderOptions {
+  kind: ComposeKind;
+  now: () => EpochMs;
+  inventory: WorktreeInventory[];
+  /** The worktree to inventory (default: the backend directory). */
+  worktree: string;
+  authority: Omit<AuthorityInput, 'sessionTitle' | 'newestUserText'>;
+  task?: string | null;
+  resume?: string | null;
+  /** The session was aborted before this wake (hung). */
+  aborted?: boolean;
+  baseline?: FactBaselineFacts | null;
+  pullRequest?: string | null;
+  steps?: string[];
+  signal?: AbortSignal;
+}
+
+export interface PromptBuilder {
+  build(facts: PromptFacts & { wall?: QuotaWall | null }): Promise<Composed>;
+  authority: Authority | null;
+  inventory: Inventory | null;
+}
+
+export function promptBuilder(o: PromptBuilderOptions): PromptBuilder {
+  const self: PromptBuilder = {
+    authority: null,
+    inventory: null,
+    async build(facts) {
+      const newest = facts.newest;
+      const authority = resolveAuthority({ ...o.authority, sessionTitle: facts.session.title, newestUserText: newest && newest.role === 'user' ? newest.text : null });
+      const inventory = o.kind === 'dispatch' ? { files: null, commits: [], source: null, note: 'not needed for a dispatch' } : await takeInventory(o.inventory, { directory: o.worktree, signal: o.signal });
+      self.authority = authority;
+      self.inventory = inventory;
+      const now = o.now();
+      const wall = facts.wall ?? tailProbe({ at: now, session: facts.session, newest }) ?? null;
+      return composePrompt(o.kind, {
+        now,
+        authority,
+        inventory,
+        task: o.task ?? facts.session.title,
+        resume: o.resume,
+        wakeReason: o.aborted ? 'hung' : newest?.failure && newest.role === 'assistant' ? 'failed' : 'idle',
+        failureText: newest?.failure?.text ?? null,
+        wall: wall ? { provider: wall.provider, category: wall.category, resetAt: wall.resetAt, text: wall.text } : null,
+        nextModel: facts.model,
+        steps: o.steps,
+        pullRequest: o.pullRequest,
+        baseline: o.baseline,
+      });
+    },
+  };
+  return self;
+}

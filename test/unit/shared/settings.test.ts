@@ -1,0 +1,34 @@
+// The server settings, defined once (src/shared/settings.ts): every accepted form, wrong types ignored.
+import assert from 'node:assert/strict';
+import { defaultSettings, readSettings } from '../../../src/shared/settings';
+
+describe('shared settings', () => {
+  it('defaults', () => {
+    assert.deepEqual(defaultSettings(), { extraGlobs: [], schemaDiagnostics: 'auto', redhatYamlPresent: false, debounceMs: 15, pagesSourceRoot: '' });
+  });
+
+  it('reads initializationOptions (flat, with pages)', () => {
+    const s = defaultSettings();
+    readSettings(s, { extraGlobs: ['a/*.yaml', 3], schemaDiagnostics: 'never', redhatYamlPresent: true, debounceMs: 0, pages: { sourceRoot: ' src ' } });
+    assert.deepEqual(s, { extraGlobs: ['a/*.yaml'], schemaDiagnostics: 'never', redhatYamlPresent: true, debounceMs: 0, pagesSourceRoot: 'src' });
+  });
+
+  it('reads the didChangeConfiguration section: sessionOps.routing and sessionOps.pages', () => {
+    const s = defaultSettings();
+    s.pagesSourceRoot = 'old';
+    readSettings(s, { sessionOps: { routing: { extraGlobs: ['x.yaml'], schemaDiagnostics: 'always' }, pages: { sourceRoot: 'lib' } } });
+    assert.deepEqual(s.extraGlobs, ['x.yaml']);
+    assert.equal(s.schemaDiagnostics, 'always');
+    assert.equal(s.pagesSourceRoot, 'lib');
+    // a full sessionOps section without pages.sourceRoot: unset
+    readSettings(s, { sessionOps: { routing: {} } });
+    assert.equal(s.pagesSourceRoot, '');
+  });
+
+  it('ignores values of the wrong type and input that is not an object', () => {
+    const s = defaultSettings();
+    for (const bad of [null, undefined, 7, 'x', [1, 2]]) readSettings(s, bad);
+    readSettings(s, { schemaDiagnostics: 'sometimes', debounceMs: -1, redhatYamlPresent: 'yes', extraGlobs: 'a.yaml', pages: 'src' });
+    assert.deepEqual(s, defaultSettings());
+  });
+});
