@@ -76,6 +76,13 @@ export async function expandView(page, name) {
   if ((await page.getAttribute(header, 'aria-expanded')) !== 'true') await page.click(header);
 }
 
+/** Collapses a view of the Session Ops container by its header, unless it is collapsed. */
+export async function collapseView(page, name) {
+  const header = `.pane-header[aria-label^="${name}"]`;
+  await page.waitForSelector(header, { timeout: 15_000 });
+  if ((await page.getAttribute(header, 'aria-expanded')) === 'true') await page.click(header);
+}
+
 /**
  * Waits until every expected session shows its badge: `expected` is [{title, badge}] where badge
  * is a label, a list of acceptable labels, or '*' for any settled badge. Returns the seconds it took; throws naming every

@@ -4,7 +4,7 @@
 // run with its name.
 import path from 'node:path';
 import { launchBrowser } from '../test/editor/run-code-server.mjs';
-import { clickMenuItem, expandView, openContextMenu, openFile, sessionLabels, setBackendPassword, waitForBadges } from './demo-drive.mjs';
+import { clickMenuItem, collapseView, expandView, openContextMenu, openFile, runCommand, sessionLabels, setBackendPassword, waitForBadges } from './demo-drive.mjs';
 
 const SIDEBAR_WIDTH = 620;
 
@@ -59,22 +59,35 @@ export async function takeScreenshots({ url, out, backends, log, expected }) {
       .catch(() => { throw new Error('the Providers view does not list the backup provider'); });
     await shot('providers');
 
+    await collapseView(page, 'Providers');
+    await runCommand(page, 'Notifications: Clear All Notifications');
     await page.click('.tab[aria-label^="routing.yaml"]');
     await page.keyboard.press('Control+Shift+M');
     await page.waitForSelector('.markers-panel .monaco-list-row', { timeout: 60_000 }).catch(() => {
       throw new Error('the Problems panel shows no diagnostics for routing.yaml');
     });
+    // The hover on the misspelt effort (line 17, column 13).
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type('17:13', { delay: 5 });
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+K');
+    await page.keyboard.press('Control+I');
+    await page.waitForSelector('.monaco-hover:not(.hidden)', { timeout: 15_000 }).catch(() => notes.push('(no hover showed on the misspelt effort)'));
     await shot('routing-diagnostics');
+    await page.keyboard.press('Escape');
 
+    await collapseView(page, 'Sessions');
     await expandView(page, 'Port Analysis');
     await openFile(page, 'ports/payments/source-analysis/02-public-api.md');
     await page.waitForSelector('.pane-body .monaco-list-row[aria-label^="port payments"]', { timeout: 60_000 })
       .catch(() => { throw new Error('the Port Analysis view does not show the payments port'); });
-    await page.waitForFunction(() => [...document.querySelectorAll('.pane-body .monaco-list-row[aria-label]')].some((r) => /^public-api, [1-9]/.test(r.getAttribute('aria-label') ?? '') || /02-public-api.*[1-9] (error|problem)/.test(r.getAttribute('aria-label') ?? '')), undefined, { timeout: 60_000 })
-      .catch(() => notes.push('(the Port Analysis view did not show the broken page\'s problem count in time)'));
+    await page.waitForSelector('.pane-body .monaco-list-row[aria-label^="02-public-api, 3 warnings"]', { timeout: 60_000 })
+      .catch(() => { throw new Error('the Port Analysis view does not count the 3 warnings of payments/02-public-api'); });
     await shot('port-analysis');
 
-    await page.keyboard.press('Control+Shift+M');
+    await page.keyboard.press('Control+J');
+    await collapseView(page, 'Port Analysis');
+    await expandView(page, 'Sessions');
     await openContextMenu(page, 'DEMO-4 error codes', 'Wake with Prompt...');
     await clickMenuItem(page, 'Wake with Prompt...');
     await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) .quick-input-list .monaco-list-row', { timeout: 15_000 });
