@@ -60,6 +60,8 @@ const settings = {
   'sessionOps.backends': backends.settings,
   'sessionOps.sampleSpacingSeconds': 30,
 };
+// The editor only: code-server would announce every loopback port the backends open.
+const editorSettings = { ...settings, 'remote.autoForwardPorts': false };
 
 async function stopAll(cs, code) {
   await cs?.stop().catch(() => {});
@@ -78,7 +80,7 @@ if (backendOnly) {
   const { launchCodeServer } = await import('../test/editor/run-code-server.mjs');
   const cs = await launchCodeServer({
     workspace: workspaceSource,
-    settings,
+    settings: editorSettings,
     // Screenshot mode only: a second code-server window must not pick up test hooks in a person's demo.
     env: screenshotsDir ? { SESSION_OPS_TEST_HOOKS: '1' } : {},
   });
