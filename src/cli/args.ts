@@ -3,6 +3,7 @@
 // flags (--base-url, --directory) and the client built from them with the password taken from
 // the environment only.
 import { BackendClient } from '../core/backend/client';
+import type { QuotaMarkBook } from '../core/backend/quota-marks';
 import { normalizeBaseUrl } from '../core/config/backends';
 
 export class UsageError extends Error {}
@@ -77,7 +78,7 @@ export function backendArgs(a: ParsedArgs): BackendArgs {
 }
 
 /** The client for the common flags; the password comes from SESSION_OPS_PASSWORD only. */
-export function clientFor(b: BackendArgs, env: Record<string, string | undefined>, extra: { timeoutMs?: number; now?: () => number } = {}): BackendClient {
+export function clientFor(b: BackendArgs, env: Record<string, string | undefined>, extra: { timeoutMs?: number; now?: () => number; marks?: QuotaMarkBook } = {}): BackendClient {
   const password = env.SESSION_OPS_PASSWORD;
   return new BackendClient({
     baseUrl: b.baseUrl,
@@ -85,6 +86,7 @@ export function clientFor(b: BackendArgs, env: Record<string, string | undefined
     password: password && password !== '' ? password : undefined,
     timeoutMs: extra.timeoutMs,
     now: extra.now,
+    ...(extra.marks ? { marks: extra.marks } : {}),
   });
 }
 

@@ -1,19 +1,17 @@
 // `session-ops status`: two-sample health verdicts and the action per session. Read-only: only
 // GET requests (session list, newest messages, provider listing), never a POST.
-//   exit 0  both samples were taken
-//   exit 1  the backend could not be read (message on stderr)
+//   exit 0  both samples were taken (a session that vanished mid-round reads unknown, still 0)
+//   exit 1  the backend, or a session's newest message, could not be read (message on stderr)
 //   exit 2  usage error
 import type { BackendClient } from '../core/backend/client';
 import { backendArgs, BACKEND_OPTIONS, clientFor, numberOption, parseArgv, UsageError, wantsHelp } from './args';
-import { ActivityCounter } from '../core/backend/activity';
 import { BackendError } from '../core/backend/errors';
-import { readEventStream, type EventStreamState } from '../core/backend/events';
-import type { SampleRound } from '../core/backend/client';
+import { DEFAULT_MARK_MAX_AGE_MS, QuotaMarkBook } from '../core/backend/quota-marks';
 import { DEFAULT_RESET_WITHIN_REACH_MS } from '../core/health/action';
-import { assessSession, samplesBySession } from '../core/health/assess';
+import { DEFAULT_RETRY_WAIT_MS } from '../core/health/quota-wall';
+import { assessSettled, collectSettledSamples } from '../core/health/sampling';
 import { buildStatusDocument, type StatusDocument } from '../core/health/status-document';
-import { judgeVerdict, MIN_SPACING_MS } from '../core/health/verdict';
-import type { SessionAssessment } from '../core/model';
+import { DEFAULT_TOOL_CEILING_MS, MIN_SPACING_MS } from '../core/health/verdict';
 
 const USAGE = `Usage: session-ops status --base-url URL --directory DIR [options]
 
@@ -29,6 +27,10 @@ Options:
   --allow-short-spacing     accept a spacing under 30 s (for tests only)
   --max-samples N           sample again, up to N samples in all, while samples disagree (default 4)
   --reset-within-reach MIN  a provider reset this many minutes away is waited for (default 120)
+  --retry-wall-minutes MIN  a rate-limit retry whose next attempt is this far away is a quota
+                            wall; a shorter one is the backend retrying (default 2)
+  --tool-ceiling-minutes MIN  a tool running this long with nothing else moving is hung (default 30)
+  --mark-max-age-minutes MIN  a remembered quota mark without a reset time ends after this (default 360)
   --timeout SECONDS         per-request timeout (default 15)
   --json                    print the JSON document instead of a table
 
@@ -52,12 +54,15 @@ interface StatusArgs {
   allowShort: boolean;
   maxSamples: number;
   reachMs: number;
+  retryWaitMs: number;
+  toolCeilingMs: number;
+  markMaxAgeMs: number;
   timeoutMs: number;
   json: boolean;
 }
 
 const FLAGS = ['--allow-short-spacing', '--json'];
-const OPTIONS = [...BACKEND_OPTIONS, '--spacing', '--max-samples', '--reset-within-reach', '--timeout'];
+const OPTIONS = [...BACKEND_OPTIONS, '--spacing', '--max-samples', '--reset-within-reach', '--retry-wall-minutes', '--tool-ceiling-minutes', '--mark-max-age-minutes', '--timeout'];
 
 function parseArgs(argv: string[]): StatusArgs | 'help' {
   const parsed = parseArgv(argv, { flags: FLAGS, options: OPTIONS });
@@ -77,6 +82,9 @@ function parseArgs(argv: string[]): StatusArgs | 'help' {
     allowShort,
     maxSamples: Math.floor(number('--max-samples', 4, 2)),
     reachMs: Math.round(number('--reset-within-reach', DEFAULT_RESET_WITHIN_REACH_MS / 60_000, 0) * 60_000),
+    retryWaitMs: Math.round(number('--retry-wall-minutes', DEFAULT_RETRY_WAIT_MS / 60_000, 0) * 60_000),
+    toolCeilingMs: Math.round(number('--tool-ceiling-minutes', DEFAULT_TOOL_CEILING_MS / 60_000, 0) * 60_000),
+    markMaxAgeMs: Math.round(number('--mark-max-age-minutes', DEFAULT_MARK_MAX_AGE_MS / 60_000, 0) * 60_000),
     timeoutMs: Math.round(number('--timeout', 15, 0.1) * 1000),
     json: flags.has('--json'),
   };
@@ -107,15 +115,13 @@ export async function runStatus(argv: string[], ioOverrides: Partial<StatusIo> =
     return 0;
   }
 
-  const client = clientFor(args, io.env, { timeoutMs: args.timeoutMs, now: io.now });
+  const client = clientFor(args, io.env, { timeoutMs: args.timeoutMs, now: io.now, marks: new QuotaMarkBook(io.now, { maxAgeMs: args.markMaxAgeMs }) });
   try {
     const doc = await collect(client, args, io);
     io.stdout(args.json ? `${JSON.stringify(doc)}\n` : renderTable(doc, io.now()));
-    if (doc.errors.length > 0) {
-      for (const e of doc.errors) io.stderr(`session-ops status: ${e.message}\n`);
-      return 1;
-    }
-    return 0;
+    for (const e of doc.errors) io.stderr(`session-ops status: ${e.message}\n`);
+    // A session that vanished between the list and its message read is no read failure.
+    return doc.errors.some((e) => e.kind !== 'not-found') ? 1 : 0;
   } catch (err) {
     if (err instanceof BackendError) {
       io.stderr(`session-ops status: cannot read the backend: ${err.message}\n`);
@@ -129,63 +135,34 @@ export async function runStatus(argv: string[], ioOverrides: Partial<StatusIo> =
 
 async function collect(client: BackendClient, args: StatusArgs, io: StatusIo): Promise<StatusDocument> {
   const minSpacingMs = args.allowShort ? 0 : MIN_SPACING_MS;
-  // Stock opencode does not store streamed text until its part ends: output seen on the event
-  // stream (GET /event, still read-only) between two samples keeps a streaming session from
-  // reading as hung. A backend without the stream (the spec's dialect) ends the reader at once.
-  const activity = new ActivityCounter();
-  const stopEvents = new AbortController();
-  let settleStream!: () => void;
-  const streamSettled = new Promise<void>((resolve) => (settleStream = resolve));
-  const onState = (state: EventStreamState) => {
-    if (state !== 'connecting') settleStream();
-  };
-  const reader = readEventStream(client.transport, { directory: args.directory, signal: stopEvents.signal, onEvent: (e) => activity.onEvent(e), onState, minBackoffMs: 500 }).catch(
-    () => 'stopped' as const,
-  );
-  let waitTimer: NodeJS.Timeout | undefined;
-  await Promise.race([streamSettled, new Promise((r) => (waitTimer = setTimeout(r, 2_000)))]);
-  clearTimeout(waitTimer);
-  try {
-    return await sampleAndAssess(client, args, io, minSpacingMs, activity);
-  } finally {
-    stopEvents.abort();
-    await reader;
-  }
-}
-
-async function sampleAndAssess(client: BackendClient, args: StatusArgs, io: StatusIo, minSpacingMs: number, activity: ActivityCounter): Promise<StatusDocument> {
-  const rounds: SampleRound[] = [await client.sampleRound(args.directory, { activity })];
-  for (;;) {
-    await io.sleep(args.spacingMs);
-    rounds.push(await client.sampleRound(args.directory, { activity }));
-    if (rounds.length >= args.maxSamples) break;
-    // Sample again while a session has no settled verdict (states disagree, it moved while idle,
-    // or it appeared after the first sample): never guess.
-    const bySession = samplesBySession(rounds);
-    const unsettled = rounds[rounds.length - 1].samples.some((s) => {
-      const list = bySession.get(s.session.id)!;
-      return list.length < 2 || judgeVerdict(list[list.length - 2], s, { minSpacingMs }).verdict === null;
-    });
-    if (!unsettled) break;
-  }
-  const latest = rounds[rounds.length - 1];
+  const settled = await collectSettledSamples(client, args.directory, {
+    spacingMs: args.spacingMs,
+    maxSamples: args.maxSamples,
+    sleep: io.sleep,
+    minSpacingMs,
+    retryWaitMs: args.retryWaitMs,
+    toolCeilingMs: args.toolCeilingMs,
+  });
   const listing = await client.listProviders(args.directory);
-  const bySession = samplesBySession(rounds);
   const now = io.now();
-  const assessments: SessionAssessment[] = latest.samples.map((s) =>
-    assessSession(bySession.get(s.session.id)!, listing, { now, resetWithinReachMs: args.reachMs, minSpacingMs }),
-  );
-  const errors = latest.errors.map((e) => ({ sessionId: e.sessionId, kind: e.error.kind, message: e.error.message }));
-  const warnings = [...new Set(rounds.flatMap((r) => r.warnings))];
+  const assessments = assessSettled(settled, listing, {
+    now,
+    resetWithinReachMs: args.reachMs,
+    minSpacingMs,
+    retryWaitMs: args.retryWaitMs,
+    toolCeilingMs: args.toolCeilingMs,
+  });
+  const errors = settled.latest.unreadable.map((u) => ({ sessionId: u.session.id, kind: u.error.kind, message: u.error.message }));
   return buildStatusDocument({
     assessments,
     listing,
     baseUrl: client.baseUrl,
     directory: args.directory,
-    dialect: client.dialect,
-    sampledAt: rounds.map((r) => r.at),
+    dialect: settled.dialect,
+    sampledAt: settled.sampledAt,
     errors,
-    warnings,
+    warnings: settled.warnings,
+    now,
   });
 }
 
@@ -220,19 +197,20 @@ export function renderTable(doc: StatusDocument, now: number): string {
       const wall = s.quotaWall ? `${s.quotaWall.category} on ${clean(s.quotaWall.provider ?? '?', 20)}${s.quotaWall.resetAt ? `, reset ${time(s.quotaWall.resetAt)}` : ''}` : '-';
       const report = s.report ? `${s.report.status} ${clean(s.report.ticket, 20)}${s.report.pr ? ` pr=${clean(s.report.pr, 20)}` : ''}` : '-';
       const action = `${s.action}${s.abortFirst && s.action !== 'abort-then-wake' ? ' (abort first)' : ''}${s.recoverOn ? ` on ${clean(s.recoverOn, 20)}` : ''}`;
-      rows.push([clean(s.id, 40), clean(s.title ?? '', 30), `${s.verdict}${s.settled ? '' : '?'}`, action, wall, report]);
+      rows.push([clean(s.id, 40), clean(s.title ?? '', 30), `${s.verdict}${s.settled || s.unreadable ? '' : '?'}`, action, wall, report]);
     }
     out.push(table(rows));
     out.push('');
     for (const s of doc.sessions) out.push(`  ${clean(s.id, 40)}: ${clean(s.basis, 200)}; ${clean(s.actionBasis, 200)}`);
-    if (doc.sessions.some((s) => !s.settled)) out.push('  (? = the samples never agreed: no action until they do)');
+    if (doc.sessions.some((s) => !s.settled && !s.unreadable)) out.push('  (? = the samples never agreed: no action until they do)');
   }
   out.push('');
   if (doc.providers.length === 0) out.push('No connected or marked provider.');
   else {
     const rows = [['PROVIDER', 'CONNECTED', 'QUOTA']];
     for (const p of doc.providers) {
-      rows.push([clean(p.id, 40), p.connected ? 'yes' : 'no', p.quota ? `marked ${time(p.quota.markedAt)}${p.category ? ` (${p.category})` : ''}, reset ${time(p.quota.resetAt)}` : '-']);
+      const age = p.quota ? ` (${Math.round((p.quota.ageMs ?? now - p.quota.markedAt) / 60_000)} min ago)` : '';
+      rows.push([clean(p.id, 40), p.connected ? 'yes' : 'no', p.quota ? `marked ${time(p.quota.markedAt)}${age}${p.category ? ` ${p.category}` : ''}, reset ${time(p.quota.resetAt)}` : '-']);
     }
     out.push(table(rows));
   }

@@ -11,6 +11,21 @@ export type SessionState = 'generating' | 'idle';
 /** Which wire dialect a backend speaks; detected from responses, never configured. */
 export type Dialect = 'spec' | 'opencode';
 
+/**
+ * What a backend offers, known once its dialect was detected. Callers ask these instead of
+ * comparing dialect names (which stay inside src/core/backend).
+ */
+export interface BackendCapabilities {
+  /** An event stream (GET /event) that nudges sampling and shows output between samples. */
+  events: boolean;
+  /** Session state comes from a separate status map (GET /session/status). */
+  sessionStatus: boolean;
+  /** The provider listing carries quota objects; false: the caller keeps its own quota marks. */
+  quotaObjects: boolean;
+  /** Sessions carry the spec's progress object; false: progress is derived from the newest message. */
+  progress: boolean;
+}
+
 /** The spec's progress object; absent means "no signal" (rule 3). */
 export interface Progress {
   /** Cumulative count of model rounds. */
@@ -79,7 +94,23 @@ export interface MessageSnapshot {
    * live signal of its own (the generation stream is not dead), so a frozen sample with a running
    * tool is not called hung. Null/absent when none or when the dialect does not say.
    */
-  runningTool?: { name: string; since: EpochMs | null } | null;
+  runningTool?: RunningTool | null;
+}
+
+/** What a running tool waits for when a person must act (permission prompt, question). */
+export type WaitingFor = 'permission' | 'question';
+
+/** A tool call the backend reports as running. */
+export interface RunningTool {
+  name: string;
+  /** When the call started, when the backend says. */
+  since: EpochMs | null;
+  /**
+   * Set when the tool waits for a person (stock opencode `GET /permission`, `GET /question`):
+   * such a tool is never subject to the tool ceiling. Nothing fills it yet (hook for the
+   * stock-opencode issue); absent/null means "not known to wait".
+   */
+  waitingFor?: WaitingFor | null;
 }
 
 /** One sample of one session: the list entry and its newest message, taken at `at`. */
@@ -221,4 +252,6 @@ export interface SessionAssessment {
   quotaWall: QuotaWall | null;
   report: CompletionReport | null;
   decision: ActionDecision;
+  /** Why the newest message could not be read this round (verdict unknown), or null. */
+  unreadable?: string | null;
 }

@@ -73,6 +73,26 @@ export class Configuration implements vscode.Disposable {
     return (Number.isFinite(v) && v >= 0 ? v : 120) * 60_000;
   }
 
+  /** sessionOps.quotaWall.retryWaitMinutes (default 2), in ms. */
+  retryWaitMs(): number {
+    return this.minutes('quotaWall.retryWaitMinutes', 2, 0);
+  }
+
+  /** sessionOps.quotaWall.markMaxAgeMinutes (default 360), in ms. */
+  markMaxAgeMs(): number {
+    return this.minutes('quotaWall.markMaxAgeMinutes', 360, 1);
+  }
+
+  /** sessionOps.toolCeilingMinutes (default 30), in ms. */
+  toolCeilingMs(): number {
+    return this.minutes('toolCeilingMinutes', 30, 1);
+  }
+
+  private minutes(key: string, fallback: number, min: number): number {
+    const v = this.section().get<number>(key, fallback);
+    return (typeof v === 'number' && Number.isFinite(v) && v >= min ? v : fallback) * 60_000;
+  }
+
   automatic(name: 'abortHung' | 'wakeIdle' | 'recoverQuotaWalls'): boolean {
     if (!vscode.workspace.isTrusted) {
       return this.section().inspect<boolean>(`automatic.${name}`)?.globalValue ?? false;

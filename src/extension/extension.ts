@@ -51,11 +51,14 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
   const testHooks = createTestHooks(); // inert unless the editor test runner asked for them
   const monitor = new SessionMonitor({
     ...(testHooks.enabled ? { now: testHooks.now } : {}),
-    createClient: (config, credentials) => new BackendClient({ baseUrl: config.baseUrl, username: credentials?.username, password: credentials?.password }),
+    createClient: (config, credentials, marks) => new BackendClient({ baseUrl: config.baseUrl, username: credentials?.username, password: credentials?.password, marks }),
     getCredentials: (config) => passwords.get(config.key),
     spacingMs: configuration.sampleSpacingSeconds() * 1000,
     resetWithinReachMs: configuration.resetWithinReachMs(),
     useEventStream: configuration.useEventStream(),
+    retryWaitMs: configuration.retryWaitMs(),
+    markMaxAgeMs: configuration.markMaxAgeMs(),
+    toolCeilingMs: configuration.toolCeilingMs(),
     log: (level, message) => log[level](message),
   });
   context.subscriptions.push({ dispose: () => monitor.dispose() }, testHooks.register(monitor));
@@ -84,6 +87,9 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
       spacingMs: configuration.sampleSpacingSeconds() * 1000,
       resetWithinReachMs: configuration.resetWithinReachMs(),
       useEventStream: configuration.useEventStream(),
+      retryWaitMs: configuration.retryWaitMs(),
+      markMaxAgeMs: configuration.markMaxAgeMs(),
+      toolCeilingMs: configuration.toolCeilingMs(),
     });
     monitor.setBackends(configuration.backends());
     statusBar.update();

@@ -45,7 +45,9 @@ export function assertDocumentShape(doc: StatusDocument): void {
   if (doc.allFreeAt !== null && !Number.isInteger(doc.allFreeAt)) fail('allFreeAt must be an integer or null');
   for (const s of doc.sessions) {
     if (typeof s.id !== 'string') fail('session id');
-    if (!['healthy', 'idle', 'hung'].includes(s.verdict)) fail(`verdict ${s.verdict}`);
+    // 'unknown': the newest message could not be read (with the reason in `unreadable`).
+    if (!['healthy', 'idle', 'hung', 'unknown'].includes(s.verdict)) fail(`verdict ${s.verdict}`);
+    if (s.verdict === 'unknown' && !s.unreadable) fail('verdict unknown without the reason');
     if (!['leave-alone', 'wake', 'harvest', 'abort-then-wake', 'recover', 'wait-for-reset', 'escalate'].includes(s.action)) fail(`action ${s.action}`);
     if (!('quotaWall' in s) || !('report' in s)) fail('quotaWall and report are required (null allowed)');
     if (s.quotaWall) {

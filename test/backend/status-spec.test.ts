@@ -112,7 +112,7 @@ describe('status CLI against the spec-dialect server', function () {
     assert.equal(run.session(balance).quotaWall?.category, 'balance');
     assert.deepEqual(v(empty), ['idle', 'leave-alone']);
 
-    assert.deepEqual(run.doc!.providers.map((p) => [p.id, p.connected, p.quota]), [
+    assert.deepEqual(run.doc!.providers.map((p) => [p.id, p.connected, p.quota && { markedAt: p.quota.markedAt, resetAt: p.quota.resetAt }]), [
       ['anthropic', true, { markedAt: now - 60_000, resetAt: now + HOUR }],
       ['openai', true, null],
     ]);
@@ -226,6 +226,41 @@ describe('status CLI against the spec-dialect server', function () {
     assert.ok(!run.stdout.includes('\u001b'), 'no escape sequences from server text');
   });
 
+  describe('issue 10 findings seen from outside', () => {
+    it('finding 4: a tool running past the ceiling with nothing else moving is hung, with the evidence; under it, healthy', async () => {
+      const now = Date.now();
+      server.setProviders([{ id: 'openai' }], ['openai']);
+      const d = server.directory('/w');
+      const id = d.addSession({ state: 'generating', progress: { stepCount: 5, lastStepAt: now - 47 * 60_000 } });
+      d.addMessage(id, { text: '', parts: [{ type: 'tool', tool: 'bash', state: { status: 'running', time: { start: now - 47 * 60_000 } } }] });
+      let run = await status(statusArgs(server.url, '/w'));
+      assert.equal(run.session(id).verdict, 'hung', run.session(id).basis);
+      assert.match(run.session(id).basis, /tool `bash` running for 47 min, nothing else moved/);
+      assert.equal(run.session(id).action, 'abort-then-wake');
+      run = await status(statusArgs(server.url, '/w', '--tool-ceiling-minutes', '60'));
+      assert.equal(run.session(id).verdict, 'healthy', run.session(id).basis);
+    });
+
+    it('findings 5 and 6: a wall beats a report everywhere; a user prompt quoting a report is no report', async () => {
+      const now = Date.now();
+      server.setProviders([{ id: 'anthropic', quota: { markedAt: now - 5 * 60_000 } }, { id: 'openai' }], ['anthropic', 'openai']);
+      const d = server.directory('/w');
+      const both = d.addSession({ state: 'idle' });
+      d.addMessage(both, { text: 'ticket=T-1 status=done summary="half"', error: { text: 'weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' } });
+      const quoted = d.addSession({ state: 'idle' });
+      d.addMessage(quoted, { role: 'user', text: 'Report like this:\nticket=T-2 status=done summary="example"' });
+      const run = await status(statusArgs(server.url, '/w'));
+      const b = run.session(both);
+      assert.deepEqual([b.headline, b.action, b.recoverOn], ['quota-wall', 'recover', 'openai']);
+      const q = run.session(quoted);
+      assert.deepEqual([q.report, q.action, q.headline], [null, 'wake', 'idle']);
+      const mark = run.doc!.providers.find((p) => p.id === 'anthropic')!.quota!;
+      assert.ok(mark.ageMs! >= 5 * 60_000 && mark.ageMs! < 6 * 60_000, 'finding 3: the mark\'s age is shown');
+      const table = await status(['--base-url', server.url, '--directory', '/w', '--spacing', '1', '--allow-short-spacing']);
+      assert.match(table.stdout, /marked \S+ \(5 min ago\)/);
+    });
+  });
+
   describe('exit codes and errors', () => {
     it('2 on usage errors: spacing under 30 s without --allow-short-spacing, missing options, unknown flags', async () => {
       let run = await status(['--base-url', server.url, '--directory', '/w', '--spacing', '10']);
@@ -259,6 +294,34 @@ describe('status CLI against the spec-dialect server', function () {
       assert.equal(run.code, 0, run.stderr);
       run = await status(statusArgs(server.url, '/w'), { SESSION_OPS_PASSWORD: 'pw', SESSION_OPS_USERNAME: 'someone' });
       assert.equal(run.code, 1);
+    });
+
+    it('issue 10 finding 8: a session whose newest message cannot be read is unknown with the reason (vanished: exit 0; read error: exit 1)', async () => {
+      server.setProviders([{ id: 'openai' }], ['openai']);
+      const d = server.directory('/w');
+      const ok = d.addSession({ state: 'idle' });
+      d.addMessage(ok, { text: 'I will continue tomorrow' });
+      const gone = d.addSession({ state: 'generating' });
+      d.addMessage(gone, { text: 'working' });
+      server.fault({ path: new RegExp(`^/session/${gone}/message$`), status: 404, body: '{"error":"not found"}', times: Infinity });
+      let run = await status(statusArgs(server.url, '/w'));
+      assert.equal(run.code, 0, run.stderr);
+      assertDocumentShape(run.doc!);
+      assert.equal(run.session(ok).verdict, 'idle');
+      const s = run.session(gone);
+      assert.deepEqual([s.verdict, s.headline, s.action, s.settled], ['unknown', 'unreadable', 'leave-alone', false]);
+      assert.match(s.unreadable ?? '', /vanished|not found|404/i);
+      assert.match(s.basis, /could not be read/);
+      assert.ok(run.doc!.errors.some((e) => e.sessionId === gone && e.kind === 'not-found'), 'the document says the data is unavailable');
+
+      server.clearFaults();
+      server.fault({ path: new RegExp(`^/session/${gone}/message$`), status: 500, body: 'boom', times: Infinity });
+      run = await status(statusArgs(server.url, '/w'));
+      assert.equal(run.code, 1);
+      assert.equal(run.session(gone).verdict, 'unknown');
+      run = await status(['--base-url', server.url, '--directory', '/w', '--spacing', '1', '--allow-short-spacing']);
+      assert.match(run.stdout, new RegExp(`${gone}\\s+unknown\\s+leave-alone`));
+      assert.match(run.stdout, /could not be read/);
     });
 
     it('--help prints the usage and exits 0', async () => {

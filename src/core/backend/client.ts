@@ -1,8 +1,7 @@
 // One BackendClient per base URL and credentials. It speaks both dialects (the spec's and stock
 // opencode 1.18), detected from the responses, and returns only the normalized model. Every
 // request carries `directory`; liveness reads the newest message with limit=1 only.
-import type { Dialect, EpochMs, MessageSnapshot, ProviderListing, SessionSample, SessionSnapshot } from '../model';
-import { observedWall } from '../health/quota-wall';
+import type { BackendCapabilities, Dialect, EpochMs, MessageSnapshot, ProviderListing, SessionSample, SessionSnapshot } from '../model';
 import type { ActivityCounter } from './activity';
 import { BackendError } from './errors';
 import { HttpTransport, type Query, type TransportOptions } from './http';
@@ -18,7 +17,11 @@ import { ShapeError } from './wire/shape';
 import { readVcsFiles } from './wire/vcs';
 
 export interface BackendClientOptions extends TransportOptions {
-  /** Remembered quota walls for the stock-opencode dialect (shared or persisted by the caller). */
+  /**
+   * Quota marks merged into the provider listing when the backend has no quota objects (stock
+   * opencode). Hand the same book to a new client (credentials change) so no mark is forgotten;
+   * the health layer (recordWalls) fills it from the samples.
+   */
   marks?: QuotaMarkBook;
   /** Timeout for the provider listing (stock opencode sends ~6.4 MB). Default 60 s. */
   providerTimeoutMs?: number;
@@ -47,8 +50,15 @@ export interface SampleRound {
   vanished: string[];
   /** Sessions whose newest message could not be read (other than vanished). */
   errors: Array<{ sessionId: string; error: BackendError }>;
+  /** Every listed session whose newest message could not be read (vanished or error), as listed. */
+  unreadable: Array<{ session: SessionSnapshot; at: EpochMs; error: BackendError }>;
   warnings: string[];
 }
+
+const CAPABILITIES: Record<Dialect, BackendCapabilities> = {
+  spec: { events: false, sessionStatus: false, quotaObjects: true, progress: true },
+  opencode: { events: true, sessionStatus: true, quotaObjects: false, progress: false },
+};
 
 export class BackendClient {
   readonly baseUrl: string;
@@ -70,6 +80,11 @@ export class BackendClient {
   /** The dialect detected so far (null until a response told). */
   get dialect(): Dialect | null {
     return this.detected;
+  }
+
+  /** What the backend offers; null until a response told its dialect. */
+  get capabilities(): BackendCapabilities | null {
+    return this.detected === null ? null : CAPABILITIES[this.detected];
   }
 
   /** The underlying transport (for the event stream reader). */
@@ -181,7 +196,7 @@ export class BackendClient {
   /**
    * One sample of every session: the list (and status map), then the newest message of each
    * session in parallel within the pool's bounded concurrency. On stock opencode, progress is
-   * derived from the newest message and quota walls seen are remembered as quota marks.
+   * derived from the newest message. Remembering quota walls is the caller's (health/recordWalls).
    * `activity`: the counter fed by the event stream (readEventStream), copied into each sample.
    */
   async sampleRound(directory: string, opts: CallOptions & { activity?: ActivityCounter } = {}): Promise<SampleRound> {
@@ -190,6 +205,7 @@ export class BackendClient {
     const opencode = list.dialect === 'opencode';
     const vanished: string[] = [];
     const errors: SampleRound['errors'] = [];
+    const unreadable: SampleRound['unreadable'] = [];
     const sampleOne = (session: SessionSnapshot): Promise<SessionSample | null> =>
       this.readNewest(directory, session.id, opts, opencode).then(
         ({ message, progress }): SessionSample => {
@@ -202,13 +218,13 @@ export class BackendClient {
           if (err instanceof BackendError && err.kind === 'not-found') vanished.push(session.id);
           else if (err instanceof BackendError && err.kind !== 'aborted') errors.push({ sessionId: session.id, error: err });
           else throw err;
+          unreadable.push({ session, at: this.now(), error: err });
           return null;
         },
       );
     const results = await Promise.all(list.sessions.map(sampleOne));
     const samples = results.filter((s): s is SessionSample => s !== null);
-    if (opencode) for (const s of samples) this.remember(s);
-    return { directory, at, dialect: list.dialect, samples, vanished, errors, warnings: list.warnings };
+    return { directory, at, dialect: list.dialect, samples, vanished, errors, unreadable, warnings: list.warnings };
   }
 
   async close(): Promise<void> {
@@ -252,18 +268,6 @@ export class BackendClient {
       throw err;
     }
     return this.shaped(op, () => readStatusMap(res.json));
-  }
-
-  /** Stock opencode: remember walls seen in a sample; forget marks of providers seen working. */
-  private remember(sample: SessionSample): void {
-    const wall = observedWall(sample);
-    const m = sample.newest;
-    if (wall && wall.provider) {
-      const at = wall.source === 'tail-probe' ? (m?.completedAt ?? m?.createdAt ?? sample.at) : sample.at;
-      this.marks.record(wall.provider, { at, resetAt: wall.resetAt, category: wall.category });
-    } else if (m && m.role === 'assistant' && !m.failure && m.completedAt !== null && m.providerID) {
-      this.marks.observeSuccess(m.providerID, m.completedAt);
-    }
   }
 
   private withMarks(listing: ProviderListing): ProviderListing {

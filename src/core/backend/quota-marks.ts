@@ -1,7 +1,10 @@
 // Stock opencode has no quota objects: the client remembers the quota walls it observed itself
 // (provider, when, reset from the retry status `next` or a retry-after header) as that dialect's
-// quota marks. A mark ends when its reset time passes (never for a balance failure, which needs
-// a top-up), or when the provider is seen completing a message after the mark.
+// quota marks. A mark is dated by the message (or retry status) that caused it. It ends when its
+// reset time passes (never for a balance failure, which needs a top-up), when it has no reset
+// time and is older than `maxAgeMs`, or when the provider is seen completing a message after it.
+// A success also dates the provider's clearance: a wall observed at or before it (an old message
+// replayed, or read later in the same round) never marks again, whatever the order of calls.
 import type { EpochMs, FailureCategory, QuotaMark } from '../model';
 
 export interface WallObservation {
@@ -15,13 +18,39 @@ export interface StoredMark extends QuotaMark {
   provider: string;
 }
 
+export interface QuotaMarkBookOptions {
+  /** A mark without a reset time (other than balance) expires after this long. Default 6 h. */
+  maxAgeMs?: number;
+}
+
+/** Default age after which a mark without a reset time (other than balance) expires. */
+export const DEFAULT_MARK_MAX_AGE_MS = 360 * 60_000;
+
 export class QuotaMarkBook {
   private readonly marks = new Map<string, StoredMark>();
+  /** Per provider: the newest success seen; walls at or before it are over. */
+  private readonly clearedAt = new Map<string, EpochMs>();
+  private maxAgeMs: number;
 
-  constructor(private readonly now: () => EpochMs = Date.now) {}
+  constructor(
+    private readonly now: () => EpochMs = Date.now,
+    options: QuotaMarkBookOptions = {},
+  ) {
+    this.maxAgeMs = options.maxAgeMs ?? DEFAULT_MARK_MAX_AGE_MS;
+  }
 
-  /** Records a wall. The first markedAt stays; the newest observation's reset estimate wins. */
+  /** The setting changed. */
+  setMaxAgeMs(ms: number): void {
+    this.maxAgeMs = ms;
+  }
+
+  /**
+   * Records a wall. The first markedAt stays; the newest observation's reset estimate wins. A
+   * wall dated at or before the provider's last seen success is ignored (it is over).
+   */
   record(provider: string, wall: WallObservation): void {
+    const cleared = this.clearedAt.get(provider);
+    if (cleared !== undefined && wall.at <= cleared) return;
     const existing = this.marks.get(provider);
     if (!existing) {
       this.marks.set(provider, { provider, markedAt: wall.at, resetAt: wall.category === 'balance' ? null : wall.resetAt, category: wall.category });
@@ -42,6 +71,7 @@ export class QuotaMarkBook {
   observeSuccess(provider: string, at: EpochMs): void {
     const m = this.marks.get(provider);
     if (m && at > m.markedAt) this.marks.delete(provider);
+    this.clearedAt.set(provider, Math.max(this.clearedAt.get(provider) ?? at, at));
   }
 
   clear(provider: string): void {
@@ -78,8 +108,8 @@ export class QuotaMarkBook {
     return this.list();
   }
 
-  static fromJSON(data: unknown, now: () => EpochMs = Date.now): QuotaMarkBook {
-    const book = new QuotaMarkBook(now);
+  static fromJSON(data: unknown, now: () => EpochMs = Date.now, options: QuotaMarkBookOptions = {}): QuotaMarkBook {
+    const book = new QuotaMarkBook(now, options);
     if (Array.isArray(data)) {
       for (const d of data) {
         if (d && typeof d.provider === 'string' && typeof d.markedAt === 'number') {
@@ -92,6 +122,8 @@ export class QuotaMarkBook {
   }
 
   private expired(m: StoredMark): boolean {
-    return m.category !== 'balance' && m.resetAt !== null && m.resetAt <= this.now();
+    if (m.category === 'balance') return false;
+    if (m.resetAt !== null) return m.resetAt <= this.now();
+    return this.now() - m.markedAt >= this.maxAgeMs;
   }
 }

@@ -10,6 +10,7 @@
 //                    connected providers is within reach
 //   escalate         balance failure (top-up, not time, cures it), or reset unknown / out of reach
 import type { ActionDecision, CompletionReport, EpochMs, MessageSnapshot, ProviderListing, QuotaWall, VerdictResult } from '../model';
+import { headline } from './precedence';
 import { chooseRecoveryProvider, earliestConnectedReset, markedProviders } from './provider-choice';
 
 /** Default for "within reach": a reset this close is waited for instead of escalated. */
@@ -45,7 +46,9 @@ export function chooseAction(input: ActionInput): ActionDecision {
   if (verdict.verdict === null) return decide('leave-alone', `no verdict yet (${verdict.basis})`);
   if (verdict.verdict === 'healthy') return decide('leave-alone', 'healthy: leave alone');
 
-  if (wall) {
+  // One precedence (health/precedence): quota wall, then report, then the verdict.
+  const head = headline({ verdict: verdict.verdict, quotaWall: wall, report });
+  if (head === 'quota-wall' && wall) {
     const listing = withWallMark(input.listing, wall, now);
     const abortFirst = wall.abortFirst || verdict.verdict === 'hung';
     const who = wall.provider ?? 'an unknown provider';
@@ -81,7 +84,7 @@ export function chooseAction(input: ActionInput): ActionDecision {
     });
   }
 
-  if (report) return decide('harvest', `completion report present (status=${report.status}): harvest it`);
+  if (head === 'report' && report) return decide('harvest', `completion report present (status=${report.status}): harvest it`);
   if (verdict.verdict === 'hung') return decide('abort-then-wake', 'hung: abort, confirm idle, then re-wake (queued prompts of a dead stream never fire)', { abortFirst: true });
   if (!newest) return decide('leave-alone', 'idle with no message at all: nothing to wake');
   const why =

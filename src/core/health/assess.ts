@@ -1,7 +1,7 @@
 // Everything decided about one session from its samples (oldest first) and the provider listing:
 // the verdict of the last pair, the quota wall, the completion report and the action.
-import type { EpochMs, ProviderListing, SessionAssessment, SessionSample } from '../model';
-import { findReport } from '../report/parse';
+import type { EpochMs, ProviderListing, SessionAssessment, SessionSample, SessionSnapshot } from '../model';
+import { reportOf } from '../report/parse';
 import { chooseAction } from './action';
 import { detectQuotaWall } from './quota-wall';
 import { judgeVerdict } from './verdict';
@@ -11,15 +11,21 @@ export interface AssessOptions {
   resetWithinReachMs?: number;
   /** Only tests lower it (the spec's minimum is 30 s). */
   minSpacingMs?: number;
+  /** A rate-limit retry waiting at least this long is a quota wall (default 2 min). */
+  retryWaitMs?: number;
+  /** A running tool keeps a frozen session healthy this long at most (default 30 min). */
+  toolCeilingMs?: number;
+  /** How many samples of the session were taken in all (default: samples.length). */
+  sampleCount?: number;
 }
 
 export function assessSession(samples: SessionSample[], listing: ProviderListing, options: AssessOptions): SessionAssessment {
   if (samples.length === 0) throw new Error('assessSession needs at least one sample');
   const latest = samples[samples.length - 1];
   const previous = samples.length >= 2 ? samples[samples.length - 2] : undefined;
-  const verdict = judgeVerdict(previous ?? latest, previous ? latest : undefined, { minSpacingMs: options.minSpacingMs });
-  const wall = detectQuotaWall(latest, verdict, listing);
-  const report = findReport(latest.newest?.text);
+  const verdict = judgeVerdict(previous ?? latest, previous ? latest : undefined, { minSpacingMs: options.minSpacingMs, toolCeilingMs: options.toolCeilingMs, retryWaitMs: options.retryWaitMs });
+  const wall = detectQuotaWall(latest, verdict, listing, { retryWaitMs: options.retryWaitMs });
+  const report = reportOf(latest.newest);
   const decision = chooseAction({ verdict, wall, report, newest: latest.newest, listing, now: options.now, resetWithinReachMs: options.resetWithinReachMs });
   return {
     id: latest.session.id,
@@ -28,22 +34,31 @@ export function assessSession(samples: SessionSample[], listing: ProviderListing
     settled: verdict.verdict !== null,
     verdictBasis: verdict.basis,
     state: latest.session.state,
-    samples: samples.length,
+    samples: options.sampleCount ?? samples.length,
     quotaWall: wall,
     report,
     decision,
+    unreadable: null,
   };
 }
 
-/** Groups the samples of several rounds by session id, oldest first, keeping list order. */
-export function samplesBySession(rounds: Array<{ samples: SessionSample[] }>): Map<string, SessionSample[]> {
-  const out = new Map<string, SessionSample[]>();
-  for (const round of rounds) {
-    for (const s of round.samples) {
-      const list = out.get(s.session.id);
-      if (list) list.push(s);
-      else out.set(s.session.id, [s]);
-    }
-  }
-  return out;
+/**
+ * A listed session whose newest message could not be read (it vanished, or the read failed):
+ * nothing is known, so the verdict is unknown with the reason, and nothing is done about it.
+ */
+export function unreadableAssessment(session: SessionSnapshot, reason: string, sampleCount = 0): SessionAssessment {
+  const basis = `the newest message could not be read: ${reason}`;
+  return {
+    id: session.id,
+    title: session.title,
+    verdict: null,
+    settled: false,
+    verdictBasis: basis,
+    state: session.state,
+    samples: sampleCount,
+    quotaWall: null,
+    report: null,
+    decision: { action: 'leave-alone', abortFirst: false, basis: `${basis}: no action on unknown data`, recoverOn: null, waitUntil: null, escalation: null },
+    unreadable: reason,
+  };
 }

@@ -1,8 +1,12 @@
-export { judgeVerdict, movement, MIN_SPACING_MS, type Movement, type VerdictOptions } from './verdict';
+export { judgeVerdict, movement, retryText, MIN_SPACING_MS, DEFAULT_TOOL_CEILING_MS, type Movement, type VerdictOptions } from './verdict';
 export { classifyFailure, categoryFromReason, categoryFromText, reasonForCategory, QUOTA_REASONS } from './failure-category';
-export { tailProbe, retryWall, observedWall, detectQuotaWall, allFreeAt } from './quota-wall';
+export { tailProbe, retryWall, observedWall, detectQuotaWall, allFreeAt, DEFAULT_RETRY_WAIT_MS, type WallOptions } from './quota-wall';
 export { chooseAction, DEFAULT_RESET_WITHIN_REACH_MS, type ActionInput } from './action';
 export { freeProviders, chooseRecoveryProvider, modelOn, earliestConnectedReset, markedProviders } from './provider-choice';
 export { preDispatchCheck, type DispatchCheck } from './pre-dispatch';
-export { assessSession, samplesBySession, type AssessOptions } from './assess';
+export { assessSession, unreadableAssessment, type AssessOptions } from './assess';
+export { headline, type Headline, type HeadlineInput } from './precedence';
+export { SampleHistory, type SampleHistoryOptions } from './sample-history';
+export { collectSettledSamples, assessSettled, type SettledSamples, type SettledSamplesOptions } from './sampling';
+export { recordWalls, type MarkRecorder } from './record-walls';
 export { buildStatusDocument, statusSession, statusProviders, type StatusDocument, type StatusSession, type StatusProvider } from './status-document';

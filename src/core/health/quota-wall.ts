@@ -6,9 +6,20 @@
 //   3. provider listing: providers with a quota object are cooling down; the latest resetAt among
 //      them is the earliest moment all are free.
 // Stock opencode adds a signal of its own between 1 and 3: a `retry` status whose message is a
-// quota failure (the server is spinning on a 429), with `next` as the reset estimate.
+// quota failure, with `next` as the reset estimate. A retry is read as a wall only when it waits
+// long (`retryWaitMs`, default 2 min) or its message names a usage limit (usage, free tier,
+// balance): a short rate-limit retry is the backend failing over between same-name pools, and a
+// usage-limit failure is terminal only once that failover is exhausted (spec "Errors").
 import type { EpochMs, ProviderListing, QuotaMark, QuotaWall, SessionSample, VerdictResult } from '../model';
 import { categoryFromText, reasonForCategory } from './failure-category';
+
+/** Default: a retry whose next attempt is at least this far away is a wall. */
+export const DEFAULT_RETRY_WAIT_MS = 2 * 60_000;
+
+export interface WallOptions {
+  /** A rate-limit retry waiting at least this long is a wall (setting quotaWall.retryWaitMinutes). */
+  retryWaitMs?: number;
+}
 
 /** 1. The tail probe on one sample. Never decides anything about aborting on its own. */
 export function tailProbe(sample: SessionSample): Omit<QuotaWall, 'abortFirst'> | null {
@@ -24,12 +35,15 @@ export function tailProbe(sample: SessionSample): Omit<QuotaWall, 'abortFirst'> 
   };
 }
 
-/** Stock opencode: a retry status caused by a quota failure. */
-export function retryWall(sample: SessionSample): Omit<QuotaWall, 'abortFirst'> | null {
+/** Stock opencode: a retry status caused by a quota failure that waits long or names a usage limit. */
+export function retryWall(sample: SessionSample, options: WallOptions = {}): Omit<QuotaWall, 'abortFirst'> | null {
   const retry = sample.session.retry;
   if (!retry) return null;
   const category = categoryFromText(retry.message);
   if (!category) return null;
+  const waitMs = options.retryWaitMs ?? DEFAULT_RETRY_WAIT_MS;
+  const waitsLong = retry.next !== null && retry.next - sample.at >= waitMs;
+  if (category === 'rate-limit' && !waitsLong) return null;
   return {
     provider: sample.newest?.providerID ?? null,
     reason: reasonForCategory(category),
@@ -41,8 +55,8 @@ export function retryWall(sample: SessionSample): Omit<QuotaWall, 'abortFirst'> 
 }
 
 /** What one sample shows by itself (tail probe, else retry status): used to remember walls. */
-export function observedWall(sample: SessionSample): Omit<QuotaWall, 'abortFirst'> | null {
-  return tailProbe(sample) ?? retryWall(sample);
+export function observedWall(sample: SessionSample, options: WallOptions = {}): Omit<QuotaWall, 'abortFirst'> | null {
+  return tailProbe(sample) ?? retryWall(sample, options);
 }
 
 function markOf(listing: ProviderListing | null, provider: string | null): QuotaMark | null {
@@ -55,9 +69,9 @@ function markOf(listing: ProviderListing | null, provider: string | null): Quota
  * `abortFirst` follows rule 2: a session that still reads generating is aborted before re-waking.
  * The listing's resetAt for the failed provider, when it has one, wins over the failure's own.
  */
-export function detectQuotaWall(latest: SessionSample, verdict: VerdictResult | null, listing: ProviderListing | null): QuotaWall | null {
+export function detectQuotaWall(latest: SessionSample, verdict: VerdictResult | null, listing: ProviderListing | null, options: WallOptions = {}): QuotaWall | null {
   const generating = latest.session.state === 'generating';
-  const fromSample = observedWall(latest);
+  const fromSample = observedWall(latest, options);
   if (fromSample) {
     const mark = markOf(listing, fromSample.provider);
     // A balance failure has no reset: a top-up cures it, not time.

@@ -4,12 +4,19 @@
 // `providers` lists connected providers and any with a quota mark, not the whole catalogue.
 // A session whose samples never settled gets the verdict its latest state reads as, with
 // settled=false and action leave-alone (no action is ever taken on an unsettled verdict).
+// A session whose newest message could not be read has verdict "unknown" with the reason in
+// `unreadable` and `basis`. `headline` is the one precedence (health/precedence) the views use too.
 import type { CompletionReport, Dialect, EpochMs, FailureCategory, ProviderListing, SessionAssessment, Verdict } from '../model';
+import { headline, type Headline } from './precedence';
 import { allFreeAt } from './quota-wall';
 
 export interface StatusSession {
   id: string;
-  verdict: Verdict;
+  verdict: Verdict | 'unknown';
+  /** What the session is about first: unreadable, quota-wall, report, the verdict, or pending. */
+  headline: Headline;
+  /** Why the newest message could not be read (verdict unknown), else null. */
+  unreadable: string | null;
   action: SessionAssessment['decision']['action'];
   quotaWall: null | { provider: string | null; reason: string | null; category: FailureCategory; resetAt: EpochMs | null; source: string; abortFirst: boolean };
   report: CompletionReport | null;
@@ -28,7 +35,7 @@ export interface StatusSession {
 export interface StatusProvider {
   id: string;
   connected: boolean;
-  quota: null | { markedAt: EpochMs; resetAt: EpochMs | null };
+  quota: null | { markedAt: EpochMs; resetAt: EpochMs | null; /** How old the mark is when the document was built. */ ageMs?: number };
   name: string | null;
   category: FailureCategory | null;
 }
@@ -49,7 +56,9 @@ export function statusSession(a: SessionAssessment): StatusSession {
   const w = a.quotaWall;
   return {
     id: a.id,
-    verdict: a.verdict ?? (a.state === 'idle' ? 'idle' : 'healthy'),
+    verdict: a.unreadable ? 'unknown' : (a.verdict ?? (a.state === 'idle' ? 'idle' : 'healthy')),
+    headline: headline(a),
+    unreadable: a.unreadable ?? null,
     action: a.decision.action,
     quotaWall: w ? { provider: w.provider, reason: w.reason, category: w.category, resetAt: w.resetAt, source: w.source, abortFirst: w.abortFirst } : null,
     report: a.report,
@@ -66,13 +75,13 @@ export function statusSession(a: SessionAssessment): StatusSession {
   };
 }
 
-export function statusProviders(listing: ProviderListing): StatusProvider[] {
+export function statusProviders(listing: ProviderListing, now?: EpochMs): StatusProvider[] {
   return listing.providers
     .filter((p) => p.connected || p.quota)
     .map((p) => ({
       id: p.id,
       connected: p.connected,
-      quota: p.quota ? { markedAt: p.quota.markedAt, resetAt: p.quota.resetAt } : null,
+      quota: p.quota ? { markedAt: p.quota.markedAt, resetAt: p.quota.resetAt, ...(now !== undefined ? { ageMs: Math.max(0, now - p.quota.markedAt) } : {}) } : null,
       name: p.name,
       category: p.quota?.category ?? null,
     }));
@@ -87,10 +96,12 @@ export function buildStatusDocument(input: {
   sampledAt: EpochMs[];
   errors?: StatusDocument['errors'];
   warnings?: string[];
+  /** When the document is built (gives each mark its age). */
+  now?: EpochMs;
 }): StatusDocument {
   return {
     sessions: input.assessments.map(statusSession),
-    providers: statusProviders(input.listing),
+    providers: statusProviders(input.listing, input.now),
     allFreeAt: allFreeAt(input.listing),
     baseUrl: input.baseUrl,
     directory: input.directory,

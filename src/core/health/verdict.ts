@@ -16,14 +16,37 @@
 // healthy. On stock opencode two more live signals count: a tool call the server reports as
 // running, and output the event stream showed between the samples (text streamed into a part is
 // not persisted until the part ends). They only ever prevent "hung"; their absence proves nothing.
+// A running tool keeps a session healthy up to a ceiling (default 30 min): past it, with nothing
+// else moving, the verdict is hung ("all three frozen"), unless the tool waits for a person
+// (permission, question), which is never subject to the ceiling. A retry status (stock opencode
+// retrying a failed model call) is the backend working: healthy, "retrying (attempt n, next in s)".
 import type { SessionSample, VerdictResult } from '../model';
+import { retryWall } from './quota-wall';
 
 /** The spec's minimum spacing between the two samples. */
 export const MIN_SPACING_MS = 30_000;
 
+/** Default ceiling for a tool call that keeps a frozen session healthy. */
+export const DEFAULT_TOOL_CEILING_MS = 30 * 60_000;
+
 export interface VerdictOptions {
   /** Minimum spacing accepted; default 30 s. Only tests lower it. */
   minSpacingMs?: number;
+  /** A running tool keeps a frozen session healthy this long at most (setting toolCeilingMinutes). */
+  toolCeilingMs?: number;
+  /** A rate-limit retry waiting at least this long is a quota wall, not the backend working. */
+  retryWaitMs?: number;
+}
+
+/** "47 min" from a minute on, "40 s" below. */
+function duration(ms: number): string {
+  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`;
+}
+
+/** "retrying (attempt 2, next in 5 s)" for a retry status read at `at`. */
+export function retryText(retry: NonNullable<SessionSample['session']['retry']>, at: number): string {
+  const next = retry.next === null ? 'next unknown' : `next in ${Math.max(0, Math.round((retry.next - at) / 1000))} s`;
+  return `retrying (attempt ${retry.attempt}, ${next})`;
 }
 
 function result(verdict: VerdictResult['verdict'], basis: string, frozen = false): VerdictResult {
@@ -91,7 +114,17 @@ export function judgeVerdict(first: SessionSample, second?: SessionSample, optio
   if (mv.heartbeat) return result('healthy', 'generating; the lastStepAt heartbeat advanced (stepCount and newest id unchanged, so not all frozen)');
   if (mv.streamed) return result('healthy', `generating; the event stream showed ${(second.activity ?? 0) - (first.activity ?? 0)} output events between the samples (streamed text is stored only when its part ends)`);
   const tool = second.newest?.runningTool;
-  if (tool) return result('healthy', `generating; the backend reports tool "${tool.name}" running${tool.since !== null ? ` since ${new Date(tool.since).toISOString()}` : ''}`);
+  if (tool) {
+    if (tool.waitingFor) return result('healthy', `generating; tool \`${tool.name}\` waits for a person's ${tool.waitingFor} (never subject to the tool ceiling)`);
+    const ceiling = options.toolCeilingMs ?? DEFAULT_TOOL_CEILING_MS;
+    const runFor = tool.since !== null ? second.at - tool.since : null;
+    if (runFor !== null && runFor > ceiling) {
+      return result('hung', `tool \`${tool.name}\` running for ${duration(runFor)}, nothing else moved (ceiling ${duration(ceiling)})`, true);
+    }
+    return result('healthy', `generating; the backend reports tool "${tool.name}" running${tool.since !== null ? ` since ${new Date(tool.since).toISOString()}` : ''}`);
+  }
+  // A retry that is a quota wall (long wait, usage limit named) is a retry spin: frozen, below.
+  if (second.session.retry && !retryWall(second, { retryWaitMs: options.retryWaitMs })) return result('healthy', `generating; the backend is ${retryText(second.session.retry, second.at)}`);
   return result(
     'hung',
     noProgress

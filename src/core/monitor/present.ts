@@ -53,9 +53,10 @@ export function localTime(at: number): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
-/** "step 42 · moved 12s ago · local/m1 · resets 14:05 (in 2h 3m)" */
+/** "step 42 · moved 12s ago · local/m1 · resets 14:05 (in 2h 3m) · marked 12m ago" */
 export function describeRow(row: SessionRow, now: number): string {
   const parts: string[] = [];
+  if (row.unreadable) parts.push(`unknown: ${row.unreadable}`);
   if (row.stepCount !== null) parts.push(`step ${row.stepCount}`);
   if (row.lastMovedAt !== null) parts.push(`moved ${ago(row.lastMovedAt, now)}`);
   if (row.model) parts.push(row.model);
@@ -67,9 +68,11 @@ export function describeRow(row: SessionRow, now: number): string {
           ? 'balance: needs top-up'
           : 'reset unknown',
     );
+    if (row.quotaWall.markedAt != null) parts.push(`marked ${ago(row.quotaWall.markedAt, now)}`);
   }
+  if (row.retrying) parts.push(row.retrying);
   if (row.report && !row.quotaWall) parts.push(`${row.report.ticket} ${row.report.status}`);
-  if (row.pending && row.badge === 'unknown') parts.push(row.pending);
+  if (row.pending && row.badge === 'unknown' && !row.unreadable) parts.push(row.pending);
   return parts.join(' · ');
 }
 
@@ -101,9 +104,10 @@ export function tooltipMarkdown(row: SessionRow, now: number): string {
     const q = row.quotaWall;
     lines.push(
       '',
-      `Quota wall: ${q.category}${q.provider ? ` on **${escapeMarkdown(q.provider)}**` : ''}${q.reason ? ` (reason \`${q.reason.replace(/`/g, '')}\`)` : ''}; reset ${q.resetAt !== null ? `${localTime(q.resetAt)} (${until(q.resetAt, now)})` : 'unknown'}`,
+      `Quota wall: ${q.category}${q.provider ? ` on **${escapeMarkdown(q.provider)}**` : ''}${q.reason ? ` (reason \`${q.reason.replace(/`/g, '')}\`)` : ''}; reset ${q.resetAt !== null ? `${localTime(q.resetAt)} (${until(q.resetAt, now)})` : 'unknown'}${q.markedAt != null ? `; marked ${ago(q.markedAt, now)}` : ''}`,
     );
   }
+  if (row.retrying) lines.push('', `The backend is ${escapeMarkdown(row.retrying)}: not a quota wall.`);
   if (row.failureText) lines.push('', `Failure: ${escapeMarkdown(row.failureText.slice(0, 500))}`);
   if (row.report) {
     const r = row.report;

@@ -28,6 +28,8 @@ export interface QuotaWallView {
   reason: string | null;
   category: FailureCategory;
   resetAt: EpochMs | null;
+  /** When the provider's quota mark was set (its age is shown), when it has one. */
+  markedAt?: EpochMs | null;
 }
 
 export interface SessionRow {
@@ -55,6 +57,10 @@ export interface SessionRow {
   /** Newest message text (for "open report"); not shown in the tree. */
   newestText: string | null;
   evidence: { earlier: SampleEvidence | null; latest: SampleEvidence };
+  /** "retrying (attempt 2, next in 5 s)": the backend retrying a model call (not a quota wall). */
+  retrying?: string | null;
+  /** Why the newest message could not be read this round (badge unknown), or null. */
+  unreadable?: string | null;
 }
 
 /** Sessions that need a person: hung, quota wall, idle with unfinished work, a fresh report. */

@@ -1,14 +1,20 @@
 // The session monitor: samples every configured backend's sessions, keeps each session's recent
 // samples, and turns them into SessionRows through the pure health core (assessSession). It
 // decides nothing itself. Sampling runs only while `active` (a view is visible or an automatic
-// action is armed); events from stock opencode's stream nudge a directory to be sampled sooner,
-// while polling stays the source of truth and a verdict still needs two samples >= 30 s apart.
-// Never imports 'vscode'.
-import { ActivityCounter, BackendError, readEventStream, type BackendClient, type BackendEvent, type EventStreamState, type SampleRound } from '../backend';
+// action is armed); events from a backend's stream (capabilities.events) nudge a directory to be
+// sampled sooner, while polling stays the source of truth and a verdict still needs two samples
+// 30 s to twice the spacing apart (health/SampleHistory). Quota marks of a backend without quota
+// objects live in a book per backend that every client of it shares (credentials change included).
+// A runtime replaced by setBackends/resetClient is closed: nothing awaited for it creates a client,
+// opens a stream or writes state afterwards. Never imports 'vscode'.
+import { ActivityCounter, BackendError, QuotaMarkBook, readEventStream, type BackendClient, type BackendEvent, type EventStreamState, type SampleRound } from '../backend';
 import type { BackendConfig } from '../config/backends';
-import { allFreeAt, assessSession, MIN_SPACING_MS } from '../health';
-import type { Dialect, EpochMs, ProviderListing, SessionAssessment, SessionSample } from '../model';
-import type { Badge, SampleEvidence, SessionRow } from './row';
+import { allFreeAt, assessSession, MIN_SPACING_MS, recordWalls, SampleHistory, unreadableAssessment } from '../health';
+import type { Dialect, EpochMs, ProviderListing, SessionSample } from '../model';
+import type { Badge, SessionRow } from './row';
+import { toRow } from './to-row';
+
+export { badgeOf } from './to-row';
 
 export interface MonitorCredentials {
   username: string;
@@ -16,7 +22,8 @@ export interface MonitorCredentials {
 }
 
 export interface MonitorOptions {
-  createClient: (config: BackendConfig, credentials: MonitorCredentials | undefined) => BackendClient;
+  /** Builds a client; pass `marks` on as BackendClientOptions.marks so no quota mark is forgotten. */
+  createClient: (config: BackendConfig, credentials: MonitorCredentials | undefined, marks: QuotaMarkBook) => BackendClient;
   getCredentials: (config: BackendConfig) => Promise<MonitorCredentials | undefined>;
   /** Scheduled spacing between sampling rounds (the setting: 30-60 s). */
   spacingMs: number;
@@ -24,6 +31,12 @@ export interface MonitorOptions {
   minSpacingMs?: number;
   resetWithinReachMs: number;
   useEventStream: boolean;
+  /** A rate-limit retry waiting at least this long is a quota wall (setting quotaWall.retryWaitMinutes). */
+  retryWaitMs?: number;
+  /** A quota mark without a reset time ends after this (setting quotaWall.markMaxAgeMinutes). */
+  markMaxAgeMs?: number;
+  /** A tool running this long with nothing else moving is hung (setting toolCeilingMinutes). */
+  toolCeilingMs?: number;
   /** How long a provider listing is reused (stock opencode sends ~6.4 MB). Default 5 min. */
   providerMaxAgeMs?: number;
   /** Coalescing delay for event nudges. Default 150 ms. */
@@ -69,13 +82,17 @@ export interface MonitorChange {
   providers: boolean;
 }
 
-const HISTORY_MS = 3 * 60_000;
 const EMPTY_LISTING: ProviderListing = { providers: [], connected: [] };
 
 interface BackendRuntime {
   state: BackendState;
   client: BackendClient | null;
-  history: Map<string, SessionSample[]>;
+  /** Per directory: the recent samples of its sessions. */
+  history: Map<string, SampleHistory>;
+  /** Quota marks of a backend without quota objects; handed to every client of this backend. */
+  marks: QuotaMarkBook;
+  /** Set when the runtime was replaced or the monitor disposed: late work must not touch it. */
+  closed: boolean;
   badges: Map<string, Badge>;
   events: AbortController | null;
   nudges: Map<string, ReturnType<typeof setTimeout>>;
@@ -110,10 +127,18 @@ export class SessionMonitor {
     return () => this.transitionListeners.delete(listener);
   }
 
-  /** Replaces the option values that settings control (spacing, reach, event stream; tests: min spacing). */
-  updateOptions(patch: Partial<Pick<MonitorOptions, 'spacingMs' | 'minSpacingMs' | 'resetWithinReachMs' | 'useEventStream'>>): void {
+  /** Replaces the option values that settings control (spacing, reach, event stream, quota walls, tool ceiling; tests: min spacing). */
+  updateOptions(
+    patch: Partial<Pick<MonitorOptions, 'spacingMs' | 'minSpacingMs' | 'resetWithinReachMs' | 'useEventStream' | 'retryWaitMs' | 'markMaxAgeMs' | 'toolCeilingMs'>>,
+  ): void {
+    const changed = (k: 'spacingMs' | 'minSpacingMs' | 'toolCeilingMs' | 'retryWaitMs') => patch[k] !== undefined && patch[k] !== this.options[k];
+    const historyChanged = changed('spacingMs') || changed('minSpacingMs') || changed('toolCeilingMs') || changed('retryWaitMs');
     this.options = { ...this.options, ...patch };
-    if (patch.useEventStream !== undefined) for (const rt of this.runtimes.values()) this.syncEvents(rt);
+    for (const rt of this.runtimes.values()) {
+      if (historyChanged) rt.history.clear();
+      if (patch.markMaxAgeMs !== undefined) rt.marks.setMaxAgeMs(patch.markMaxAgeMs);
+      if (patch.useEventStream !== undefined) this.syncEvents(rt);
+    }
   }
 
   /** Sets the backends; keeps the state of those that stay, drops the others. */
@@ -139,7 +164,7 @@ export class SessionMonitor {
     const rt = this.runtimes.get(backendKey);
     if (!rt) return;
     this.closeRuntime(rt);
-    const fresh = this.newRuntime(rt.state.config);
+    const fresh = this.newRuntime(rt.state.config, rt.marks);
     fresh.history = rt.history;
     fresh.badges = rt.badges;
     this.runtimes.set(backendKey, fresh);
@@ -211,9 +236,11 @@ export class SessionMonitor {
       directory,
       setTimeout(() => {
         rt.nudges.delete(directory);
-        // A sample already in flight read the backend before this event: sample again after it.
+        if (rt.closed) return;
+        // A sample already in flight read the backend before this event: sample again after it
+        // (unless the runtime was replaced meanwhile).
         const running = rt.inFlight.get(directory);
-        if (running) void running.then(() => this.sampleDirectory(rt, directory));
+        if (running) void running.then(() => (rt.closed ? undefined : this.sampleDirectory(rt, directory)));
         else void this.sampleDirectory(rt, directory);
       }, this.options.nudgeDelayMs ?? 150),
     );
@@ -230,7 +257,7 @@ export class SessionMonitor {
 
   // ---- internals ---------------------------------------------------------------------------
 
-  private newRuntime(config: BackendConfig): BackendRuntime {
+  private newRuntime(config: BackendConfig, marks?: QuotaMarkBook): BackendRuntime {
     return {
       state: {
         config,
@@ -246,6 +273,8 @@ export class SessionMonitor {
       },
       client: null,
       history: new Map(),
+      marks: marks ?? new QuotaMarkBook(this.now, { maxAgeMs: this.options.markMaxAgeMs }),
+      closed: false,
       badges: new Map(),
       events: null,
       nudges: new Map(),
@@ -257,6 +286,7 @@ export class SessionMonitor {
   }
 
   private closeRuntime(rt: BackendRuntime): void {
+    rt.closed = true;
     rt.events?.abort();
     rt.events = null;
     for (const t of rt.nudges.values()) clearTimeout(t);
@@ -266,11 +296,28 @@ export class SessionMonitor {
   }
 
   private async clientFor(rt: BackendRuntime): Promise<BackendClient> {
+    if (rt.closed) throw new StaleRuntime();
     if (!rt.client) {
       const credentials = await this.options.getCredentials(rt.state.config);
-      rt.client ??= this.options.createClient(rt.state.config, credentials);
+      // Replaced while the credentials were read: a client made now would never be closed.
+      if (rt.closed) throw new StaleRuntime();
+      rt.client ??= this.options.createClient(rt.state.config, credentials, rt.marks);
     }
     return rt.client;
+  }
+
+  private historyFor(rt: BackendRuntime, directory: string): SampleHistory {
+    let h = rt.history.get(directory);
+    if (!h) {
+      h = new SampleHistory({
+        spacingMs: this.options.spacingMs,
+        minSpacingMs: this.options.minSpacingMs ?? MIN_SPACING_MS,
+        toolCeilingMs: this.options.toolCeilingMs,
+        retryWaitMs: this.options.retryWaitMs,
+      });
+      rt.history.set(directory, h);
+    }
+    return h;
   }
 
   private async sampleBackend(rt: BackendRuntime, forceProviders = false): Promise<void> {
@@ -298,13 +345,16 @@ export class SessionMonitor {
     const needProviders = rt.providerRefresh || this.now() - rt.providersAt > (this.options.providerMaxAgeMs ?? 5 * 60_000);
     const providersRead = this.clientFor(rt).then((c) => c.listProviders(directory, needProviders ? {} : { maxAgeMs: Number.MAX_SAFE_INTEGER }));
     providersRead.catch(() => undefined);
+    let client: BackendClient;
     try {
-      const client = await this.clientFor(rt);
+      client = await this.clientFor(rt);
       const activity = rt.events ? rt.activity.get(directory) : undefined;
       round = await client.sampleRound(directory, activity ? { activity } : {});
-      activity?.retain(round.samples.map((x) => x.session.id));
+      if (rt.closed) return;
+      activity?.retain([...round.samples, ...round.unreadable].map((x) => x.session.id));
       rt.state.dialect = round.dialect ?? rt.state.dialect;
     } catch (err) {
+      if (rt.closed || err instanceof StaleRuntime) return;
       const message = describeError(err);
       dirState.error = message;
       // The backend as a whole is in error when every directory is.
@@ -324,10 +374,12 @@ export class SessionMonitor {
     rt.state.lastRoundAt = round.at;
     this.syncEvents(rt);
 
+    if (client.capabilities?.quotaObjects === false) recordWalls(rt.marks, round.samples, { retryWaitMs: this.options.retryWaitMs });
     const now = this.now();
     let providersChanged: boolean;
     try {
       const listing = await providersRead;
+      if (rt.closed) return;
       if (needProviders) {
         rt.providersAt = now;
         rt.providerRefresh = false;
@@ -337,6 +389,7 @@ export class SessionMonitor {
       rt.state.providersError = null;
       rt.state.allFreeAt = allFreeAt(listing);
     } catch (err) {
+      if (rt.closed) return;
       const message = describeError(err);
       providersChanged = rt.state.providersError !== message;
       rt.state.providersError = message;
@@ -348,20 +401,31 @@ export class SessionMonitor {
     const before = new Map(dirState.rows.map((r) => [r.id, r]));
     const rows: SessionRow[] = [];
     let newWall = false;
-    for (const sample of round.samples) {
-      const id = sample.session.id;
+    const history = this.historyFor(rt, directory);
+    history.add(...round.samples);
+    history.retain([...round.samples, ...round.unreadable].map((x) => x.session.id));
+    history.prune(now);
+    const assessOptions = {
+      now,
+      resetWithinReachMs: this.options.resetWithinReachMs,
+      minSpacingMs: this.options.minSpacingMs ?? MIN_SPACING_MS,
+      retryWaitMs: this.options.retryWaitMs,
+      toolCeilingMs: this.options.toolCeilingMs,
+    };
+    const built: SessionRow[] = round.samples.map((sample) => {
+      const baseline = history.baseline(sample);
+      const assessment = assessSession(baseline ? [baseline, sample] : [sample], listing, assessOptions);
+      return toRow({ backendKey: key, directory, assessment, baseline, latest: sample, history: history.samples(sample.session.id), listing });
+    });
+    // A session whose newest message could not be read (vanished, or the read failed): unknown, with the reason.
+    for (const u of round.unreadable) {
+      const latest: SessionSample = { at: u.at, session: u.session, newest: null };
+      built.push(toRow({ backendKey: key, directory, assessment: unreadableAssessment(u.session, u.error.message), baseline: null, latest, history: [], listing }));
+    }
+    for (const row of built) {
+      const id = row.id;
       seen.add(id);
       const hkey = `${directory}\u0000${id}`;
-      const history = prune([...(rt.history.get(hkey) ?? []), sample], sample.at);
-      rt.history.set(hkey, history);
-      const minSpacing = this.options.minSpacingMs ?? MIN_SPACING_MS;
-      const baseline = [...history].reverse().find((s) => s.at <= sample.at - minSpacing);
-      const assessment = assessSession(baseline ? [baseline, sample] : [sample], listing, {
-        now,
-        resetWithinReachMs: this.options.resetWithinReachMs,
-        minSpacingMs: minSpacing,
-      });
-      const row = toRow(key, directory, assessment, baseline ?? null, sample, history);
       const prev = before.get(id);
       if (!prev || JSON.stringify(prev) !== JSON.stringify(row)) changedRows.push(row);
       const prevBadge = rt.badges.get(hkey);
@@ -373,16 +437,8 @@ export class SessionMonitor {
       rt.badges.set(hkey, row.badge);
       rows.push(row);
     }
-    // Sessions whose newest message failed this round keep their last row (marked stale).
-    for (const e of round.errors) {
-      const prev = before.get(e.sessionId);
-      if (prev) rows.push(prev);
-    }
     dirState.partialErrors = round.errors.map((e) => ({ sessionId: e.sessionId, message: e.error.message }));
-    for (const id of round.vanished) {
-      rt.history.delete(`${directory}\u0000${id}`);
-      rt.badges.delete(`${directory}\u0000${id}`);
-    }
+    for (const id of before.keys()) if (!seen.has(id)) rt.badges.delete(`${directory}\u0000${id}`);
     const setChanged = rows.length !== before.size || rows.some((r) => !before.has(r.id));
     dirState.rows = rows;
     if (newWall) rt.providerRefresh = true;
@@ -393,7 +449,7 @@ export class SessionMonitor {
   }
 
   private syncEvents(rt: BackendRuntime): void {
-    const want = this.active && !this.disposed && this.options.useEventStream && rt.state.dialect === 'opencode' && rt.client !== null;
+    const want = this.active && !this.disposed && !rt.closed && this.options.useEventStream && rt.client?.capabilities?.events === true;
     if (!want) {
       if (rt.events) {
         rt.events.abort();
@@ -439,66 +495,15 @@ function sameConfig(a: BackendConfig, b: BackendConfig): boolean {
   return a.baseUrl === b.baseUrl && a.name === b.name && a.directories.join('\u0000') === b.directories.join('\u0000');
 }
 
-function prune(history: SessionSample[], now: EpochMs): SessionSample[] {
-  // Keep the recent window, and always the newest sample older than it (a baseline).
-  const recent = history.filter((s) => s.at >= now - HISTORY_MS);
-  const older = history.filter((s) => s.at < now - HISTORY_MS);
-  return older.length > 0 ? [older[older.length - 1], ...recent] : recent;
-}
-
 export function describeError(err: unknown): string {
   if (err instanceof BackendError) return err.message;
   if (err instanceof Error) return err.message;
   return String(err);
 }
 
-function evidence(s: SessionSample): SampleEvidence {
-  return {
-    at: s.at,
-    state: s.session.state,
-    stepCount: s.session.progress?.stepCount ?? null,
-    lastStepAt: s.session.progress?.lastStepAt ?? null,
-    newestId: s.newest?.id ?? null,
-    newestRole: s.newest?.role ?? null,
-  };
-}
-
-/** When the newest id or step count last changed, as far as the kept samples show. */
-function lastMoved(history: SessionSample[], latest: SessionSample): EpochMs | null {
-  const signal = (s: SessionSample) => `${s.newest?.id ?? ''}|${s.session.progress?.stepCount ?? ''}`;
-  let movedAt: EpochMs | null = latest.session.progress?.lastStepAt ?? latest.newest?.completedAt ?? latest.newest?.createdAt ?? null;
-  for (let i = 1; i < history.length; i++) {
-    if (signal(history[i]) !== signal(history[i - 1])) movedAt = Math.max(movedAt ?? 0, history[i].at);
+/** Thrown inside the monitor when a runtime was replaced during an await. */
+class StaleRuntime extends Error {
+  constructor() {
+    super('backend runtime replaced');
   }
-  return movedAt;
-}
-
-export function badgeOf(a: SessionAssessment): Badge {
-  if (a.report) return `report-${a.report.status}`;
-  if (a.quotaWall) return 'quota-wall';
-  return a.verdict ?? 'unknown';
-}
-
-function toRow(backendKey: string, directory: string, a: SessionAssessment, baseline: SessionSample | null, latest: SessionSample, history: SessionSample[]): SessionRow {
-  const wall = a.quotaWall;
-  return {
-    key: `${backendKey}\u0000${directory}\u0000${a.id}`,
-    backendKey,
-    directory,
-    id: a.id,
-    title: a.title,
-    badge: badgeOf(a),
-    verdict: a.verdict,
-    action: a.settled || a.report || wall ? a.decision.action : null,
-    pending: a.verdict === null ? a.verdictBasis : null,
-    state: a.state,
-    stepCount: latest.session.progress?.stepCount ?? null,
-    lastMovedAt: lastMoved(history, latest),
-    model: latest.newest?.providerID && latest.newest.modelID ? `${latest.newest.providerID}/${latest.newest.modelID}` : null,
-    quotaWall: wall ? { provider: wall.provider, reason: wall.reason, category: wall.category, resetAt: wall.resetAt } : null,
-    report: a.report,
-    failureText: latest.newest?.failure?.text ?? null,
-    newestText: latest.newest?.text ?? null,
-    evidence: { earlier: baseline ? evidence(baseline) : null, latest: evidence(latest) },
-  };
 }

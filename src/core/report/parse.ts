@@ -4,7 +4,7 @@
 // Values are bare (up to whitespace) or double-quoted with JSON escapes. An unquoted summary or
 // reason runs to the next known key (workers write free text). Unknown keys are ignored. A line
 // is a report only with a ticket and a status of done, blocked or handoff.
-import type { CompletionReport, ReportStatus } from '../model';
+import type { CompletionReport, MessageSnapshot, ReportStatus } from '../model';
 
 export const REPORT_KEYS = ['ticket', 'label', 'status', 'pr', 'summary', 'reason'] as const;
 export type ReportKey = (typeof REPORT_KEYS)[number];
@@ -92,4 +92,9 @@ export function findReport(text: string | null | undefined): CompletionReport | 
     if (report) return report;
   }
   return null;
+}
+
+/** The completion report of a message: only assistant messages carry one (a user prompt may quote one). */
+export function reportOf(message: Pick<MessageSnapshot, 'role' | 'text'> | null | undefined): CompletionReport | null {
+  return message && message.role === 'assistant' ? findReport(message.text) : null;
 }

@@ -3,7 +3,7 @@
 // finish "error". Stock opencode 1.18: failures are `info.error = {name, data}` with no finish;
 // finish is normalized to "error" then. Only the fields the decisions rely on are checked.
 import type { MessageFailure, MessageSnapshot } from '../../model';
-import { classifyFailure, reasonForCategory } from '../../health/failure-category';
+import { classifyFailure, reasonForCategory } from '../../failure-category';
 import { arr, isObj, looseNum, looseStr, obj, optStr, ShapeError, str, type Obj } from './shape';
 import { resetFromHeaders, resetFromText } from './reset';
 

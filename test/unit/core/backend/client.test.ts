@@ -8,6 +8,7 @@ import { BackendError } from '../../../../src/core/backend/errors';
 import { readEventStream, type BackendEvent, type EventStreamState } from '../../../../src/core/backend/events';
 import { abortSession } from '../../../../src/core/actions/abort';
 import { confirmStarted } from '../../../../src/core/actions/confirm';
+import { recordWalls } from '../../../../src/core/health/record-walls';
 import { guardedPrompt } from '../../../support/guarded-prompt';
 import { startSpecServer, type SpecServer } from '../../../support/spec-server';
 
@@ -43,9 +44,11 @@ describe('backend client against the spec-dialect server', function () {
     const b = d.addSession({ state: 'idle' });
     d.addMessage(a, { text: 'first' });
     const newest = d.addMessage(a, { text: 'second' });
+    assert.equal(client.capabilities, null, 'unknown before the first response');
     const round = await client.sampleRound(DIR);
     assert.equal(round.dialect, 'spec');
     assert.equal(client.dialect, 'spec');
+    assert.deepEqual(client.capabilities, { events: false, sessionStatus: false, quotaObjects: true, progress: true });
     const byId = new Map(round.samples.map((s) => [s.session.id, s]));
     assert.equal(byId.get(a)?.newest?.id, newest);
     assert.equal(byId.get(a)?.newest?.text, 'second');
@@ -275,7 +278,7 @@ async function fakeOpencode(state: { status: Record<string, unknown>; messages: 
 }
 
 describe('backend client: stock opencode dialect (fake with the observed shapes)', () => {
-  it('state from /session/status, progress derived, retry walls remembered as quota marks', async () => {
+  it('state from /session/status, progress derived, capabilities; retry walls recorded into its mark book', async () => {
     const now = 1_000_000;
     const fake = await fakeOpencode({
       status: { ses_b: { type: 'busy' }, ses_r: { type: 'retry', attempt: 2, message: 'Rate limit reached', next: now + 3_600_000 } },
@@ -294,6 +297,10 @@ describe('backend client: stock opencode dialect (fake with the observed shapes)
       assert.equal(by.get('ses_b')?.session.state, 'generating');
       assert.deepEqual(by.get('ses_b')?.session.progress, { stepCount: 2, lastStepAt: 31 });
       assert.equal(by.get('ses_r')?.session.retry?.attempt, 2);
+      assert.deepEqual(c.capabilities, { events: true, sessionStatus: true, quotaObjects: false, progress: false });
+      // The client only reads; the health layer records the walls into the client's mark book.
+      assert.equal(c.marks.get('local'), null);
+      recordWalls(c.marks, round.samples);
       assert.deepEqual(c.marks.get('local'), { markedAt: now, resetAt: now + 3_600_000, category: 'rate-limit' });
       const l = await c.listProviders('/w');
       const local = l.providers.find((p) => p.id === 'local');

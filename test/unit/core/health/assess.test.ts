@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { assessSession, samplesBySession } from '../../../../src/core/health/assess';
+import { assessSession } from '../../../../src/core/health/assess';
 import { buildStatusDocument } from '../../../../src/core/health/status-document';
 import { failure, listing, MIN, msg, pair, provider, sample, SEC, T0 } from './fixtures';
 
@@ -24,11 +24,6 @@ describe('assessSession and the status document', () => {
     const s2 = sample({ at: T0 + 45 * SEC, state: 'idle', newest: msg('m2') });
     const s3 = sample({ at: T0 + 90 * SEC, state: 'idle', newest: msg('m2') });
     assert.equal(assessSession([s1, s2, s3], listing([]), { now: T0 }).verdict, 'idle');
-  });
-
-  it('groups samples per session across rounds', () => {
-    const m = samplesBySession([{ samples: [sample({ id: 'a' }), sample({ id: 'b' })] }, { samples: [sample({ id: 'a', at: T0 + 1 })] }]);
-    assert.deepEqual([...m.entries()].map(([k, v]) => [k, v.length]), [['a', 2], ['b', 1]]);
   });
 
   it('the document: required fields, unsettled verdict from the latest state, providers connected or marked only', () => {

@@ -92,4 +92,16 @@ describe('core/monitor/present', () => {
     assert.equal(until(NOW - 1, NOW), 'now');
     assert.equal(until(NOW + 3 * 86400_000, NOW), 'in 3d 0h');
   });
+
+  it('shows a quota mark\'s age, a transient retry on a healthy row, and why a row is unknown (issue 10)', () => {
+    const wall = { provider: 'local', reason: 'rate_limit', category: 'rate-limit' as const, resetAt: null, markedAt: NOW - 47 * 60_000 };
+    assert.match(describeRow(row({ badge: 'quota-wall', quotaWall: wall }), NOW), /reset unknown · marked 47m ago$/);
+    assert.match(tooltipMarkdown(row({ badge: 'quota-wall', quotaWall: wall }), NOW), /; marked 47m ago/);
+    const retrying = row({ retrying: 'retrying (attempt 2, next in 5 s)' });
+    assert.equal(describeRow(retrying, NOW), 'step 42 · moved 12s ago · local/m1 · retrying (attempt 2, next in 5 s)');
+    assert.match(tooltipMarkdown(retrying, NOW), /not a quota wall/);
+    const unknown = row({ badge: 'unknown', verdict: null, action: null, unreadable: 'GET /session/{id}/message failed: HTTP 500', pending: 'the newest message could not be read: HTTP 500' });
+    assert.match(describeRow(unknown, NOW), /^unknown: GET \/session\/\{id\}\/message failed: HTTP 500/);
+    assert.match(contextValue(unknown), /verdict-unknown/);
+  });
 });

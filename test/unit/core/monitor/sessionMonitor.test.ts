@@ -1,7 +1,8 @@
 // The session monitor against the spec-dialect test server (real HTTP, the real client), with a
 // controlled clock so that "two samples 30 s apart" takes no wall time.
 import { strict as assert } from 'node:assert';
-import { BackendClient } from '../../../../src/core/backend';
+import { BackendClient, QuotaMarkBook } from '../../../../src/core/backend';
+import type { BackendConfig } from '../../../../src/core/config/backends';
 import { parseBackendConfigs } from '../../../../src/core/config/backends';
 import { SessionMonitor, type Transition } from '../../../../src/core/monitor/sessionMonitor';
 import { startSpecServer, type SpecServer } from '../../../support/spec-server';
@@ -125,5 +126,126 @@ describe('core/monitor/sessionMonitor (spec-dialect server)', () => {
     const messageReads = server.requests.filter((r) => r.path.endsWith('/message'));
     assert.ok(messageReads.length > 0);
     for (const r of messageReads) assert.equal(r.query.limit, '1');
+  });
+
+  describe('lifetime and history (issue 9)', () => {
+    const configs = (urls: string[]): BackendConfig[] => parseBackendConfigs(urls.map((baseUrl) => ({ baseUrl, directories: [DIR] })), []).backends;
+
+    /** A monitor whose clients are tracked, with credentials that resolve when the test says. */
+    function tracked() {
+      const created: BackendClient[] = [];
+      const closed = new Set<BackendClient>();
+      const marksSeen: QuotaMarkBook[] = [];
+      let release: () => void = () => undefined;
+      let gate: Promise<void> = Promise.resolve();
+      const hold = () => (gate = new Promise<void>((r) => (release = r)));
+      const m = new SessionMonitor({
+        createClient: (config, _credentials, marks) => {
+          marksSeen.push(marks);
+          const c = new BackendClient({ baseUrl: config.baseUrl, now: () => clock, timeoutMs: 2_000, marks });
+          const close = c.close.bind(c);
+          c.close = async () => {
+            closed.add(c);
+            await close();
+          };
+          created.push(c);
+          return c;
+        },
+        getCredentials: async () => {
+          await gate;
+          return undefined;
+        },
+        spacingMs: 45_000,
+        resetWithinReachMs: 2 * 3600_000,
+        useEventStream: false,
+        nudgeDelayMs: 0,
+        now: () => clock,
+      });
+      monitor = m;
+      return { m, created, closed, marksSeen, hold, release: () => release() };
+    }
+
+    it('a sample still reading credentials when setBackends replaces its backend creates no client', async () => {
+      server.directory(DIR).addSession({ state: 'idle' });
+      const t = tracked();
+      t.hold();
+      t.m.setBackends(configs([server.url]));
+      const round = t.m.refresh();
+      t.m.setBackends(configs([`${server.url}other/`]));
+      t.release();
+      await round;
+      await t.m.refresh();
+      t.m.dispose();
+      assert.ok(t.created.every((c) => t.closed.has(c)), `${t.created.length - t.closed.size} client(s) never closed`);
+      assert.ok(t.created.every((c) => c.baseUrl.endsWith('/other/')), 'no client for the replaced backend');
+    });
+
+    it('a nudge re-sample queued behind an in-flight sample does not revive a runtime replaced by resetClient', async () => {
+      const d = server.directory(DIR);
+      d.addSession({ state: 'idle' });
+      const t = tracked();
+      t.m.setBackends(configs([server.url]));
+      t.m.setActive(true);
+      await t.m.refresh();
+      const key = t.m.backends()[0].config.key;
+      server.fault({ path: /\/message$/, delayMs: 150, times: 1 });
+      const inFlight = t.m.refresh();
+      t.m.nudge(key, DIR);
+      await new Promise((r) => setTimeout(r, 20)); // the nudge fires and queues behind the sample
+      t.m.resetClient(key);
+      await inFlight;
+      await new Promise((r) => setTimeout(r, 200));
+      t.m.dispose();
+      assert.ok(t.created.every((c) => t.closed.has(c)), `${t.created.length - t.closed.size} client(s) never closed`);
+    });
+
+    it('quota marks survive a credentials change: the new client gets the same mark book', async () => {
+      server.directory(DIR).addSession({ state: 'idle' });
+      const t = tracked();
+      t.m.setBackends(configs([server.url]));
+      await t.m.refresh();
+      t.marksSeen[0].record('local', { at: clock, resetAt: null, category: 'usage-limit' });
+      t.m.resetClient(t.m.backends()[0].config.key);
+      await t.m.refresh();
+      assert.equal(t.created.length, 2);
+      assert.equal(t.marksSeen[1], t.marksSeen[0]);
+      assert.equal(t.created[1].marks.get('local')?.category, 'usage-limit');
+    });
+
+    it('after an hour without sampling (views hidden) the next verdict waits for a fresh pair', async () => {
+      const d = server.directory(DIR);
+      const id = d.addSession({ state: 'generating', progress: { stepCount: 1, lastStepAt: clock } });
+      d.addMessage(id, { text: 'working' });
+      const m = makeMonitor([server.url]);
+      await m.refresh();
+      clock += 3600_000;
+      d.step(id, 1, clock);
+      await m.refresh();
+      assert.equal(m.rows()[0].badge, 'unknown', 'never compared with an hour-old sample');
+      assert.match(m.rows()[0].pending ?? '', /one sample/);
+      clock += 45_000;
+      d.step(id, 1, clock);
+      await m.refresh();
+      assert.equal(m.rows()[0].badge, 'healthy');
+    });
+
+    it('issue 10 finding 8: a session whose newest message cannot be read is an unknown row with the reason', async () => {
+      const d = server.directory(DIR);
+      const ok = d.addSession({ state: 'idle' });
+      const bad = d.addSession({ state: 'generating' });
+      d.addMessage(bad, { text: 'working' });
+      server.fault({ path: new RegExp(`^/session/${bad}/message$`), status: 500, body: 'boom', times: Infinity });
+      const m = makeMonitor([server.url]);
+      await m.refresh();
+      clock += 45_000;
+      await m.refresh();
+      const rows = new Map(m.rows().map((r) => [r.id, r]));
+      assert.equal(rows.get(ok)?.badge, 'idle');
+      const row = rows.get(bad)!;
+      assert.ok(row, 'the unreadable session has a row');
+      assert.deepEqual([row.badge, row.verdict, row.action], ['unknown', null, null]);
+      assert.match(row.unreadable ?? '', /500|server/i);
+      assert.match(row.pending ?? '', /could not be read/);
+    });
   });
 });

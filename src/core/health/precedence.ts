@@ -1,0 +1,26 @@
+// The one precedence of what a session's headline is, used by the badge, the action, the tooltip
+// and the CLI alike:
+//
+//   unreadable   the newest message could not be read: nothing is known (verdict unknown)
+//   quota-wall   a usage-limit failure stopped or spins the session: recovery comes first
+//   report       the newest assistant message carries a completion report: harvest
+//   hung / idle / healthy   the verdict of the last pair of samples
+//   pending      no verdict yet (one sample, samples disagree): never act on a guess
+import type { CompletionReport, QuotaWall, Verdict } from '../model';
+
+export type Headline = 'unreadable' | 'quota-wall' | 'report' | Verdict | 'pending';
+
+export interface HeadlineInput {
+  verdict: Verdict | null;
+  quotaWall: QuotaWall | null;
+  report: CompletionReport | null;
+  /** Why the newest message could not be read, when it could not. */
+  unreadable?: string | null;
+}
+
+export function headline(a: HeadlineInput): Headline {
+  if (a.unreadable) return 'unreadable';
+  if (a.quotaWall) return 'quota-wall';
+  if (a.report) return 'report';
+  return a.verdict ?? 'pending';
+}

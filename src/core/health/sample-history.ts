@@ -1,0 +1,113 @@
+// The recent samples of every session of one directory, and the one rule for which earlier sample
+// a new one is compared with. A baseline must be at least the minimum spacing old (the spec's 30 s)
+// and at most twice the configured spacing: after the views were hidden for an hour the next
+// verdict waits for a fresh pair instead of comparing with an hour-old sample. Used by the CLI's
+// sampling loop (collectSettledSamples) and the session monitor alike. Pure: no I/O, no clock.
+import type { EpochMs, SessionSample } from '../model';
+import { judgeVerdict, MIN_SPACING_MS, type VerdictOptions } from './verdict';
+
+export interface SampleHistoryOptions {
+  /** The configured spacing between samples (30-60 s; tests may lower it). */
+  spacingMs: number;
+  /** The shortest baseline age a verdict accepts (the spec's 30 s; only tests lower it). */
+  minSpacingMs?: number;
+  /** How long samples are kept as evidence ("last moved"); at least the baseline window. Default 3 min. */
+  keepMs?: number;
+  /** Passed to the verdict when asking whether a session is settled. */
+  toolCeilingMs?: number;
+  retryWaitMs?: number;
+}
+
+export class SampleHistory {
+  private readonly bySession = new Map<string, SessionSample[]>();
+  private readonly counts = new Map<string, number>();
+  readonly minSpacingMs: number;
+  /** The oldest a baseline may be: twice the configured spacing (never under the minimum). */
+  readonly maxBaselineAgeMs: number;
+  private readonly keepMs: number;
+  private readonly verdictOptions: VerdictOptions;
+
+  constructor(options: SampleHistoryOptions) {
+    this.minSpacingMs = options.minSpacingMs ?? MIN_SPACING_MS;
+    this.maxBaselineAgeMs = Math.max(2 * options.spacingMs, this.minSpacingMs);
+    this.keepMs = Math.max(options.keepMs ?? 3 * 60_000, this.maxBaselineAgeMs);
+    this.verdictOptions = { minSpacingMs: this.minSpacingMs, toolCeilingMs: options.toolCeilingMs, retryWaitMs: options.retryWaitMs };
+  }
+
+  /** Adds samples (any sessions); each session's list stays ordered by time. */
+  add(...samples: SessionSample[]): void {
+    for (const s of samples) {
+      const id = s.session.id;
+      const list = this.bySession.get(id);
+      if (!list) this.bySession.set(id, [s]);
+      else {
+        list.push(s);
+        if (list.length > 1 && list[list.length - 2].at > s.at) list.sort((a, b) => a.at - b.at);
+      }
+      this.counts.set(id, (this.counts.get(id) ?? 0) + 1);
+    }
+  }
+
+  /** The kept samples of a session, oldest first. */
+  samples(sessionId: string): readonly SessionSample[] {
+    return this.bySession.get(sessionId) ?? [];
+  }
+
+  latest(sessionId: string): SessionSample | null {
+    const list = this.bySession.get(sessionId);
+    return list && list.length > 0 ? list[list.length - 1] : null;
+  }
+
+  /** How many samples of the session were ever added (pruning does not lower it). */
+  count(sessionId: string): number {
+    return this.counts.get(sessionId) ?? 0;
+  }
+
+  /** The newest earlier sample between minSpacing and maxBaselineAge older than `latest`, or null. */
+  baseline(latest: SessionSample): SessionSample | null {
+    const list = this.bySession.get(latest.session.id) ?? [];
+    for (let i = list.length - 1; i >= 0; i--) {
+      const age = latest.at - list[i].at;
+      if (list[i] === latest || age < this.minSpacingMs) continue;
+      return age <= this.maxBaselineAgeMs ? list[i] : null;
+    }
+    return null;
+  }
+
+  /** What a verdict is judged on: [baseline, latest], or [latest] alone when no baseline fits. */
+  pair(sessionId: string): SessionSample[] {
+    const latest = this.latest(sessionId);
+    if (!latest) return [];
+    const base = this.baseline(latest);
+    return base ? [base, latest] : [latest];
+  }
+
+  /** True when the session's latest sample and its baseline support a verdict. */
+  settled(sessionId: string): boolean {
+    const [a, b] = this.pair(sessionId);
+    return b !== undefined && judgeVerdict(a, b, this.verdictOptions).verdict !== null;
+  }
+
+  /** Drops samples older than the keep window before `now` (each session keeps its latest). */
+  prune(now: EpochMs): void {
+    for (const [id, list] of this.bySession) {
+      const kept = list.filter((s, i) => i === list.length - 1 || s.at >= now - this.keepMs);
+      this.bySession.set(id, kept);
+    }
+  }
+
+  /** Forgets every session not in `ids` (vanished sessions). */
+  retain(ids: Iterable<string>): void {
+    const keep = new Set(ids);
+    for (const id of [...this.bySession.keys()]) if (!keep.has(id)) this.forget(id);
+  }
+
+  forget(sessionId: string): void {
+    this.bySession.delete(sessionId);
+    this.counts.delete(sessionId);
+  }
+
+  sessionIds(): string[] {
+    return [...this.bySession.keys()];
+  }
+}

@@ -1,0 +1,114 @@
+// "Sample until settled": the one sampling loop of the CLI commands (status, and the coming
+// recover/wake) and editor actions. It samples a directory, waits `spacingMs`, samples again, and
+// goes on (up to `maxSamples` samples in all) while a session of interest has no settled verdict.
+// On a backend with an event stream (capabilities.events) it reads the stream between samples
+// (read-only), so a session whose output is still streaming is not called hung; on a backend
+// without quota objects (capabilities.quotaObjects false) it records the walls it sees in the
+// client's mark book. The caller owns the client and closes it.
+import type { BackendClient, SampleRound } from '../backend/client';
+import { ActivityCounter } from '../backend/activity';
+import { readEventStream } from '../backend/events';
+import type { Dialect, EpochMs, ProviderListing, SessionAssessment } from '../model';
+import { assessSession, unreadableAssessment, type AssessOptions } from './assess';
+import { recordWalls } from './record-walls';
+import { SampleHistory } from './sample-history';
+
+export interface SettledSamplesOptions {
+  /** Time between two samples (the spec: 30-60 s). */
+  spacingMs: number;
+  /** Samples in all, at most (at least 2). Default 4. */
+  maxSamples?: number;
+  /** Waits between samples (injected so tests and callers control time). */
+  sleep: (ms: number) => Promise<void>;
+  /** Only these sessions need a settled verdict (default: every listed session). */
+  sessionIds?: readonly string[];
+  /** Shortest baseline age a verdict accepts (the spec's 30 s; only tests lower it). */
+  minSpacingMs?: number;
+  /** Recording walls: a rate-limit retry waiting at least this long is a wall (default 2 min). */
+  retryWaitMs?: number;
+  toolCeilingMs?: number;
+  /** Read the event stream between samples when the backend has one. Default true. */
+  events?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface SettledSamples {
+  /** Every sample taken, per session; `history.pair(id)` is what a verdict is judged on. */
+  history: SampleHistory;
+  /** The last round: its samples, and the sessions whose newest message could not be read. */
+  latest: SampleRound;
+  /** When each round started. */
+  sampledAt: EpochMs[];
+  dialect: Dialect | null;
+  warnings: string[];
+}
+
+/** Samples `directory` until every session of interest has a settled verdict (or maxSamples). */
+export async function collectSettledSamples(client: BackendClient, directory: string, options: SettledSamplesOptions): Promise<SettledSamples> {
+  const maxSamples = Math.max(2, options.maxSamples ?? 4);
+  const history = new SampleHistory({ spacingMs: options.spacingMs, minSpacingMs: options.minSpacingMs, toolCeilingMs: options.toolCeilingMs, retryWaitMs: options.retryWaitMs });
+  const activity = new ActivityCounter();
+  const stopEvents = new AbortController();
+  const onAbort = () => stopEvents.abort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  let reader: Promise<unknown> | null = null;
+  const rounds: SampleRound[] = [];
+  const sample = async (): Promise<SampleRound> => {
+    const round = await client.sampleRound(directory, { activity, signal: options.signal });
+    rounds.push(round);
+    history.add(...round.samples);
+    if (client.capabilities?.quotaObjects === false) recordWalls(client.marks, round.samples, { retryWaitMs: options.retryWaitMs });
+    return round;
+  };
+  try {
+    let latest = await sample();
+    if (options.events !== false && client.capabilities?.events) reader = (await openEvents(client, directory, activity, stopEvents.signal)).reader;
+    for (;;) {
+      await options.sleep(options.spacingMs);
+      latest = await sample();
+      if (rounds.length >= maxSamples) break;
+      // Sample again while a session has no settled verdict (states disagree, it moved while
+      // idle, or it appeared after the first sample): never guess.
+      const wanted = options.sessionIds ? new Set(options.sessionIds) : null;
+      const unsettled = latest.samples.some((s) => (!wanted || wanted.has(s.session.id)) && !history.settled(s.session.id));
+      if (!unsettled) break;
+    }
+    return { history, latest, sampledAt: rounds.map((r) => r.at), dialect: client.dialect, warnings: [...new Set(rounds.flatMap((r) => r.warnings))] };
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+    stopEvents.abort();
+    await reader;
+  }
+}
+
+/** Starts the event stream reader and waits (up to 2 s) until it is open or has given up. */
+async function openEvents(client: BackendClient, directory: string, activity: ActivityCounter, signal: AbortSignal): Promise<{ reader: Promise<unknown> }> {
+  let settle!: () => void;
+  const settled = new Promise<void>((resolve) => (settle = resolve));
+  const reader = readEventStream(client.transport, {
+    directory,
+    signal,
+    onEvent: (e) => activity.onEvent(e),
+    onState: (state) => {
+      if (state !== 'connecting') settle();
+    },
+    minBackoffMs: 500,
+  }).catch(() => 'stopped' as const);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([settled, new Promise<void>((r) => (timer = setTimeout(r, 2_000)))]);
+  clearTimeout(timer);
+  return { reader };
+}
+
+/**
+ * The assessment of every session of the last round: the verdict of its pair of samples, or
+ * unknown with the reason when its newest message could not be read. List order is kept.
+ */
+export function assessSettled(settled: Pick<SettledSamples, 'history' | 'latest'>, listing: ProviderListing, options: AssessOptions): SessionAssessment[] {
+  const { history, latest } = settled;
+  const out: SessionAssessment[] = latest.samples.map((s) =>
+    assessSession(history.pair(s.session.id), listing, { ...options, sampleCount: history.count(s.session.id) }),
+  );
+  for (const u of latest.unreadable) out.push(unreadableAssessment(u.session, u.error.message, history.count(u.session.id)));
+  return out;
+}

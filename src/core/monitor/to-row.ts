@@ -1,0 +1,78 @@
+// Turns one session's assessment and samples into the SessionRow the Sessions view renders. The
+// badge follows the one precedence of health/precedence (the same the action and the CLI use).
+import { headline } from '../health/precedence';
+import { retryText } from '../health/verdict';
+import type { EpochMs, ProviderListing, SessionAssessment, SessionSample } from '../model';
+import type { Badge, SampleEvidence, SessionRow } from './row';
+
+export function badgeOf(a: SessionAssessment): Badge {
+  const head = headline(a);
+  switch (head) {
+    case 'unreadable':
+    case 'pending':
+      return 'unknown';
+    case 'report':
+      return `report-${a.report!.status}`;
+    default:
+      return head;
+  }
+}
+
+function evidence(s: SessionSample): SampleEvidence {
+  return {
+    at: s.at,
+    state: s.session.state,
+    stepCount: s.session.progress?.stepCount ?? null,
+    lastStepAt: s.session.progress?.lastStepAt ?? null,
+    newestId: s.newest?.id ?? null,
+    newestRole: s.newest?.role ?? null,
+  };
+}
+
+/** When the newest id or step count last changed, as far as the kept samples show. */
+function lastMoved(history: readonly SessionSample[], latest: SessionSample): EpochMs | null {
+  const signal = (s: SessionSample) => `${s.newest?.id ?? ''}|${s.session.progress?.stepCount ?? ''}`;
+  let movedAt: EpochMs | null = latest.session.progress?.lastStepAt ?? latest.newest?.completedAt ?? latest.newest?.createdAt ?? null;
+  for (let i = 1; i < history.length; i++) {
+    if (signal(history[i]) !== signal(history[i - 1])) movedAt = Math.max(movedAt ?? 0, history[i].at);
+  }
+  return movedAt;
+}
+
+export interface RowInput {
+  backendKey: string;
+  directory: string;
+  assessment: SessionAssessment;
+  baseline: SessionSample | null;
+  latest: SessionSample;
+  history: readonly SessionSample[];
+  listing: ProviderListing;
+}
+
+export function toRow({ backendKey, directory, assessment: a, baseline, latest, history, listing }: RowInput): SessionRow {
+  const wall = a.quotaWall;
+  const mark = wall?.provider ? (listing.providers.find((p) => p.id === wall.provider)?.quota ?? null) : null;
+  const retry = latest.session.retry;
+  return {
+    key: `${backendKey}\u0000${directory}\u0000${a.id}`,
+    backendKey,
+    directory,
+    id: a.id,
+    title: a.title,
+    badge: badgeOf(a),
+    verdict: a.verdict,
+    action: a.unreadable ? null : a.settled || a.report || wall ? a.decision.action : null,
+    pending: a.verdict === null ? a.verdictBasis : null,
+    state: a.state,
+    stepCount: latest.session.progress?.stepCount ?? null,
+    lastMovedAt: lastMoved(history, latest),
+    model: latest.newest?.providerID && latest.newest.modelID ? `${latest.newest.providerID}/${latest.newest.modelID}` : null,
+    quotaWall: wall ? { provider: wall.provider, reason: wall.reason, category: wall.category, resetAt: wall.resetAt, markedAt: mark?.markedAt ?? null } : null,
+    report: a.report,
+    failureText: latest.newest?.failure?.text ?? null,
+    newestText: latest.newest?.text ?? null,
+    evidence: { earlier: baseline ? evidence(baseline) : null, latest: evidence(latest) },
+    retrying: retry && !wall ? retryText(retry, latest.at) : null,
+    unreadable: a.unreadable ?? null,
+  };
+}
