@@ -118,7 +118,15 @@ export async function openContextMenu(page, title, item) {
     .catch(() => { throw new Error(`the context menu of "${title}" does not offer ${item}`); });
 }
 
-/** Clicks an item of the open context menu. */
+/**
+ * Runs an item of the open context menu: hovered (which focuses it), then Enter. A click right
+ * after the menu opened can be taken for the release of the right-click and ignored.
+ */
 export async function clickMenuItem(page, label) {
-  await page.locator('.context-view .action-label', { hasText: label }).first().click({ timeout: 10_000 });
+  const item = page.locator('.context-view .action-label', { hasText: label }).first();
+  await item.hover({ timeout: 10_000 });
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Enter');
+  await page.locator('.context-view .action-label').first().waitFor({ state: 'hidden', timeout: 10_000 })
+    .catch(() => { throw new Error(`the context menu item ${label} did not run`); });
 }

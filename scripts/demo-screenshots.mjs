@@ -12,8 +12,9 @@ export async function takeScreenshots({ url, out, backends, log, expected }) {
   const files = [];
   const notes = [];
   const browser = await launchBrowser();
+  let page;
   try {
-    const page = await (await browser.newContext({ viewport: { width: 1600, height: 1000 } })).newPage();
+    page = await (await browser.newContext({ viewport: { width: 1600, height: 1000 } })).newPage();
     const shot = async (name) => {
       await page.mouse.move(0, 0);
       await page.screenshot({ path: path.join(out, `${name}.png`) });
@@ -90,7 +91,8 @@ export async function takeScreenshots({ url, out, backends, log, expected }) {
     await expandView(page, 'Sessions');
     await openContextMenu(page, 'DEMO-4 error codes', 'Wake with Prompt...');
     await clickMenuItem(page, 'Wake with Prompt...');
-    await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) .quick-input-list .monaco-list-row', { timeout: 15_000 });
+    await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) .quick-input-list .monaco-list-row', { timeout: 30_000 })
+      .catch(() => { throw new Error('Wake with Prompt... did not offer the prompt kinds'); });
     await page.keyboard.press('Enter');
     const send = page.locator('.codelens-decoration a', { hasText: 'Send to "DEMO-4 error codes"' }).first();
     await send.waitFor({ timeout: 30_000 }).catch(() => { throw new Error('the prompt preview has no Send lens'); });
@@ -102,6 +104,10 @@ export async function takeScreenshots({ url, out, backends, log, expected }) {
       .catch(() => { throw new Error('the wake sent from the prompt preview was not confirmed on the row'); });
     notes.push('Wake with Prompt...: sent from the preview, confirmed on the row');
     return { settledSeconds, files, notes };
+  } catch (err) {
+    // What the workbench showed when a step failed, for the message's reader.
+    await page?.screenshot({ path: path.join(out, 'failure.png') }).catch(() => {});
+    throw new Error(`${err.message}\n(the workbench at that moment: ${path.join(out, 'failure.png')})`, { cause: err });
   } finally {
     await browser.close().catch(() => {});
   }
