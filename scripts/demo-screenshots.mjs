@@ -103,6 +103,10 @@ export async function takeScreenshots({ url, out, backends, log, expected }) {
     await page.waitForSelector('.monaco-list-row[aria-label^="DEMO-4 error codes, "][aria-label*="confirmed"]', { timeout: 60_000 })
       .catch(() => { throw new Error('the wake sent from the prompt preview was not confirmed on the row'); });
     notes.push('Wake with Prompt...: sent from the preview, confirmed on the row');
+
+    // The other rescues, from the rows' context menus, as a person would.
+    notes.push(`Abort and Wake: ${await runRowAction(page, 'DEMO-2 data model port', 'Abort and Wake', /woken on \S+, (not )?confirmed/)}`);
+    notes.push(`Recover on Another Provider: ${await runRowAction(page, 'DEMO-5 fidelity baseline', 'Recover on Another Provider', /recovered on (backup|local)\/\S+/)}`);
     return { settledSeconds, files, notes };
   } catch (err) {
     // What the workbench showed when a step failed, for the message's reader.
@@ -111,6 +115,20 @@ export async function takeScreenshots({ url, out, backends, log, expected }) {
   } finally {
     await browser.close().catch(() => {});
   }
+}
+
+/** Runs a row's context-menu action, waits until the row says `done` (its operation text), returns the row's label. */
+async function runRowAction(page, title, action, done) {
+  await openContextMenu(page, title, action);
+  await clickMenuItem(page, action);
+  await page.waitForFunction(({ t, re }) => [...document.querySelectorAll('.monaco-list-row[aria-label]')].some((r) => {
+    const label = r.getAttribute('aria-label') ?? '';
+    return label.startsWith(`${t}, `) && new RegExp(re).test(label);
+  }), { t: title, re: done.source }, { timeout: 90_000 }).catch(async () => {
+    const row = await page.getAttribute(`.monaco-list-row[aria-label^="${title}, "]`, 'aria-label').catch(() => null);
+    throw new Error(`${action} on "${title}" did not finish (${done}); the row: ${row}`);
+  });
+  return page.getAttribute(`.monaco-list-row[aria-label^="${title}, "]`, 'aria-label');
 }
 
 /** Drags the sidebar's sash so the rows' descriptions (verdict, age, model) are readable. */
