@@ -26,9 +26,8 @@ export const OPENCODE_SESSIONS = [
   // A wall marks its provider: each wall has a provider of its own, so the others stay free.
   { title: 'DEMO-5 fidelity baseline', text: 'write the baseline [walled]', badge: 'quota wall', provider: 'burst' },
   { title: 'DEMO-6 public API', text: 'port the public API [broke]', badge: 'quota wall', provider: 'prepaid' },
-  // Waits for a permission (GET /permission). Until the `waiting` verdict lands it shows whatever
-  // the spec's rules make of it (a running tool: healthy): any settled badge is accepted.
-  { title: 'DEMO-7 release', text: 'publish the release [ask]', badge: '*' },
+  // Its `git push` waits for a permission (GET /permission lists it).
+  { title: 'DEMO-7 release', text: 'publish the release [ask]', badge: 'waiting for you' },
 ];
 
 /** The spec-dialect sessions and the badge each settles on. */
