@@ -64,6 +64,8 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
 
   private onMonitorChange(change: MonitorChange): void {
     this.rowsByKey = new Map(this.monitor.rows().map((r) => [r.key, r]));
+    for (const r of this.rowsByKey.values()) if (r.report) this.keptReports.set(r.key, { report: r.report, text: r.newestText });
+    for (const k of this.keptReports.keys()) if (!this.rowsByKey.has(k)) this.keptReports.delete(k);
     this.parentKeys = new Set([...this.rowsByKey.values()].filter((r) => r.parentId).map((r) => `${r.backendKey}\u0000${r.directory}\u0000${r.parentId}`));
     if (change.structural.length > 0) {
       // The set of sessions (or a backend's status) changed: re-render those backends' subtrees.
@@ -81,12 +83,20 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     this.updateBadge();
   }
 
+  /** The last completion report of each session with the message text it came in: reports survive a newer message. */
+  private readonly keptReports = new Map<string, { report: NonNullable<SessionRow['report']>; text: string | null }>();
+
+  /** The session's completion report: the current one, else the last one seen. */
+  reportOf(row: SessionRow): { report: NonNullable<SessionRow['report']>; text: string | null } | undefined {
+    return row.report ? { report: row.report, text: row.newestText } : this.keptReports.get(row.key);
+  }
+
   /** The last rendered look of each session row (icon, label, description, menu flags). */
   private readonly looks = new Map<string, string>();
   private dirtyWhileHidden = false;
 
   private look(row: SessionRow): string {
-    return [row.badge, row.title ?? row.id, this.description(row, Date.now()), sessionContextValue(row, { busy: this.operations.busy(row.key), scheduled: this.operations.scheduled(row.key) })].join('\u0000');
+    return [row.badge, row.title ?? row.id, this.description(row, Date.now()), sessionContextValue(row, { busy: this.operations.busy(row.key), scheduled: this.operations.scheduled(row.key), keptReport: this.keptReports.has(row.key) })].join('\u0000');
   }
 
   private lookChanged(row: SessionRow): boolean {
@@ -272,7 +282,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     this.looks.set(row.key, this.look(row));
     // Plain markdown: never trusted, so links or commands in server text stay inert.
     // The tooltip (markdown with the evidence) is built only when hovered: resolveTreeItem.
-    item.contextValue = sessionContextValue(row, { busy: this.operations.busy(row.key), scheduled: this.operations.scheduled(row.key) });
+    item.contextValue = sessionContextValue(row, { busy: this.operations.busy(row.key), scheduled: this.operations.scheduled(row.key), keptReport: this.keptReports.has(row.key) });
     item.accessibilityInformation = { label: `${row.title ?? row.id}, ${look.label}${item.description ? `, ${item.description}` : ''}` };
     if (row.report) item.command = { command: 'sessionOps.openReport', title: 'Open Report', arguments: [node] };
     return item;
