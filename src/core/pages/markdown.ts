@@ -109,7 +109,9 @@ export function maskFrontMatter(text: string): string {
 
 export function parseMarkdown(text: string): ParsedDoc {
   const guarded = guardMarkdown(text);
-  const root = fromMarkdown(maskFrontMatter(guarded.text), { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  // micromark drops a byte-order mark, which would shift every offset by one: read it as a space
+  const source = guarded.text.charCodeAt(0) === 0xfeff ? ' ' + guarded.text.slice(1) : guarded.text;
+  const root = fromMarkdown(maskFrontMatter(source), { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
   const lines = new LineIndex(text);
   const doc: ParsedDoc = { text, limits: guarded.issues, root, lines, headings: [], blocks: [] };
   let section: HeadingInfo | null = null;

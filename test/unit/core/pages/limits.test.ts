@@ -1,7 +1,7 @@
 // Hostile pages (issue 14): deep lists, nested emphasis, huge tables and pages, lone CRs. Each
 // must give a diagnostic list (never a throw) in bounded time, with every position inside the page.
 import assert from 'node:assert/strict';
-import { validatePage, validateAllPages } from '../../../../src/core/pages';
+import { analyzePage, documentSymbols, validatePage, validateAllPages } from '../../../../src/core/pages';
 import { MAX_EMPHASIS_MARKERS, MAX_PAGE_CHARS, MAX_PAGE_NESTING } from '../../../../src/core/pages/limits';
 import { assertDiagnosticsInside } from '../routing/ranges';
 
@@ -57,6 +57,14 @@ describe('page limits: hostile input', () => {
 
   it('a 3.2 MB line is bounded', () => {
     timed('# Public API\n\n' + 'x'.repeat(3_200_000), '02-public-api', 3000);
+  });
+
+  it('a byte-order mark shifts no position (found by bench/fuzz.mjs)', () => {
+    const text = '\ufeff# Business logic\r\n## Invoices\n\r\n- RULE-01: a rule. `x == 1`\r';
+    const model = analyzePage(text, `${FOLDER}/04-business-logic.md`);
+    const syms = documentSymbols(model!);
+    assertDiagnosticsInside(text, syms.flatMap((s) => [s, ...s.children]).map((s) => ({ range: s.range, message: s.name, severity: 'error' as const, code: '', source: '' })));
+    timed(text, '04-business-logic', 2000);
   });
 
   it('lone CRs and binary input: every position inside its line', () => {
