@@ -5,13 +5,13 @@
 //   takes about 0.7 GB and several seconds per MB of table (1,000 inventory rows are about 90 KB);
 // - MAX_PAGE_NESTING: a line nested deeper (list and quote markers, two columns of indentation a
 //   level) is not checked: it is read as a thematic break;
-// - MAX_EMPHASIS_MARKERS: `*`/`_` runs beyond this many in one paragraph (one line in a table) are
+// - MAX_EMPHASIS_MARKERS: `*`/`_` characters beyond this many in one paragraph (one line in a table) are
 //   not read as emphasis: they are read as spaces, which leaves the visible text the same.
 // Masking keeps every offset (characters become spaces, line breaks stay). Pure.
 
 export const MAX_PAGE_CHARS = 256 * 1024;
 export const MAX_PAGE_NESTING = 100;
-export const MAX_EMPHASIS_MARKERS = 500;
+export const MAX_EMPHASIS_MARKERS = 1000;
 
 export interface LimitIssue {
   start: number;
@@ -96,7 +96,7 @@ export function guardMarkdown(text: string): Guarded {
   const endParagraph = () => {
     if (para && para.markers.length > MAX_EMPHASIS_MARKERS) {
       chars ??= Array.from({ length: text.length }, (_, k) => text[k]);
-      for (const m of para.markers) for (let j = m; text.charCodeAt(j) === text.charCodeAt(m); j++) chars[j] = ' ';
+      for (const m of para.markers) chars[m] = ' ';
       if (!emphasisReported) {
         const at = para.markers[MAX_EMPHASIS_MARKERS];
         issues.push({ start: at, end: lineEnd(text, at), kind: 'emphasis', message: `More than ${MAX_EMPHASIS_MARKERS} emphasis markers (* or _) in one paragraph: they are not read as emphasis.` });
@@ -126,7 +126,13 @@ export function guardMarkdown(text: string): Guarded {
       para ??= { start: pos, markers: [] };
       for (let k = i; k < end; k++) {
         const c = text.charCodeAt(k);
-        if ((c === 42 || c === 95) && text.charCodeAt(k - 1) !== c) para.markers.push(k);
+        // every marker character counts: one run of thousands nests as deeply as thousands of runs
+        if ((c === 42 || c === 95) && text.charCodeAt(k - 1) !== c) {
+          let e = k;
+          while (text.charCodeAt(e) === c) e++;
+          for (let j = k; j < e; j++) para.markers.push(j);
+          k = e - 1;
+        }
       }
       if (text.charCodeAt(i) === 124) endParagraph();
     }

@@ -3,6 +3,7 @@
 // parsed chunk can be cached by its text and reused wherever the chunk moves in the document.
 // Every node also carries its plain JavaScript value (what `yaml`'s toJS() returns), which is what
 // the schema validator sees. Pure: never import 'vscode'.
+import { MAX_KEY_LENGTH } from './limits';
 import { isAlias, isMap, isNode, isPair, isScalar, isSeq, Scalar, type Document, type Node as YamlNode } from 'yaml';
 
 export type RNode = RScalar | RMap | RSeq | RAlias;
@@ -61,7 +62,17 @@ export function setProp(obj: Record<string, unknown>, name: string, value: unkno
 
 export function keyName(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'object') {
+    // a collection as a key: its JSON, cut at MAX_KEY_LENGTH (nested collection keys would otherwise
+    // grow exponentially, each level escaping the one inside it)
+    let json: string;
+    try {
+      json = JSON.stringify(value) ?? '';
+    } catch {
+      json = '';
+    }
+    return json.length > MAX_KEY_LENGTH ? json.slice(0, MAX_KEY_LENGTH) : json;
+  }
   return String(value);
 }
 

@@ -36,6 +36,11 @@ describe('page limits: hostile input', () => {
     timed('# T\n\n' + '*'.repeat(20000) + '\n' + '_a'.repeat(5000) + '\n', '01-source-overview', 3000);
   });
 
+  it('one run of 54,000 * in a table cell is bounded (found by bench/fuzz.mjs: 43 s, 3.5 GB, then a stack overflow)', () => {
+    const text = '# Data Model\n\n### Invoice\n\n| Field | Type | Notes |\n| --- | --- | --- |\n| customer ' + '*'.repeat(54_000) + ' x | long | y |\n';
+    hasMessage(timed(text, '03-data-model', 3000), /emphasis markers/);
+  });
+
   it('emphasis under the limit still reads as emphasis', () => {
     const text = '# Source overview\n\n- **Project name**: x\n';
     assert.ok(!validatePage(text, `${FOLDER}/01-source-overview.md`).some((d) => /emphasis/.test(d.message)));

@@ -91,6 +91,10 @@ describe('routing limits: hostile input', () => {
     assert.ok(performance.now() - t0 < 1000, `${Math.round(performance.now() - t0)} ms`);
   });
 
+  it('80 nested flow mappings as keys are bounded (found by bench/fuzz.mjs: "Invalid string length")', () => {
+    timed('version: 1\r\nroutes:\r\n  Kind/Bug:\r\n   ' + '{'.repeat(80) + ' skip: [review-dag]\r\n', 3000);
+  });
+
   it('binary input with lone CRs: every position inside its line', () => {
     const text = 'version: 1\rdefault:\r  entry:\r    skill: \x01\x02bad\r  skip: [verify, nope]\r\x00\xff\r"\r\n\r';
     timed(text, 2000);
