@@ -6,8 +6,8 @@
 import type { Diagnostic } from '../diagnostics';
 import { checkDuplicateKeys, checkRoute, duplicateRouteDiag, overCapDiag, type PreflightInfo } from './checks';
 import { splitDocument, type ChunkSpan } from './chunks';
-import { MAX_DIAGNOSTICS } from './limits';
-import { lineOf, normalizeLineEnds, rangeAt } from './lines';
+import { MAX_DIAGNOSTICS, MAX_NESTING } from './limits';
+import { lineEndAt, lineOf, normalizeLineEnds, rangeAt } from './lines';
 import { mapSchemaErrors } from './messages';
 import { parseText, type ParsedText } from './parse';
 import { getPair, parsePointer, setProp, type PathSeg, type RMap, type RNode } from './rnode';
@@ -94,10 +94,20 @@ export class RoutingAnalyzer {
     const text = normalizeLineEnds(input);
     const split = splitDocument(text);
     let result: RoutingAnalysis | undefined;
-    if (split.chunks && split.chunks.length > 0 && this.options.chunking !== false) {
-      result = yield* this.chunked(text, split.lineStarts, split.chunks, t0);
+    try {
+      if (split.chunks && split.chunks.length > 0 && this.options.chunking !== false) {
+        result = yield* this.chunked(text, split.lineStarts, split.chunks, t0);
+      }
+      if (!result) result = this.whole(text, split.lineStarts, t0);
+    } catch (e) {
+      // the backstop behind tooDeepAt's estimate: nesting that still overflows a parser's stack
+      if (!(e instanceof RangeError)) throw e;
+      this.cache = new Map();
+      const d: RelDiag = { start: 0, end: lineEndAt(text, 0), severity: 'error', code: 'yaml.syntax', message: `YAML syntax error: Nesting deeper than ${MAX_NESTING} levels is not checked.`, rule: 'yaml:NESTING_LIMIT' };
+      const parsed: ParsedText = { root: null, syntax: [d], anchors: false, fast: false };
+      const chunk: AnalyzedChunk = { role: 'whole', name: '', start: 0, end: text.length, text, parsed, prefix: [] };
+      result = finish(text, split.lineStarts, [chunk], [{ base: 0, d }], { mode: 'whole', chunks: 1, reused: 0, yamlParsed: 1, ms: 0 }, t0);
     }
-    if (!result) result = this.whole(text, split.lineStarts, t0);
     this.last = result;
     this.lastInput = input;
     return result;

@@ -16,6 +16,7 @@ export const MAX_DIAGNOSTICS = 1000;
 export function tooDeepAt(text: string, limit = MAX_NESTING): number {
   const indents: number[] = [];
   let flow = 0;
+  let flowIndent = 0;
   const n = text.length;
   let pos = 0;
   while (pos < n) {
@@ -26,6 +27,9 @@ export function tooDeepAt(text: string, limit = MAX_NESTING): number {
     const c = i < nl ? text.charCodeAt(i) : -1;
     if (c !== -1 && c !== 35 && c !== 13) {
       const indent = i - pos;
+      // a flow collection's lines are indented more than the line that opened it: a line that is
+      // not has left it (or the bracket was text, as in `a[b`), so the block indentation counts again
+      if (flow > 0 && indent <= flowIndent) flow = 0;
       if (flow === 0) {
         while (indents.length && indents[indents.length - 1] > indent) indents.pop();
         if (!indents.length || indents[indents.length - 1] < indent) indents.push(indent);
@@ -45,6 +49,7 @@ export function tooDeepAt(text: string, limit = MAX_NESTING): number {
           if (prev === 32 || prev === 9 || prev === 91 || prev === 123 || prev === 44 || prev === 58) quote = ch;
         } else if (ch === 35 && (j === pos || text.charCodeAt(j - 1) === 32 || text.charCodeAt(j - 1) === 9)) break;
         else if (ch === 91 || ch === 123) {
+          if (flow === 0) flowIndent = indent;
           flow++;
           depth++;
         } else if (ch === 93 || ch === 125) {

@@ -34,6 +34,13 @@ describe('routing limits: hostile input', () => {
     });
   }
 
+  it('nesting the estimate misses still gives the diagnostic, not a stack overflow (found by bench/fuzz.mjs)', () => {
+    const base = 'version: 1\ndefault: &base\n  effort: high\nroutes:\n  Kind/A:\n    notes: a[b\n';
+    hasMessage(timed(base + Array.from({ length: 2000 }, (_, i) => ' '.repeat(i) + 'k:').join('\n') + '\n', 10_000), /Nesting deeper than/);
+    hasMessage(timed('a: [\n' + '[\n'.repeat(3000) + ']\n'.repeat(3000), 10_000), /Nesting deeper than|YAML/);
+    hasMessage(timed('[\n' + 'a: [\n'.repeat(3000), 10_000), /Nesting deeper than|YAML/);
+  });
+
   it('real tables are nowhere near the nesting limit', () => {
     assert.equal(tooDeepAt('a:\n  b:\n    - c: [d, {e: [f]}]\n    - "[[[[": x # [[[[\n'), -1);
     assert.equal(tooDeepAt('a: ' + '['.repeat(MAX_NESTING - 2) + ']'.repeat(MAX_NESTING - 2) + '\n'), -1);
