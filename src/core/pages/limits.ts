@@ -2,14 +2,14 @@
 // are reported instead of overflowing the stack or taking minutes (micromark and mdast recurse
 // into nested containers and resolve emphasis in time quadratic in its markers):
 // - MAX_PAGE_CHARS: a larger page is not checked (one diagnostic on line 1); micromark with GFM
-//   takes about 0.7 GB and several seconds per MB of table (1,000 inventory rows are about 90 KB);
+//   takes about 2.5 GB and 10 s per MB of table (a 160 KB table: 400 MB, 1.7 s; 1,000 inventory rows are about 90 KB);
 // - MAX_PAGE_NESTING: a line nested deeper (list and quote markers, two columns of indentation a
 //   level) is not checked: it is read as a thematic break;
 // - MAX_EMPHASIS_MARKERS: `*`/`_` characters beyond this many in one paragraph (one line in a table) are
 //   not read as emphasis: they are read as spaces, which leaves the visible text the same.
 // Masking keeps every offset (characters become spaces, line breaks stay). Pure.
 
-export const MAX_PAGE_CHARS = 256 * 1024;
+export const MAX_PAGE_CHARS = 128 * 1024;
 export const MAX_PAGE_NESTING = 100;
 export const MAX_EMPHASIS_MARKERS = 1000;
 
