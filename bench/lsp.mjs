@@ -27,6 +27,8 @@ const SMOKE = args.includes('--smoke');
 const SIZES = opt('--sizes', SMOKE ? '100' : '100,1000,10000').split(',').map(Number);
 const EDITS = Number(opt('--edits', SMOKE ? '3' : '7'));
 const REDHAT = !args.includes('--no-redhat');
+// --cpu-prof DIR: our server writes a V8 CPU profile there when it exits (node --cpu-prof)
+const CPU_PROF = opt('--cpu-prof', undefined);
 const schemaPath = path.join(root, 'schemas', 'routing.schema.json');
 // Not under a dot-folder: yaml-language-server's schema globs do not match paths with one.
 const work = path.join(os.tmpdir(), 'session-ops-bench');
@@ -152,6 +154,8 @@ class Client {
     try {
       await Promise.race([this.request('shutdown', null), new Promise((r) => setTimeout(r, 2000))]);
       this.notify('exit', null);
+      // a CPU profile is written as the process exits: give it the time
+      if (CPU_PROF && this.proc.exitCode === null) await Promise.race([new Promise((r) => this.proc.once('exit', r)), new Promise((r) => setTimeout(r, 10000))]);
     } catch {
       /* ignore */
     }
@@ -160,7 +164,7 @@ class Client {
 }
 
 async function startOurs() {
-  const c = new Client('ours', process.execPath, [path.join(root, 'dist', 'server.js'), '--stdio'], () => null);
+  const c = new Client('ours', process.execPath, [...(CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : []), path.join(root, 'dist', 'server.js'), '--stdio'], () => null);
   await c.request('initialize', { processId: process.pid, rootUri: pathToFileURL(work).href, capabilities: {}, initializationOptions: {} });
   c.notify('initialized', {});
   return c;

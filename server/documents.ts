@@ -13,6 +13,8 @@ export interface DocState {
   kind?: DocumentKind;
   session?: DocumentSession;
   timer?: NodeJS.Timeout;
+  /** When the last edit was scheduled (performance.now()), to tell a burst of edits. */
+  editedAt?: number;
   running?: Promise<void>;
   /** Our full diagnostics of the last validated version (before filtering). */
   last?: Diagnostic[];

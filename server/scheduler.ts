@@ -1,5 +1,6 @@
 // The document scheduler: decides each open document's kind, and validates it after a short
-// debounce. A validation runs in slices of SLICE_MS (the kind's generator yields between steps),
+// debounce: an edit that follows a quiet spell (none in the last debounceMs) is validated at once,
+// an edit within a burst waits debounceMs after the last one (leading and trailing edge). A validation runs in slices of SLICE_MS (the kind's generator yields between steps),
 // gives way to other messages between slices, and is abandoned when a newer version arrives, the
 // document closes or its kind changes. Cross-file checks of grouped kinds come from the group
 // coordinator (server/groups.ts); diagnostics are published for the validated version only.
@@ -58,7 +59,14 @@ export class DocumentScheduler {
     }
   }
 
-  schedule(st: DocState, delay: number = this.ctx.settings.debounceMs): void {
+  /** Validates `st` after `delay` ms; without a delay, as an edit (at once unless within a burst of edits). */
+  schedule(st: DocState, delay?: number): void {
+    if (delay === undefined) {
+      const now = performance.now();
+      const debounce = this.ctx.settings.debounceMs;
+      delay = st.editedAt !== undefined && now - st.editedAt < debounce ? debounce : 0;
+      st.editedAt = now;
+    }
     if (st.timer) clearTimeout(st.timer);
     st.timer = setTimeout(() => {
       st.timer = undefined;

@@ -5,11 +5,12 @@
 // Pure: never import 'vscode'.
 import type { Diagnostic } from '../diagnostics';
 import { checkDuplicateKeys, checkRoute, duplicateRouteDiag, overCapDiag, type PreflightInfo } from './checks';
-import { splitDocument, type ChunkSpan } from './chunks';
+import { splitDocument, type ChunkSpan, type Split } from './chunks';
 import { MAX_DIAGNOSTICS, MAX_NESTING } from './limits';
 import { lineEndAt, lineOf, normalizeLineEnds, rangeAt } from './lines';
 import { mapSchemaErrors } from './messages';
 import { parseText, type ParsedText } from './parse';
+import { diffTexts, resplit, type TextChange } from './resplit';
 import { getPair, parsePointer, setProp, type PathSeg, type RMap, type RNode } from './rnode';
 import { validators, type ErrorObject } from './schema';
 import { SOURCE, type RelDiag, type RoutingDiagnosticData } from './types';
@@ -48,6 +49,8 @@ export interface RoutingAnalysis {
 }
 
 interface ChunkResult {
+  /** The chunk's text, a copy of its own (a slice would keep the whole document's text alive). */
+  text: string;
   parsed: ParsedText;
   /** Syntax errors, route-level schema errors (route chunks) and local checks. */
   local: RelDiag[];
@@ -66,8 +69,24 @@ export interface AnalyzerOptions {
   chunking?: boolean;
 }
 
+/** The previous chunked analysis, for reuse by offsets after an edit. */
+interface Previous {
+  text: string;
+  split: Split;
+  results: ChunkResult[];
+  chunks: AnalyzedChunk[];
+}
+
+interface Running {
+  input: string;
+  it: Generator<void, RoutingAnalysis, void>;
+  result?: RoutingAnalysis;
+}
+
 export class RoutingAnalyzer {
-  private cache = new Map<string, ChunkResult>();
+  private prev: Previous | undefined;
+  /** The latest analysis started by steps(), which analyze() of the same text finishes instead of starting anew. */
+  private running: Running | undefined;
   private last: RoutingAnalysis | undefined;
   private lastInput: string | undefined;
 
@@ -79,6 +98,15 @@ export class RoutingAnalyzer {
   }
 
   analyze(text: string): RoutingAnalysis {
+    // an analysis of this text under way (a validation between slices): finish that one
+    const run = this.running;
+    if (run && run.input === text) {
+      while (!run.result) {
+        const r = run.it.next();
+        if (r.done) run.result = r.value;
+      }
+      return run.result;
+    }
     const it = this.steps(text);
     for (;;) {
       const r = it.next();
@@ -89,20 +117,34 @@ export class RoutingAnalyzer {
   /** The analysis as a generator that yields between batches of chunks, so that a caller can abandon a stale version. */
   *steps(input: string): Generator<void, RoutingAnalysis, void> {
     if (this.last && this.lastInput === input) return this.last;
+    const run: Running = { input, it: this.stepsOf(input) };
+    this.running = run;
+    for (;;) {
+      if (run.result) return run.result; // finished by analyze() meanwhile
+      const r = run.it.next();
+      if (r.done) return (run.result = r.value);
+      yield;
+    }
+  }
+
+  private *stepsOf(input: string): Generator<void, RoutingAnalysis, void> {
+    if (this.last && this.lastInput === input) return this.last;
     const t0 = performance.now();
     // a lone CR is a line end (YAML 1.2, LSP) that `yaml` does not read as one: parse it as LF
     const text = normalizeLineEnds(input);
-    const split = splitDocument(text);
+    const prev = this.prev; // replaced when this analysis completes (an abandoned one keeps it)
+    const change = prev ? diffTexts(prev.text, text) : undefined;
+    const split = (prev && change && this.options.chunking !== false ? resplit(prev.text, prev.split, text, change) : null) ?? splitDocument(text);
     let result: RoutingAnalysis | undefined;
     try {
       if (split.chunks && split.chunks.length > 0 && this.options.chunking !== false) {
-        result = yield* this.chunked(text, split.lineStarts, split.chunks, t0);
+        result = yield* this.chunked(text, split, split.chunks, t0, prev, change);
       }
       if (!result) result = this.whole(text, split.lineStarts, t0);
     } catch (e) {
       // the backstop behind tooDeepAt's estimate: nesting that still overflows a parser's stack
       if (!(e instanceof RangeError)) throw e;
-      this.cache = new Map();
+      this.prev = undefined;
       const d: RelDiag = { start: 0, end: lineEndAt(text, 0), severity: 'error', code: 'yaml.syntax', message: `YAML syntax error: Nesting deeper than ${MAX_NESTING} levels is not checked.`, rule: 'yaml:NESTING_LIMIT' };
       const parsed: ParsedText = { root: null, syntax: [d], anchors: false, fast: false };
       const chunk: AnalyzedChunk = { role: 'whole', name: '', start: 0, end: text.length, text, parsed, prefix: [] };
@@ -110,31 +152,50 @@ export class RoutingAnalyzer {
     }
     this.last = result;
     this.lastInput = input;
+    if (this.running?.input === input) this.running = undefined;
     return result;
   }
 
-  private *chunked(text: string, lineStarts: number[], spans: ChunkSpan[], t0: number): Generator<void, RoutingAnalysis | undefined, void> {
-    const next = new Map<string, ChunkResult>();
+  private *chunked(text: string, split: Split, spans: ChunkSpan[], t0: number, prev: Previous | undefined, change: TextChange | undefined): Generator<void, RoutingAnalysis | undefined, void> {
+    const lineStarts = split.lineStarts;
     const chunks: AnalyzedChunk[] = [];
     const results: ChunkResult[] = [];
+    // A chunk wholly inside the unchanged prefix or suffix, with the same bounds and role as one
+    // of the previous version, has the same text: its result is taken over (no hashing of texts).
+    const old = prev?.split.chunks ?? [];
+    const delta = prev ? text.length - prev.text.length : 0;
+    const changedEnd = change ? text.length - change.suffix : 0;
+    let a = 0;
     let reused = 0;
     let yamlParsed = 0;
     for (let i = 0; i < spans.length; i++) {
       const span = spans[i];
-      const ctext = text.slice(span.start, span.end);
-      let r = next.get(ctext) ?? this.cache.get(ctext);
+      let r: ChunkResult | undefined;
+      let chunk: AnalyzedChunk | undefined;
+      if (prev && change) {
+        const shift = span.end <= change.prefix ? 0 : span.start >= changedEnd ? delta : undefined;
+        if (shift !== undefined) {
+          const at = span.start - shift;
+          while (a < old.length && old[a].start < at) a++;
+          const o = old[a];
+          if (o && o.start === at && o.end === span.end - shift && o.role === span.role && !o.header === !span.header) {
+            r = prev.results[a];
+            const c = prev.chunks[a];
+            chunk = shift === 0 ? c : { ...c, start: span.start, end: span.end };
+          }
+        }
+      }
       if (r) reused++;
       else {
-        r = computeChunk(span, ctext);
+        r = computeChunk(span, copyOf(text.slice(span.start, span.end)));
         if (!r.parsed.fast) yamlParsed++;
         if (r.parsed.anchors) return undefined; // anchors may point across chunks: analyse whole
       }
-      next.set(ctext, r);
       results.push(r);
-      chunks.push({ role: span.role, name: span.name, start: span.start, end: span.end, text: ctext, parsed: r.parsed, prefix: span.role === 'route' ? ['routes'] : [], header: span.header });
+      chunks.push(chunk ?? { role: span.role, name: span.name, start: span.start, end: span.end, text: r.text, parsed: r.parsed, prefix: span.role === 'route' ? ['routes'] : [], header: span.header });
       if (i % YIELD_EVERY === YIELD_EVERY - 1) yield;
     }
-    this.cache = next;
+    this.prev = { text, split, results, chunks };
 
     const placed: Placed[] = [];
     for (let i = 0; i < chunks.length; i++) for (const d of results[i].local) placed.push({ base: chunks[i].start, d });
@@ -206,7 +267,7 @@ export class RoutingAnalyzer {
   }
 
   private whole(text: string, lineStarts: number[], t0: number): RoutingAnalysis {
-    this.cache = new Map();
+    this.prev = undefined;
     const parsed = parseText(text);
     const placed: Placed[] = parsed.syntax.map((d) => ({ base: 0, d }));
     const root: RNode = parsed.root ?? { kind: 'scalar', start: 0, end: 0, value: null, style: 'empty' };
@@ -228,7 +289,7 @@ export class RoutingAnalyzer {
         for (const p of routesMap.pairs) {
           const one: RMap = { kind: 'map', start: p.key.start, end: p.value.end, flow: routesMap.flow, pairs: [p], value: {} };
           setProp(one.value, p.name, p.value.value);
-          if (!validateRoutes(one.value) && validateRoutes.errors) out.push(...mapSchemaErrors(validateRoutes.errors, { root: one, text, prefix: ['routes'] }));
+          if (!validateRoutes(one.value) && validateRoutes.errors) out.push(...mapSchemaErrors(validateRoutes.errors.slice(0, MAX_DIAGNOSTICS + 1), { root: one, text, prefix: ['routes'] }));
         }
       }
       const preflights: PreflightInfo[] = [];
@@ -275,18 +336,23 @@ function checkDag(text: string, dag: RNode | undefined, out: RelDiag[], prefligh
   }
 }
 
+/** A flat copy of `s`, so that slices taken from it (keys, values) keep only it alive, not the document. */
+function copyOf(s: string): string {
+  return (' ' + s).slice(1);
+}
+
 /** Parses and checks one chunk; the result depends only on the chunk's text. */
 function computeChunk(span: ChunkSpan, text: string): ChunkResult {
   const parsed = parseText(text);
   const local: RelDiag[] = [...parsed.syntax];
   const preflights: PreflightInfo[] = [];
-  if (parsed.syntax.some((d) => d.severity === 'error')) return { parsed, local, preflights };
+  if (parsed.syntax.some((d) => d.severity === 'error')) return { text, parsed, local, preflights };
   const root = parsed.root;
-  if (!root || root.kind !== 'map' || root.pairs.length !== 1) return { parsed, local, preflights };
+  if (!root || root.kind !== 'map' || root.pairs.length !== 1) return { text, parsed, local, preflights };
   const pair = root.pairs[0];
   if (span.role === 'route') {
     const validate = validators().routes;
-    if (!validate(root.value) && validate.errors) local.push(...mapSchemaErrors(validate.errors, { root, text, prefix: ['routes'] }));
+    if (!validate(root.value) && validate.errors) local.push(...mapSchemaErrors(validate.errors.slice(0, MAX_DIAGNOSTICS + 1), { root, text, prefix: ['routes'] })); // more are never shown
     checkRoute(text, pair.value, ['routes', pair.name], local, preflights);
     checkDuplicateKeys(pair.value, ['routes', pair.name], local);
   } else {
@@ -297,7 +363,7 @@ function computeChunk(span: ChunkSpan, text: string): ChunkResult {
     }
     checkDuplicateKeys(root, [], local);
   }
-  return { parsed, local, preflights };
+  return { text, parsed, local, preflights };
 }
 
 function finish(text: string, lineStarts: number[], chunks: AnalyzedChunk[], placed: Placed[], stats: AnalysisStats, t0: number): RoutingAnalysis {

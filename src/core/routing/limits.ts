@@ -14,6 +14,7 @@ export const MAX_DIAGNOSTICS = 1000;
 
 /** The offset of the first place nested deeper than `limit` levels, or -1. */
 export function tooDeepAt(text: string, limit = MAX_NESTING): number {
+  if (cannotNestPast(text, limit)) return -1;
   const indents: number[] = [];
   let flow = 0;
   let flowIndent = 0;
@@ -62,4 +63,19 @@ export function tooDeepAt(text: string, limit = MAX_NESTING): number {
     pos = nl + 1;
   }
   return -1;
+}
+
+const NESTING_CHARS = ['\n', '[', '{', '-', '?', ':'];
+
+/**
+ * A cheap bound (substring searches only) that proves a text cannot nest past `limit`: every level
+ * tooDeepAt counts comes from a line, a bracket or an indicator (`- `, `? `, `: `), so a text with
+ * fewer of those than the limit is never too deep. Most chunks of a routing table are.
+ */
+function cannotNestPast(text: string, limit: number): boolean {
+  let count = 1;
+  for (const ch of NESTING_CHARS) {
+    for (let i = text.indexOf(ch); i >= 0; i = text.indexOf(ch, i + 1)) if (++count > limit) return false;
+  }
+  return true;
 }

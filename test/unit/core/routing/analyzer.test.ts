@@ -144,4 +144,47 @@ describe('routing analyzer', () => {
       assert.deepEqual(a.analyze(text).diagnostics, validateRouting(text));
     }
   });
+  it('an incremental analyzer agrees with a fresh one under random character edits (reuse by offsets)', () => {
+    let seed = 29;
+    const rnd = () => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647;
+    };
+    const pieces = ['hgih', 'high', '\n', '  Kind/R2:\n    effort: low\n', 'x', ' ', ':', '\n  Kind/Z:\n', '- a\n', '[', ''];
+    const a = new RoutingAnalyzer();
+    let text = table(12);
+    let reusedSome = 0;
+    for (let t = 0; t < 300; t++) {
+      if (t % 4 === 0) text = table(12);
+      const at = Math.floor(rnd() * text.length);
+      const del = rnd() < 0.5 ? Math.floor(rnd() * 12) : 0;
+      text = text.slice(0, at) + pieces[Math.floor(rnd() * pieces.length)] + text.slice(Math.min(text.length, at + del));
+      const inc = a.analyze(text);
+      if (inc.stats.reused > 0) reusedSome++;
+      assert.deepEqual(inc.diagnostics, validateRouting(text), JSON.stringify(text));
+    }
+    assert.ok(reusedSome > 100, `reused chunks in ${reusedSome} analyses`);
+  });
+  it('analyze() during a validation of the same text finishes that validation instead of starting anew', () => {
+    const a = new RoutingAnalyzer();
+    const text = table(1000, '');
+    const it = a.steps(text);
+    assert.equal(it.next().done, false); // under way, between slices
+    const mid = a.analyze(text); // a hover arrives
+    assert.equal(mid.stats.chunks, 4 + 1000);
+    let r = it.next();
+    while (!r.done) r = it.next();
+    assert.equal(r.value, mid); // the validation returns the very same analysis
+    assert.equal(a.latest, mid);
+  });
+
+  it('a route with more problems than are shown maps only the shown ones (bounded time)', () => {
+    const keys = Array.from({ length: 20000 }, (_, i) => `    k${i}: 1`).join('\n');
+    const text = `version: 1\ndefault: {}\nroutes:\n  Kind/A:\n${keys}\n`;
+    const t = performance.now();
+    const ds = new RoutingAnalyzer().analyze(text).diagnostics;
+    assert.ok(performance.now() - t < 3000, 'took too long');
+    assert.equal(ds.length, 1001);
+    assert.equal(ds[1000].code, 'routing.limit');
+  });
 });
