@@ -35,6 +35,8 @@ export function registerDiagnosticsHandlers(ctx: ServerContext, scheduler: Docum
 
   ctx.connection.onRequest(StatsRequest, (params) => {
     const st = typeof params?.uri === 'string' ? store.get(params.uri) : undefined;
-    return { kind: st?.kind?.id ?? null, version: st?.lastVersion ?? null, stats: st?.session?.stats?.() ?? null };
+    const gc = (globalThis as { gc?: () => void }).gc;
+    if (params?.gc === true && gc) gc();
+    return { kind: st?.kind?.id ?? null, version: st?.lastVersion ?? null, stats: st?.session?.stats?.() ?? null, heapUsed: process.memoryUsage().heapUsed };
   });
 }

@@ -71,6 +71,8 @@ export interface EnvironmentParams {
 export interface StatsParams {
   /** The document's URI. */
   uri: string;
+  /** Collect garbage first (when the server runs with --expose-gc: tests of memory). */
+  gc?: boolean;
 }
 
 export interface StatsResult {
@@ -80,6 +82,8 @@ export interface StatsResult {
   version: number | null;
   /** The kind's statistics of the last validation (routing: chunks, reused, ...). */
   stats: unknown;
+  /** The server's JS heap in use, bytes (after a collection when `gc` was asked and possible). */
+  heapUsed?: number;
 }
 
 /** Request (client → server): the Port analysis view's data. */

@@ -61,8 +61,8 @@ export class LspClient {
   }
 
   /** dist/server.js over stdio. */
-  static stdio(args: string[] = []): LspClient {
-    return new LspClient(spawn(process.execPath, [SERVER, '--stdio', ...args], { stdio: ['pipe', 'pipe', 'pipe'] }), 'stdio');
+  static stdio(args: string[] = [], nodeArgs: string[] = []): LspClient {
+    return new LspClient(spawn(process.execPath, [...nodeArgs, SERVER, '--stdio', ...args], { stdio: ['pipe', 'pipe', 'pipe'] }), 'stdio');
   }
 
   /** `session-ops lsp --stdio` from dist/cli.js. */
