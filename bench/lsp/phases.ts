@@ -83,7 +83,6 @@ export function measureEditPhases(text: string, line: number, character: number,
     const after = doc.getText();
     const readMs = performance.now() - t;
 
-    t = performance.now();
     const old = splitDocument(before); // the analyzer keeps this from the previous version: not timed
     const t1 = performance.now();
     const change = diffTexts(before, after);
