@@ -419,11 +419,14 @@ export class SessionActions {
         return;
       }
       this.deps.operations.finish(row.key, result.outcome === 'refused' ? 'refused' : 'failed', result.message);
+      const intended = target.model.providerID;
       if (result.instead) {
         const instead = listingModel(await (await this.context(row)).client.listProviders(row.directory), result.instead);
         const label = instead ? `Use ${instead.providerID}/${instead.modelID}` : undefined;
-        const choice = await vscode.window.showWarningMessage(`Session Ops: ${result.message}`, ...(label ? [label] : []));
-        if (label && choice === label && instead) this.deps.prompts.setModel(doc.uri, instead, `instead of ${target.model.providerID} (pre-dispatch check)`);
+        // Not awaited: the task stays in its document; the button switches its model.
+        void vscode.window.showWarningMessage(`Session Ops: ${result.message}`, ...(label ? [label] : [])).then((choice) => {
+          if (label && choice === label && instead) this.deps.prompts.setModel(doc.uri, instead, `instead of ${intended} (pre-dispatch check)`);
+        });
         return;
       }
       void vscode.window.showErrorMessage(`Session Ops: ${result.message} The task stays in its document.`);
