@@ -73,7 +73,7 @@ export function resplit(before: string, old: Split, after: string, change: TextC
   const n = after.length;
   const chunks: ChunkSpan[] = oldChunks.slice(0, k0);
   const firstLine = lineIndexAt(old.lineStarts, c0.start);
-  const lineStarts = old.lineStarts.slice(0, firstLine);
+  const lineStarts: number[] = []; // of the re-scanned lines; the kept ones are joined at the end
   let cur: ChunkSpan | null = null;
   let j = k0 + 1; // the next old chunk that could be where both splits meet again
   let pos = c0.start;
@@ -100,11 +100,11 @@ export function resplit(before: string, old: Split, after: string, change: TextC
             cur.end = pos;
             for (let k = j; k < oldChunks.length; k++) {
               const o = oldChunks[k];
-              chunks.push({ ...o, start: o.start + delta, end: o.end + delta });
+              chunks.push(delta === 0 ? o : { ...o, start: o.start + delta, end: o.end + delta });
             }
-            const from = lineIndexAt(old.lineStarts, at);
-            for (let k = from; k < old.lineStarts.length; k++) lineStarts.push(old.lineStarts[k] + delta);
-            return { lineStarts, chunks };
+            const tail = old.lineStarts.slice(lineIndexAt(old.lineStarts, at));
+            if (delta !== 0) for (let k = 0; k < tail.length; k++) tail[k] += delta;
+            return { lineStarts: old.lineStarts.slice(0, firstLine).concat(lineStarts, tail), chunks };
           }
         }
         if (cur) cur.end = pos;
@@ -120,5 +120,5 @@ export function resplit(before: string, old: Split, after: string, change: TextC
     if (nl >= n) break;
     pos = nl + 1;
   }
-  return { lineStarts, chunks };
+  return { lineStarts: old.lineStarts.slice(0, firstLine).concat(lineStarts), chunks };
 }
