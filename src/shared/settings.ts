@@ -10,7 +10,7 @@
 //                                         pointers) and schema completion/hover there; `always`:
 //                                         report everything; `never`: drop those even without it
 //   redhatYamlPresent: boolean            is redhat.vscode-yaml installed (also: notification sessionOps/environment)
-//   debounceMs: number                    delay after an edit (default 15; 0 on open)
+//   debounceMs: number                    coalescing window for a burst of edits (default 15; an edit after a quiet spell and an open are validated at once)
 //   pages.sourceRoot: string              a port's original source tree, relative to the port folder
 //                                         (the parent of source-analysis): the source-test column of
 //                                         10-fidelity-baseline is checked against it; unset: not checked
