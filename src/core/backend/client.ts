@@ -53,6 +53,10 @@ export interface SampleRound {
   /** Every listed session whose newest message could not be read (vanished or error), as listed. */
   unreadable: Array<{ session: SessionSnapshot; at: EpochMs; error: BackendError }>;
   warnings: string[];
+  /** Every session the list named (also those not sampled by a partial round). */
+  listed: string[];
+  /** True when only named sessions were sampled (sampleRound's `sessionIds`). */
+  partial: boolean;
 }
 
 const CAPABILITIES: Record<Dialect, BackendCapabilities> = {
@@ -198,10 +202,15 @@ export class BackendClient {
    * session in parallel within the pool's bounded concurrency. On stock opencode, progress is
    * derived from the newest message. Remembering quota walls is the caller's (health/recordWalls).
    * `activity`: the counter fed by the event stream (readEventStream), copied into each sample.
+   * `sessionIds`: sample only these sessions (an event named them); the list is read as always.
    */
-  async sampleRound(directory: string, opts: CallOptions & { activity?: ActivityCounter } = {}): Promise<SampleRound> {
+  async sampleRound(directory: string, opts: CallOptions & { activity?: ActivityCounter; sessionIds?: Iterable<string> } = {}): Promise<SampleRound> {
     const at = this.now();
     const list = await this.listSessions(directory, opts);
+    // A nudge for named sessions: the list (and status map) as always, the newest message of
+    // those sessions only. `listed` still carries every session, so the caller sees new ones.
+    const only = opts.sessionIds ? new Set(opts.sessionIds) : null;
+    const sampled = only ? list.sessions.filter((s) => only.has(s.id)) : list.sessions;
     const opencode = list.dialect === 'opencode';
     const vanished: string[] = [];
     const errors: SampleRound['errors'] = [];
@@ -222,9 +231,9 @@ export class BackendClient {
           return null;
         },
       );
-    const results = await Promise.all(list.sessions.map(sampleOne));
+    const results = await Promise.all(sampled.map(sampleOne));
     const samples = results.filter((s): s is SessionSample => s !== null);
-    return { directory, at, dialect: list.dialect, samples, vanished, errors, unreadable, warnings: list.warnings };
+    return { directory, at, dialect: list.dialect, samples, vanished, errors, unreadable, warnings: list.warnings, listed: list.sessions.map((s) => s.id), partial: only !== null };
   }
 
   async close(): Promise<void> {

@@ -23,7 +23,6 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   private readonly disposables: vscode.Disposable[] = [this.changeEmitter];
   /** Stable node objects, so that a refresh of one element finds it. */
   private readonly nodes = new Map<string, SessionsNode>();
-  private rowsByKey = new Map<string, SessionRow>();
 
   constructor(
     private readonly monitor: SessionMonitor,
@@ -61,7 +60,6 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   }
 
   private onMonitorChange(change: MonitorChange): void {
-    this.rowsByKey = new Map(this.monitor.rows().map((r) => [r.key, r]));
     if (change.structural.length > 0) {
       // The set of sessions (or a backend's status) changed: re-render those backends' subtrees.
       const backends = change.structural.map((k) => this.nodes.get(`b:${k}`)).filter((n): n is SessionsNode => n !== undefined);
@@ -138,7 +136,8 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   }
 
   row(node: SessionsNode): SessionRow | undefined {
-    return node.kind === 'session' ? this.rowsByKey.get(node.key.slice(2)) : undefined;
+    // The monitor's index, rebuilt only after its rows changed (not per change event here).
+    return node.kind === 'session' ? this.monitor.row(node.key.slice(2)) : undefined;
   }
 
   getChildren(node?: SessionsNode): SessionsNode[] {
