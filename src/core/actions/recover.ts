@@ -11,7 +11,9 @@ import type { SampleRound } from '../backend/client';
 import { assessSession } from '../health/assess';
 import { markedProviders } from '../health/provider-choice';
 import { MIN_SPACING_MS } from '../health/verdict';
-import type { EpochMs, ModelRef, ProviderListing, QuotaWall, SessionAssessment, SessionSample } from '../model';
+import type { EpochMs, ModelRef, ProviderListing, QuotaWall, SessionAssessment } from '../model';
+import { recordWalls } from '../health/record-walls';
+import { SampleHistory } from '../health/sample-history';
 import { abortSession, type AbortOptions, type AbortResult } from './abort';
 import { confirmStarted, type ConfirmOptions } from './confirm';
 import { callOpts, clockOf, failureOf, type ActionContext, type ActionFailure } from './context';
@@ -68,6 +70,12 @@ function marksConsidered(listing: ProviderListing, wall: QuotaWall | null, now: 
   return marks;
 }
 
+/** The client's own mark book when the backend keeps no quota objects (stock opencode). */
+function recorderOf(backend: ActionContext['backend']): Parameters<typeof recordWalls>[0] | null {
+  const b = backend as Partial<{ capabilities: { quotaObjects: boolean } | null; marks: Parameters<typeof recordWalls>[0] }>;
+  return b.capabilities?.quotaObjects === false && b.marks ? b.marks : null;
+}
+
 export async function recoverSession(ctx: ActionContext, req: RecoverRequest): Promise<RecoverResult> {
   const id = req.sessionId;
   const clock = clockOf(ctx);
@@ -78,26 +86,34 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
     const minSpacingMs = req.minSpacingMs ?? MIN_SPACING_MS;
     const spacingMs = Math.max(req.spacingMs ?? 45_000, minSpacingMs);
     const maxSamples = Math.max(2, req.maxSamples ?? 4);
-    const samples: SessionSample[] = [];
+    // The one sample history of the verdicts (SampleHistory: the baseline window, settled?), and
+    // on a backend without quota objects the walls seen are recorded in the client's mark book,
+    // as the monitor and the status CLI do.
+    const history = new SampleHistory({ spacingMs, minSpacingMs });
+    const marks = recorderOf(ctx.backend);
+    let taken = 0;
     const take = async (): Promise<SampleRound> => ctx.backend.sampleRound(ctx.directory, callOpts(ctx));
     let assessment: SessionAssessment | null = null;
     let listing: ProviderListing | null = null;
-    while (samples.length < maxSamples) {
-      if (samples.length > 0) await clock.sleep(spacingMs, ctx.signal);
+    while (taken < maxSamples) {
+      if (taken > 0) await clock.sleep(spacingMs, ctx.signal);
       const round = await take();
       const sample = round.samples.find((s) => s.session.id === id);
       if (!sample) {
         const why = round.vanished.includes(id) ? 'vanished' : round.errors.find((e) => e.sessionId === id)?.error.message ?? 'is not listed in this directory';
         return { ...res, error: { kind: 'not-listed', message: `session ${id} ${why}` }, message: `session ${id} ${why}; nothing sent` };
       }
-      samples.push(sample);
-      if (samples.length < 2) continue;
+      history.add(sample);
+      if (marks) recordWalls(marks, [sample]);
+      taken++;
+      if (taken < 2) continue;
       listing = await ctx.backend.listProviders(ctx.directory, callOpts(ctx));
-      assessment = assessSession(samples, listing, { now: clock.now(), resetWithinReachMs: req.resetWithinReachMs, minSpacingMs });
+      assessment = assessSession(history.pair(id), listing, { now: clock.now(), resetWithinReachMs: req.resetWithinReachMs, minSpacingMs });
       if (assessment.settled) break;
     }
+    const samples = history.samples(id);
     res.assessment = assessment;
-    if (!assessment || !listing || !assessment.settled) return refused('no-verdict', `no settled verdict after ${samples.length} samples (${assessment?.verdictBasis ?? 'no samples'}): sample again later; nothing is done on a guess`);
+    if (!assessment || !listing || !assessment.settled) return refused('no-verdict', `no settled verdict after ${taken} samples (${assessment?.verdictBasis ?? 'no samples'}): sample again later; nothing is done on a guess`);
     const wall = assessment.quotaWall;
     const decision = assessment.decision;
     const now = clock.now();
