@@ -60,10 +60,12 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   }
 
   private onMonitorChange(change: MonitorChange): void {
-    if (change.structural.length > 0) {
-      // The set of sessions (or a backend's status) changed: re-render those backends' subtrees.
+    if (change.structural.length > 0 || this.rootKeys !== this.backendKeys()) {
+      // The set of sessions (or a backend's status) changed: re-render those backends' subtrees;
+      // the set of backends changed (one added or removed, all removed): re-render the root.
       const backends = change.structural.map((k) => this.nodes.get(`b:${k}`)).filter((n): n is SessionsNode => n !== undefined);
-      this.changeEmitter.fire(backends.length === change.structural.length ? backends : undefined);
+      this.changeEmitter.fire(backends.length === change.structural.length && this.rootKeys === this.backendKeys() ? backends : undefined);
+      this.forgetGone();
     }
     // Only rows whose rendered look changed are refreshed (not every row every round), and
     // nothing while the view is hidden: it renders afresh when it is shown again.
@@ -74,6 +76,29 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       if (rows.length > 0) this.changeEmitter.fire(rows);
     }
     this.updateBadge();
+  }
+
+  /** The backends the tree's root last listed. */
+  private rootKeys = '';
+
+  private backendKeys(): string {
+    return this.monitor
+      .backends()
+      .map((b) => b.config.key)
+      .join('\u0000');
+  }
+
+  /** Drops the nodes and looks of sessions no longer listed (sessions come and go over a day). */
+  private forgetGone(): void {
+    let live: Set<string> | null = null;
+    for (const key of this.nodes.keys()) {
+      if (!key.startsWith('s:')) continue;
+      live ??= new Set(this.monitor.rows().map((r) => r.key));
+      if (!live.has(key.slice(2))) {
+        this.nodes.delete(key);
+        this.looks.delete(key.slice(2));
+      }
+    }
   }
 
   /** The last rendered look of each session row (icon, label, description, menu flags). */
@@ -142,6 +167,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
 
   getChildren(node?: SessionsNode): SessionsNode[] {
     if (!node) {
+      this.rootKeys = this.backendKeys();
       return this.monitor.backends().map((b) => this.node({ kind: 'backend', key: `b:${b.config.key}`, backend: b.config }));
     }
     const state = this.monitor.backend(node.backend.key);
