@@ -48,6 +48,35 @@ const IDLE_MS = SMOKE ? 1_000 : 3_000;
 /** The event-loop delay probe's resolution: a block shorter than this is not seen. */
 const DELAY_RESOLUTION_MS = 10;
 
+/**
+ * A setInterval drift probe that tells a block from starvation: on a machine shared with other
+ * work, a late timer may mean the process was not scheduled (wall delay) rather than that its
+ * loop was busy. Each gap's block on CPU is min(wall delay, CPU time used in the gap) (CPU of all
+ * the process's threads, so gc helpers count: an upper bound).
+ */
+function blockProbe(resolutionMs = DELAY_RESOLUTION_MS): { stop: () => { wallMs: number; cpuMs: number } } {
+  let last = performance.now();
+  let lastCpu = process.cpuUsage();
+  let wallMs = 0;
+  let cpuMs = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const cpu = process.cpuUsage();
+    const wall = now - last - resolutionMs;
+    const used = (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000;
+    wallMs = Math.max(wallMs, wall);
+    cpuMs = Math.max(cpuMs, Math.min(wall, used));
+    last = now;
+    lastCpu = cpu;
+  }, resolutionMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      return { wallMs: Math.max(0, wallMs), cpuMs: Math.max(0, cpuMs) };
+    },
+  };
+}
+
 /** A forced gc when V8 lets us turn it on at run time; null otherwise. */
 function findGc(): (() => void) | null {
   const existing = (globalThis as { gc?: () => void }).gc;
@@ -69,6 +98,8 @@ interface Round {
   cpuMs: number;
   /** The longest event-loop block in the window (delay beyond the probe's resolution). */
   maxBlockMs: number;
+  /** The same, counting only the CPU the process used in that gap (not starvation by other processes). */
+  maxBlockCpuMs: number;
   windowMs: number;
   heapUsed: number;
   rss: number;
@@ -174,6 +205,7 @@ describe('views benchmark', function () {
     const shown = api.notifier.shown.length;
     const delay = monitorEventLoopDelay({ resolution: DELAY_RESOLUTION_MS });
     delay.enable();
+    const probe = blockProbe();
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     await run();
@@ -183,6 +215,7 @@ describe('views benchmark', function () {
     while (performance.now() - Math.max(t1, tree.lastItemAt) < 500) await sleep(25);
     const cpu = process.cpuUsage(c0);
     delay.disable();
+    const blocks = probe.stop();
     const t2 = performance.now();
     const after = mem();
     let gced: { heapUsed: number; rss: number } | null = null;
@@ -196,6 +229,7 @@ describe('views benchmark', function () {
       renderTailMs: Math.max(0, tree.lastItemAt - t1),
       cpuMs: (cpu.user + cpu.system) / 1000,
       maxBlockMs: Math.max(0, delay.max / 1e6 - DELAY_RESOLUTION_MS),
+      maxBlockCpuMs: blocks.cpuMs,
       windowMs: t2 - t0,
       heapUsed: after.heapUsed,
       rss: after.rss,
@@ -469,7 +503,20 @@ describe('views benchmark', function () {
       const openHandles = () => {
         const resources = process.getActiveResourcesInfo();
         const legacy = (process as unknown as { _getActiveHandles?: () => unknown[] })._getActiveHandles?.() ?? [];
+        let fdSockets: number | null = null;
+        try {
+          fdSockets = fs.readdirSync('/proc/self/fd').filter((fd) => {
+            try {
+              return fs.readlinkSync(`/proc/self/fd/${fd}`).startsWith('socket:');
+            } catch {
+              return false;
+            }
+          }).length;
+        } catch {
+          /* not Linux */
+        }
         return {
+          fdSockets,
           handles: resources.filter((r) => r !== 'Timeout').length,
           timeouts: resources.filter((r) => r === 'Timeout').length,
           sockets: Math.max(resources.filter((r) => r === 'TCPSocketWrap').length, legacy.filter((h) => h instanceof net.Socket).length),
@@ -512,6 +559,8 @@ describe('views benchmark', function () {
       const series = [start];
       const delay = monitorEventLoopDelay({ resolution: DELAY_RESOLUTION_MS });
       delay.enable();
+      let probe = blockProbe();
+      let blockCpuMs = 0;
       const durationMs = load.minutes * 60_000;
       const probeEveryMs = Math.min(30_000, Math.max(2_000, durationMs / 8));
       const endAt = performance.now() + durationMs;
@@ -519,10 +568,13 @@ describe('views benchmark', function () {
         await sleep(Math.min(probeEveryMs, Math.max(0, endAt - performance.now())));
         // The forced gc of the probe is ours, not the monitor's: not counted as a block.
         delay.disable();
+        blockCpuMs = Math.max(blockCpuMs, probe.stop().cpuMs);
         series.push(snapshot());
         delay.enable();
+        probe = blockProbe();
       }
       delay.disable();
+      blockCpuMs = Math.max(blockCpuMs, probe.stop().cpuMs);
       const end = series[series.length - 1];
       // Backends removed: everything the monitor opened is closed.
       await setting('backends', undefined);
@@ -538,6 +590,7 @@ describe('views benchmark', function () {
         durationMs: end.at - start.at,
         probeEveryMs,
         maxBlockMs: Math.max(0, delay.max / 1e6 - DELAY_RESOLUTION_MS),
+        maxBlockCpuMs: blockCpuMs,
         before,
         start,
         end,
@@ -551,6 +604,7 @@ describe('views benchmark', function () {
       assert.ok(end.stats.rounds - start.stats.rounds >= load.backends, `sampling ran: ${end.stats.rounds - start.stats.rounds} rounds`);
       assert.deepEqual({ timers: after.stats.timers, streams: after.stats.streams, clients: after.stats.clients }, { timers: 0, streams: 0, clients: 0 }, 'the monitor left something open');
       assert.ok(after.sockets <= before.sockets, `sockets after the run ${after.sockets}, before ${before.sockets}`);
+      if (after.fdSockets !== null && before.fdSockets !== null) assert.ok(after.fdSockets <= before.fdSockets + 2, `socket descriptors after the run ${after.fdSockets}, before ${before.fdSockets}`);
     });
   }
 });
