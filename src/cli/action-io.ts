@@ -9,6 +9,7 @@ import { parseModelRef } from '../core/actions/model-choice';
 import { systemClock, type ActionContext, type Clock } from '../core/actions/context';
 import type { ModelRef } from '../core/model';
 import { UsageError, type ParsedArgs } from './args';
+import { parseProviderScope, type ProviderScope } from '../core/health/provider-choice';
 
 /** Exit codes shared by every action. */
 export const EXIT = {
@@ -69,6 +70,20 @@ export function modelArg(a: ParsedArgs): ModelRef | null {
   if (!m) throw new UsageError(`--model must be PROVIDER/MODEL, got "${raw}"`);
   return m;
 }
+
+/** --providers a,b: the providers recovery and wake may choose (absent: any connected one; "" : the configured ones, without the built-in opencode). */
+export function providersArg(a: ParsedArgs): ProviderScope | null {
+  const raw = a.values.get('--providers');
+  if (raw === undefined) return null;
+  try {
+    return parseProviderScope(raw);
+  } catch (err) {
+    throw new UsageError(`--providers: ${(err as Error).message}`);
+  }
+}
+
+export const PROVIDERS_HELP = `  --providers A,B       only these providers may be chosen for the model (default: any connected
+                        one; "" means the configured ones, without the built-in opencode)`;
 
 export async function readTextFile(io: ActionIo, flag: string, path: string): Promise<string> {
   try {

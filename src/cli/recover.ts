@@ -4,7 +4,7 @@ import { recoverSession, type RecoverResult } from '../core/actions/recover';
 import { DEFAULT_RESET_WITHIN_REACH_MS } from '../core/health/action';
 import { MIN_SPACING_MS } from '../core/health/verdict';
 import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, numberOption, parseArgv, UsageError, wantsHelp } from './args';
-import { clean, contextFor, defaultActionIo, EXIT, inventorySources, isoOrUnknown, modelArg, sessionArg, withUsage, type ActionIo } from './action-io';
+import { clean, contextFor, defaultActionIo, EXIT, inventorySources, isoOrUnknown, modelArg, providersArg, PROVIDERS_HELP, sessionArg, withUsage, type ActionIo } from './action-io';
 import { PROMPT_HELP, PROMPT_OPTIONS } from './wake';
 
 const USAGE = `Usage: session-ops recover SESSION --base-url URL --directory DIR
@@ -23,6 +23,7 @@ Options:
   --agent NAME              agent role (default build)
   --wait SECONDS            how long to read for the answer (default 120), and for idle after an abort
   --reset-within-reach MIN  a reset this many minutes away is waited for (default 120)
+${PROVIDERS_HELP}
   --json                    print {"session","decision","provider","model","waitUntil","marks":[...]}
 
 ${PROMPT_HELP}
@@ -55,7 +56,7 @@ export async function runRecover(argv: string[], ioOverrides: Partial<ActionIo> 
   return withUsage(io, 'recover', USAGE, async () => {
     const a = parseArgv(argv, {
       flags: ['--json', '--allow-short-spacing'],
-      options: [...BACKEND_OPTIONS, '--spacing', '--model', '--agent', '--wait', '--reset-within-reach', ...PROMPT_OPTIONS.filter((o) => o !== '--facts')],
+      options: [...BACKEND_OPTIONS, '--spacing', '--model', '--agent', '--wait', '--reset-within-reach', '--providers', ...PROMPT_OPTIONS.filter((o) => o !== '--facts')],
       positionals: 1,
     });
     if (wantsHelp(a)) {
@@ -88,6 +89,7 @@ export async function runRecover(argv: string[], ioOverrides: Partial<ActionIo> 
         spacingMs: Math.round(spacing * 1000),
         minSpacingMs: allowShort ? 0 : MIN_SPACING_MS,
         resetWithinReachMs: Math.round(numberOption(a, '--reset-within-reach', DEFAULT_RESET_WITHIN_REACH_MS / 60_000, 0) * 60_000),
+        providers: providersArg(a),
         abort: { waitMs },
         confirm: { withinMs: waitMs },
       });

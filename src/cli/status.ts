@@ -8,6 +8,8 @@ import { backendArgs, BACKEND_OPTIONS, clientFor, numberOption, parseArgv, Usage
 import { BackendError } from '../core/backend/errors';
 import { DEFAULT_MARK_MAX_AGE_MS, QuotaMarkBook } from '../core/backend/quota-marks';
 import { DEFAULT_RESET_WITHIN_REACH_MS } from '../core/health/action';
+import type { ProviderScope } from '../core/health/provider-choice';
+import { providersArg } from './action-io';
 import { DEFAULT_RETRY_WAIT_MS } from '../core/health/quota-wall';
 import { assessSettled, collectSettledSamples } from '../core/health/sampling';
 import { buildStatusDocument, type StatusDocument } from '../core/health/status-document';
@@ -16,7 +18,7 @@ import { DEFAULT_TOOL_CEILING_MS, MIN_SPACING_MS } from '../core/health/verdict'
 const USAGE = `Usage: session-ops status --base-url URL --directory DIR [options]
 
 Samples every session of DIR twice, SPACING seconds apart, and prints the health verdict
-(healthy, idle, hung), any quota wall, any completion report and the recommended action.
+(healthy, idle, hung, or waiting: a pending permission or question needs a person), any quota wall, any completion report and the recommended action.
 Read-only: it never aborts or prompts anything (GET requests only; on stock opencode it also
 listens to the event stream between samples, so a session still streaming is not called hung).
 
@@ -32,6 +34,8 @@ Options:
   --tool-ceiling-minutes MIN  a tool running this long with nothing else moving is hung (default 30)
   --mark-max-age-minutes MIN  a remembered quota mark without a reset time ends after this (default 360)
   --timeout SECONDS         per-request timeout (default 15)
+  --providers A,B           providers a recovery may choose (default: any connected one); an empty
+                            value ("") means the configured ones, without the built-in opencode
   --json                    print the JSON document instead of a table
 
 Environment:
@@ -59,10 +63,11 @@ interface StatusArgs {
   markMaxAgeMs: number;
   timeoutMs: number;
   json: boolean;
+  providers: ProviderScope | null;
 }
 
 const FLAGS = ['--allow-short-spacing', '--json'];
-const OPTIONS = [...BACKEND_OPTIONS, '--spacing', '--max-samples', '--reset-within-reach', '--retry-wall-minutes', '--tool-ceiling-minutes', '--mark-max-age-minutes', '--timeout'];
+const OPTIONS = [...BACKEND_OPTIONS, '--spacing', '--max-samples', '--reset-within-reach', '--retry-wall-minutes', '--tool-ceiling-minutes', '--mark-max-age-minutes', '--timeout', '--providers'];
 
 function parseArgs(argv: string[]): StatusArgs | 'help' {
   const parsed = parseArgv(argv, { flags: FLAGS, options: OPTIONS });
@@ -87,6 +92,7 @@ function parseArgs(argv: string[]): StatusArgs | 'help' {
     markMaxAgeMs: Math.round(number('--mark-max-age-minutes', DEFAULT_MARK_MAX_AGE_MS / 60_000, 0) * 60_000),
     timeoutMs: Math.round(number('--timeout', 15, 0.1) * 1000),
     json: flags.has('--json'),
+    providers: providersArg(parsed),
   };
 }
 
@@ -151,6 +157,7 @@ async function collect(client: BackendClient, args: StatusArgs, io: StatusIo): P
     minSpacingMs,
     retryWaitMs: args.retryWaitMs,
     toolCeilingMs: args.toolCeilingMs,
+    providers: args.providers,
   });
   const errors = settled.latest.unreadable.map((u) => ({ sessionId: u.session.id, kind: u.error.kind, message: u.error.message }));
   return buildStatusDocument({
@@ -192,12 +199,15 @@ export function renderTable(doc: StatusDocument, now: number): string {
   out.push('');
   if (doc.sessions.length === 0) out.push('No sessions.');
   else {
-    const rows = [['SESSION', 'TITLE', 'VERDICT', 'ACTION', 'QUOTA WALL', 'REPORT']];
+    // The WAITING FOR column appears when a session waits for a person (permission or question).
+    const anyWaiting = doc.sessions.some((s) => s.waiting);
+    const rows = [['SESSION', 'TITLE', 'VERDICT', 'ACTION', ...(anyWaiting ? ['WAITING FOR'] : []), 'QUOTA WALL', 'REPORT']];
     for (const s of doc.sessions) {
       const wall = s.quotaWall ? `${s.quotaWall.category} on ${clean(s.quotaWall.provider ?? '?', 20)}${s.quotaWall.resetAt ? `, reset ${time(s.quotaWall.resetAt)}` : ''}` : '-';
       const report = s.report ? `${s.report.status} ${clean(s.report.ticket, 20)}${s.report.pr ? ` pr=${clean(s.report.pr, 20)}` : ''}` : '-';
       const action = `${s.action}${s.abortFirst && s.action !== 'abort-then-wake' ? ' (abort first)' : ''}${s.recoverOn ? ` on ${clean(s.recoverOn, 20)}` : ''}`;
-      rows.push([clean(s.id, 40), clean(s.title ?? '', 30), `${s.verdict}${s.settled || s.unreadable ? '' : '?'}`, action, wall, report]);
+      const waiting = s.waiting ? clean(s.waiting.title, 50) : '-';
+      rows.push([clean(s.parentId ? `└ ${s.id}` : s.id, 42), clean(s.title ?? '', 30), `${s.verdict}${s.settled || s.unreadable ? '' : '?'}`, action, ...(anyWaiting ? [waiting] : []), wall, report]);
     }
     out.push(table(rows));
     out.push('');

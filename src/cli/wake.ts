@@ -3,7 +3,7 @@ import { readBaselineFacts, type FactBaselineFacts } from '../core/actions/compo
 import { promptBuilder } from '../core/actions/prompt-builder';
 import { wakeSession } from '../core/actions/wake';
 import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, numberOption, parseArgv, UsageError, wantsHelp, type ParsedArgs } from './args';
-import { clean, contextFor, defaultActionIo, EXIT, EXIT_HELP, inventorySources, modelArg, readTextFile, sessionArg, withUsage, type ActionIo } from './action-io';
+import { clean, contextFor, defaultActionIo, EXIT, EXIT_HELP, inventorySources, modelArg, providersArg, PROVIDERS_HELP, readTextFile, sessionArg, withUsage, type ActionIo } from './action-io';
 
 export const PROMPT_OPTIONS = ['--ticket', '--orchestrator', '--label', '--task', '--resume', '--facts', '--pr', '--worktree'];
 
@@ -23,7 +23,7 @@ export const PROMPT_HELP = `Prompt inputs (for --compose; all optional, never re
 
 const USAGE = `Usage: session-ops wake SESSION --base-url URL --directory DIR
        (--prompt-file FILE | --compose wake|quota-wake|fact-baseline)
-       [--model PROVIDER/MODEL] [--agent NAME] [--abort-first] [--wait SECONDS] [--worktree DIR] [--json]
+       [--model PROVIDER/MODEL] [--agent NAME] [--abort-first] [--wait SECONDS] [--providers A,B] [--worktree DIR] [--json]
 
 Sends a wake prompt with an explicit model and confirms that it started. The body is built from
 the file (or composed), so quoting cannot corrupt the text. Refused (exit 3, nothing sent) when the
@@ -40,6 +40,7 @@ Options:
   --agent NAME          agent role (default build)
   --abort-first         abort, read idle, only then send (an explicit order: no two-sample verdict)
   --wait SECONDS        how long to read for the confirmation, and for idle after an abort (default 60)
+${PROVIDERS_HELP}
   --json                print {"session","model":{"providerID","modelID"},"aborted","confirmed"}
 
 ${PROMPT_HELP}
@@ -69,7 +70,7 @@ export async function baselineArg(a: ParsedArgs, io: ActionIo): Promise<FactBase
 export async function runWake(argv: string[], ioOverrides: Partial<ActionIo> = {}): Promise<number> {
   const io = { ...defaultActionIo(), ...ioOverrides };
   return withUsage(io, 'wake', USAGE, async () => {
-    const a = parseArgv(argv, { flags: ['--json', '--abort-first'], options: [...BACKEND_OPTIONS, '--prompt-file', '--compose', '--model', '--agent', '--wait', ...PROMPT_OPTIONS], positionals: 1 });
+    const a = parseArgv(argv, { flags: ['--json', '--abort-first'], options: [...BACKEND_OPTIONS, '--prompt-file', '--compose', '--model', '--agent', '--wait', '--providers', ...PROMPT_OPTIONS], positionals: 1 });
     if (wantsHelp(a)) {
       io.stdout(`${USAGE}\n`);
       return EXIT.done;
@@ -109,6 +110,7 @@ export async function runWake(argv: string[], ioOverrides: Partial<ActionIo> = {
         model,
         agent,
         abortFirst: a.flags.has('--abort-first'),
+        providers: providersArg(a),
         abort: { waitMs },
         confirm: { withinMs: waitMs },
       });

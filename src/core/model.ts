@@ -24,6 +24,53 @@ export interface BackendCapabilities {
   quotaObjects: boolean;
   /** Sessions carry the spec's progress object; false: progress is derived from the newest message. */
   progress: boolean;
+  /** Pending permission requests can be listed and answered (stock opencode GET /permission). */
+  permissions?: boolean;
+  /** Pending agent questions can be listed and answered (stock opencode GET /question). */
+  questions?: boolean;
+  /** A session's todo list can be read (stock opencode GET /session/{id}/todo). */
+  todos?: boolean;
+  /** One event stream for every directory (stock opencode GET /global/event). */
+  globalEvents?: boolean;
+}
+
+/** One question of an agent's question tool. */
+export interface QuestionItem {
+  question: string;
+  /** Very short label, when the agent gave one. */
+  header: string | null;
+  options: Array<{ label: string; description: string | null }>;
+  /** More than one option may be chosen. */
+  multiple: boolean;
+  /** Free text is allowed beside the options. */
+  custom: boolean;
+}
+
+/**
+ * A request that waits for a person: a pending permission (a tool whose permission is `ask`) or a
+ * pending question (the agent's question tool). A session with one is never hung.
+ */
+export interface WaitingRequest {
+  kind: WaitingFor;
+  /** The backend's request id (checked as a safe path segment on read). */
+  requestID: string;
+  sessionID: string;
+  /** One readable line: "permission: bash ls -la" or "question: Which color?". */
+  title: string;
+  /** permission: the tool (the permission's name), its patterns and the "always" patterns. */
+  permission: { tool: string; patterns: string[]; always: string[] } | null;
+  /** question: the questions asked (empty for a permission). */
+  questions: QuestionItem[];
+}
+
+/** A session's todo list in numbers (stock opencode). */
+export interface TodoProgress {
+  /** Completed items. */
+  done: number;
+  /** Items that are not cancelled. */
+  total: number;
+  /** The first item in progress, when any. */
+  inProgress: string | null;
 }
 
 /** The spec's progress object; absent means "no signal" (rule 3). */
@@ -53,6 +100,8 @@ export interface SessionSnapshot {
   progress: Progress | null;
   /** Last update time of the session record, when the backend says. */
   updatedAt: EpochMs | null;
+  /** The parent session of a sub-agent session (stock opencode `parentID`); absent/null: top level. */
+  parentId?: string | null;
 }
 
 /** The failure categories of the spec's Errors table. */
@@ -126,6 +175,12 @@ export interface SessionSample {
    * a live signal. Only ever evidence against "hung", never for it. Absent/null: no stream read.
    */
   activity?: number | null;
+  /**
+   * A pending permission or question of this session, read in the same round (stock opencode
+   * GET /permission and GET /question, once per directory). Such a session waits for a person:
+   * verdict `waiting`, action `answer`, never hung. Absent/null: none known.
+   */
+  waiting?: WaitingRequest | null;
 }
 
 /** A usage-limit cooldown on a provider (spec quota object, or a wall remembered for stock opencode). */
@@ -161,10 +216,13 @@ export interface ModelRef {
   modelID: string;
 }
 
-export type Verdict = 'healthy' | 'idle' | 'hung';
+/** `waiting`: the session waits for a person (a pending permission or question), never hung. */
+export type Verdict = 'healthy' | 'idle' | 'hung' | 'waiting';
 
 export type Action =
   | 'leave-alone'
+  /** A person must answer a pending permission or question; never aborted by abort-and-wake. */
+  | 'answer'
   | 'wake'
   | 'harvest'
   | 'abort-then-wake'
@@ -252,6 +310,10 @@ export interface SessionAssessment {
   quotaWall: QuotaWall | null;
   report: CompletionReport | null;
   decision: ActionDecision;
+  /** The pending permission or question of the latest sample (verdict `waiting`). */
+  waiting?: WaitingRequest | null;
+  /** The parent session of a sub-agent session. */
+  parentId?: string | null;
   /** Why the newest message could not be read this round (verdict unknown), or null. */
   unreadable?: string | null;
 }

@@ -46,9 +46,9 @@ export function assertDocumentShape(doc: StatusDocument): void {
   for (const s of doc.sessions) {
     if (typeof s.id !== 'string') fail('session id');
     // 'unknown': the newest message could not be read (with the reason in `unreadable`).
-    if (!['healthy', 'idle', 'hung', 'unknown'].includes(s.verdict)) fail(`verdict ${s.verdict}`);
+    if (!['healthy', 'idle', 'hung', 'waiting', 'unknown'].includes(s.verdict)) fail(`verdict ${s.verdict}`);
     if (s.verdict === 'unknown' && !s.unreadable) fail('verdict unknown without the reason');
-    if (!['leave-alone', 'wake', 'harvest', 'abort-then-wake', 'recover', 'wait-for-reset', 'escalate'].includes(s.action)) fail(`action ${s.action}`);
+    if (!['leave-alone', 'answer', 'wake', 'harvest', 'abort-then-wake', 'recover', 'wait-for-reset', 'escalate'].includes(s.action)) fail(`action ${s.action}`);
     if (!('quotaWall' in s) || !('report' in s)) fail('quotaWall and report are required (null allowed)');
     if (s.quotaWall) {
       if (!['usage-limit', 'free-tier', 'rate-limit', 'balance'].includes(s.quotaWall.category)) fail('quotaWall.category');

@@ -22,7 +22,13 @@ export type Behaviour =
   /** Call the bash tool with `command`, `rounds` times (default: forever), then reply `then`. */
   | { kind: 'tool-loop'; command?: string; rounds?: number; then?: string }
   /** HTTP 500. */
-  | { kind: 'server-error' };
+  | { kind: 'server-error' }
+  /**
+   * Call the tools in `calls` one after another (one per model round: `tool` by name with `args`
+   * as its JSON arguments), then reply `then`. E.g. bash under `"permission": {"bash": "ask"}`,
+   * the question tool, todowrite, task.
+   */
+  | { kind: 'tool-calls'; calls: Array<{ tool: string; args: Record<string, unknown> }>; then?: string };
 
 export interface ModelRequest {
   at: number;
@@ -30,6 +36,8 @@ export interface ModelRequest {
   marker: string | null;
   behaviour: Behaviour['kind'];
   lastUserText: string;
+  /** Names of the tools the request offered. */
+  tools: string[];
 }
 
 export interface ScriptedModel {
@@ -98,7 +106,8 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
       const rule = auxiliary ? undefined : rules.find((r) => lastUserText.includes(r.marker));
       const behaviour: Behaviour = auxiliary ? { kind: 'reply', text: 'Session title' } : (rule?.behaviour ?? fallback);
       const toolRounds = lastUser >= 0 ? messages.slice(lastUser + 1).filter((m) => m.role === 'tool').length : 0;
-      requests.push({ at: Date.now(), auxiliary, marker: rule?.marker ?? null, behaviour: behaviour.kind, lastUserText });
+      const tools = (Array.isArray(body.tools) ? body.tools : []).map((t) => (t && typeof t === 'object' ? String((t as { function?: { name?: unknown } }).function?.name ?? '') : ''));
+      requests.push({ at: Date.now(), auxiliary, marker: rule?.marker ?? null, behaviour: behaviour.kind, lastUserText, tools });
       respond(res, behaviour, toolRounds, body.stream !== false);
     });
   });
@@ -155,6 +164,18 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
       }
       send({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: `call_${cid}`, type: 'function', function: { name: 'bash', arguments: '' } }] });
       send({ tool_calls: [{ index: 0, function: { arguments: JSON.stringify({ command: b.command ?? 'sleep 0.2', description: 'scripted step' }) } }] });
+      finish('tool_calls');
+      return;
+    }
+    if (b.kind === 'tool-calls') {
+      const call = b.calls[toolRounds];
+      if (!call) {
+        send({ role: 'assistant', content: b.then ?? 'Done with the tools.' });
+        finish('stop');
+        return;
+      }
+      send({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: `call_${cid}`, type: 'function', function: { name: call.tool, arguments: '' } }] });
+      send({ tool_calls: [{ index: 0, function: { arguments: JSON.stringify(call.args) } }] });
       finish('tool_calls');
       return;
     }

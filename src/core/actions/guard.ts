@@ -6,7 +6,7 @@
 import type { ModelRef, ProviderListing } from '../model';
 import { payloadProblem, textPrompt, type PromptPayload } from '../backend/payload';
 
-export type SendRefusalCode = 'no-model' | 'empty-prompt' | 'compose-failed' | 'not-idle' | 'not-at-wall' | 'no-verdict' | 'pre-dispatch' | 'invalid-payload' | 'provider-not-connected' | 'provider-marked' | 'provider-is-wall';
+export type SendRefusalCode = 'no-model' | 'empty-prompt' | 'compose-failed' | 'not-idle' | 'not-at-wall' | 'no-verdict' | 'pre-dispatch' | 'invalid-payload' | 'provider-not-connected' | 'provider-marked' | 'provider-is-wall' | 'waiting-for-person';
 
 /** Why a prompt was not sent; `prompt` and `model` are kept for the caller to show or retry. */
 export interface SendRefusal {

@@ -2,7 +2,7 @@
 // it); else the session's last model when its provider qualifies; else a model of a qualifying
 // provider (its default model when the backend says, else its first). A provider qualifies when
 // it is connected, has no quota mark and is not the provider of the session's quota wall.
-import { freeProviders, modelOn } from '../health/provider-choice';
+import { freeProviders, inScope, modelOn, type ProviderScope } from '../health/provider-choice';
 import type { ModelRef, ProviderListing } from '../model';
 
 export type ModelSource = 'requested' | 'session' | 'provider';
@@ -22,6 +22,8 @@ export interface ModelChoiceInput {
   wallProvider: string | null;
   /** Preferred provider (e.g. the recovery decision's recoverOn), tried before the others. */
   prefer?: string | null;
+  /** Which providers may be chosen (health/provider-choice ProviderScope); absent: any. A requested model is taken as given. */
+  providers?: ProviderScope | null;
 }
 
 export function qualifies(providerID: string, listing: ProviderListing, wallProvider: string | null): boolean {
@@ -33,10 +35,10 @@ export function qualifies(providerID: string, listing: ProviderListing, wallProv
 export function chooseModel(input: ModelChoiceInput): ModelChoice {
   if (input.requested) return { model: input.requested, source: 'requested', basis: `--model ${input.requested.providerID}/${input.requested.modelID} as given` };
   const { last, listing, wallProvider } = input;
-  if (last && qualifies(last.providerID, listing, wallProvider)) {
+  if (last && qualifies(last.providerID, listing, wallProvider) && inScope(last.providerID, input.providers)) {
     return { model: last, source: 'session', basis: `the session's last model ${last.providerID}/${last.modelID} (provider connected and unmarked)` };
   }
-  const free = freeProviders(listing, [wallProvider]);
+  const free = freeProviders(listing, [wallProvider], input.providers);
   const ordered = input.prefer ? [...free.filter((p) => p.id === input.prefer), ...free.filter((p) => p.id !== input.prefer)] : free;
   for (const p of ordered) {
     const preferred = last && last.providerID === p.id ? last.modelID : null;
@@ -46,7 +48,8 @@ export function chooseModel(input: ModelChoiceInput): ModelChoice {
       return { model, source: 'provider', basis: `${why}; ${model.providerID}/${model.modelID} is on a connected provider without a quota mark` };
     }
   }
-  const none = free.length > 0 ? `the free providers (${free.map((p) => p.id).join(', ')}) list no model` : 'no connected provider without a quota mark exists';
+  const scoped = input.providers ? (input.providers.length > 0 ? ` among the allowed providers (${input.providers.join(', ')})` : ' among the configured providers (the built-in opencode is left out unless named)') : '';
+  const none = free.length > 0 ? `the free providers (${free.map((p) => p.id).join(', ')}) list no model` : `no connected provider without a quota mark exists${scoped}`;
   return { model: null, source: null, basis: `no explicit model could be determined: ${none}; add --model PROVIDER/MODEL` };
 }
 

@@ -1,6 +1,7 @@
 // recoverSession: the recovery procedure after a quota wall (spec), steps 1-5.
 //  1. classify by two samples spacingMs apart (more, up to maxSamples, while they disagree);
-//     abort (and read idle) only when the session reads generating and frozen;
+//     abort (and read idle) only when the session reads generating and frozen, and never while it
+//     waits for a person (a pending permission or question: refused, see waiting.ts);
 //  2. inventory the surviving work (the prompt builder does it);
 //  3. choose a connected provider without a quota mark, send the quota-wall wake prompt with an
 //     explicit model on it (through the send guard);
@@ -9,7 +10,7 @@
 //  5. read the newest message until an assistant message newer than the prompt appears.
 import type { SampleRound } from '../backend/client';
 import { assessSession } from '../health/assess';
-import { markedProviders } from '../health/provider-choice';
+import { markedProviders, type ProviderScope } from '../health/provider-choice';
 import { MIN_SPACING_MS } from '../health/verdict';
 import type { EpochMs, ModelRef, ProviderListing, QuotaWall, SessionAssessment } from '../model';
 import { recordWalls } from '../health/record-walls';
@@ -20,6 +21,7 @@ import { callOpts, clockOf, failureOf, type ActionContext, type ActionFailure } 
 import type { SendRefusal } from './guard';
 import { chooseAndSend, type PromptFacts } from './send';
 import type { Composed } from './compose';
+import { pendingRequestOf, waitingReason } from './waiting';
 
 export interface RecoverRequest {
   sessionId: string;
@@ -33,6 +35,8 @@ export interface RecoverRequest {
   minSpacingMs?: number;
   maxSamples?: number;
   resetWithinReachMs?: number;
+  /** Which providers recovery may choose (sessionOps.recovery.providers, --providers); absent: any. */
+  providers?: ProviderScope | null;
   abort?: AbortOptions;
   confirm?: ConfirmOptions;
 }
@@ -108,12 +112,15 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
       taken++;
       if (taken < 2) continue;
       listing = await ctx.backend.listProviders(ctx.directory, callOpts(ctx));
-      assessment = assessSession(history.pair(id), listing, { now: clock.now(), resetWithinReachMs: req.resetWithinReachMs, minSpacingMs });
+      assessment = assessSession(history.pair(id), listing, { now: clock.now(), resetWithinReachMs: req.resetWithinReachMs, minSpacingMs, providers: req.providers });
       if (assessment.settled) break;
     }
     const samples = history.samples(id);
     res.assessment = assessment;
     if (!assessment || !listing || !assessment.settled) return refused('no-verdict', `no settled verdict after ${taken} samples (${assessment?.verdictBasis ?? 'no samples'}): sample again later; nothing is done on a guess`);
+    const latestSample = samples[samples.length - 1];
+    if (assessment.verdict === 'waiting' && latestSample?.waiting) return refused('waiting-for-person', waitingReason(id, latestSample.waiting, 'recovery'));
+    if (assessment.verdict === 'waiting') return refused('waiting-for-person', `session ${id} ${assessment.verdictBasis}: recovery does not abort it`);
     const wall = assessment.quotaWall;
     const decision = assessment.decision;
     const now = clock.now();
@@ -129,6 +136,9 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
     // Step 1 (cont.): abort only when generating and frozen.
     const latest = samples[samples.length - 1];
     if (latest.session.state === 'generating' && (decision.abortFirst || assessment.verdict === 'hung')) {
+      // A request may have appeared since the last sample: read again right before aborting.
+      const waiting = await pendingRequestOf(ctx, id);
+      if (waiting) return refused('waiting-for-person', waitingReason(id, waiting, 'recovery'));
       const aborted = await abortSession(ctx, id, req.abort);
       res.abort = aborted;
       res.aborted = aborted.outcome !== 'error';
@@ -142,6 +152,7 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
       agent: req.agent ?? 'build',
       requested: req.model ?? null,
       prefer: decision.recoverOn,
+      providers: req.providers,
       prompt: (facts) => req.prompt({ ...facts, wall }),
       session,
       newest,

@@ -6,6 +6,7 @@ import type { Composed } from './compose';
 import { callOpts, failureOf, type ActionContext, type ActionFailure } from './context';
 import { guardPrompt, type SendRefusal } from './guard';
 import { chooseModel, type ModelChoice } from './model-choice';
+import type { ProviderScope } from '../health/provider-choice';
 
 /** What a prompt builder knows when it runs (after the model was chosen). */
 export interface PromptFacts {
@@ -23,6 +24,8 @@ export interface SendInput {
   agent: string;
   requested: ModelRef | null;
   prefer?: string | null;
+  /** Which providers may be chosen (sessionOps.recovery.providers, --providers); absent: any. */
+  providers?: ProviderScope | null;
   prompt: PromptSource;
   session: SessionSnapshot;
   newest: MessageSnapshot | null;
@@ -40,7 +43,7 @@ export function lastModelOf(newest: MessageSnapshot | null): ModelRef | null {
 }
 
 export async function chooseAndSend(ctx: ActionContext, input: SendInput): Promise<SendOutcome> {
-  const choice = chooseModel({ requested: input.requested, last: lastModelOf(input.newest), listing: input.listing, wallProvider: input.wallProvider, prefer: input.prefer });
+  const choice = chooseModel({ requested: input.requested, last: lastModelOf(input.newest), listing: input.listing, wallProvider: input.wallProvider, prefer: input.prefer, providers: input.providers });
   let text: string;
   if (typeof input.prompt === 'string') text = input.prompt;
   else if (!choice.model) text = '';

@@ -1,13 +1,16 @@
-// wakeSession: optional abort-first (abort, read idle, only then send); refuse when the session
+// wakeSession: optional abort-first (abort, read idle, only then send; refused while the session
+// waits for a person: a pending permission or question); refuse when the session
 // does not read idle and abort-first was not ordered; choose the explicit model; the send guard;
 // send; then confirm (the session turns generating or a newer assistant message appears).
 import { tailProbe } from '../health/quota-wall';
 import type { ModelRef } from '../model';
+import type { ProviderScope } from '../health/provider-choice';
 import { abortSession, type AbortOptions, type AbortResult } from './abort';
 import { confirmStarted, type ConfirmedBy, type ConfirmOptions } from './confirm';
 import { callOpts, clockOf, failureOf, readSession, type ActionContext, type ActionFailure } from './context';
 import type { SendRefusal } from './guard';
 import { chooseAndSend, type PromptSource } from './send';
+import { pendingRequestOf, waitingReason } from './waiting';
 
 export interface WakeRequest {
   sessionId: string;
@@ -17,6 +20,8 @@ export interface WakeRequest {
   /** Agent role (default "build"). */
   agent?: string;
   abortFirst?: boolean;
+  /** Which providers the model may be chosen on (sessionOps.recovery.providers, --providers); absent: any. */
+  providers?: ProviderScope | null;
   abort?: AbortOptions;
   confirm?: ConfirmOptions;
 }
@@ -47,6 +52,8 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
   const fail = (error: ActionFailure, message: string): WakeResult => ({ ...base, outcome: 'error', error, message });
   try {
     if (req.abortFirst) {
+      const waiting = await pendingRequestOf(ctx, id);
+      if (waiting) return refuse('waiting-for-person', waitingReason(id, waiting, 'abort-and-wake'));
       const aborted = await abortSession(ctx, id, req.abort);
       base.abort = aborted;
       base.aborted = aborted.outcome !== 'error';
@@ -63,7 +70,7 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
     }
     const wall = tailProbe({ at: clockOf(ctx).now(), session, newest });
     const wallProvider = wall?.provider ?? null;
-    const sent = await chooseAndSend(ctx, { sessionId: id, agent: req.agent ?? 'build', requested: req.model ?? null, prompt: req.prompt, session, newest, listing, wallProvider });
+    const sent = await chooseAndSend(ctx, { sessionId: id, agent: req.agent ?? 'build', requested: req.model ?? null, providers: req.providers, prompt: req.prompt, session, newest, listing, wallProvider });
     base.modelBasis = sent.choice.basis;
     base.prompt = sent.text;
     if (!sent.sent && sent.refusal) return { ...base, model: sent.refusal.model, outcome: 'refused', refusal: sent.refusal, message: `refused, nothing sent: ${sent.refusal.reason}` };

@@ -1,7 +1,7 @@
 // One BackendClient per base URL and credentials. It speaks both dialects (the spec's and stock
 // opencode 1.18), detected from the responses, and returns only the normalized model. Every
 // request carries `directory`; liveness reads the newest message with limit=1 only.
-import type { BackendCapabilities, Dialect, EpochMs, MessageSnapshot, ProviderListing, SessionSample, SessionSnapshot } from '../model';
+import type { BackendCapabilities, Dialect, EpochMs, MessageSnapshot, ProviderListing, SessionSample, SessionSnapshot, TodoProgress, WaitingRequest } from '../model';
 import type { ActivityCounter } from './activity';
 import { BackendError } from './errors';
 import { HttpTransport, type Query, type TransportOptions } from './http';
@@ -15,6 +15,9 @@ import { readProviderListing } from './wire/providers';
 import { opencodeSession, readSessionList, readStatusMap, specSession, type StatusEntry } from './wire/sessions';
 import { ShapeError } from './wire/shape';
 import { readVcsFiles } from './wire/vcs';
+import { readPermissionList } from './wire/permission';
+import { answersProblem, readQuestionList } from './wire/question';
+import { readTodoList } from './wire/todo';
 
 export interface BackendClientOptions extends TransportOptions {
   /**
@@ -31,6 +34,16 @@ export interface BackendClientOptions extends TransportOptions {
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+}
+
+/** A permission reply: allow this call, allow it from now on (its `always` patterns), or refuse it. */
+export type PermissionReply = 'once' | 'always' | 'reject';
+
+/** The requests of a directory that wait for a person, each a list (empty when none or unsupported). */
+export interface PendingRequests {
+  permissions: WaitingRequest[];
+  questions: WaitingRequest[];
+  warnings: string[];
 }
 
 export interface SessionList {
@@ -53,15 +66,15 @@ export interface SampleRound {
   /** Every listed session whose newest message could not be read (vanished or error), as listed. */
   unreadable: Array<{ session: SessionSnapshot; at: EpochMs; error: BackendError }>;
   warnings: string[];
-  /** Every session the list named (also those not sampled by a partial round). */
-  listed: string[];
+  /** Every session the list named (also those not sampled by a partial round); absent: samples + unreadable. */
+  listed?: string[];
   /** True when only named sessions were sampled (sampleRound's `sessionIds`). */
-  partial: boolean;
+  partial?: boolean;
 }
 
 const CAPABILITIES: Record<Dialect, BackendCapabilities> = {
-  spec: { events: false, sessionStatus: false, quotaObjects: true, progress: true },
-  opencode: { events: true, sessionStatus: true, quotaObjects: false, progress: false },
+  spec: { events: false, sessionStatus: false, quotaObjects: true, progress: true, permissions: false, questions: false, todos: false, globalEvents: false },
+  opencode: { events: true, sessionStatus: true, quotaObjects: false, progress: false, permissions: true, questions: true, todos: true, globalEvents: true },
 };
 
 export class BackendClient {
@@ -114,7 +127,10 @@ export class BackendClient {
     } else {
       sessions = this.shaped('GET /session', () => raw.sessions.map(specSession));
     }
-    return { dialect: raw.dialect, sessions, warnings: raw.warnings };
+    // An empty directory says nothing about the dialect: ask GET /session/status (stock only) so
+    // that its events and pending requests are read before the first session appears.
+    const dialect = raw.dialect ?? this.detected ?? (await this.probeDialect(directory, opts));
+    return { dialect, sessions, warnings: raw.warnings };
   }
 
   /** GET /session/{id}/message?limit=1: the newest message only (never the transcript). */
@@ -174,6 +190,81 @@ export class BackendClient {
     return this.shaped(op, () => readVcsFiles(res.json));
   }
 
+  /** Stock opencode GET /permission: pending permission requests of the directory ([] when unsupported). */
+  async listPermissions(directory: string, opts: CallOptions = {}): Promise<{ requests: WaitingRequest[]; warnings: string[] }> {
+    const op = 'GET /permission';
+    this.checkDirectory(directory, op);
+    const body = await this.optionalJson('permission', directory, op, opts);
+    return body === null ? { requests: [], warnings: [] } : this.shaped(op, () => readPermissionList(body));
+  }
+
+  /** Stock opencode GET /question: pending questions of the directory ([] when unsupported). */
+  async listQuestions(directory: string, opts: CallOptions = {}): Promise<{ requests: WaitingRequest[]; warnings: string[] }> {
+    const op = 'GET /question';
+    this.checkDirectory(directory, op);
+    const body = await this.optionalJson('question', directory, op, opts);
+    return body === null ? { requests: [], warnings: [] } : this.shaped(op, () => readQuestionList(body));
+  }
+
+  /** Both lists, read in parallel: one request each per sampling round, never one per session. */
+  async pendingRequests(directory: string, opts: CallOptions = {}): Promise<PendingRequests> {
+    const [p, q] = await Promise.all([this.listPermissions(directory, opts), this.listQuestions(directory, opts)]);
+    return { permissions: p.requests, questions: q.requests, warnings: [...p.warnings, ...q.warnings] };
+  }
+
+  /** Stock opencode POST /permission/{requestID}/reply {"reply", "message"?}. */
+  async replyPermission(directory: string, requestID: string, reply: PermissionReply, message?: string, opts: CallOptions = {}): Promise<void> {
+    const op = 'POST /permission/{id}/reply';
+    this.checkDirectory(directory, op);
+    this.checkRequest(requestID, op);
+    if (reply !== 'once' && reply !== 'always' && reply !== 'reject') throw this.invalid(op, 'reply must be once, always or reject');
+    if (message !== undefined && (typeof message !== 'string' || message.length > 10_000)) throw this.invalid(op, 'message must be a string up to 10,000 characters');
+    const body = message === undefined || message === '' ? { reply } : { reply, message };
+    await this.http.request({ method: 'POST', path: `permission/${segment(requestID)}/reply`, query: { directory }, body: JSON.stringify(body), operation: op, read: 'discard', ...opts });
+  }
+
+  /** Stock opencode POST /question/{requestID}/reply {"answers": [[label, ...], ...]} (one array per question). */
+  async replyQuestion(directory: string, requestID: string, answers: string[][], opts: CallOptions = {}): Promise<void> {
+    const op = 'POST /question/{id}/reply';
+    this.checkDirectory(directory, op);
+    this.checkRequest(requestID, op);
+    const problem = answersProblem(answers);
+    if (problem) throw this.invalid(op, problem);
+    await this.http.request({ method: 'POST', path: `question/${segment(requestID)}/reply`, query: { directory }, body: JSON.stringify({ answers }), operation: op, read: 'discard', ...opts });
+  }
+
+  /** Stock opencode POST /question/{requestID}/reject: the agent is told the question was dismissed. */
+  async rejectQuestion(directory: string, requestID: string, opts: CallOptions = {}): Promise<void> {
+    const op = 'POST /question/{id}/reject';
+    this.checkDirectory(directory, op);
+    this.checkRequest(requestID, op);
+    await this.http.request({ method: 'POST', path: `question/${segment(requestID)}/reject`, query: { directory }, operation: op, read: 'discard', ...opts });
+  }
+
+  /** Stock opencode GET /session/{id}/todo: the todo list in numbers (null when unsupported). */
+  async todos(directory: string, sessionId: string, opts: CallOptions = {}): Promise<TodoProgress | null> {
+    const op = 'GET /session/{id}/todo';
+    this.checkDirectory(directory, op);
+    this.checkSession(sessionId, op);
+    let res;
+    try {
+      res = await this.http.request({ method: 'GET', path: `session/${segment(sessionId)}/todo`, query: { directory }, operation: op, sessionId, read: 'json', ...opts });
+    } catch (err) {
+      if (err instanceof BackendError && err.kind === 'not-found' && this.detected !== 'opencode') return null;
+      throw err;
+    }
+    return this.shaped(op, () => readTodoList(res.json), sessionId);
+  }
+
+  /** Stock opencode GET /session/{id}/children: the ids of its sub-agent sessions. */
+  async children(directory: string, sessionId: string, opts: CallOptions = {}): Promise<string[]> {
+    const op = 'GET /session/{id}/children';
+    this.checkDirectory(directory, op);
+    this.checkSession(sessionId, op);
+    const res = await this.http.request({ method: 'GET', path: `session/${segment(sessionId)}/children`, query: { directory }, operation: op, sessionId, read: 'json', ...opts });
+    return this.shaped(op, () => readSessionList(res.json).sessions.map((s) => s.id as string), sessionId);
+  }
+
   /**
    * GET /provider, with provider `options` dropped on read. On stock opencode the remembered
    * quota marks are merged in. `maxAgeMs` reuses a recent listing (the stock one is ~6.4 MB).
@@ -231,9 +322,26 @@ export class BackendClient {
           return null;
         },
       );
-    const results = await Promise.all(sampled.map(sampleOne));
+    const warnings = [...list.warnings];
+    // Stock opencode: the pending permissions and questions of the directory, one request each.
+    // They are a hint that can only prevent "hung"; a failure to read them is a warning.
+    const pendingRead: Promise<PendingRequests | null> =
+      opencode && sampled.length > 0
+        ? this.pendingRequests(directory, opts).catch((err: unknown) => {
+            if (err instanceof BackendError && err.kind !== 'aborted') {
+              warnings.push(`pending permissions/questions not read: ${err.message}`);
+              return null;
+            }
+            throw err;
+          })
+        : Promise.resolve(null);
+    const [results, pending] = await Promise.all([Promise.all(sampled.map(sampleOne)), pendingRead]);
     const samples = results.filter((s): s is SessionSample => s !== null);
-    return { directory, at, dialect: list.dialect, samples, vanished, errors, unreadable, warnings: list.warnings, listed: list.sessions.map((s) => s.id), partial: only !== null };
+    if (pending) {
+      warnings.push(...pending.warnings);
+      attachWaiting(samples, [...pending.permissions, ...pending.questions]);
+    }
+    return { directory, at, dialect: list.dialect, samples, vanished, errors, unreadable, warnings, listed: list.sessions.map((s) => s.id), partial: only !== null };
   }
 
   async close(): Promise<void> {
@@ -279,6 +387,38 @@ export class BackendClient {
     return this.shaped(op, () => readStatusMap(res.json));
   }
 
+  /** GET of an optional stock-opencode endpoint: null when the backend has none (404). */
+  private async optionalJson(path: string, directory: string, operation: string, opts: CallOptions): Promise<unknown> {
+    try {
+      const res = await this.http.request({ method: 'GET', path, query: { directory }, operation, read: 'json', ...opts });
+      return res.json;
+    } catch (err) {
+      if (err instanceof BackendError && err.kind === 'not-found') return null;
+      throw err;
+    }
+  }
+
+  /** The dialect of a directory with no sessions: GET /session/status exists only on stock opencode. */
+  private async probeDialect(directory: string, opts: CallOptions): Promise<Dialect | null> {
+    try {
+      const res = await this.http.request({ method: 'GET', path: 'session/status', query: { directory }, operation: 'GET /session/status', read: 'json', ...opts });
+      if (res.json !== null && typeof res.json === 'object' && !Array.isArray(res.json)) this.detected = 'opencode';
+    } catch (err) {
+      if (!(err instanceof BackendError) || err.kind === 'aborted') throw err;
+      if (err.kind === 'not-found') this.detected = 'spec';
+      // anything else: still unknown, ask again next time
+    }
+    return this.detected;
+  }
+
+  private invalid(operation: string, detail: string): BackendError {
+    return new BackendError({ kind: 'invalid-request', operation, baseUrl: this.baseUrl, detail });
+  }
+
+  private checkRequest(requestID: string, operation: string): void {
+    if (!isValidSessionId(requestID)) throw this.invalid(operation, 'request id is not a safe path segment');
+  }
+
   private withMarks(listing: ProviderListing): ProviderListing {
     const marks = this.marks.list();
     if (marks.length === 0) return listing;
@@ -312,5 +452,16 @@ export class BackendClient {
     if (!isValidSessionId(sessionId)) {
       throw new BackendError({ kind: 'invalid-request', operation, baseUrl: this.baseUrl, detail: 'session id is not a safe path segment' });
     }
+  }
+}
+
+/** Attaches each pending request to the sample of the session it names (the oldest request first). */
+export function attachWaiting(samples: SessionSample[], requests: WaitingRequest[]): void {
+  const bySession = new Map<string, WaitingRequest>();
+  for (const r of requests) if (!bySession.has(r.sessionID)) bySession.set(r.sessionID, r);
+  for (const sample of samples) {
+    const w = bySession.get(sample.session.id) ?? null;
+    sample.waiting = w;
+    if (w && sample.newest?.runningTool) sample.newest.runningTool = { ...sample.newest.runningTool, waitingFor: w.kind };
   }
 }

@@ -4,11 +4,12 @@
 // session sooner; polling stays the source of truth. Reconnects with exponential backoff, treats
 // a silent stream (no heartbeat) as dead, and stops on the caller's AbortSignal. A backend
 // without the endpoint (the spec's dialect) or one that refuses the credentials ends the reader.
-import type { SessionState } from '../model';
+import type { SessionState, TodoProgress } from '../model';
 import { BackendError } from './errors';
-import type { HttpTransport } from './http';
+import type { HttpTransport, Query } from './http';
 import { directoryProblem } from './ids';
 import { SseParser } from './sse';
+import { readTodoList } from './wire/todo';
 
 /** The minimal, secret-free view of one event: what it is and which session it concerns. */
 export interface BackendEvent {
@@ -16,6 +17,8 @@ export interface BackendEvent {
   sessionID: string | null;
   /** For session.status: the state it announces. */
   state: SessionState | null;
+  /** For todo.updated: the session's todo list in numbers (null when unreadable). */
+  todos?: TodoProgress | null;
 }
 
 export type EventStreamState = 'connecting' | 'open' | 'backoff' | 'unsupported' | 'unauthorized' | 'stopped';
@@ -56,6 +59,15 @@ export function toBackendEvent(data: string): BackendEvent | null {
   } else if (e.type === 'session.idle') {
     state = 'idle';
   }
+  if (e.type === 'todo.updated') {
+    let todos: TodoProgress | null;
+    try {
+      todos = readTodoList(p.todos);
+    } catch {
+      todos = null;
+    }
+    return { type: e.type, sessionID, state, todos };
+  }
   return { type: e.type, sessionID, state };
 }
 
@@ -70,6 +82,59 @@ export async function readEventStream(transport: HttpTransport, options: EventSt
     options.onState?.('stopped', new BackendError({ kind: 'invalid-request', operation: 'GET /event', baseUrl: transport.baseUrl, detail: problem }));
     return 'stopped';
   }
+  return streamLoop(transport, { path: 'event', query: { directory: options.directory }, operation: 'GET /event' }, options, (data) => {
+    const event = toBackendEvent(data);
+    if (event) options.onEvent(event);
+  });
+}
+
+/** One event of the global stream: the directory it concerns and the event itself. */
+export interface GlobalBackendEvent {
+  directory: string | null;
+  event: BackendEvent;
+}
+
+/** Reads one global event (`{directory, project, payload: {type, properties}}`); null when it is not one. */
+export function toGlobalEvent(data: string): GlobalBackendEvent | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  if (typeof v !== 'object' || v === null) return null;
+  const g = v as { directory?: unknown; payload?: unknown };
+  if (typeof g.payload !== 'object' || g.payload === null) return null;
+  const event = toBackendEvent(JSON.stringify(g.payload));
+  if (!event) return null;
+  return { directory: typeof g.directory === 'string' ? g.directory : null, event };
+}
+
+export interface GlobalEventStreamOptions extends Omit<EventStreamOptions, 'directory' | 'onEvent'> {
+  onEvent: (event: GlobalBackendEvent) => void;
+}
+
+/**
+ * Stock opencode GET /global/event: one stream for every directory the server serves (one per
+ * backend instead of one per directory). Same contract as readEventStream; 'unsupported' when the
+ * server has no such endpoint (then read GET /event per directory).
+ */
+export async function readGlobalEventStream(transport: HttpTransport, options: GlobalEventStreamOptions): Promise<EventStreamState> {
+  return streamLoop(transport, { path: 'global/event', query: {}, operation: 'GET /global/event' }, options, (data) => {
+    const event = toGlobalEvent(data);
+    if (event) options.onEvent(event);
+  });
+}
+
+interface StreamTarget {
+  path: string;
+  query: Query;
+  operation: string;
+}
+
+type LoopOptions = Pick<EventStreamOptions, 'signal' | 'onState' | 'minBackoffMs' | 'maxBackoffMs' | 'idleTimeoutMs'>;
+
+async function streamLoop(transport: HttpTransport, target: StreamTarget, options: LoopOptions, onData: (data: string) => void): Promise<EventStreamState> {
   const minBackoff = options.minBackoffMs ?? 1_000;
   const maxBackoff = options.maxBackoffMs ?? 30_000;
   const idleTimeout = options.idleTimeoutMs ?? 35_000;
@@ -79,7 +144,7 @@ export async function readEventStream(transport: HttpTransport, options: EventSt
     setState('connecting');
     let healthy = false;
     try {
-      const { client, body } = await transport.openStream('event', { directory: options.directory }, 'GET /event', options.signal, idleTimeout);
+      const { client, body } = await transport.openStream(target.path, target.query, target.operation, options.signal, idleTimeout);
       setState('open');
       const openedAt = Date.now();
       const parser = new SseParser();
@@ -87,8 +152,7 @@ export async function readEventStream(transport: HttpTransport, options: EventSt
       try {
         for await (const chunk of body) {
           for (const msg of parser.push(decoder.decode(chunk as Buffer, { stream: true }))) {
-            const event = toBackendEvent(msg.data);
-            if (event) options.onEvent(event);
+            onData(msg.data);
           }
         }
       } catch {

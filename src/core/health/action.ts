@@ -1,6 +1,7 @@
 // The action per session (spec tables "Health verdicts", "Errors", "Recovery procedure"):
 //
 //   leave-alone      healthy, or no settled verdict yet (never act on a guess)
+//   answer           waiting: a pending permission or question needs a person (never aborted)
 //   harvest          idle (or hung) and the newest message carries a completion report
 //   wake             idle with an unfinished task (no report, no quota wall)
 //   abort-then-wake  hung: the generation stream is dead; abort, confirm idle, re-wake
@@ -11,7 +12,7 @@
 //   escalate         balance failure (top-up, not time, cures it), or reset unknown / out of reach
 import type { ActionDecision, CompletionReport, EpochMs, MessageSnapshot, ProviderListing, QuotaWall, VerdictResult } from '../model';
 import { headline } from './precedence';
-import { chooseRecoveryProvider, earliestConnectedReset, markedProviders } from './provider-choice';
+import { chooseRecoveryProvider, earliestConnectedReset, markedProviders, type ProviderScope } from './provider-choice';
 
 /** Default for "within reach": a reset this close is waited for instead of escalated. */
 export const DEFAULT_RESET_WITHIN_REACH_MS = 120 * 60_000;
@@ -24,6 +25,8 @@ export interface ActionInput {
   listing: ProviderListing;
   now: EpochMs;
   resetWithinReachMs?: number;
+  /** Which providers recovery may choose (see ProviderScope); absent: any connected one. */
+  providers?: ProviderScope | null;
 }
 
 function decide(action: ActionDecision['action'], basis: string, extra: Partial<ActionDecision> = {}): ActionDecision {
@@ -45,6 +48,7 @@ export function chooseAction(input: ActionInput): ActionDecision {
   const reach = input.resetWithinReachMs ?? DEFAULT_RESET_WITHIN_REACH_MS;
   if (verdict.verdict === null) return decide('leave-alone', `no verdict yet (${verdict.basis})`);
   if (verdict.verdict === 'healthy') return decide('leave-alone', 'healthy: leave alone');
+  if (verdict.verdict === 'waiting') return decide('answer', `${verdict.basis}: a person must answer (never abort-and-wake: that would throw the request away)`);
 
   // One precedence (health/precedence): quota wall, then report, then the verdict.
   const head = headline({ verdict: verdict.verdict, quotaWall: wall, report });
@@ -58,7 +62,7 @@ export function chooseAction(input: ActionInput): ActionDecision {
         escalation: { reason: 'balance', message: `balance failure on ${who}: top up the account`, marks: markedProviders(listing) },
       });
     }
-    const free = chooseRecoveryProvider(listing, wall.provider);
+    const free = chooseRecoveryProvider(listing, wall.provider, input.providers);
     if (free) {
       return decide('recover', `${wall.category} wall on ${who}; ${free.id} is connected and has no quota object: re-wake there${abortFirst ? ' after aborting (still generating)' : ''}`, {
         abortFirst,

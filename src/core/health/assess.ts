@@ -3,6 +3,7 @@
 import type { EpochMs, ProviderListing, SessionAssessment, SessionSample, SessionSnapshot } from '../model';
 import { reportOf } from '../report/parse';
 import { chooseAction } from './action';
+import type { ProviderScope } from './provider-choice';
 import { detectQuotaWall } from './quota-wall';
 import { judgeVerdict } from './verdict';
 
@@ -17,6 +18,8 @@ export interface AssessOptions {
   toolCeilingMs?: number;
   /** How many samples of the session were taken in all (default: samples.length). */
   sampleCount?: number;
+  /** Which providers recovery may choose (health/provider-choice ProviderScope); absent: any. */
+  providers?: ProviderScope | null;
 }
 
 export function assessSession(samples: SessionSample[], listing: ProviderListing, options: AssessOptions): SessionAssessment {
@@ -26,7 +29,7 @@ export function assessSession(samples: SessionSample[], listing: ProviderListing
   const verdict = judgeVerdict(previous ?? latest, previous ? latest : undefined, { minSpacingMs: options.minSpacingMs, toolCeilingMs: options.toolCeilingMs, retryWaitMs: options.retryWaitMs });
   const wall = detectQuotaWall(latest, verdict, listing, { retryWaitMs: options.retryWaitMs });
   const report = reportOf(latest.newest);
-  const decision = chooseAction({ verdict, wall, report, newest: latest.newest, listing, now: options.now, resetWithinReachMs: options.resetWithinReachMs });
+  const decision = chooseAction({ verdict, wall, report, newest: latest.newest, listing, now: options.now, resetWithinReachMs: options.resetWithinReachMs, providers: options.providers });
   return {
     id: latest.session.id,
     title: latest.session.title,
@@ -38,6 +41,8 @@ export function assessSession(samples: SessionSample[], listing: ProviderListing
     quotaWall: wall,
     report,
     decision,
+    waiting: latest.waiting ?? null,
+    parentId: latest.session.parentId ?? null,
     unreadable: null,
   };
 }
@@ -60,5 +65,6 @@ export function unreadableAssessment(session: SessionSnapshot, reason: string, s
     report: null,
     decision: { action: 'leave-alone', abortFirst: false, basis: `${basis}: no action on unknown data`, recoverOn: null, waitUntil: null, escalation: null },
     unreadable: reason,
+    parentId: session.parentId ?? null,
   };
 }

@@ -2,7 +2,7 @@ export { judgeVerdict, movement, retryText, MIN_SPACING_MS, DEFAULT_TOOL_CEILING
 export { classifyFailure, categoryFromReason, categoryFromText, reasonForCategory, QUOTA_REASONS } from './failure-category';
 export { tailProbe, retryWall, observedWall, detectQuotaWall, allFreeAt, DEFAULT_RETRY_WAIT_MS, type WallOptions } from './quota-wall';
 export { chooseAction, DEFAULT_RESET_WITHIN_REACH_MS, type ActionInput } from './action';
-export { freeProviders, chooseRecoveryProvider, modelOn, earliestConnectedReset, markedProviders } from './provider-choice';
+export { freeProviders, chooseRecoveryProvider, inScope, parseProviderScope, BUILT_IN_PROVIDER, type ProviderScope, modelOn, earliestConnectedReset, markedProviders } from './provider-choice';
 export { preDispatchCheck, type DispatchCheck } from './pre-dispatch';
 export { assessSession, unreadableAssessment, type AssessOptions } from './assess';
 export { headline, type Headline, type HeadlineInput } from './precedence';

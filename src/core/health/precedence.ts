@@ -2,6 +2,7 @@
 // and the CLI alike:
 //
 //   unreadable   the newest message could not be read: nothing is known (verdict unknown)
+//   waiting      a pending permission or question: a person must answer (never aborted)
 //   quota-wall   a usage-limit failure stopped or spins the session: recovery comes first
 //   report       the newest assistant message carries a completion report: harvest
 //   hung / idle / healthy   the verdict of the last pair of samples
@@ -20,6 +21,7 @@ export interface HeadlineInput {
 
 export function headline(a: HeadlineInput): Headline {
   if (a.unreadable) return 'unreadable';
+  if (a.verdict === 'waiting') return 'waiting';
   if (a.quotaWall) return 'quota-wall';
   if (a.report) return 'report';
   return a.verdict ?? 'pending';

@@ -1,22 +1,49 @@
 // Which provider to use after a wall, and when the marked ones come back (recovery steps 3-4).
 import type { EpochMs, ModelRef, ProviderListing, ProviderRecord } from '../model';
 
-/** Connected providers with no quota object, in the listing's `connected` order. */
-export function freeProviders(listing: ProviderListing, exclude: Array<string | null> = []): ProviderRecord[] {
+/** The provider stock opencode builds in: it always counts as connected, account or not. */
+export const BUILT_IN_PROVIDER = 'opencode';
+
+/**
+ * Which providers recovery and wake may choose (the setting sessionOps.recovery.providers, the
+ * --providers flag): a list of ids limits the choice to those; an empty list means "the providers
+ * the user configured", i.e. every connected one except the built-in `opencode` (unless named).
+ * Absent (undefined/null): no limit.
+ */
+export type ProviderScope = readonly string[];
+
+export function inScope(providerID: string, scope: ProviderScope | null | undefined): boolean {
+  if (!scope) return true;
+  if (scope.length === 0) return providerID !== BUILT_IN_PROVIDER;
+  return scope.includes(providerID);
+}
+
+/** "a, b,c" -> ["a", "b", "c"] (empty parts dropped); a clear error for an unsafe id. */
+export function parseProviderScope(text: string): ProviderScope {
+  const ids = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  for (const id of ids) if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(id)) throw new Error(`"${id.slice(0, 40)}" is not a provider id`);
+  return ids;
+}
+
+/** Connected providers with no quota object, in the listing's `connected` order (within the scope, when given). */
+export function freeProviders(listing: ProviderListing, exclude: Array<string | null> = [], scope?: ProviderScope | null): ProviderRecord[] {
   const skip = new Set(exclude.filter((x): x is string => x !== null));
   const byId = new Map(listing.providers.map((p) => [p.id, p]));
   const out: ProviderRecord[] = [];
   for (const id of listing.connected) {
     const p = byId.get(id);
-    if (!p || p.quota || skip.has(id)) continue;
+    if (!p || p.quota || skip.has(id) || !inScope(id, scope)) continue;
     out.push(p);
   }
   return out;
 }
 
 /** Step 3: a connected provider without a quota object, other than the failed one. */
-export function chooseRecoveryProvider(listing: ProviderListing, failed: string | null): ProviderRecord | null {
-  return freeProviders(listing, [failed])[0] ?? null;
+export function chooseRecoveryProvider(listing: ProviderListing, failed: string | null, scope?: ProviderScope | null): ProviderRecord | null {
+  return freeProviders(listing, [failed], scope)[0] ?? null;
 }
 
 /** The model to name explicitly on a provider: the backend's default, else its first model. */

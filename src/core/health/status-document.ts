@@ -30,6 +30,10 @@ export interface StatusSession {
   recoverOn: string | null;
   waitUntil: EpochMs | null;
   escalation: SessionAssessment['decision']['escalation'];
+  /** A pending permission or question (verdict waiting, action answer); null when none. */
+  waiting: null | { kind: 'permission' | 'question'; title: string; requestID: string };
+  /** The parent session of a sub-agent session; null at top level. */
+  parentId: string | null;
 }
 
 export interface StatusProvider {
@@ -72,6 +76,8 @@ export function statusSession(a: SessionAssessment): StatusSession {
     recoverOn: a.decision.recoverOn,
     waitUntil: a.decision.waitUntil,
     escalation: a.decision.escalation,
+    waiting: a.waiting ? { kind: a.waiting.kind, title: a.waiting.title, requestID: a.waiting.requestID } : null,
+    parentId: a.parentId ?? null,
   };
 }
 

@@ -3,6 +3,8 @@
 //   healthy  state generating in both, and progress.stepCount growing or newest message id advancing
 //   idle     state idle in both, progress absent or stale
 //   hung     state generating in both, and stepCount, lastStepAt and newest message id all frozen
+//   waiting  the later sample holds a pending permission or question (stock opencode): a person
+//            must answer; it is never hung, whatever else froze
 //
 //   1. A single snapshot is never a basis for a verdict that aborts: the state field is unreliable
 //      both ways (a hung session can read generating, a healthy one can momentarily read idle with
@@ -53,6 +55,13 @@ function result(verdict: VerdictResult['verdict'], basis: string, frozen = false
   return { verdict, resample: verdict === null, basis, frozen };
 }
 
+/** Why the sample waits for a person, or null when it does not (as far as the backend says). */
+export function waitingBasis(sample: SessionSample): string | null {
+  const w = sample.waiting;
+  if (w) return `waits for a person: a pending ${w.kind} (${w.title}); answer it, never abort it`;
+  return null;
+}
+
 /** What moved between the two samples. */
 export interface Movement {
   idAdvanced: boolean;
@@ -90,6 +99,11 @@ export function judgeVerdict(first: SessionSample, second?: SessionSample, optio
   if (spacing < minSpacing) {
     return result(null, `samples only ${Math.round(spacing / 1000)} s apart (at least ${Math.round(minSpacing / 1000)} s needed): sample again`);
   }
+
+  // A session whose server holds a pending permission or question waits for a person: it reads
+  // busy with a frozen newest message, but it is not hung (and must never be aborted).
+  const waiting = waitingBasis(second);
+  if (waiting) return result('waiting', waiting);
 
   const sa = first.session.state;
   const sb = second.session.state;

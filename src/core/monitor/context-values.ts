@@ -36,7 +36,7 @@ export interface SessionContextExtras {
  *   quotaWall · report · attention · waiting-<permission|question> · busy · scheduled
  */
 export function sessionContextValue(row: SessionRow, extras: SessionContextExtras = {}): string {
-  const waiting = (row as SessionRow & { waiting?: { kind: string } | null }).waiting ?? null;
+  const waiting = row.waiting ?? null;
   return contextValueOf('session', [
     `verdict-${row.verdict ?? 'unknown'}`,
     `state-${row.state}`,

@@ -16,6 +16,7 @@ const LOOKS: Record<Badge, BadgeLook> = {
   healthy: { icon: 'pass-filled', color: 'testing.iconPassed', label: 'healthy' },
   idle: { icon: 'debug-pause', color: 'charts.yellow', label: 'idle' },
   hung: { icon: 'error', color: 'testing.iconFailed', label: 'hung' },
+  waiting: { icon: 'bell', color: 'charts.orange', label: 'waiting for you (permission or question)' },
   'quota-wall': { icon: 'circle-slash', color: 'charts.orange', label: 'quota wall' },
   'report-done': { icon: 'check-all', color: 'charts.blue', label: 'report: done' },
   'report-blocked': { icon: 'warning', color: 'charts.purple', label: 'report: blocked' },
@@ -113,8 +114,36 @@ export function describeRow(row: SessionRow, now: number): string {
   }
   if (row.retrying) parts.push(row.retrying);
   if (row.report && !row.quotaWall) parts.push(`${row.report.ticket} ${row.report.status}`);
+  if (row.waiting) parts.push(oneLine(row.waiting.title, 80));
+  if (row.todos && row.todos.total > 0) parts.push(`${row.todos.done}/${row.todos.total} todos`);
   if (row.pending && row.badge === 'unknown' && !row.unreadable) parts.push(row.pending);
   return parts.join(' · ');
+}
+
+/** Server text on one line, shortened (control characters become spaces). */
+export function oneLine(text: string, max: number): string {
+  const s = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** The tooltip lines of a waiting request: what is asked and how to answer. */
+function waitingLines(row: SessionRow): string[] {
+  const w = row.waiting;
+  if (!w) return [];
+  const lines = ['', `Waiting for you: **${escapeMarkdown(oneLine(w.title, 200))}**`];
+  if (w.detail.kind === 'permission') {
+    lines.push(`- tool \`${w.detail.tool.replace(/`/g, '')}\``);
+    for (const p of w.detail.patterns.slice(0, 10)) lines.push(`- pattern ${escapeMarkdown(oneLine(p, 200))}`);
+    lines.push('', '_Allow Once, Allow Always or Reject from the context menu._');
+  } else {
+    for (const q of w.detail.questions.slice(0, 5)) {
+      lines.push(`- ${escapeMarkdown(oneLine(q.question, 300))}`);
+      for (const o of q.options.slice(0, 10)) lines.push(`  - ${escapeMarkdown(oneLine(o.label, 80))}${o.description ? `: ${escapeMarkdown(oneLine(o.description, 160))}` : ''}`);
+      if (q.custom) lines.push('  - _(or free text)_');
+    }
+    lines.push('', '_Answer... from the context menu._');
+  }
+  return lines;
 }
 
 /** Escapes text from the server so the tooltip renders it literally (no links, no HTML). */
@@ -149,6 +178,8 @@ export function tooltipMarkdown(row: SessionRow, now: number): string {
       `Quota wall: ${q.category}${q.provider ? ` on **${escapeMarkdown(q.provider)}**` : ''}${q.reason ? ` (reason \`${q.reason.replace(/`/g, '')}\`)` : ''}; reset ${q.resetAt !== null ? `${localTime(q.resetAt)} (${until(q.resetAt, now)})` : 'unknown'}${q.markedAt != null ? `; marked ${ago(q.markedAt, now)}` : ''}`,
     );
   }
+  lines.push(...waitingLines(row));
+  if (row.todos && row.todos.total > 0) lines.push('', `Todos: ${row.todos.done}/${row.todos.total} done${row.todos.inProgress ? ` · now: ${escapeMarkdown(oneLine(row.todos.inProgress, 200))}` : ''}`);
   if (row.retrying) lines.push('', `The backend is ${escapeMarkdown(row.retrying)}: not a quota wall.`);
   if (row.failureText) lines.push('', `Failure: ${escapeMarkdown(row.failureText.slice(0, 500))}`);
   if (row.report) {
@@ -160,8 +191,8 @@ export function tooltipMarkdown(row: SessionRow, now: number): string {
 
 /**
  * Composable flags for `viewItem` when-clauses (matched with regexes like /\bverdict-hung\b/):
- *   session · verdict-<healthy|idle|hung|unknown> · generating|idle-state · quota-wall · report ·
- *   action-<action> · attention
+ *   session · verdict-<healthy|idle|hung|waiting|unknown> · generating|idle-state · quota-wall · report ·
+ *   action-<action> · attention · waiting-<permission|question>
  */
 export function contextValue(row: SessionRow): string {
   const flags = ['session', `verdict-${row.verdict ?? 'unknown'}`, row.state === 'generating' ? 'generating' : 'idle-state'];
@@ -169,5 +200,6 @@ export function contextValue(row: SessionRow): string {
   if (row.report) flags.push('report');
   if (row.action) flags.push(`action-${row.action}`);
   if (needsAttention(row)) flags.push('attention');
+  if (row.waiting) flags.push(`waiting-${row.waiting.kind}`);
   return flags.join(' ');
 }

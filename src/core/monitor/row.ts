@@ -1,6 +1,6 @@
 // What the Sessions view shows for one session: the verdict of the pure core plus the evidence
 // behind it, flattened for rendering. Built by the session monitor; rendered by the extension.
-import type { Action, CompletionReport, EpochMs, FailureCategory, SessionState, Verdict } from '../model';
+import type { Action, CompletionReport, EpochMs, FailureCategory, QuestionItem, SessionState, TodoProgress, Verdict } from '../model';
 
 /** The health badge: the verdict, or what overrides it (a quota wall, a report), or unknown. */
 export type Badge =
@@ -8,6 +8,7 @@ export type Badge =
   | 'healthy'
   | 'idle'
   | 'hung'
+  | 'waiting'
   | 'quota-wall'
   | 'report-done'
   | 'report-blocked'
@@ -31,6 +32,20 @@ export interface QuotaWallView {
   /** When the provider's quota mark was set (its age is shown), when it has one. */
   markedAt?: EpochMs | null;
 }
+
+/** What a waiting session asks of a person (a pending permission or question). */
+export interface WaitingView {
+  kind: 'permission' | 'question';
+  /** One readable line ("permission: bash ls", "question: Which color?"). Server text: plain, never markup. */
+  title: string;
+  /** The backend's request id, for the answer (replyPermission / replyQuestion / rejectQuestion). */
+  requestID: string;
+  detail: WaitingDetail;
+}
+
+export type WaitingDetail =
+  | { kind: 'permission'; tool: string; patterns: string[]; always: string[] }
+  | { kind: 'question'; questions: QuestionItem[] };
 
 export interface SessionRow {
   /** backendKey + directory + id: unique across the view. */
@@ -57,16 +72,23 @@ export interface SessionRow {
   /** Newest message text (for "open report"); not shown in the tree. */
   newestText: string | null;
   evidence: { earlier: SampleEvidence | null; latest: SampleEvidence };
+  /** A pending permission or question: the session waits for a person (badge `waiting`). */
+  waiting?: WaitingView | null;
+  /** Todo progress (stock opencode), read on todo.updated events; null/absent when unknown. */
+  todos?: TodoProgress | null;
+  /** The parent session of a sub-agent session; the view shows it under its parent. */
+  parentId?: string | null;
   /** "retrying (attempt 2, next in 5 s)": the backend retrying a model call (not a quota wall). */
   retrying?: string | null;
   /** Why the newest message could not be read this round (badge unknown), or null. */
   unreadable?: string | null;
 }
 
-/** Sessions that need a person: hung, quota wall, idle with unfinished work, a fresh report. */
+/** Sessions that need a person: hung, waiting for an answer, quota wall, idle with unfinished work, a fresh report. */
 export function needsAttention(row: SessionRow): boolean {
   switch (row.badge) {
     case 'hung':
+    case 'waiting':
     case 'quota-wall':
     case 'report-done':
     case 'report-blocked':
@@ -77,4 +99,35 @@ export function needsAttention(row: SessionRow): boolean {
     default:
       return false;
   }
+}
+
+/**
+ * Rows in list order, with each sub-agent session (parentId set, parent listed) moved right after
+ * its parent and the parent's earlier children: the view renders them as a tree under it. A child
+ * whose parent is not listed stays where it was (shown at top level).
+ */
+export function orderByParent(rows: SessionRow[]): SessionRow[] {
+  const ids = new Set(rows.map((r) => r.id));
+  const children = new Map<string, SessionRow[]>();
+  const top: SessionRow[] = [];
+  for (const r of rows) {
+    const parent = r.parentId ?? null;
+    if (parent && parent !== r.id && ids.has(parent)) {
+      const list = children.get(parent);
+      if (list) list.push(r);
+      else children.set(parent, [r]);
+    } else top.push(r);
+  }
+  const out: SessionRow[] = [];
+  const seen = new Set<string>();
+  const visit = (r: SessionRow) => {
+    if (seen.has(r.id)) return;
+    seen.add(r.id);
+    out.push(r);
+    for (const c of children.get(r.id) ?? []) visit(c);
+  };
+  for (const r of top) visit(r);
+  // Cycles (a parent chain that never reaches the top): keep them, in list order.
+  for (const r of rows) if (!seen.has(r.id)) visit(r);
+  return out;
 }

@@ -10,11 +10,11 @@
 // starts a spacing after its previous one ended (a slow backend never overlaps itself nor delays
 // the others), and a directory is sampled by one request chain at a time. An event naming a
 // session re-samples that session only (the list, plus its newest message). Never imports 'vscode'.
-import { ActivityCounter, BackendError, QuotaMarkBook, readEventStream, type BackendClient, type BackendEvent, type EventStreamState, type SampleRound } from '../backend';
+import { ActivityCounter, BackendError, QuotaMarkBook, readEventStream, readGlobalEventStream, type BackendClient, type BackendEvent, type GlobalBackendEvent, type EventStreamState, type SampleRound } from '../backend';
 import type { BackendConfig } from '../config/backends';
 import { allFreeAt, assessSession, MIN_SPACING_MS, recordWalls, SampleHistory, unreadableAssessment } from '../health';
-import type { Dialect, EpochMs, ProviderListing, SessionSample } from '../model';
-import type { Badge, SessionRow } from './row';
+import type { Dialect, EpochMs, ProviderListing, SessionSample, TodoProgress } from '../model';
+import { orderByParent, type Badge, type SessionRow } from './row';
 import { sameRow } from './same-row';
 import { toRow } from './to-row';
 
@@ -70,7 +70,8 @@ export interface BackendState {
   lastRoundAt: EpochMs | null;
 }
 
-export type TransitionKind = 'hung' | 'quota-wall' | 'report';
+/** `waiting`: a session turned to wait for a person (a new permission or question): notify once. */
+export type TransitionKind = 'hung' | 'waiting' | 'quota-wall' | 'report';
 
 export interface Transition {
   kind: TransitionKind;
@@ -129,6 +130,8 @@ interface BackendRuntime {
   providerRefresh: boolean;
   /** Output events seen on the event stream per directory: a live signal between two samples. */
   activity: Map<string, ActivityCounter>;
+  /** Todo progress per session (directory + id), read when first seen and on todo.updated events. */
+  todos: Map<string, TodoProgress | null>;
 }
 
 export class SessionMonitor {
@@ -339,6 +342,7 @@ export class SessionMonitor {
       providersAt: 0,
       providerRefresh: true,
       activity: new Map(),
+      todos: new Map(),
     };
   }
 
@@ -441,7 +445,7 @@ export class SessionMonitor {
       const activity = rt.events ? rt.activity.get(directory) : undefined;
       round = await client.sampleRound(directory, { ...(activity ? { activity } : {}), ...(sessionIds ? { sessionIds } : {}) });
       if (rt.closed) return;
-      if (!round.partial) activity?.retain(round.listed);
+      if (!round.partial) activity?.retain(listedIds(round));
       rt.state.dialect = round.dialect ?? rt.state.dialect;
     } catch (err) {
       if (rt.closed || err instanceof StaleRuntime) return;
@@ -493,7 +497,7 @@ export class SessionMonitor {
     let newWall = false;
     const history = this.historyFor(rt, directory);
     history.add(...round.samples);
-    if (!round.partial) history.retain(round.listed);
+    if (!round.partial) history.retain(listedIds(round));
     history.prune(now);
     const assessOptions = {
       now,
@@ -516,11 +520,13 @@ export class SessionMonitor {
       const id = row.id;
       seen.add(id);
       const hkey = `${directory}\u0000${id}`;
+      if (rt.client?.capabilities?.todos && !rt.todos.has(hkey)) this.readTodos(rt, rt.client, directory, id);
+      row.todos = rt.todos.get(hkey) ?? null;
       const prev = before.get(id);
       if (!prev || !sameRow(prev, row)) changedRows.push(row);
       const prevBadge = rt.badges.get(hkey);
       if (prevBadge !== undefined && prevBadge !== row.badge) {
-        const kind: TransitionKind | null = row.badge === 'hung' ? 'hung' : row.badge === 'quota-wall' ? 'quota-wall' : row.badge.startsWith('report-') ? 'report' : null;
+        const kind: TransitionKind | null = row.badge === 'hung' ? 'hung' : row.badge === 'waiting' ? 'waiting' : row.badge === 'quota-wall' ? 'quota-wall' : row.badge.startsWith('report-') ? 'report' : null;
         if (kind) for (const l of this.transitionListeners) l({ kind, row });
       }
       if (row.quotaWall && (!prev || !prev.quotaWall)) newWall = true;
@@ -532,18 +538,23 @@ export class SessionMonitor {
       // Named sessions only: the others keep their rows; a session added or gone since the last
       // whole sample needs one (queued after this sample).
       const byId = new Map(rows.map((r) => [r.id, r]));
-      const listed = new Set(round.listed);
+      const listedList = listedIds(round);
+      const listed = new Set(listedList);
       const kept = dirState.rows.filter((r) => listed.has(r.id) || byId.has(r.id)).map((r) => byId.get(r.id) ?? r);
-      const listChanged = round.listed.length !== before.size || round.listed.some((id) => !before.has(id));
+      const listChanged = listedList.length !== before.size || listedList.some((id) => !before.has(id));
       if (listChanged) void this.sampleDirectory(rt, directory);
       dirState.partialErrors = [...dirState.partialErrors.filter((e) => !seen.has(e.sessionId)), ...round.errors.map((e) => ({ sessionId: e.sessionId, message: e.error.message }))];
       setChanged = kept.length !== before.size || kept.some((r) => !before.has(r.id));
-      dirState.rows = kept;
+      dirState.rows = orderByParent(kept);
     } else {
       dirState.partialErrors = round.errors.map((e) => ({ sessionId: e.sessionId, message: e.error.message }));
-      for (const id of before.keys()) if (!seen.has(id)) rt.badges.delete(`${directory}\u0000${id}`);
+      for (const id of before.keys()) {
+        if (seen.has(id)) continue;
+        rt.badges.delete(`${directory}\u0000${id}`);
+        rt.todos.delete(`${directory}\u0000${id}`);
+      }
       setChanged = rows.length !== before.size || rows.some((r) => !before.has(r.id));
-      dirState.rows = rows;
+      dirState.rows = orderByParent(rows);
     }
     this.rowsCache = null;
     if (newWall) rt.providerRefresh = true;
@@ -568,21 +579,65 @@ export class SessionMonitor {
     rt.events = controller;
     const client = rt.client!;
     const key = rt.state.config.key;
-    for (const directory of rt.state.config.directories) {
-      const activity = new ActivityCounter();
-      rt.activity.set(directory, activity);
-      void readEventStream(client.transport, {
-        directory,
-        signal: controller.signal,
-        onEvent: (e: BackendEvent) => {
-          activity.onEvent(e);
-          if (isNudge(e)) this.nudge(key, directory, e.sessionID);
-        },
-        onState: (s) => {
-          rt.state.eventStream = s;
-        },
-      }).catch((err: unknown) => this.options.log?.('warn', `event stream ${rt.state.config.baseUrl}: ${describeError(err)}`));
+    const directories = rt.state.config.directories;
+    for (const directory of directories) rt.activity.set(directory, new ActivityCounter());
+    const onDirectoryEvent = (directory: string, e: BackendEvent) => {
+      rt.activity.get(directory)?.onEvent(e);
+      if (e.type === 'todo.updated' && e.sessionID) this.onTodos(rt, directory, e.sessionID, e.todos ?? null);
+      if (isNudge(e)) this.nudge(key, directory, e.sessionID);
+    };
+    const onState = (s: EventStreamState) => {
+      rt.state.eventStream = s;
+    };
+    const fail = (err: unknown) => this.options.log?.('warn', `event stream ${rt.state.config.baseUrl}: ${describeError(err)}`);
+    const perDirectory = () => {
+      for (const directory of directories) {
+        void readEventStream(client.transport, { directory, signal: controller.signal, onEvent: (e) => onDirectoryEvent(directory, e), onState }).catch(fail);
+      }
+    };
+    if (!client.capabilities?.globalEvents) {
+      perDirectory();
+      return;
     }
+    // One GET /global/event per backend; its events name their directory. A server without it
+    // ('unsupported') falls back to one GET /event per directory.
+    const byDirectory = new Map(directories.map((d) => [sameDirectoryKey(d), d]));
+    void readGlobalEventStream(client.transport, {
+      signal: controller.signal,
+      onEvent: (g: GlobalBackendEvent) => {
+        const directory = g.directory === null ? undefined : byDirectory.get(sameDirectoryKey(g.directory));
+        if (directory !== undefined) onDirectoryEvent(directory, g.event);
+      },
+      onState: (s) => {
+        onState(s);
+        if (s === 'unsupported' && !controller.signal.aborted) perDirectory();
+      },
+    }).catch(fail);
+  }
+
+  /** Reads a session's todo list once (when first seen); later updates come with todo.updated. */
+  private readTodos(rt: BackendRuntime, client: BackendClient, directory: string, id: string): void {
+    const hkey = `${directory}\u0000${id}`;
+    rt.todos.set(hkey, null);
+    client.todos(directory, id, { timeoutMs: 15_000 }).then(
+      (todos) => this.onTodos(rt, directory, id, todos),
+      (err: unknown) => this.options.log?.('info', `todo list of ${id} not read: ${describeError(err)}`),
+    );
+  }
+
+  /** New todo progress for a session: update its row at once (no sampling round needed). */
+  private onTodos(rt: BackendRuntime, directory: string, id: string, todos: TodoProgress | null): void {
+    const hkey = `${directory}\u0000${id}`;
+    if (todos === null && rt.todos.get(hkey)) return;
+    rt.todos.set(hkey, todos);
+    const dir = rt.state.directories.find((d) => d.directory === directory);
+    const i = dir?.rows.findIndex((r) => r.id === id) ?? -1;
+    if (!dir || i < 0) return;
+    const row = { ...dir.rows[i], todos };
+    if (sameRow(row, dir.rows[i])) return;
+    dir.rows[i] = row;
+    this.rowsCache = null;
+    this.emit({ structural: [], rows: [row], providers: false });
   }
 
   private emit(change: MonitorChange): void {
@@ -590,10 +645,21 @@ export class SessionMonitor {
   }
 }
 
-const NUDGES = new Set(['session.status', 'session.idle', 'session.error', 'message.updated']);
+/** Every session the round's list named. */
+function listedIds(round: SampleRound): string[] {
+  return round.listed ?? [...round.samples, ...round.unreadable].map((x) => x.session.id);
+}
 
+/** Directories compared without trailing separators. */
+function sameDirectoryKey(directory: string): string {
+  return directory.length > 1 ? directory.replace(/[\\/]+$/, '') : directory;
+}
+
+const NUDGES = new Set(['session.status', 'session.idle', 'session.error', 'message.updated', 'todo.updated', 'session.created', 'session.deleted']);
+
+/** Events that mean "sample this directory soon": state changes, and every permission.* / question.* event. */
 export function isNudge(e: BackendEvent): boolean {
-  return NUDGES.has(e.type);
+  return NUDGES.has(e.type) || e.type.startsWith('permission.') || e.type.startsWith('question.');
 }
 
 function sameConfig(a: BackendConfig, b: BackendConfig): boolean {

@@ -3,7 +3,7 @@
 import { headline } from '../health/precedence';
 import { retryText } from '../health/verdict';
 import type { EpochMs, ProviderListing, SessionAssessment, SessionSample } from '../model';
-import type { Badge, SampleEvidence, SessionRow } from './row';
+import type { Badge, SampleEvidence, SessionRow, WaitingView } from './row';
 
 export function badgeOf(a: SessionAssessment): Badge {
   const head = headline(a);
@@ -37,6 +37,18 @@ function lastMoved(history: readonly SessionSample[], latest: SessionSample): Ep
     if (signal(history[i]) !== signal(history[i - 1])) movedAt = Math.max(movedAt ?? 0, history[i].at);
   }
   return movedAt;
+}
+
+/** What a waiting session asks, for the row (only with verdict `waiting`). */
+function waitingView(a: SessionAssessment): WaitingView | null {
+  const w = a.waiting ?? null;
+  if (!w || a.verdict !== 'waiting') return null;
+  return {
+    kind: w.kind,
+    title: w.title,
+    requestID: w.requestID,
+    detail: w.permission ? { kind: 'permission', tool: w.permission.tool, patterns: w.permission.patterns, always: w.permission.always } : { kind: 'question', questions: w.questions },
+  };
 }
 
 export interface RowInput {
@@ -74,5 +86,8 @@ export function toRow({ backendKey, directory, assessment: a, baseline, latest, 
     evidence: { earlier: baseline ? evidence(baseline) : null, latest: evidence(latest) },
     retrying: retry && !wall ? retryText(retry, latest.at) : null,
     unreadable: a.unreadable ?? null,
+    waiting: waitingView(a),
+    todos: null,
+    parentId: a.parentId ?? null,
   };
 }

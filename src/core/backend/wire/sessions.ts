@@ -87,5 +87,6 @@ export function readStatusMap(json: unknown): Map<string, StatusEntry> {
 /** Stock opencode: state from the status map (absent = idle); progress is derived later. */
 export function opencodeSession(s: Obj, status: Map<string, StatusEntry>): SessionSnapshot {
   const st = status.get(s.id as string);
-  return { id: s.id as string, title: title(s), state: st?.state ?? 'idle', retry: st?.retry ?? null, progress: null, updatedAt: updatedAt(s) };
+  const parent = typeof s.parentID === 'string' && isValidSessionId(s.parentID) ? s.parentID : null;
+  return { id: s.id as string, title: title(s), state: st?.state ?? 'idle', retry: st?.retry ?? null, progress: null, updatedAt: updatedAt(s), parentId: parent };
 }

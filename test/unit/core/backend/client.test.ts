@@ -48,7 +48,7 @@ describe('backend client against the spec-dialect server', function () {
     const round = await client.sampleRound(DIR);
     assert.equal(round.dialect, 'spec');
     assert.equal(client.dialect, 'spec');
-    assert.deepEqual(client.capabilities, { events: false, sessionStatus: false, quotaObjects: true, progress: true });
+    assert.deepEqual(client.capabilities, { events: false, sessionStatus: false, quotaObjects: true, progress: true, permissions: false, questions: false, todos: false, globalEvents: false });
     const byId = new Map(round.samples.map((s) => [s.session.id, s]));
     assert.equal(byId.get(a)?.newest?.id, newest);
     assert.equal(byId.get(a)?.newest?.text, 'second');
@@ -297,7 +297,7 @@ describe('backend client: stock opencode dialect (fake with the observed shapes)
       assert.equal(by.get('ses_b')?.session.state, 'generating');
       assert.deepEqual(by.get('ses_b')?.session.progress, { stepCount: 2, lastStepAt: 31 });
       assert.equal(by.get('ses_r')?.session.retry?.attempt, 2);
-      assert.deepEqual(c.capabilities, { events: true, sessionStatus: true, quotaObjects: false, progress: false });
+      assert.deepEqual(c.capabilities, { events: true, sessionStatus: true, quotaObjects: false, progress: false, permissions: true, questions: true, todos: true, globalEvents: true });
       // The client only reads; the health layer records the walls into the client's mark book.
       assert.equal(c.marks.get('local'), null);
       recordWalls(c.marks, round.samples);

@@ -12,7 +12,7 @@ const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../../../package
 type MenuItem = { command: string; when?: string; group?: string };
 const itemMenu: MenuItem[] = pkg.contributes.menus['view/item/context'];
 
-function row(over: Partial<SessionRow> & { waiting?: { kind: string; title: string } | null } = {}): SessionRow {
+function row(over: Partial<SessionRow> = {}): SessionRow {
   return {
     key: 'b\u0000/w\u0000ses_1', backendKey: 'b', directory: '/w', id: 'ses_1', title: 't', badge: 'healthy', verdict: 'healthy', action: 'leave-alone',
     pending: null, state: 'generating', stepCount: null, lastMovedAt: null, model: null, quotaWall: null, report: null, failureText: null, newestText: null,
@@ -77,13 +77,13 @@ describe('core/monitor/context-values and package.json menus', () => {
   });
 
   it('a session waiting for a permission offers the answers and never Abort or Abort and Wake', () => {
-    const s = shown(sessionContextValue(row({ verdict: 'waiting' as never, action: 'answer' as never, waiting: { kind: 'permission', title: 'bash' } })));
+    const s = shown(sessionContextValue(row({ verdict: 'waiting', action: 'answer', waiting: { kind: 'permission', title: 'bash', requestID: 'per_1', detail: { kind: 'permission', tool: 'bash', patterns: ['ls'], always: [] } } })));
     assert.deepEqual(s.inline, ['sessionOps.allowOnce']);
     assert.deepEqual(s.menu, ['sessionOps.allowAlways', 'sessionOps.allowOnce', 'sessionOps.copySessionId', 'sessionOps.rejectPermission']);
   });
 
   it('a session waiting for a question offers Answer...', () => {
-    const s = shown(sessionContextValue(row({ verdict: 'waiting' as never, action: 'answer' as never, waiting: { kind: 'question', title: 'Which?' } })));
+    const s = shown(sessionContextValue(row({ verdict: 'waiting', action: 'answer', waiting: { kind: 'question', title: 'Which?', requestID: 'que_1', detail: { kind: 'question', questions: [] } } })));
     assert.deepEqual(s.inline, ['sessionOps.answerQuestion']);
     assert.ok(!s.menu.includes('sessionOps.abort'));
   });
