@@ -1,50 +1,116 @@
 #!/usr/bin/env node
 // `npm run demo`: Session Ops in a real editor (code-server, VS Code 1.100.3) against embedded
-// backends started on loopback. Prints the workbench URL to open in a browser, saves a
-// screenshot to test-results/demo.png, and runs until Ctrl+C.
+// backends on loopback (scripts/demo-backends.mjs): the real opencode server, password-protected,
+// with a scripted local model and a session in every state, and a spec-dialect server.
+//
+//   node scripts/demo.mjs                      code-server until Ctrl+C; prints the URL and the password to set
+//   node scripts/demo.mjs --screenshots DIR    headless: sets the password through the command, waits until every
+//                                              badge has settled, saves screenshots to DIR, exits 0 (1 with the reason)
+//   node scripts/demo.mjs --backend-only       only the backends, and the settings to paste into a desktop VS Code
+//
+// Every child runs in a process group of its own and is killed on every exit path
+// (test/support/processes.mjs), Ctrl+C included.
+import { mkdirSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { launchBrowser, launchCodeServer } from '../test/editor/run-code-server.mjs';
-import { startDemoBackends } from './demo-backends.mjs';
+import { track } from '../test/support/processes.mjs';
+import { OPENCODE_SESSIONS, SPEC_SESSIONS, startDemoBackends } from './demo-backends.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const backends = await startDemoBackends();
-const cs = await launchCodeServer({
-  workspace: path.join(root, 'scripts', 'demo-workspace'),
-  settings: {
-    'sessionOps.backends': backends.settings,
-    'sessionOps.sampleSpacingSeconds': 30,
-  },
-  env: backends.env,
-});
-const url = cs.url();
-console.log(`\nSession Ops demo is running.\n  Open: ${url}\n  Backends: ${backends.describe}\n  Stop: Ctrl+C\n`);
-
-let browser;
-try {
-  browser = await launchBrowser();
-  const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
-  await page.goto(url);
-  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
-  await page.click('.activitybar [aria-label^="Session Ops"]', { timeout: 30_000 }).catch(() => {});
-  await page.waitForSelector('.pane-header[aria-label^="Sessions"]', { timeout: 30_000 }).catch(() => {});
-  // Wait for the first sampled rows rather than a fixed time.
-  await page.waitForFunction(() => document.querySelectorAll('.monaco-list-row[aria-label*="report: done"]').length >= 2 && document.querySelectorAll('.monaco-list-row[aria-label^="OpenAI"]').length > 0, undefined, { timeout: 60_000 }).catch(() => {});
-  mkdirSync(path.join(root, 'test-results'), { recursive: true });
-  await page.screenshot({ path: path.join(root, 'test-results', 'demo.png') });
-  console.log('Screenshot: test-results/demo.png');
-} catch (err) {
-  console.error(`(could not take the demo screenshot: ${err.message})`);
-} finally {
-  await browser?.close().catch(() => {});
+const workspaceSource = path.join(root, 'scripts', 'demo-workspace');
+const argv = process.argv.slice(2);
+const flag = (name) => {
+  const i = argv.indexOf(name);
+  return i < 0 ? undefined : (argv[i + 1] ?? '');
+};
+const screenshotsDir = flag('--screenshots');
+const backendOnly = argv.includes('--backend-only');
+if (screenshotsDir === '' || argv.some((a) => a.startsWith('--') && !['--screenshots', '--backend-only'].includes(a))) {
+  console.error('usage: node scripts/demo.mjs [--screenshots DIR | --backend-only]');
+  process.exit(2);
 }
 
-const stop = async () => {
-  await cs.stop();
-  await backends.stop();
-  process.exit(0);
+const started = Date.now();
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
+const log = (m) => console.log(`[demo ${elapsed()}] ${m}`);
+
+/** The pid of the opencode server (spawned detached by test/support/opencode.ts with its HOME as cwd). */
+function pidWithCwd(dir) {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readlinkSync(`/proc/${entry}/cwd`) === dir) return Number(entry);
+    } catch { /* gone or not ours */ }
+  }
+  return undefined;
+}
+
+const cleanups = [];
+process.on('exit', () => {
+  for (const c of cleanups) try { c(); } catch { /* best effort */ }
+});
+
+const backends = await startDemoBackends({ log });
+// Let processes.mjs kill the opencode server's group on every exit path, like code-server's.
+const ocPid = pidWithCwd(backends.opencode.home);
+if (ocPid) track({ pid: ocPid, exitCode: null, signalCode: null, once() {}, kill(sig) { process.kill(ocPid, sig); } });
+cleanups.push(() => rmSync(backends.opencode.home, { recursive: true, force: true }), () => rmSync(backends.opencode.directory, { recursive: true, force: true }));
+
+const settings = {
+  'sessionOps.backends': backends.settings,
+  'sessionOps.sampleSpacingSeconds': 30,
 };
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
-if (process.env.SESSION_OPS_DEMO_EXIT) await stop();
+// The editor only: code-server would announce every loopback port the backends open.
+const editorSettings = { ...settings, 'remote.autoForwardPorts': false };
+
+async function stopAll(cs, code) {
+  await cs?.stop().catch(() => {});
+  await backends.stop();
+  process.exit(code);
+}
+
+if (backendOnly) {
+  console.log(`\nThe demo backends are running. Paste into your VS Code user settings (settings.json):\n\n${JSON.stringify(settings, null, 2)}\n`);
+  console.log(`Then run "Session Ops: Set Backend Password...", pick "${backends.opencode.name}", user "${backends.opencode.username}", password ${backends.opencode.password}`);
+  console.log('(a throwaway password for this run; the opencode backend answers 401 until it is set).');
+  console.log(`The sessions' directory is ${backends.opencode.directory}. Stop: Ctrl+C\n`);
+  process.on('SIGINT', () => stopAll(undefined, 0));
+  process.on('SIGTERM', () => stopAll(undefined, 0));
+} else {
+  const { launchCodeServer } = await import('../test/editor/run-code-server.mjs');
+  const cs = await launchCodeServer({
+    workspace: workspaceSource,
+    settings: editorSettings,
+    // Screenshot mode only: a second code-server window must not pick up test hooks in a person's demo.
+    env: screenshotsDir ? { SESSION_OPS_TEST_HOOKS: '1' } : {},
+  });
+  cleanups.push(() => rmSync(cs.work, { recursive: true, force: true }));
+  // The workbench opens on the routing table (the workbench URL's openFile).
+  const url = new URL(cs.url());
+  const payload = JSON.parse(url.searchParams.get('payload'));
+  payload.push(['openFile', `vscode-remote://127.0.0.1:${cs.port}${path.join(cs.workspace, 'routing.yaml')}`]);
+  url.searchParams.set('payload', JSON.stringify(payload));
+
+  if (screenshotsDir) {
+    const { takeScreenshots } = await import('./demo-screenshots.mjs');
+    const out = path.resolve(screenshotsDir);
+    mkdirSync(out, { recursive: true });
+    let code = 0;
+    try {
+      const report = await takeScreenshots({ url: url.href, out, backends, log, expected: [...OPENCODE_SESSIONS, ...SPEC_SESSIONS] });
+      log(`every badge settled ${report.settledSeconds.toFixed(0)} s after the view opened; ${report.files.length} screenshots in ${path.relative(process.cwd(), out) || '.'}: ${report.files.join(', ')}`);
+      for (const note of report.notes) log(note);
+    } catch (err) {
+      console.error(`[demo] FAILED: ${err.message}`);
+      code = 1;
+    }
+    await stopAll(cs, code);
+  } else {
+    console.log(`\nSession Ops demo is running.\n  Open: ${url.href}\n  Backends: ${backends.describe}`);
+    console.log(`  The opencode backend is password-protected: run "Session Ops: Set Backend Password..." (F1), pick "${backends.opencode.name}",`);
+    console.log(`  keep the user "${backends.opencode.username}", password ${backends.opencode.password} (a throwaway for this run).`);
+    console.log('  Badges settle about 30 s after the Session Ops view opens. Stop: Ctrl+C\n');
+    process.on('SIGINT', () => stopAll(cs, 0));
+    process.on('SIGTERM', () => stopAll(cs, 0));
+  }
+}

@@ -5,8 +5,9 @@
 //   2. lsp        the built language server spoken to over LSP
 //   3. backend    the real opencode server (opencode-ai) and the spec-dialect test server
 //   4. editor     the suite inside the extension host of a real VS Code (code-server + Chromium)
-//   5. vsix       the packaged .vsix installed into code-server activates
-//   6. bench-smoke every bench at a tiny size (bench/smoke.mjs): completes and prints its table
+//   5. demo       `npm run demo -- --screenshots`: every state on the demo backends settles, the screenshots are taken
+//   6. vsix       the packaged .vsix installed into code-server activates
+//   7. bench-smoke every bench at a tiny size (bench/smoke.mjs): completes and prints its table
 // Every layer runs even when an earlier one failed; the exit code is non-zero if any failed.
 // A layer that cannot run fails with its reason: nothing skips itself to green.
 import { spawnSync } from 'node:child_process';
@@ -24,6 +25,7 @@ const layers = [
   { name: 'lsp', cmd: npx('mocha', '--config', 'test/lsp/.mocharc.json') },
   { name: 'backend', cmd: npx('mocha', '--config', 'test/backend/.mocharc.json') },
   { name: 'editor', cmd: ['node', ['test/editor/run-code-server.mjs']] },
+  { name: 'demo', cmd: ['node', ['scripts/demo.mjs', '--screenshots', 'test-results/demo']] },
   { name: 'vsix', cmd: ['node', ['test/editor/run-vsix-check.mjs']] },
   { name: 'bench-smoke', cmd: ['node', ['bench/smoke.mjs']] },
 ].filter((l) => only.length === 0 || l.required || only.includes(l.name));

@@ -4,6 +4,7 @@
 //   exit 1  the backend, or a session's newest message, could not be read (message on stderr)
 //   exit 2  usage error
 import type { BackendClient } from '../core/backend/client';
+import { plainHttpWarning } from '../core/config/backends';
 import { backendArgs, BACKEND_OPTIONS, clientFor, numberOption, parseArgv, UsageError, wantsHelp } from './args';
 import { BackendError } from '../core/backend/errors';
 import { DEFAULT_MARK_MAX_AGE_MS, QuotaMarkBook } from '../core/backend/quota-marks';
@@ -121,6 +122,9 @@ export async function runStatus(argv: string[], ioOverrides: Partial<StatusIo> =
     return 0;
   }
 
+  // Said once per run, on stderr, never in the JSON document.
+  const plain = plainHttpWarning(args.baseUrl);
+  if (plain) io.stderr(`session-ops status: warning: ${plain}\n`);
   const client = clientFor(args, io.env, { timeoutMs: args.timeoutMs, now: io.now, marks: new QuotaMarkBook(io.now, { maxAgeMs: args.markMaxAgeMs }) });
   try {
     const doc = await collect(client, args, io);

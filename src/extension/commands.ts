@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { isLoopbackHost, normalizeBaseUrl } from '../core/config/backends';
 import type { SessionRow } from '../core/monitor/row';
 import type { SessionMonitor } from '../core/monitor/sessionMonitor';
+import type { Answers } from './actions/answers';
 import { registerActionCommands } from './actions/register';
 import type { SessionActions } from './actions/sessionActions';
 import type { Configuration } from './configuration';
@@ -19,6 +20,7 @@ export interface CommandDeps {
   languageClient: LanguageClientHost;
   log: vscode.LogOutputChannel;
   actions: SessionActions;
+  answers: Answers;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- command handlers take whatever VS Code passes (tree items, URIs)
@@ -54,7 +56,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   register('sessionOps.addBackend', () => addBackend(deps));
   register('sessionOps.setPassword', (node?: SessionsNode) => setPassword(deps, node));
   register('sessionOps.clearPassword', (node?: SessionsNode) => clearPassword(deps, node));
-  registerActionCommands(register, deps.actions);
+  registerActionCommands(register, deps.actions, deps.answers);
   register('sessionOps.copySessionId', async (node?: SessionsNode) => {
     if (node?.kind !== 'session') throw new Error('select a session first');
     await vscode.env.clipboard.writeText(node.sessionId);

@@ -83,6 +83,12 @@ export class Configuration implements vscode.Disposable {
     return this.minutes('quotaWall.markMaxAgeMinutes', 360, 1);
   }
 
+  /** sessionOps.recovery.providers: the providers wake and recovery may choose ([] = all but the built-in `opencode`). */
+  recoveryProviders(): string[] {
+    const v = this.section().get<unknown>('recovery.providers', []);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(x)) : [];
+  }
+
   /** sessionOps.toolCeilingMinutes (default 30), in ms. */
   toolCeilingMs(): number {
     return this.minutes('toolCeilingMinutes', 30, 1);

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { BackendClient } from '../core/backend';
 import { SessionMonitor } from '../core/monitor/sessionMonitor';
 import { OperationBook } from '../core/operations/book';
+import { Answers } from './actions/answers';
 import { AutomaticRunner } from './actions/automaticRunner';
 import { PromptDocuments } from './actions/promptDocuments';
 import { SessionActions } from './actions/sessionActions';
@@ -36,6 +37,7 @@ export interface SessionOpsApi {
   readonly actions: SessionActions;
   readonly prompts: PromptDocuments;
   readonly automatic: AutomaticRunner;
+  readonly answers: Answers;
 }
 
 /** The running extension's language client host, for deactivate(). */
@@ -59,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
     retryWaitMs: configuration.retryWaitMs(),
     markMaxAgeMs: configuration.markMaxAgeMs(),
     toolCeilingMs: configuration.toolCeilingMs(),
+    providers: configuration.recoveryProviders(),
     log: (level, message) => log[level](message),
   });
   context.subscriptions.push({ dispose: () => monitor.dispose() }, testHooks.register(monitor));
@@ -75,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
   const prompts = new PromptDocuments();
   const actions = new SessionActions({ monitor, sessions, configuration, operations, prompts, workspaceState: context.workspaceState, log });
   const automatic = new AutomaticRunner(monitor, actions, configuration, operations, log);
+  const answers = new Answers(monitor, sessions, operations, log);
   context.subscriptions.push(prompts, actions, automatic);
 
   // Sample only while someone looks (or an automatic action is armed).
@@ -90,6 +94,7 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
       retryWaitMs: configuration.retryWaitMs(),
       markMaxAgeMs: configuration.markMaxAgeMs(),
       toolCeilingMs: configuration.toolCeilingMs(),
+      providers: configuration.recoveryProviders(),
     });
     monitor.setBackends(configuration.backends());
     statusBar.update();
@@ -104,12 +109,12 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
   monitor.setBackends(configuration.backends());
   updateActivity();
 
-  registerCommands(context, { configuration, passwords, monitor, sessions, log, languageClient, actions });
+  registerCommands(context, { configuration, passwords, monitor, sessions, log, languageClient, actions, answers });
   languageClient.startWhenNeeded();
 
   const activationMs = performance.now() - started;
   log.info(`Session Ops ${context.extension.packageJSON.version} activated in ${activationMs.toFixed(1)} ms`);
-  return { activationMs, configuration, passwords, monitor, sessions, providers, statusBar, notifier, languageClient, portAnalysis, operations, actions, prompts, automatic };
+  return { activationMs, configuration, passwords, monitor, sessions, providers, statusBar, notifier, languageClient, portAnalysis, operations, actions, prompts, automatic, answers };
 }
 
 /** Resolves once the language server has stopped, so that VS Code waits for it. */

@@ -6,6 +6,7 @@ import type { ActivityCounter } from './activity';
 import { BackendError } from './errors';
 import { HttpTransport, type Query, type TransportOptions } from './http';
 import { directoryProblem, isValidSessionId, segment } from './ids';
+import { BODY_LIMITS, DEFAULT_PROVIDER_TIMEOUT_MS, MAX_SESSIONS_PER_ROUND, PROVIDER_TIMEOUT_FACTOR } from './limits';
 import { isGuardedPrompt, type GuardedPrompt } from '../actions/guard';
 import { payloadBody, payloadProblem } from './payload';
 import { QuotaMarkBook } from './quota-marks';
@@ -26,8 +27,10 @@ export interface BackendClientOptions extends TransportOptions {
    * the health layer (recordWalls) fills it from the samples.
    */
   marks?: QuotaMarkBook;
-  /** Timeout for the provider listing (stock opencode sends ~6.4 MB). Default 60 s. */
+  /** Total deadline of the provider listing (stock opencode sends ~6.4 MB). Default twice timeoutMs, 30 s (limits.ts). */
   providerTimeoutMs?: number;
+  /** Sessions sampled per directory per round; the most recently updated are kept. Default 1,000 (limits.ts). */
+  maxSessionsPerRound?: number;
   now?: () => EpochMs;
 }
 
@@ -70,6 +73,8 @@ export interface SampleRound {
   listed?: string[];
   /** True when only named sessions were sampled (sampleRound's `sessionIds`). */
   partial?: boolean;
+  /** Set when the directory listed more sessions than maxSessionsPerRound: only `kept` were sampled. */
+  truncated?: { listed: number; kept: number };
 }
 
 const CAPABILITIES: Record<Dialect, BackendCapabilities> = {
@@ -83,6 +88,7 @@ export class BackendClient {
   private readonly http: HttpTransport;
   private readonly now: () => EpochMs;
   private readonly providerTimeoutMs: number;
+  private readonly maxSessionsPerRound: number;
   private detected: Dialect | null = null;
   private providerCache = new Map<string, { at: EpochMs; listing: ProviderListing }>();
 
@@ -91,7 +97,8 @@ export class BackendClient {
     this.baseUrl = this.http.baseUrl;
     this.now = options.now ?? Date.now;
     this.marks = options.marks ?? new QuotaMarkBook(this.now);
-    this.providerTimeoutMs = options.providerTimeoutMs ?? 60_000;
+    this.providerTimeoutMs = options.providerTimeoutMs ?? (options.timeoutMs !== undefined ? PROVIDER_TIMEOUT_FACTOR * options.timeoutMs : DEFAULT_PROVIDER_TIMEOUT_MS);
+    this.maxSessionsPerRound = Math.max(1, Math.floor(options.maxSessionsPerRound ?? MAX_SESSIONS_PER_ROUND));
   }
 
   /** The dialect detected so far (null until a response told). */
@@ -117,7 +124,7 @@ export class BackendClient {
     // When the backend is known to be stock opencode, read the status map alongside the list.
     const statusEarly = this.detected === 'opencode' ? this.statusMap(directory, opts) : null;
     statusEarly?.catch(() => undefined);
-    const res = await this.http.request({ method: 'GET', path: 'session', query: { directory }, operation: 'GET /session', read: 'json', ...opts });
+    const res = await this.http.request({ method: 'GET', path: 'session', query: { directory }, operation: 'GET /session', read: 'json', maxBytes: BODY_LIMITS.sessionList, ...opts });
     const raw = this.shaped('GET /session', () => readSessionList(res.json));
     if (raw.dialect) this.detected = raw.dialect;
     let sessions: SessionSnapshot[];
@@ -277,7 +284,7 @@ export class BackendClient {
     if (cached && opts.maxAgeMs !== undefined && this.now() - cached.at <= opts.maxAgeMs) {
       listing = cached.listing;
     } else {
-      const res = await this.http.request({ method: 'GET', path: 'provider', query: { directory }, operation: op, read: 'json', timeoutMs: opts.timeoutMs ?? this.providerTimeoutMs, signal: opts.signal });
+      const res = await this.http.request({ method: 'GET', path: 'provider', query: { directory }, operation: op, read: 'json', maxBytes: BODY_LIMITS.providers, timeoutMs: opts.timeoutMs ?? this.providerTimeoutMs, signal: opts.signal });
       const read = this.shaped(op, () => readProviderListing(res.json));
       if (!this.detected && read.dialect) this.detected = read.dialect;
       listing = read.listing;
@@ -335,13 +342,20 @@ export class BackendClient {
             throw err;
           })
         : Promise.resolve(null);
-    const [results, pending] = await Promise.all([Promise.all(sampled.map(sampleOne)), pendingRead]);
+    const kept = boundSessions(sampled, this.maxSessionsPerRound);
+    const [results, pending] = await Promise.all([Promise.all(kept.map(sampleOne)), pendingRead]);
     const samples = results.filter((s): s is SessionSample => s !== null);
     if (pending) {
       warnings.push(...pending.warnings);
       attachWaiting(samples, [...pending.permissions, ...pending.questions]);
     }
-    return { directory, at, dialect: list.dialect, samples, vanished, errors, unreadable, warnings, listed: list.sessions.map((s) => s.id), partial: only !== null };
+    const round: SampleRound = { directory, at, dialect: list.dialect, samples, vanished, errors, unreadable, warnings, listed: list.sessions.map((s) => s.id), partial: only !== null };
+    // A partial round samples fewer than listed by design: truncated only when the bound cut it.
+    if (kept.length < sampled.length) {
+      round.truncated = { listed: list.sessions.length, kept: kept.length };
+      round.warnings = [...warnings, truncationWarning(round.truncated)];
+    }
+    return round;
   }
 
   async close(): Promise<void> {
@@ -361,6 +375,7 @@ export class BackendClient {
       operation: op,
       sessionId,
       read: 'json',
+      maxBytes: BODY_LIMITS.message,
       signal: opts.signal,
       timeoutMs: opts.timeoutMs,
     });
@@ -377,7 +392,7 @@ export class BackendClient {
     const op = 'GET /session/status';
     let res;
     try {
-      res = await this.http.request({ method: 'GET', path: 'session/status', query: { directory } satisfies Query, operation: op, read: 'json', ...opts });
+      res = await this.http.request({ method: 'GET', path: 'session/status', query: { directory } satisfies Query, operation: op, read: 'json', maxBytes: BODY_LIMITS.statusMap, ...opts });
     } catch (err) {
       if (err instanceof BackendError && err.kind === 'not-found') {
         throw new BackendError({ kind: 'malformed', operation: 'GET /session', baseUrl: this.baseUrl, detail: 'sessions carry no state and GET /session/status does not exist' });
@@ -464,4 +479,16 @@ export function attachWaiting(samples: SessionSample[], requests: WaitingRequest
     sample.waiting = w;
     if (w && sample.newest?.runningTool) sample.newest.runningTool = { ...sample.newest.runningTool, waitingFor: w.kind };
   }
+}
+
+/** At most `max` sessions: the most recently updated (sessions without a time last), list order otherwise. */
+export function boundSessions(sessions: SessionSnapshot[], max: number): SessionSnapshot[] {
+  if (sessions.length <= max) return sessions;
+  const order = sessions.map((s, i) => ({ s, i, t: s.updatedAt ?? -Infinity }));
+  order.sort((a, b) => b.t - a.t || a.i - b.i);
+  return order.slice(0, max).map((o) => o.s);
+}
+
+export function truncationWarning(t: { listed: number; kept: number }): string {
+  return `${t.listed} sessions listed; only the ${t.kept} most recently updated were sampled (the limit per directory per round)`;
 }

@@ -12,12 +12,14 @@ export type BackendErrorKind =
   | 'rejected'
   /** 5xx. */
   | 'server'
-  /** No answer within the request timeout. */
+  /** No complete answer (headers and body) within the request's total deadline. */
   | 'timeout'
   /** Nothing listens at the base URL. */
   | 'refused'
-  /** The body is not the JSON shape the client relies on (or exceeds the size cap). */
+  /** The body is not JSON, or not the JSON shape the client relies on. */
   | 'malformed'
+  /** The body is larger than the documented limit of its endpoint (BODY_LIMITS); reading stopped there. */
+  | 'too-large'
   /** Any other transport failure (reset, DNS, TLS ...). */
   | 'network'
   /** The caller's AbortSignal fired. */
@@ -44,6 +46,7 @@ const SUMMARY: Record<BackendErrorKind, string> = {
   timeout: 'the backend did not answer in time',
   refused: 'connection refused (is the backend running at this address?)',
   malformed: 'the backend answered with a body this client cannot read',
+  'too-large': 'the backend answered with a body larger than this client reads',
   network: 'network error',
   aborted: 'cancelled',
   'invalid-request': 'invalid request',
@@ -60,7 +63,7 @@ export class BackendError extends Error {
     const status = init.status ?? null;
     const what = init.kind === 'not-found' && init.sessionId ? `session ${init.sessionId} not found (it may have been deleted)` : SUMMARY[init.kind];
     const tail = [status !== null ? `HTTP ${status}` : null, init.detail ?? null].filter(Boolean).join('; ');
-    super(`${init.operation} on ${init.baseUrl}: ${what}${tail ? ` (${tail})` : ''}`, init.cause !== undefined ? { cause: init.cause } : undefined);
+    super(redactSecrets(`${init.operation} on ${init.baseUrl}: ${what}${tail ? ` (${tail})` : ''}`), init.cause !== undefined ? { cause: init.cause } : undefined);
     this.name = 'BackendError';
     this.kind = init.kind;
     this.operation = init.operation;
@@ -108,8 +111,31 @@ export function kindForTransportError(err: unknown): BackendErrorKind {
   return 'network';
 }
 
+const CODE_DETAIL: Record<string, string> = {
+  ECONNRESET: 'connection reset',
+  UND_ERR_SOCKET: 'connection closed by the backend',
+  EPIPE: 'connection closed by the backend',
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'body shorter or longer than announced',
+  HPE_INVALID_CONSTANT: 'not an HTTP answer',
+  ENOTFOUND: 'host not found',
+};
+
 /** Short description of a transport error without any request data in it. */
 export function transportDetail(err: unknown): string | undefined {
   const code = (err as { code?: unknown })?.code ?? (err as { cause?: { code?: unknown } })?.cause?.code;
-  return typeof code === 'string' ? code : undefined;
+  if (typeof code !== 'string' || !/^[A-Z0-9_]{1,60}$/.test(code)) return undefined;
+  return CODE_DETAIL[code] ? `${CODE_DETAIL[code]}, ${code}` : code;
+}
+
+/**
+ * Removes credentials from a text meant for a log line or an error message: the value of an
+ * Authorization header or an HTTP Basic/Bearer token, userinfo in a URL, and API-key-like
+ * fields ("apiKey": "...", api_key=...).
+ */
+export function redactSecrets(text: string): string {
+  return text
+    .replace(/(authorization["']?\s*[:=]\s*["']?)[^"',;\r\n]+/gi, '$1[redacted]')
+    .replace(/\b(Basic|Bearer)\s+[A-Za-z0-9+/=._~-]{6,}/g, '$1 [redacted]')
+    .replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]*@/gi, '$1[redacted]@')
+    .replace(/((?:api[-_]?key|token|secret|password)["']?\s*[:=]\s*["']?)[^"'\s,;}&]+/gi, '$1[redacted]');
 }

@@ -8,7 +8,8 @@ import type { SessionState, TodoProgress } from '../model';
 import { BackendError } from './errors';
 import type { HttpTransport, Query } from './http';
 import { directoryProblem } from './ids';
-import { SseParser } from './sse';
+import { DEFAULT_EVENT_IDLE_TIMEOUT_MS, MAX_EVENT_CHARS } from './limits';
+import { SseOverflow, SseParser } from './sse';
 import { readTodoList } from './wire/todo';
 
 /** The minimal, secret-free view of one event: what it is and which session it concerns. */
@@ -21,7 +22,13 @@ export interface BackendEvent {
   todos?: TodoProgress | null;
 }
 
-export type EventStreamState = 'connecting' | 'open' | 'backoff' | 'unsupported' | 'unauthorized' | 'stopped';
+/**
+ * connecting, open; `silent`: the open stream sent nothing (no event, no heartbeat) for
+ * idleTimeoutMs and was dropped; `closed`: the backend ended or broke the stream (e.g. mid-turn);
+ * `backoff`: waiting before the next connection (after a failure, silent or closed); terminal:
+ * unsupported (no GET /event), unauthorized, stopped (the caller's signal).
+ */
+export type EventStreamState = 'connecting' | 'open' | 'silent' | 'closed' | 'backoff' | 'unsupported' | 'unauthorized' | 'stopped';
 
 export interface EventStreamOptions {
   directory: string;
@@ -31,8 +38,17 @@ export interface EventStreamOptions {
   /** First reconnect delay; doubles up to maxBackoffMs; reset after a healthy connection. */
   minBackoffMs?: number;
   maxBackoffMs?: number;
-  /** No bytes for this long means a dead stream (the server beats every 10 s). Default 35 s. */
+  /** No bytes for this long means a dead stream (the server beats every 10 s). Default 35 s (limits.ts). */
   idleTimeoutMs?: number;
+  /** One event larger than this drops the connection. Default 16 Mi characters (limits.ts). */
+  maxEventChars?: number;
+}
+
+function isIdleTimeout(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === 'UND_ERR_BODY_TIMEOUT') return true;
+  }
+  return false;
 }
 
 /** Reads one event's JSON into the minimal view; null when it is not an event object. */
@@ -132,12 +148,12 @@ interface StreamTarget {
   operation: string;
 }
 
-type LoopOptions = Pick<EventStreamOptions, 'signal' | 'onState' | 'minBackoffMs' | 'maxBackoffMs' | 'idleTimeoutMs'>;
+type LoopOptions = Pick<EventStreamOptions, 'signal' | 'onState' | 'minBackoffMs' | 'maxBackoffMs' | 'idleTimeoutMs' | 'maxEventChars'>;
 
 async function streamLoop(transport: HttpTransport, target: StreamTarget, options: LoopOptions, onData: (data: string) => void): Promise<EventStreamState> {
   const minBackoff = options.minBackoffMs ?? 1_000;
   const maxBackoff = options.maxBackoffMs ?? 30_000;
-  const idleTimeout = options.idleTimeoutMs ?? 35_000;
+  const idleTimeout = options.idleTimeoutMs ?? DEFAULT_EVENT_IDLE_TIMEOUT_MS;
   const setState = (s: EventStreamState, err?: BackendError) => options.onState?.(s, err);
   let backoff = minBackoff;
   while (!options.signal.aborted) {
@@ -147,20 +163,37 @@ async function streamLoop(transport: HttpTransport, target: StreamTarget, option
       const { client, body } = await transport.openStream(target.path, target.query, target.operation, options.signal, idleTimeout);
       setState('open');
       const openedAt = Date.now();
-      const parser = new SseParser();
+      const parser = new SseParser(options.maxEventChars ?? MAX_EVENT_CHARS);
       const decoder = new TextDecoder();
+      const dropped = (kind: BackendError['kind'], detail: string) => new BackendError({ kind, operation: target.operation, baseUrl: transport.baseUrl, detail });
+      let end: { state: EventStreamState; error: BackendError } = { state: 'closed', error: dropped('network', 'the backend closed the event stream') };
+      // The heartbeat watch: a complete line (an event, a heartbeat, a comment) restarts it; bytes
+      // alone do not (a stream dripping one endless line is as dead as a silent one).
+      let silent = false;
+      const watch = setTimeout(() => {
+        silent = true;
+        body.destroy();
+      }, idleTimeout);
       try {
         for await (const chunk of body) {
+          const linesBefore = parser.lines;
           for (const msg of parser.push(decoder.decode(chunk as Buffer, { stream: true }))) {
             onData(msg.data);
           }
+          if (parser.lines !== linesBefore) watch.refresh();
         }
-      } catch {
-        // a dropped or silent stream: reconnect below
+        if (silent) end = { state: 'silent', error: dropped('timeout', `no event or heartbeat for ${idleTimeout} ms`) };
+      } catch (err) {
+        // a dropped, silent or flooding stream: reconnect below
+        if (silent || isIdleTimeout(err)) end = { state: 'silent', error: dropped('timeout', `no event or heartbeat for ${idleTimeout} ms`) };
+        else if (err instanceof SseOverflow) end = { state: 'closed', error: dropped('too-large', err.message) };
+        else end = { state: 'closed', error: dropped('network', 'the event stream broke off') };
       } finally {
+        clearTimeout(watch);
         client.destroy().catch(() => undefined);
       }
       healthy = Date.now() - openedAt > 10_000;
+      if (!options.signal.aborted) setState(end.state, end.error);
     } catch (err) {
       if (options.signal.aborted) break;
       if (err instanceof BackendError) {

@@ -1,7 +1,8 @@
 // The HTTP layer of one backend: a keep-alive undici Pool per base URL, a bounded number of
-// requests in flight (queued requests do not start their timeout), a timeout and the caller's
-// AbortSignal on every request, HTTP Basic auth when a password is configured, a size cap on
-// bodies, and one typed BackendError for every failure.
+// requests in flight, a total deadline (headers and body together) and the caller's AbortSignal
+// on every request, HTTP Basic auth when a password is configured, a size cap on every body
+// (reading stops as soon as it is passed), and one typed BackendError for every failure.
+// Defaults and where they are configured: ./limits.ts.
 import type { Client, Dispatcher, Pool } from 'undici';
 
 // undici is loaded on first use, not when this module loads: the extension host pays for it only
@@ -13,6 +14,7 @@ function undici(): typeof import('undici') {
   return undiciModule;
 }
 import { BackendError, kindForStatus, kindForTransportError, transportDetail } from './errors';
+import { BODY_LIMITS, DEFAULT_REQUEST_TIMEOUT_MS } from './limits';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -21,9 +23,13 @@ export interface TransportOptions {
   password?: string;
   /** Keep-alive connections (requests on the wire); at most 4x that many are queued. Default 8. */
   connections?: number;
-  /** Per-request timeout: for the answer's headers, and between body chunks, once the request is on the wire. Default 15 s. */
+  /**
+   * Total deadline of one request, headers and body together, from the moment it is handed to the
+   * connection pool to its last byte (a dripping body does not extend it). Default 15 s
+   * (DEFAULT_REQUEST_TIMEOUT_MS; the CLI's --timeout). A request may set its own (RequestSpec.timeoutMs).
+   */
   timeoutMs?: number;
-  /** Largest body accepted. Default 64 MiB (stock opencode's provider listing is ~6.4 MB). */
+  /** Largest body read when a request names no limit of its own (RequestSpec.maxBytes). Default 8 MiB. */
   maxBodyBytes?: number;
 }
 
@@ -40,6 +46,8 @@ export interface RequestSpec {
   operation: string;
   sessionId?: string;
   timeoutMs?: number;
+  /** The most read from the body (BODY_LIMITS); beyond it the request fails with kind 'too-large'. */
+  maxBytes?: number;
   signal?: AbortSignal;
   /** json: parse the body; discard: drain it unread. */
   read: 'json' | 'discard';
@@ -98,8 +106,8 @@ export class HttpTransport {
       this.#authorization = `Basic ${Buffer.from(`${user}:${options.password}`, 'utf8').toString('base64')}`;
     }
     const connections = Math.max(1, Math.floor(options.connections ?? 8));
-    this.timeoutMs = options.timeoutMs ?? 15_000;
-    this.maxBodyBytes = options.maxBodyBytes ?? 64 * 1024 * 1024;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.maxBodyBytes = options.maxBodyBytes ?? BODY_LIMITS.other;
     this.pool = new (undici().Pool)(this.origin, {
       connections,
       pipelining: 1,
@@ -150,10 +158,11 @@ export class HttpTransport {
     if (spec.signal?.aborted) throw this.error(spec, 'aborted');
     const wait = this.limiter.acquire();
     if (wait) await wait;
-    // The timeout is undici's own per-request headers/body timeout: it starts when the request is
-    // written (time spent queued in the pool does not count) and costs no timer or AbortController
-    // of ours per request. The caller's signal goes to undici as is.
     const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
+    const maxBytes = spec.maxBytes ?? this.maxBodyBytes;
+    // One deadline for the whole exchange: undici's own headers/body timers restart with every
+    // chunk, so a server dripping a few bytes at a time would never hit them.
+    const deadline = new Deadline(timeoutMs, spec.signal);
     try {
       if (spec.signal?.aborted) throw this.error(spec, 'aborted');
       let res: Dispatcher.ResponseData;
@@ -163,36 +172,43 @@ export class HttpTransport {
           method: spec.method,
           headers: spec.body !== undefined ? this.jsonHeaders : this.plainHeaders,
           body: spec.body,
-          signal: spec.signal,
+          signal: deadline.signal,
           headersTimeout: timeoutMs,
           bodyTimeout: timeoutMs,
         });
       } catch (err) {
-        throw this.transportError(spec, err, timeoutMs);
+        throw this.transportError(spec, err, timeoutMs, deadline);
       }
       const status = res.statusCode;
       if (status < 200 || status >= 300) {
         // The error body is never read into a message: it may echo request data or secrets.
         await res.body.dump().catch(() => undefined);
-        throw this.error(spec, kindForStatus(status), { status });
+        throw this.error(spec, kindForStatus(status), { status, detail: status === 429 ? 'too many requests' : undefined });
+      }
+      if (mediaType(res.headers['content-type']) === 'text/html') {
+        // A login or proxy page: the request never reached the backend, even for a POST.
+        await res.body.dump().catch(() => undefined);
+        throw this.error(spec, 'malformed', { status, detail: HTML_PAGE });
       }
       if (spec.read === 'discard') {
+        // POSTs: the status decides; the body is drained (at most 128 KiB) within the deadline, never parsed.
         await res.body.dump().catch(() => undefined);
         return { status, headers: res.headers, json: undefined };
       }
       let text: string;
       try {
-        text = await this.readCapped(res);
+        text = await readCapped(res, maxBytes);
       } catch (err) {
-        if (err instanceof BodyTooLarge) throw this.error(spec, 'malformed', { status, detail: `body larger than ${this.maxBodyBytes} bytes` });
-        throw this.transportError(spec, err, timeoutMs);
+        if (err instanceof BodyTooLarge) throw this.error(spec, 'too-large', { status, detail: `more than the ${formatBytes(maxBytes)} read from one answer of ${spec.operation}` });
+        throw this.transportError(spec, err, timeoutMs, deadline);
       }
       try {
         return { status, headers: res.headers, json: JSON.parse(text) };
       } catch {
-        throw this.error(spec, 'malformed', { status, detail: 'body is not JSON' });
+        throw this.error(spec, 'malformed', { status, detail: `body is not JSON${describeContentType(res.headers['content-type'])}` });
       }
     } finally {
+      deadline.dispose();
       this.limiter.release();
     }
   }
@@ -201,34 +217,12 @@ export class HttpTransport {
     return new BackendError({ kind, operation: spec.operation, baseUrl: this.baseUrl, sessionId: spec.sessionId, ...extra });
   }
 
-  private transportError(spec: RequestSpec, err: unknown, timeoutMs: number): BackendError {
+  private transportError(spec: RequestSpec, err: unknown, timeoutMs: number, deadline: Deadline): BackendError {
     if (err instanceof BackendError) return err;
     if (spec.signal?.aborted) return this.error(spec, 'aborted');
+    if (deadline.expired) return this.error(spec, 'timeout', { detail: `no complete answer within ${timeoutMs} ms (one deadline for headers and body)` });
     const kind = kindForTransportError(err);
     return this.error(spec, kind, kind === 'timeout' ? { detail: `no answer within ${timeoutMs} ms` } : { detail: transportDetail(err), cause: err });
-  }
-
-  private async readCapped(res: Dispatcher.ResponseData): Promise<string> {
-    const body = res.body;
-    const declared = Number(res.headers['content-length']);
-    if (Number.isFinite(declared) && declared >= 0) {
-      if (declared > this.maxBodyBytes) {
-        body.destroy();
-        throw new BodyTooLarge();
-      }
-      return body.text();
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of body) {
-      size += (chunk as Buffer).length;
-      if (size > this.maxBodyBytes) {
-        body.destroy();
-        throw new BodyTooLarge();
-      }
-      chunks.push(chunk as Buffer);
-    }
-    return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
   }
 
   /**
@@ -245,6 +239,12 @@ export class HttpTransport {
     const client = new (undici().Client)(this.origin, { connect: { timeout: Math.min(this.timeoutMs, 10_000) }, bodyTimeout: idleTimeoutMs, headersTimeout: this.timeoutMs });
     const fail = (kind: BackendError['kind'], extra: { status?: number; detail?: string; cause?: unknown } = {}) =>
       new BackendError({ kind, operation, baseUrl: this.baseUrl, ...extra });
+    // The answer's headers within the request deadline (a server may drip them too).
+    let headersLate = false;
+    const headersTimer = setTimeout(() => {
+      headersLate = true;
+      client.destroy().catch(() => undefined);
+    }, this.timeoutMs);
     try {
       const res = await client.request({
         path: this.pathWithQuery(path, query),
@@ -256,12 +256,20 @@ export class HttpTransport {
         await res.body.dump().catch(() => undefined);
         throw fail(kindForStatus(res.statusCode), { status: res.statusCode });
       }
+      const type = mediaType(res.headers['content-type']);
+      if (type !== null && type !== 'text/event-stream') {
+        discardBody(res.body);
+        throw fail('malformed', { status: res.statusCode, detail: type === 'text/html' ? HTML_PAGE : `not an event stream${describeContentType(res.headers['content-type'])}` });
+      }
       return { client, body: res.body };
     } catch (err) {
       client.destroy().catch(() => undefined);
       if (err instanceof BackendError) throw err;
       if (signal.aborted) throw fail('aborted');
+      if (headersLate) throw fail('timeout', { detail: `no answer within ${this.timeoutMs} ms` });
       throw fail(kindForTransportError(err), { detail: transportDetail(err), cause: err });
+    } finally {
+      clearTimeout(headersTimer);
     }
   }
 
@@ -273,3 +281,84 @@ export class HttpTransport {
 }
 
 class BodyTooLarge extends Error {}
+
+/** A total deadline, merged with the caller's signal into one signal for undici. */
+class Deadline {
+  private readonly controller = new AbortController();
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly onCallerAbort: (() => void) | undefined;
+  expired = false;
+
+  constructor(
+    ms: number,
+    private readonly caller: AbortSignal | undefined,
+  ) {
+    this.timer = setTimeout(() => {
+      this.expired = true;
+      this.controller.abort();
+    }, ms);
+    if (caller) {
+      this.onCallerAbort = () => this.controller.abort();
+      caller.addEventListener('abort', this.onCallerAbort, { once: true });
+    }
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    if (this.onCallerAbort) this.caller?.removeEventListener('abort', this.onCallerAbort);
+  }
+}
+
+/** Reads the body as text, destroying it as soon as more than `maxBytes` arrived (or are announced). */
+async function readCapped(res: Dispatcher.ResponseData, maxBytes: number): Promise<string> {
+  const body = res.body;
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    discardBody(body);
+    throw new BodyTooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) {
+      body.destroy();
+      throw new BodyTooLarge();
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
+}
+
+/** Destroys a body nobody reads (its error event, if any, goes nowhere). */
+function discardBody(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n} bytes`;
+}
+
+const HTML_PAGE = "an HTML page instead of the backend's answer (a proxy or login page?)";
+
+/** The lower-case media type of a content-type header, or null. */
+function mediaType(raw: string | string[] | undefined): string | null {
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (typeof value !== 'string') return null;
+  const type = value.split(';')[0].trim().toLowerCase();
+  return type === '' ? null : type;
+}
+
+/** " (content-type text/html)" when the server said a type; only a plain media type is repeated. */
+function describeContentType(raw: string | string[] | undefined): string {
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  const m = typeof value === 'string' ? /^\s*([A-Za-z0-9.+-]{1,40}\/[A-Za-z0-9.+-]{1,60})/.exec(value) : null;
+  return m ? ` (content-type ${m[1].toLowerCase()})` : '';
+}

@@ -1,11 +1,18 @@
-// Session ids and directories are checked before they go into a request. Ids are opaque to the
-// spec, but they come from the server's own list (untrusted) and go into a URL path: only
-// URL-unreserved characters are accepted, "." and ".." never, and the segment is encoded anyway.
+// Session ids, request ids (permission and question requests) and directories are checked before
+// they go into a request. Ids are opaque to the spec, but they come from the server's own lists
+// (untrusted) and go into a URL path: only URL-unreserved characters are accepted (so never "/",
+// "\\", "%", "?", "#", whitespace or control characters), the first is not "." (so never "." or
+// ".."), at most 255 characters; the segment is percent-encoded anyway.
 
-const SESSION_ID = /^[A-Za-z0-9_~-][A-Za-z0-9._~-]{0,254}$/;
+const PATH_ID = /^[A-Za-z0-9_~-][A-Za-z0-9._~-]{0,254}$/;
 
 export function isValidSessionId(id: unknown): boolean {
-  return typeof id === 'string' && SESSION_ID.test(id);
+  return typeof id === 'string' && PATH_ID.test(id);
+}
+
+/** A permission or question request id: the same rules as a session id. */
+export function isValidRequestId(id: unknown): boolean {
+  return typeof id === 'string' && PATH_ID.test(id);
 }
 
 /** Null when acceptable, otherwise why not. */

@@ -8,12 +8,26 @@ export interface SseMessage {
   id: string | null;
 }
 
+/** An event (or an unterminated line) longer than the parser's limit. */
+export class SseOverflow extends Error {
+  constructor(limit: number) {
+    super(`an event longer than ${limit} characters`);
+    this.name = 'SseOverflow';
+  }
+}
+
 export class SseParser {
   private buffer = '';
+  private pending = 0;
   private data: string[] = [];
   private event = '';
   private id: string | null = null;
   private sawCR = false;
+  /** Complete lines seen so far (events, heartbeats, comments): a sign of life. */
+  lines = 0;
+
+  /** `maxChars`: the longest event (data lines together) or unterminated line accepted; push throws SseOverflow beyond it. */
+  constructor(private readonly maxChars = Infinity) {}
 
   push(text: string): SseMessage[] {
     const out: SseMessage[] = [];
@@ -36,13 +50,16 @@ export class SseParser {
       start = i + 1;
     }
     this.buffer = this.buffer.slice(start);
+    if (this.buffer.length + this.pending > this.maxChars) throw new SseOverflow(this.maxChars);
     return out;
   }
 
   private line(line: string, out: SseMessage[]): void {
+    this.lines++;
     if (line === '') {
       if (this.data.length > 0) out.push({ event: this.event || 'message', data: this.data.join('\n'), id: this.id });
       this.data = [];
+      this.pending = 0;
       this.event = '';
       return;
     }
@@ -51,7 +68,11 @@ export class SseParser {
     const field = colon === -1 ? line : line.slice(0, colon);
     let value = colon === -1 ? '' : line.slice(colon + 1);
     if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'data') this.data.push(value);
+    if (field === 'data') {
+      this.pending += value.length + 1;
+      if (this.pending > this.maxChars) throw new SseOverflow(this.maxChars);
+      this.data.push(value);
+    }
     else if (field === 'event') this.event = value;
     else if (field === 'id' && !value.includes('\0')) this.id = value;
   }

@@ -22,6 +22,22 @@ export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK.has(hostname.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
+/**
+ * The warning for a backend reached over clear-text http:// on a host other than this machine
+ * (credentials and prompts cross the network unencrypted), or null. Pure: callers say it once
+ * per backend (the CLI on stderr, the extension on the backend's row).
+ */
+export function plainHttpWarning(baseUrl: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return null;
+  return `${url.origin} is reached over clear-text http:// off this machine: the password and prompts can be read on the network; prefer https://`;
+}
+
 export function normalizeBaseUrl(raw: string): URL {
   const url = new URL(raw.trim());
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -78,10 +94,9 @@ export function parseBackendConfigs(
       }
       directories = e.directories as string[];
     }
-    const insecure = url.protocol === 'http:' && !isLoopbackHost(url.hostname);
-    if (insecure) {
-      problems.push({ index, message: `${url.origin} uses clear-text http:// off this machine; prefer https://` });
-    }
+    const warning = plainHttpWarning(url.href);
+    const insecure = warning !== null;
+    if (warning) problems.push({ index, message: warning });
     const name = typeof e.name === 'string' && e.name.trim() !== '' ? e.name.trim() : url.host;
     backends.push({ key, name, baseUrl: url.href.replace(/\/$/, ''), directories: [...new Set(directories)], insecure });
   });

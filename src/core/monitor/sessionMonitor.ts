@@ -34,6 +34,8 @@ export interface MonitorOptions {
   /** Shortest spacing a verdict accepts (the spec's 30 s; only tests lower it). */
   minSpacingMs?: number;
   resetWithinReachMs: number;
+  /** Which providers recovery may choose (sessionOps.recovery.providers); absent: any. */
+  providers?: readonly string[] | null;
   useEventStream: boolean;
   /** A rate-limit retry waiting at least this long is a quota wall (setting quotaWall.retryWaitMinutes). */
   retryWaitMs?: number;
@@ -161,7 +163,7 @@ export class SessionMonitor {
 
   /** Replaces the option values that settings control (spacing, reach, event stream, quota walls, tool ceiling; tests: min spacing). */
   updateOptions(
-    patch: Partial<Pick<MonitorOptions, 'spacingMs' | 'minSpacingMs' | 'resetWithinReachMs' | 'useEventStream' | 'retryWaitMs' | 'markMaxAgeMs' | 'toolCeilingMs'>>,
+    patch: Partial<Pick<MonitorOptions, 'spacingMs' | 'minSpacingMs' | 'resetWithinReachMs' | 'useEventStream' | 'retryWaitMs' | 'markMaxAgeMs' | 'toolCeilingMs' | 'providers'>>,
   ): void {
     const changed = (k: 'spacingMs' | 'minSpacingMs' | 'toolCeilingMs' | 'retryWaitMs') => patch[k] !== undefined && patch[k] !== this.options[k];
     const historyChanged = changed('spacingMs') || changed('minSpacingMs') || changed('toolCeilingMs') || changed('retryWaitMs');
@@ -502,6 +504,7 @@ export class SessionMonitor {
     const assessOptions = {
       now,
       resetWithinReachMs: this.options.resetWithinReachMs,
+      providers: this.options.providers,
       minSpacingMs: this.options.minSpacingMs ?? MIN_SPACING_MS,
       retryWaitMs: this.options.retryWaitMs,
       toolCeilingMs: this.options.toolCeilingMs,

@@ -251,7 +251,7 @@ export class SessionActions {
     const { ctx, client } = await this.context(row);
     const kind = this.composeKind(row);
     const result = await this.run(row, abortFirst ? 'abort-and-wake' : 'wake', abortFirst ? 'aborting, then waking' : 'waking', () =>
-      wakeSession(ctx, { sessionId: row.id, prompt: this.builder(row, client, kind), abortFirst, abort: { waitMs: 60_000 }, confirm: { withinMs: 60_000 } }),
+      wakeSession(ctx, { sessionId: row.id, prompt: this.builder(row, client, kind), providers: this.deps.configuration.recoveryProviders(), abortFirst, abort: { waitMs: 60_000 }, confirm: { withinMs: 60_000 } }),
     );
     if (!result) return undefined;
     await this.reportWake(row, result, () => this.sendText(row, result.prompt ?? '', result.model, abortFirst && !result.aborted), kind);
@@ -287,6 +287,7 @@ export class SessionActions {
       recoverSession(ctx, {
         sessionId: row.id,
         prompt: (facts) => this.builder(row, client, 'quota-wake')(facts),
+        providers: this.deps.configuration.recoveryProviders(),
         spacingMs,
         minSpacingMs,
         resetWithinReachMs: this.deps.configuration.resetWithinReachMs(),
@@ -373,7 +374,7 @@ export class SessionActions {
     const { client } = await this.context(row);
     const [listing, newest] = await Promise.all([client.listProviders(row.directory), client.newestMessage(row.directory, row.id)]);
     const last = newest?.providerID && newest.modelID ? { providerID: newest.providerID, modelID: newest.modelID } : null;
-    const choice = chooseModel({ requested: null, last, listing, wallProvider: row.quotaWall?.provider ?? null });
+    const choice = chooseModel({ requested: null, last, listing, wallProvider: row.quotaWall?.provider ?? null, providers: this.deps.configuration.recoveryProviders() });
     const composed = composePrompt(kindPick.compose, {
       now: Date.now(),
       authority: this.authority(row),

@@ -23,6 +23,8 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   private readonly disposables: vscode.Disposable[] = [this.changeEmitter];
   /** Stable node objects, so that a refresh of one element finds it. */
   private readonly nodes = new Map<string, SessionsNode>();
+  /** Row keys of sessions that have sub-agent sessions, for the monitor's rows array it was built from. */
+  private parents: { rows: readonly SessionRow[]; keys: Set<string> } | null = null;
 
   constructor(
     private readonly monitor: SessionMonitor,
@@ -76,6 +78,15 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       if (rows.length > 0) this.changeEmitter.fire(rows);
     }
     this.updateBadge();
+  }
+
+  /** Rebuilt only when the monitor's rows changed (its rows() array is cached until then). */
+  private parentKeys(): Set<string> {
+    const rows = this.monitor.rows();
+    if (this.parents?.rows !== rows) {
+      this.parents = { rows, keys: new Set(rows.filter((r) => r.parentId).map((r) => `${r.backendKey}\u0000${r.directory}\u0000${r.parentId}`)) };
+    }
+    return this.parents.keys;
   }
 
   /** The backends the tree's root last listed. */
@@ -177,7 +188,16 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       const dir = state.directories.find((d) => d.directory === node.directory);
       return dir ? this.directoryChildren(state, dir) : [];
     }
+    if (node.kind === 'session') {
+      // Sub-agent sessions live under their parent, not beside it as separate workers.
+      const dir = state.directories.find((d) => d.directory === node.directory);
+      return (dir?.rows ?? []).filter((r) => r.parentId === node.sessionId).map((r) => this.sessionNode(state, node.directory, r));
+    }
     return [];
+  }
+
+  private sessionNode(state: BackendState, directory: string, r: SessionRow): SessionsNode {
+    return this.node({ kind: 'session', key: `s:${r.key}`, backend: state.config, directory, sessionId: r.id });
   }
 
   private backendChildren(state: BackendState): SessionsNode[] {
@@ -197,13 +217,17 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     const backend = state.config;
     if (dir.error) return [this.node({ kind: 'message', key: `e:${backend.key}\u0000${dir.directory}`, backend, text: dir.error, error: true })];
     if (dir.rows.length === 0) return [this.node({ kind: 'message', key: `n:${backend.key}\u0000${dir.directory}`, backend, text: 'No sessions', error: false })];
-    return dir.rows.map((r) => this.node({ kind: 'session', key: `s:${r.key}`, backend, directory: dir.directory, sessionId: r.id }));
+    const ids = new Set(dir.rows.map((r) => r.id));
+    return dir.rows.filter((r) => !r.parentId || !ids.has(r.parentId)).map((r) => this.sessionNode(state, dir.directory, r));
   }
 
   getParent(node: SessionsNode): SessionsNode | undefined {
     if (node.kind === 'backend') return undefined;
     const backendNode = this.nodes.get(`b:${node.backend.key}`);
     if (node.kind === 'session') {
+      const parentId = this.row(node)?.parentId;
+      const parent = parentId ? this.nodes.get(`s:${node.backend.key}\u0000${node.directory}\u0000${parentId}`) : undefined;
+      if (parent) return parent;
       const state = this.monitor.backend(node.backend.key);
       if (state && state.directories.length > 1) return this.nodes.get(`d:${node.backend.key}\u0000${node.directory}`);
     }
@@ -270,7 +294,8 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
 
   private sessionItem(node: Extract<SessionsNode, { kind: 'session' }>): vscode.TreeItem {
     const row = this.row(node);
-    const item = new vscode.TreeItem(row?.title || node.sessionId, vscode.TreeItemCollapsibleState.None);
+    const hasChildren = row ? this.parentKeys().has(row.key) : false;
+    const item = new vscode.TreeItem(row?.title || node.sessionId, hasChildren ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = node.key;
     if (!row) return item;
     const now = Date.now();

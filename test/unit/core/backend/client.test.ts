@@ -3,7 +3,9 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BackendClient } from '../../../../src/core/backend/client';
+import { BackendClient, boundSessions } from '../../../../src/core/backend/client';
+import { BODY_LIMITS } from '../../../../src/core/backend/limits';
+import { startFaultServer } from '../../../support/fault-server';
 import { BackendError } from '../../../../src/core/backend/errors';
 import { readEventStream, type BackendEvent, type EventStreamState } from '../../../../src/core/backend/events';
 import { abortSession } from '../../../../src/core/actions/abort';
@@ -233,6 +235,109 @@ describe('backend client: authentication', () => {
 
   it('credentials in the base URL are refused', () => {
     assert.throws(() => new BackendClient({ baseUrl: 'http://u:p@127.0.0.1:1/' }), /credentials/);
+  });
+});
+
+describe('backend client: deadlines and limits', function () {
+  this.timeout(20_000);
+
+  it('one total deadline for headers and body: a body dripping 3 bytes every 20 ms fails at the deadline', async () => {
+    const fs = await startFaultServer({ dialect: 'spec', dripMs: 20 });
+    const c = new BackendClient({ baseUrl: fs.url, timeoutMs: 300, providerTimeoutMs: 500 });
+    try {
+      fs.setFault('sessions', 'drip');
+      let t0 = Date.now();
+      const err = await rejectsKind(c.listSessions(DIR), 'timeout');
+      assert.ok(Date.now() - t0 < 1_500, `${Date.now() - t0} ms`);
+      assert.match(err.message, /^GET \/session on .*no complete answer within 300 ms \(one deadline for headers and body\)/);
+      fs.setFault('providers', 'drip');
+      t0 = Date.now();
+      await rejectsKind(c.listProviders(DIR), 'timeout');
+      const took = Date.now() - t0;
+      assert.ok(took >= 450 && took < 2_000, `the provider listing has its own deadline (${took} ms)`);
+    } finally {
+      await c.close();
+      await fs.stop();
+    }
+  });
+
+  it('the provider deadline defaults to twice the request deadline', async () => {
+    const fs = await startFaultServer({ dialect: 'spec' });
+    const c = new BackendClient({ baseUrl: fs.url, timeoutMs: 250 });
+    try {
+      fs.setFault('providers', 'no-answer');
+      const t0 = Date.now();
+      const err = await rejectsKind(c.listProviders(DIR), 'timeout');
+      assert.ok(Date.now() - t0 >= 450, `${Date.now() - t0} ms`);
+      assert.match(err.message, /within 500 ms/);
+    } finally {
+      await c.close();
+      await fs.stop();
+    }
+  });
+
+  it('each endpoint reads at most its limit and stops there: a 50 MB message is refused after about 8 MiB', async () => {
+    const fs = await startFaultServer({ dialect: 'spec' });
+    const c = new BackendClient({ baseUrl: fs.url, timeoutMs: 10_000 });
+    try {
+      fs.setFault('message', 'huge');
+      const err = await rejectsKind(c.newestMessage(DIR, fs.sessionIds[0]), 'too-large');
+      assert.match(err.message, /more than the 8 MiB read from one answer of GET \/session\/\{id\}\/message/);
+      await new Promise((r) => setTimeout(r, 200));
+      assert.ok(fs.hugeBytesSent < BODY_LIMITS.message + 16 * 1024 * 1024, `the server stopped after ${fs.hugeBytesSent} bytes`);
+      fs.clearFaults();
+      assert.equal((await c.newestMessage(DIR, fs.sessionIds[0]))?.id, 'msg_0001');
+    } finally {
+      await c.close();
+      await fs.stop();
+    }
+  });
+
+  it('sessions per directory per round are bounded: the most recently updated are sampled, the overflow is reported', async () => {
+    const server = await startSpecServer();
+    const c = new BackendClient({ baseUrl: server.url, maxSessionsPerRound: 3 });
+    try {
+      const d = server.directory(DIR);
+      for (let i = 0; i < 5; i++) d.addMessage(d.addSession({ state: 'idle' }), { text: 'hi' });
+      const round = await c.sampleRound(DIR);
+      assert.deepEqual(round.truncated, { listed: 5, kept: 3 });
+      assert.equal(round.samples.length, 3);
+      assert.ok(round.warnings.some((w) => w === '5 sessions listed; only the 3 most recently updated were sampled (the limit per directory per round)'));
+      assert.equal(server.requests.filter((r) => r.path.endsWith('/message')).length, 3, 'only the kept sessions are read');
+      d.removeSession([...d.sessions.keys()][0]);
+      d.removeSession([...d.sessions.keys()][0]);
+      const full = await c.sampleRound(DIR);
+      assert.equal(full.truncated, undefined);
+      assert.equal(full.samples.length, 3);
+    } finally {
+      await c.close();
+      await server.stop();
+    }
+  });
+
+  it('boundSessions keeps the most recently updated, sessions without a time last, list order on ties', () => {
+    const s = (id: string, updatedAt: number | null) => ({ id, title: null, state: 'idle' as const, retry: null, progress: null, updatedAt });
+    const kept = boundSessions([s('a', null), s('b', 5), s('c', 9), s('d', 5), s('e', 1)], 3);
+    assert.deepEqual(
+      kept.map((x) => x.id),
+      ['c', 'b', 'd'],
+    );
+    const all = [s('a', 1)];
+    assert.equal(boundSessions(all, 3), all);
+  });
+
+  it('a 2xx HTML page (a proxy or login page) is an error even for a POST, which is never repeated', async () => {
+    const fs = await startFaultServer({ dialect: 'spec' });
+    const c = new BackendClient({ baseUrl: fs.url, timeoutMs: 2_000 });
+    try {
+      fs.setFault('abort', 'html');
+      const err = await rejectsKind(c.abort(DIR, fs.sessionIds[0]), 'malformed');
+      assert.match(err.message, /an HTML page instead of the backend's answer/);
+      assert.equal(fs.requests.filter((r) => r.method === 'POST').length, 1);
+    } finally {
+      await c.close();
+      await fs.stop();
+    }
   });
 });
 

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { ActivityCounter } from '../../../../src/core/backend/activity';
-import { BackendError, kindForStatus, kindForTransportError } from '../../../../src/core/backend/errors';
+import { BackendError, kindForStatus, kindForTransportError, redactSecrets, transportDetail } from '../../../../src/core/backend/errors';
 import { toBackendEvent } from '../../../../src/core/backend/events';
-import { directoryProblem, isValidSessionId } from '../../../../src/core/backend/ids';
+import { directoryProblem, isValidRequestId, isValidSessionId } from '../../../../src/core/backend/ids';
 import { payloadBody, payloadProblem, textPrompt } from '../../../../src/core/backend/payload';
 import { QuotaMarkBook } from '../../../../src/core/backend/quota-marks';
-import { SseParser } from '../../../../src/core/backend/sse';
+import { SseOverflow, SseParser } from '../../../../src/core/backend/sse';
 
 describe('backend: errors', () => {
   it('status to kind', () => {
@@ -17,6 +17,33 @@ describe('backend: errors', () => {
     assert.equal(kindForTransportError(Object.assign(new AggregateError([Object.assign(new Error(), { code: 'ECONNREFUSED' })]), {})), 'refused');
     assert.equal(kindForTransportError(Object.assign(new Error('x'), { code: 'ECONNRESET' })), 'network');
   });
+  it('credentials never reach a message: Authorization, Basic/Bearer tokens, URL userinfo, API keys', () => {
+    const basic = Buffer.from('opencode:hunter2-SECRET').toString('base64');
+    const texts = [
+      `authorization: Basic ${basic}`,
+      `{"Authorization":"Basic ${basic}"}`,
+      `sent Bearer sk-live-SECRET-abcdef`,
+      'http://opencode:hunter2-SECRET@10.0.0.5:4096/',
+      '{"options":{"apiKey":"sk-live-SECRET-abcdef","baseURL":"x"}}',
+      'api_key=sk-live-SECRET-abcdef&x=1',
+    ];
+    for (const t of texts) {
+      const r = redactSecrets(t);
+      assert.ok(!/SECRET|hunter2/.test(r) && !r.includes(basic), `${t} -> ${r}`);
+      assert.match(r, /\[redacted\]/);
+    }
+    assert.equal(redactSecrets('GET /session on http://127.0.0.1:1/: not found (HTTP 404)'), 'GET /session on http://127.0.0.1:1/: not found (HTTP 404)');
+    // Even a detail that carries a header (e.g. from a transport error) is redacted in the message.
+    const e = new BackendError({ kind: 'network', operation: 'GET /session', baseUrl: 'http://127.0.0.1:1/', detail: `authorization: Basic ${basic}` });
+    assert.ok(!e.message.includes(basic), e.message);
+  });
+  it('too-large and timeout read clearly; transport details are a known description or a bare code', () => {
+    const e = new BackendError({ kind: 'too-large', operation: 'GET /session', baseUrl: 'http://h/', status: 200, detail: 'more than the 16 MiB read' });
+    assert.equal(e.message, 'GET /session on http://h/: the backend answered with a body larger than this client reads (HTTP 200; more than the 16 MiB read)');
+    assert.equal(transportDetail(Object.assign(new Error(), { code: 'UND_ERR_SOCKET' })), 'connection closed by the backend, UND_ERR_SOCKET');
+    assert.equal(transportDetail(Object.assign(new Error(), { code: 'EWHATEVER' })), 'EWHATEVER');
+    assert.equal(transportDetail(Object.assign(new Error(), { code: 'not a code: Basic abc' })), undefined);
+  });
   it('readable messages, naming the vanished session', () => {
     const e = new BackendError({ kind: 'not-found', operation: 'GET /session/{id}/message', baseUrl: 'http://127.0.0.1:1/', status: 404, sessionId: 'ses_9' });
     assert.equal(e.message, 'GET /session/{id}/message on http://127.0.0.1:1/: session ses_9 not found (it may have been deleted) (HTTP 404)');
@@ -27,7 +54,12 @@ describe('backend: errors', () => {
 describe('backend: ids and payloads', () => {
   it('session ids are safe path segments', () => {
     for (const ok of ['ses_dfe3ca681ffeQSgG5jZM36qBJ4', 'abc-1.2~x']) assert.equal(isValidSessionId(ok), true, ok);
-    for (const bad of ['', '.', '..', '../x', 'a/b', 'a b', 'a?b', 'a%2F', 'x'.repeat(300), 5, null]) assert.equal(isValidSessionId(bad), false, String(bad));
+    for (const bad of ['', '.', '..', '../x', '..%2F', '.hidden', 'a/b', 'a\\b', 'a b', 'a?b', 'a#b', 'a%2F', '%2e%2e', 'a\u0000b', 'a\nb', 'a\u007fb', 'ünï', 'x'.repeat(256), 5, null]) {
+      assert.equal(isValidSessionId(bad), false, JSON.stringify(bad));
+      assert.equal(isValidRequestId(bad), false, JSON.stringify(bad));
+    }
+    assert.equal(isValidSessionId('x'.repeat(255)), true);
+    assert.equal(isValidRequestId('per_dfe3ca681ffe'), true);
   });
   it('directories', () => {
     assert.equal(directoryProblem('/work/x'), null);
@@ -102,6 +134,20 @@ describe('backend: server-sent events', () => {
       { event: 'x', data: 'l1\nl2', id: null },
       { event: 'message', data: 'tail', id: null },
     ]);
+  });
+  it('counts complete lines (signs of life) and refuses an event or an endless line over its limit', () => {
+    const p = new SseParser(100);
+    p.push('data: {"type":"server.heartbeat"}\n\n: keepalive\n');
+    assert.equal(p.lines, 3);
+    p.push('data: ' + 'x'.repeat(50));
+    assert.equal(p.lines, 3, 'an unfinished line is no sign of life');
+    assert.throws(() => p.push('x'.repeat(60)), SseOverflow);
+    const q = new SseParser(100);
+    assert.throws(() => {
+      for (let i = 0; i < 20; i++) q.push('data: 0123456789\n');
+    }, SseOverflow);
+    const r = new SseParser(100);
+    for (let i = 0; i < 50; i++) assert.equal(r.push('data: 0123456789\n\n').length, 1, 'dispatched events do not count against the limit');
   });
   it('reads the minimal event view: type, session, announced state', () => {
     assert.deepEqual(toBackendEvent('{"id":"evt_1","type":"session.status","properties":{"sessionID":"ses_1","status":{"type":"retry","attempt":1}}}'), { type: 'session.status', sessionID: 'ses_1', state: 'generating' });

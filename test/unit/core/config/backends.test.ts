@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { isLoopbackHost, normalizeBaseUrl, parseBackendConfigs } from '../../../../src/core/config/backends';
+import { isLoopbackHost, normalizeBaseUrl, parseBackendConfigs, plainHttpWarning } from '../../../../src/core/config/backends';
 
 describe('core/config/backends', () => {
   it('fills directories from the workspace folders and names the backend by host', () => {
@@ -27,6 +27,14 @@ describe('core/config/backends', () => {
     assert.equal(backends.length, 1);
     assert.equal(backends[0].insecure, true);
     assert.match(problems[0].message, /clear-text/);
+  });
+
+  it('plainHttpWarning: only clear-text http:// off this machine, naming the origin and never a credential', () => {
+    for (const ok of ['http://127.0.0.1:4096', 'http://localhost:1/x', 'http://[::1]:9/', 'http://127.8.0.1/', 'https://box.example/', 'not a url']) assert.equal(plainHttpWarning(ok), null, ok);
+    const w = plainHttpWarning('http://10.0.0.5:4096/oc/?directory=/secret');
+    assert.match(w ?? '', /^http:\/\/10\.0\.0\.5:4096 is reached over clear-text http:\/\//);
+    assert.ok(!(w ?? '').includes('secret'));
+    assert.match(plainHttpWarning('http://box.example') ?? '', /prefer https/);
   });
 
   it('rejects bad entries with a clear problem each, keeping the good ones', () => {
