@@ -13,7 +13,7 @@
 //      turning hung at once.
 // The spec-dialect servers run in a child process (bench/views/server-child.mjs) shared by
 // both measurements, so neither pays for the server side.
-//   node esbuild.mjs --production && node bench/views.mjs [--sizes 5x40,5x200,20x250] [--rounds 10] [--trials 3] [--smoke] [--load MINUTES]
+//   node esbuild.mjs --production && node bench/views.mjs [--sizes 5x40,5x200,20x250] [--rounds 10] [--trials 3] [--smoke] [--load MINUTES [--load-size 5x200] [--load-no-tree]]
 // --smoke: 20 sessions over the 5 backends, 1 round, 1 trial (stream on), min spacing lowered to
 // 2 s on both sides, and a 6 s load run over 50 sessions (5 hung at once) (npm test's bench-smoke layer:
 // it must complete and print its tables).
@@ -119,7 +119,7 @@ try {
       SESSION_OPS_EDITOR_SUITE: 'bench-views',
       SESSION_OPS_BENCH_SPEC_URLS: JSON.stringify(urls),
       SESSION_OPS_BENCH_SIZES: JSON.stringify(sizeList),
-      ...(loadMinutes > 0 ? { SESSION_OPS_BENCH_LOAD: JSON.stringify({ minutes: loadMinutes, ...loadSize }) } : {}),
+      ...(loadMinutes > 0 ? { SESSION_OPS_BENCH_LOAD: JSON.stringify({ minutes: loadMinutes, ...loadSize, noTree: process.argv.includes('--load-no-tree') }) } : {}),
       ...(loadOnly ? { SESSION_OPS_BENCH_LOAD_ONLY: '1' } : {}),
       SESSION_OPS_BENCH_ROUNDS: String(rounds),
       SESSION_OPS_BENCH_TRIALS: String(trials),
@@ -267,7 +267,7 @@ function print(ext, ref) {
 
 function printLoad(l) {
   const MB = (b) => (b === null || b === undefined ? 'n/a' : (b / 1048576).toFixed(1));
-  console.log(`\nLoad run (issue 14): ${l.n} sessions over ${l.backends} spec-dialect backends sampled for ${(l.durationMs / 60_000).toFixed(1)} min in the extension host, spacing ${l.spacingMs} ms (min spacing ${l.minSpacingMs} ms), view visible`);
+  console.log(`\nLoad run (issue 14): ${l.n} sessions over ${l.backends} spec-dialect backends sampled for ${(l.durationMs / 60_000).toFixed(1)} min in the extension host, spacing ${l.spacingMs} ms (min spacing ${l.minSpacingMs} ms), view visible${l.noTree ? ', its tree events swallowed (--load-no-tree)' : ''}`);
   console.log('| when  | heap MB (after gc) | RSS MB | handles | sockets | timeouts | monitor timers | streams | clients | rounds | samples | overlaps |');
   console.log('|-------|--------------------|--------|---------|---------|----------|----------------|---------|---------|--------|---------|----------|');
   for (const [label, p] of [['start', l.start], ['end', l.end], ['after', l.after]]) {

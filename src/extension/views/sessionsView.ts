@@ -159,11 +159,23 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
 
   /** Sessions that need attention: hung, quota wall, idle with unfinished work, a fresh report. */
   attentionCount(): number {
-    return this.monitor.rows().filter((r) => this.needsAttention(r)).length;
+    // Counted once per rows array (the monitor rebuilds it only after rows changed) and per
+    // harvested report: the view and the status bar both ask after every change event.
+    const rows = this.monitor.rows();
+    if (this.attention?.rows !== rows || this.attention.seen !== this.seenReports.size) {
+      this.attention = { rows, seen: this.seenReports.size, count: rows.filter((r) => this.needsAttention(r)).length };
+    }
+    return this.attention.count;
   }
+
+  private attention: { rows: readonly SessionRow[]; seen: number; count: number } | null = null;
+  private badgeValue = 0;
 
   private updateBadge(): void {
     const n = this.attentionCount();
+    // Set only when it changed: each set is a message to the workbench.
+    if (n === this.badgeValue) return;
+    this.badgeValue = n;
     this.treeView.badge = n > 0 ? { value: n, tooltip: `${n} session${n === 1 ? '' : 's'} need${n === 1 ? 's' : ''} attention` } : undefined;
   }
 
