@@ -78,8 +78,9 @@ export function anchorPage(folder: string, reported: Iterable<string>): string |
 }
 
 function firstLine(text: string): Range {
-  const nl = text.indexOf('\n');
-  const end = (nl < 0 ? text : text.slice(0, nl)).replace(/\r$/, '').length;
+  // LSP ends a line at CR, LF or CRLF: a lone-CR page's first line stops at its first CR.
+  const nl = text.search(/[\r\n]/);
+  const end = nl < 0 ? text.length : nl;
   return { start: { line: 0, character: 0 }, end: { line: 0, character: end } };
 }
 

@@ -154,8 +154,9 @@ async function clearPassword(deps: CommandDeps, node?: SessionsNode): Promise<vo
 
 async function openReport(deps: CommandDeps, target?: SessionsNode | SessionRow): Promise<void> {
   const row = !target ? undefined : 'kind' in target ? deps.sessions.row(target) : target;
-  if (!row?.report) throw new Error('this session has no completion report');
-  const r = row.report;
+  const kept = row && deps.sessions.reportOf(row);
+  if (!row || !kept) throw new Error('this session has no completion report');
+  const r = kept.report;
   const cell = (v: string | null) => (v ?? '').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
   const lines = [
     `# Completion report: ${cell(r.ticket)}`,
@@ -171,10 +172,10 @@ async function openReport(deps: CommandDeps, target?: SessionsNode | SessionRow)
     `| reason | ${cell(r.reason)} |`,
     `| summary | ${cell(r.summary)} |`,
     '',
-    '## Newest message',
+    row.report ? '## Newest message' : '## The message the report came in (a newer message has arrived since)',
     '',
     '~~~~text',
-    (row.newestText ?? '').replace(/~~~~/g, '~ ~ ~ ~'),
+    (kept.text ?? '').replace(/~~~~/g, '~ ~ ~ ~'),
     '~~~~',
     '',
   ];

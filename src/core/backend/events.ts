@@ -53,13 +53,21 @@ function isIdleTimeout(err: unknown): boolean {
 
 /** Reads one event's JSON into the minimal view; null when it is not an event object. */
 export function toBackendEvent(data: string): BackendEvent | null {
-  let v: unknown;
+  return eventOf(parseObject(data));
+}
+
+/** The JSON object in one event's data, or null (not JSON, not an object). */
+function parseObject(data: string): object | null {
   try {
-    v = JSON.parse(data);
+    const v: unknown = JSON.parse(data);
+    return typeof v === 'object' && v !== null ? v : null;
   } catch {
     return null;
   }
-  if (typeof v !== 'object' || v === null) return null;
+}
+
+function eventOf(v: object | null): BackendEvent | null {
+  if (v === null) return null;
   const e = v as { type?: unknown; properties?: unknown };
   if (typeof e.type !== 'string') return null;
   const p = (typeof e.properties === 'object' && e.properties !== null ? e.properties : {}) as Record<string, unknown>;
@@ -112,16 +120,9 @@ export interface GlobalBackendEvent {
 
 /** Reads one global event (`{directory, project, payload: {type, properties}}`); null when it is not one. */
 export function toGlobalEvent(data: string): GlobalBackendEvent | null {
-  let v: unknown;
-  try {
-    v = JSON.parse(data);
-  } catch {
-    return null;
-  }
-  if (typeof v !== 'object' || v === null) return null;
-  const g = v as { directory?: unknown; payload?: unknown };
-  if (typeof g.payload !== 'object' || g.payload === null) return null;
-  const event = toBackendEvent(JSON.stringify(g.payload));
+  const g = parseObject(data) as { directory?: unknown; payload?: unknown } | null;
+  if (g === null || typeof g.payload !== 'object' || g.payload === null) return null;
+  const event = eventOf(g.payload);
   if (!event) return null;
   return { directory: typeof g.directory === 'string' ? g.directory : null, event };
 }

@@ -28,6 +28,8 @@ export interface SessionContextExtras {
   busy?: boolean;
   /** A retry after a reset is scheduled for the session. */
   scheduled?: boolean;
+  /** A completion report seen earlier is kept although a newer message arrived. */
+  keptReport?: boolean;
 }
 
 /**
@@ -42,7 +44,7 @@ export function sessionContextValue(row: SessionRow, extras: SessionContextExtra
     `state-${row.state}`,
     row.action ? `action-${actionFlag(row.action)}` : null,
     row.quotaWall ? 'quotaWall' : null,
-    row.report ? 'report' : null,
+    row.report || extras.keptReport ? 'report' : null,
     needsAttention(row) ? 'attention' : null,
     waiting ? `waiting-${waiting.kind}` : null,
     extras.busy ? 'busy' : null,

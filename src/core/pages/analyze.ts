@@ -2,7 +2,8 @@
 
 import type { Diagnostic } from '../diagnostics';
 import { pageKindOf, type PageKind } from './kinds';
-import { parseMarkdown } from './markdown';
+import { diag, PageCodes } from './diag';
+import { parseMarkdown, type ParsedDoc } from './markdown';
 import type { PageModel } from './model';
 import { analyze01 } from './page01';
 import { analyze02 } from './page02';
@@ -40,6 +41,14 @@ export function checkPage(text: string, filePath: string, kind: PageKind | null 
 
 function run(text: string, filePath: string, kind: PageKind): PageCheck {
   const doc = parseMarkdown(text);
+  const check = runKind(doc, filePath, kind);
+  if (doc.limits.length === 0) return check;
+  const limits = doc.limits.map((l) => diag(doc.lines.range(l.start, l.end), l.kind === 'size' ? 'error' : 'warning', l.kind === 'size' ? PageCodes.tooLarge : PageCodes.notChecked, l.message));
+  // an oversized page is not parsed: only its limit is reported
+  return { model: check.model, diagnostics: doc.limits.some((l) => l.kind === 'size') ? limits : [...limits, ...check.diagnostics] };
+}
+
+function runKind(doc: ParsedDoc, filePath: string, kind: PageKind): PageCheck {
   switch (kind) {
     case '01-source-overview':
       return analyze01(doc, filePath);

@@ -7,6 +7,8 @@ export const PAGES_SOURCE = 'session-ops.pages';
 /** Every code this module emits. Codes are stable: quick fixes and tests key on them. */
 export const PageCodes = {
   // Any page
+  tooLarge: 'page.too-large',
+  notChecked: 'page.not-checked',
   noTable: 'page.no-table',
   missingColumn: 'page.missing-column',
   emptyCell: 'page.empty-cell',

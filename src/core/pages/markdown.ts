@@ -8,6 +8,7 @@
 
 import type { Heading, List, ListItem, Nodes, Root, RootContent, Table, TableCell, TableRow } from 'mdast';
 import type { Position, Range } from '../diagnostics';
+import { guardMarkdown, type LimitIssue } from './limits';
 
 type FromMarkdownModule = typeof import('mdast-util-from-markdown', { with: { 'resolution-mode': 'import' } });
 type GfmSyntaxModule = typeof import('micromark-extension-gfm', { with: { 'resolution-mode': 'import' } });
@@ -88,6 +89,8 @@ export interface Block {
 
 export interface ParsedDoc {
   text: string;
+  /** What the page limits kept from being checked (limits.ts), at offsets in `text`. */
+  limits: LimitIssue[];
   root: Root;
   lines: LineIndex;
   headings: HeadingInfo[];
@@ -105,9 +108,12 @@ export function maskFrontMatter(text: string): string {
 }
 
 export function parseMarkdown(text: string): ParsedDoc {
-  const root = fromMarkdown(maskFrontMatter(text), { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  const guarded = guardMarkdown(text);
+  // micromark drops a byte-order mark, which would shift every offset by one: read it as a space
+  const source = guarded.text.charCodeAt(0) === 0xfeff ? ' ' + guarded.text.slice(1) : guarded.text;
+  const root = fromMarkdown(maskFrontMatter(source), { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
   const lines = new LineIndex(text);
-  const doc: ParsedDoc = { text, root, lines, headings: [], blocks: [] };
+  const doc: ParsedDoc = { text, limits: guarded.issues, root, lines, headings: [], blocks: [] };
   let section: HeadingInfo | null = null;
   for (const node of root.children) {
     if (node.type === 'heading') {

@@ -6,7 +6,8 @@
 import type { Diagnostic } from '../diagnostics';
 import { checkDuplicateKeys, checkRoute, duplicateRouteDiag, overCapDiag, type PreflightInfo } from './checks';
 import { splitDocument, type ChunkSpan } from './chunks';
-import { lineOf, rangeAt } from './lines';
+import { MAX_DIAGNOSTICS, MAX_NESTING } from './limits';
+import { lineEndAt, lineOf, normalizeLineEnds, rangeAt } from './lines';
 import { mapSchemaErrors } from './messages';
 import { parseText, type ParsedText } from './parse';
 import { getPair, parsePointer, setProp, type PathSeg, type RMap, type RNode } from './rnode';
@@ -38,6 +39,7 @@ export interface AnalysisStats {
 }
 
 export interface RoutingAnalysis {
+  /** The analysed text, lone CRs written as LF (the same offsets as the document). */
   text: string;
   lineStarts: number[];
   chunks: AnalyzedChunk[];
@@ -67,6 +69,7 @@ export interface AnalyzerOptions {
 export class RoutingAnalyzer {
   private cache = new Map<string, ChunkResult>();
   private last: RoutingAnalysis | undefined;
+  private lastInput: string | undefined;
 
   constructor(private readonly options: AnalyzerOptions = {}) {}
 
@@ -84,16 +87,29 @@ export class RoutingAnalyzer {
   }
 
   /** The analysis as a generator that yields between batches of chunks, so that a caller can abandon a stale version. */
-  *steps(text: string): Generator<void, RoutingAnalysis, void> {
-    if (this.last && this.last.text === text) return this.last;
+  *steps(input: string): Generator<void, RoutingAnalysis, void> {
+    if (this.last && this.lastInput === input) return this.last;
     const t0 = performance.now();
+    // a lone CR is a line end (YAML 1.2, LSP) that `yaml` does not read as one: parse it as LF
+    const text = normalizeLineEnds(input);
     const split = splitDocument(text);
     let result: RoutingAnalysis | undefined;
-    if (split.chunks && split.chunks.length > 0 && this.options.chunking !== false) {
-      result = yield* this.chunked(text, split.lineStarts, split.chunks, t0);
+    try {
+      if (split.chunks && split.chunks.length > 0 && this.options.chunking !== false) {
+        result = yield* this.chunked(text, split.lineStarts, split.chunks, t0);
+      }
+      if (!result) result = this.whole(text, split.lineStarts, t0);
+    } catch (e) {
+      // the backstop behind tooDeepAt's estimate: nesting that still overflows a parser's stack
+      if (!(e instanceof RangeError)) throw e;
+      this.cache = new Map();
+      const d: RelDiag = { start: 0, end: lineEndAt(text, 0), severity: 'error', code: 'yaml.syntax', message: `YAML syntax error: Nesting deeper than ${MAX_NESTING} levels is not checked.`, rule: 'yaml:NESTING_LIMIT' };
+      const parsed: ParsedText = { root: null, syntax: [d], anchors: false, fast: false };
+      const chunk: AnalyzedChunk = { role: 'whole', name: '', start: 0, end: text.length, text, parsed, prefix: [] };
+      result = finish(text, split.lineStarts, [chunk], [{ base: 0, d }], { mode: 'whole', chunks: 1, reused: 0, yamlParsed: 1, ms: 0 }, t0);
     }
-    if (!result) result = this.whole(text, split.lineStarts, t0);
     this.last = result;
+    this.lastInput = input;
     return result;
   }
 
@@ -142,7 +158,7 @@ export class RoutingAnalyzer {
     const validate = validators().root;
     if (!validate(rootValue) && validate.errors) {
       const groups = new Map<number, ErrorObject[]>();
-      for (const e of validate.errors) {
+      for (const e of validate.errors.slice(0, MAX_DIAGNOSTICS + 1)) {
         const segs = parsePointer(e.instancePath);
         let target: number | undefined;
         if (segs.length === 0) {
@@ -206,7 +222,7 @@ export class RoutingAnalyzer {
         setProp(rootValue as Record<string, unknown>, 'routes', {});
       }
       const validate = validators().root;
-      if (!validate(rootValue) && validate.errors) out.push(...mapSchemaErrors(validate.errors, { root, text, prefix: [] }));
+      if (!validate(rootValue) && validate.errors) out.push(...mapSchemaErrors(validate.errors.slice(0, MAX_DIAGNOSTICS + 1), { root, text, prefix: [] }));
       if (routesMap) {
         const validateRoutes = validators().routes;
         for (const p of routesMap.pairs) {
@@ -286,7 +302,12 @@ function computeChunk(span: ChunkSpan, text: string): ChunkResult {
 
 function finish(text: string, lineStarts: number[], chunks: AnalyzedChunk[], placed: Placed[], stats: AnalysisStats, t0: number): RoutingAnalysis {
   placed.sort((a, b) => a.base + a.d.start - (b.base + b.d.start) || a.base + a.d.end - (b.base + b.d.end));
-  const diagnostics = placed.map(({ base, d }) => toDiagnostic(lineStarts, base, d));
+  const shown = placed.length > MAX_DIAGNOSTICS ? placed.slice(0, MAX_DIAGNOSTICS) : placed;
+  const diagnostics = shown.map(({ base, d }) => toDiagnostic(lineStarts, base, d));
+  if (shown !== placed) {
+    const at = placed[MAX_DIAGNOSTICS].base + placed[MAX_DIAGNOSTICS].d.start;
+    diagnostics.push(toDiagnostic(lineStarts, 0, { start: at, end: at, severity: 'warning', code: 'routing.limit', message: `More than ${MAX_DIAGNOSTICS.toLocaleString('en-US')} problems: the rest, from here on, are not listed.`, rule: 'limit:diagnostics' }));
+  }
   stats.ms = performance.now() - t0;
   return { text, lineStarts, chunks, diagnostics, stats };
 }

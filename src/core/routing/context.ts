@@ -2,6 +2,7 @@
 // key is being typed, of the value being typed, or of the list whose item is being typed. Works
 // on incomplete text (that is when completion is asked for), so it reads indentation and the
 // current line rather than a parse tree. Block style and single-line flow lists/mappings. Pure.
+import { MAX_KEY_LENGTH } from './limits';
 import { lineEndAt, lineStartAt } from './lines';
 import type { PathSeg } from './rnode';
 
@@ -42,6 +43,11 @@ function unquote(k: string): string {
   return k.trim();
 }
 
+/** KEY_RE on the first MAX_KEY_LENGTH characters: a key ends within them (as in yaml), and this bounds KEY_RE's backtracking on a long line. */
+function keyAt(s: string): RegExpExecArray | null {
+  return KEY_RE.exec(s.length > MAX_KEY_LENGTH + 8 ? s.slice(0, MAX_KEY_LENGTH + 8) : s);
+}
+
 function lineInfo(line: string): LineInfo {
   const m = /^( *)((?:-(?: +|$))*)/.exec(line) as RegExpExecArray;
   const indent = m[1].length;
@@ -49,7 +55,7 @@ function lineInfo(line: string): LineInfo {
   const contentCol = m[0].length;
   const rest = line.slice(contentCol);
   if (/^\s*#/.test(line) || line.trim() === '') return { indent, dashes: 0, contentCol: indent, blank: true };
-  const k = KEY_RE.exec(rest);
+  const k = keyAt(rest);
   return { indent, dashes, contentCol, key: k ? unquote(k[1]) : undefined, blank: false };
 }
 
@@ -91,7 +97,7 @@ export function cursorContext(text: string, offset: number): CursorContext | und
   // Inside a single-line flow collection?
   const flow = flowContext(rest);
   if (flow) {
-    const keyMatch = KEY_RE.exec(rest.slice(0, flow.openAt));
+    const keyMatch = keyAt(rest.slice(0, flow.openAt));
     const outerKey = keyMatch ? unquote(keyMatch[1]) : undefined;
     const path = outerKey !== undefined ? [...base, outerKey] : [...base];
     const start = ls + contentCol + flow.tokenStart;
@@ -104,7 +110,7 @@ export function cursorContext(text: string, offset: number): CursorContext | und
     return { mode: 'key', path, prefix: flow.token, replaceStart: start, replaceEnd, siblings: new Set(flow.keys), column: 0, needsSpace: false, inFlow: true };
   }
 
-  const kv = KEY_RE.exec(rest);
+  const kv = keyAt(rest);
   if (kv) {
     const key = unquote(kv[1]);
     const afterColon = rest.slice(kv[0].length);

@@ -6,6 +6,7 @@
 // instead. For what it accepts it produces exactly what `yaml` produces: the same JavaScript value
 // and the same ranges (checked by a differential test). It is several times faster than `yaml`,
 // which is what lets a 10,000-route file validate in a fraction of a second. Pure.
+import { MAX_KEY_LENGTH } from './limits';
 import { setProp, type RMap, type RNode, type RPair, type RScalar, type RSeq } from './rnode';
 
 export const BAIL = Symbol('bail');
@@ -170,6 +171,7 @@ class FastParser {
 
   private parseKey(p: number, colon: number): RScalar {
     const s = this.src;
+    if (colon - p > MAX_KEY_LENGTH) throw bail; // yaml: an implicit key is at most 1024 characters
     const c = s.charCodeAt(p);
     if (c === 34 || c === 39) return this.quoted(p, colon);
     this.checkPlainStart(p, colon);
@@ -427,7 +429,7 @@ class FastParser {
     for (;;) {
       skip();
       const k = this.flowItem(i, lineEnd, true);
-      if (k.node.kind !== 'scalar') throw bail;
+      if (k.node.kind !== 'scalar' || k.end - i > MAX_KEY_LENGTH) throw bail;
       i = k.end;
       if (s.charCodeAt(i) !== COLON) throw bail;
       i++;

@@ -3,8 +3,9 @@
 // from `yaml`, placed on their own line (never running to the end of the file). Pure.
 import { isAlias, isNode, parseDocument, visit, type YAMLError } from 'yaml';
 import { BAIL, fastParse } from './fastParse';
-import { lineEndAt, lineStartAt } from './lines';
-import { fromYaml, type RNode } from './rnode';
+import { tooDeepAt, MAX_DIAGNOSTICS, MAX_NESTING } from './limits';
+import { computeLineStarts, lineEndAt, lineOf, lineStartAt, normalizeLineEnds } from './lines';
+import { fromYaml, MAX_ALIAS_EXPANSION, type AliasIssue, type RNode } from './rnode';
 import type { RelDiag } from './types';
 
 export interface ParsedText {
@@ -18,23 +19,33 @@ export interface ParsedText {
   fast: boolean;
 }
 
-export function parseText(text: string): ParsedText {
+export function parseText(input: string): ParsedText {
+  const text = normalizeLineEnds(input);
+  const deep = tooDeepAt(text);
+  if (deep >= 0) return { root: null, syntax: [tooDeepDiag(text, deep)], anchors: false, fast: false };
   const f = fastParse(text);
   if (f !== BAIL) return { root: f, syntax: [], anchors: false, fast: true };
   const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false, keepSourceTokens: false });
   const syntax: RelDiag[] = [];
   const lines = new Set<number>();
   // one diagnostic per problem: yaml may report several errors for one bad line
+  // a line already reported is skipped before any work (hostile input gives yaml 100,000s of errors)
+  const starts = doc.errors.length > 1 ? computeLineStarts(text) : [0];
+  const errLines = new Set<number>();
   for (const e of doc.errors) {
+    const at = lineOf(starts, Math.min(Math.max(0, e.pos[0]), text.length));
+    if (errLines.has(at)) continue;
+    errLines.add(at);
     const d = syntaxDiag(text, e, 'error');
     const line = lineStartAt(text, d.start);
     if (lines.has(line)) continue;
     lines.add(line);
     syntax.push(d);
+    if (syntax.length > MAX_DIAGNOSTICS) break;
     // what follows an unclosed flow collection or quote is read wrongly: those errors are noise
     if (/Unclosed flow|Missing closing/.test(d.message)) break;
   }
-  for (const w of doc.warnings) syntax.push(syntaxDiag(text, w, 'warning'));
+  for (const w of doc.warnings.slice(0, MAX_DIAGNOSTICS)) syntax.push(syntaxDiag(text, w, 'warning'));
   let anchors = false;
   visit(doc, {
     Node(_key, node) {
@@ -45,8 +56,26 @@ export function parseText(text: string): ParsedText {
       return undefined;
     },
   });
-  const root = doc.contents ? fromYaml(doc.contents, doc, text) : null;
+  const issues: AliasIssue[] = [];
+  const root = doc.contents ? fromYaml(doc.contents, doc, text, issues) : null;
+  for (const i of issues) syntax.push(aliasDiag(i));
   return { root, syntax, anchors, fast: false };
+}
+
+/** Deep nesting is reported, never parsed (the parsers recurse): from the place it crosses the limit to the end of its line. */
+function tooDeepDiag(text: string, at: number): RelDiag {
+  const end = Math.max(at + 1, lineEndAt(text, at));
+  return { start: at, end: Math.min(end, text.length), severity: 'error', code: 'yaml.syntax', message: `YAML syntax error: Nesting deeper than ${MAX_NESTING} levels is not checked.`, rule: 'yaml:NESTING_LIMIT' };
+}
+
+function aliasDiag(i: AliasIssue): RelDiag {
+  const message =
+    i.kind === 'unresolved'
+      ? `Unresolved alias *${i.name}: no anchor &${i.name} is set before it.`
+      : i.kind === 'cycle'
+        ? `Alias *${i.name} sits inside its own anchor (a cycle): it is not checked.`
+        : `Aliases expanding to more than ${MAX_ALIAS_EXPANSION.toLocaleString('en-US')} nodes are not checked (*${i.name} and after).`;
+  return { start: i.start, end: i.end, severity: 'error', code: 'yaml.syntax', message: `YAML syntax error: ${message}`, rule: `yaml:ALIAS_${i.kind.toUpperCase()}` };
 }
 
 /** The offset of the unmatched opening `open` before `pos`, or -1. */

@@ -3,7 +3,8 @@
 // parsed chunk can be cached by its text and reused wherever the chunk moves in the document.
 // Every node also carries its plain JavaScript value (what `yaml`'s toJS() returns), which is what
 // the schema validator sees. Pure: never import 'vscode'.
-import { isAlias, isMap, isPair, isScalar, isSeq, Scalar, type Document, type Node as YamlNode } from 'yaml';
+import { MAX_KEY_LENGTH } from './limits';
+import { isAlias, isMap, isNode, isPair, isScalar, isSeq, Scalar, type Document, type Node as YamlNode } from 'yaml';
 
 export type RNode = RScalar | RMap | RSeq | RAlias;
 
@@ -61,7 +62,17 @@ export function setProp(obj: Record<string, unknown>, name: string, value: unkno
 
 export function keyName(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'object') {
+    // a collection as a key: its JSON, cut at MAX_KEY_LENGTH (nested collection keys would otherwise
+    // grow exponentially, each level escaping the one inside it)
+    let json: string;
+    try {
+      json = JSON.stringify(value) ?? '';
+    } catch {
+      json = '';
+    }
+    return json.length > MAX_KEY_LENGTH ? json.slice(0, MAX_KEY_LENGTH) : json;
+  }
   return String(value);
 }
 
@@ -120,10 +131,42 @@ export function parsePointer(pointer: string): string[] {
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-/** Converts a node of a `yaml` Document into an RNode (ranges as yaml reports them). */
-export function fromYaml(node: YamlNode | null | undefined, doc: Document, src: string): RNode {
-  const seen = new Set<unknown>();
+/** The most nodes a document's aliases may expand to (a "billion laughs" shape is refused). */
+export const MAX_ALIAS_EXPANSION = 100_000;
+
+/** An alias that could not be given a value: unresolved, inside its own anchor, or past the expansion cap. */
+export interface AliasIssue {
+  start: number;
+  end: number;
+  kind: 'unresolved' | 'cycle' | 'expansion';
+  name: string;
+}
+
+/**
+ * Converts a node of a `yaml` Document into an RNode (ranges as yaml reports them). Values are
+ * what `toJS()` gives: an alias takes its anchor's value (the same object, built once, so alias
+ * chains stay linear). An alias inside its own anchor, to no anchor, or past MAX_ALIAS_EXPANSION
+ * expanded nodes reads as null and is reported in `issues`.
+ */
+export function fromYaml(node: YamlNode | null | undefined, _doc: Document, src: string, issues: AliasIssue[] = []): RNode {
+  /** Anchored nodes: their value and expanded size once converted; undefined while being converted. */
+  const anchored = new Map<unknown, { value: unknown; size: number } | undefined>();
+  const byName = new Map<string, unknown>();
+  let expanded = 0;
+  let capped = false;
   const conv = (n: unknown, at: number): RNode => {
+    const before = expanded;
+    const anchor = isNode(n) && (n as { anchor?: string }).anchor ? n : undefined;
+    if (anchor) {
+      anchored.set(anchor, undefined);
+      byName.set((anchor as { anchor: string }).anchor, anchor);
+    }
+    const r = convNode(n, at);
+    if (anchor) anchored.set(anchor, { value: r.value, size: expanded - before });
+    return r;
+  };
+  const convNode = (n: unknown, at: number): RNode => {
+    expanded++;
     if (n === null || n === undefined) return { kind: 'scalar', start: at, end: at, value: null, style: 'empty' };
     if (isScalar(n)) {
       const [s, e] = n.range ?? [at, at];
@@ -136,15 +179,19 @@ export function fromYaml(node: YamlNode | null | undefined, doc: Document, src: 
     }
     if (isAlias(n)) {
       const [s, e] = n.range ?? [at, at];
+      // the latest anchor of that name before the alias (not n.resolve(doc): it walks the whole document each time)
+      const target = byName.get(n.source);
+      const known = target === undefined ? undefined : anchored.get(target);
       let value: unknown = null;
-      try {
-        const target = n.resolve(doc);
-        if (target && !seen.has(target)) {
-          seen.add(target);
-          value = (target as YamlNode).toJS(doc, { maxAliasCount: 1000 });
-        }
-      } catch {
-        value = null;
+      if (target === undefined || !anchored.has(target)) issues.push({ start: s, end: e, kind: 'unresolved', name: n.source });
+      else if (!known) issues.push({ start: s, end: e, kind: 'cycle', name: n.source });
+      else if (expanded + known.size > MAX_ALIAS_EXPANSION) {
+        if (!capped) issues.push({ start: s, end: e, kind: 'expansion', name: n.source });
+        capped = true;
+      }
+      else {
+        expanded += known.size;
+        value = known.value;
       }
       return { kind: 'alias', start: s, end: e, value };
     }

@@ -192,20 +192,22 @@ export class SessionActions {
 
   /** The prompt builder for the session's state: the quota-wall prompt after a wall, else the wake prompt. */
   private builder(row: SessionRow, client: BackendClient, kind: ComposeKind, baseline?: FactBaselineFacts): (facts: PromptFacts) => Promise<Composed> {
-    return async (facts) => {
-      const inventory = await this.inventory(client, row.directory);
-      return composePrompt(kind, {
-        now: Date.now(),
-        authority: this.authority(row),
-        inventory,
-        task: row.title,
-        wakeReason: row.verdict === 'hung' ? 'hung' : 'idle',
-        failureText: row.failureText,
-        wall: row.quotaWall ? { ...row.quotaWall, text: row.failureText } : null,
-        nextModel: facts.model,
-        baseline: baseline ?? null,
-      });
-    };
+    return (facts) => this.compose(row, client, kind, facts.model, baseline);
+  }
+
+  /** The prompt of `kind` for the session, on `nextModel`, with the worktree's inventory. */
+  private async compose(row: SessionRow, client: BackendClient, kind: ComposeKind, nextModel: ModelRef | null, baseline?: FactBaselineFacts): Promise<Composed> {
+    return composePrompt(kind, {
+      now: Date.now(),
+      authority: this.authority(row),
+      inventory: await this.inventory(client, row.directory),
+      task: row.title,
+      wakeReason: row.verdict === 'hung' ? 'hung' : 'idle',
+      failureText: row.failureText,
+      wall: row.quotaWall ? { ...row.quotaWall, text: row.failureText } : null,
+      nextModel,
+      baseline: baseline ?? null,
+    });
   }
 
   private composeKind(row: SessionRow): ComposeKind {
@@ -375,17 +377,7 @@ export class SessionActions {
     const [listing, newest] = await Promise.all([client.listProviders(row.directory), client.newestMessage(row.directory, row.id)]);
     const last = newest?.providerID && newest.modelID ? { providerID: newest.providerID, modelID: newest.modelID } : null;
     const choice = chooseModel({ requested: null, last, listing, wallProvider: row.quotaWall?.provider ?? null, providers: this.deps.configuration.recoveryProviders() });
-    const composed = composePrompt(kindPick.compose, {
-      now: Date.now(),
-      authority: this.authority(row),
-      inventory: await this.inventory(client, row.directory),
-      task: row.title,
-      wakeReason: row.verdict === 'hung' ? 'hung' : 'idle',
-      failureText: row.failureText,
-      wall: row.quotaWall ? { ...row.quotaWall, text: row.failureText } : null,
-      nextModel: choice.model,
-      baseline: baseline ?? null,
-    });
+    const composed = await this.compose(row, client, kindPick.compose, choice.model, baseline);
     if (!composed.ok) throw new Error(composed.problem);
     await this.deps.prompts.open(composed.text, this.target(row, kindPick.compose, choice.model, choice.basis, { abortFirst: row.state === 'generating' }));
   }
@@ -427,11 +419,14 @@ export class SessionActions {
         return;
       }
       this.deps.operations.finish(row.key, result.outcome === 'refused' ? 'refused' : 'failed', result.message);
+      const intended = target.model.providerID;
       if (result.instead) {
         const instead = listingModel(await (await this.context(row)).client.listProviders(row.directory), result.instead);
         const label = instead ? `Use ${instead.providerID}/${instead.modelID}` : undefined;
-        const choice = await vscode.window.showWarningMessage(`Session Ops: ${result.message}`, ...(label ? [label] : []));
-        if (label && choice === label && instead) this.deps.prompts.setModel(doc.uri, instead, `instead of ${target.model.providerID} (pre-dispatch check)`);
+        // Not awaited: the task stays in its document; the button switches its model.
+        void vscode.window.showWarningMessage(`Session Ops: ${result.message}`, ...(label ? [label] : [])).then((choice) => {
+          if (label && choice === label && instead) this.deps.prompts.setModel(doc.uri, instead, `instead of ${intended} (pre-dispatch check)`);
+        });
         return;
       }
       void vscode.window.showErrorMessage(`Session Ops: ${result.message} The task stays in its document.`);

@@ -62,6 +62,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   }
 
   private onMonitorChange(change: MonitorChange): void {
+    this.syncReports();
     if (change.structural.length > 0 || this.rootKeys !== this.backendKeys()) {
       // The set of sessions (or a backend's status) changed: re-render those backends' subtrees;
       // the set of backends changed (one added or removed, all removed): re-render the root.
@@ -112,12 +113,31 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     }
   }
 
+  /** Keeps each session's last report (main's keptReports), once per rows array the monitor built. */
+  private reportsFor: readonly SessionRow[] | null = null;
+
+  private syncReports(): void {
+    const rows = this.monitor.rows();
+    if (this.reportsFor === rows) return;
+    this.reportsFor = rows;
+    for (const r of rows) if (r.report) this.keptReports.set(r.key, { report: r.report, text: r.newestText });
+    if (this.keptReports.size > 0) for (const k of this.keptReports.keys()) if (!this.monitor.row(k)) this.keptReports.delete(k);
+  }
+
+  /** The last completion report of each session with the message text it came in: reports survive a newer message. */
+  private readonly keptReports = new Map<string, { report: NonNullable<SessionRow['report']>; text: string | null }>();
+
+  /** The session's completion report: the current one, else the last one seen. */
+  reportOf(row: SessionRow): { report: NonNullable<SessionRow['report']>; text: string | null } | undefined {
+    return row.report ? { report: row.report, text: row.newestText } : this.keptReports.get(row.key);
+  }
+
   /** The last rendered look of each session row (icon, label, description, menu flags). */
   private readonly looks = new Map<string, string>();
   private dirtyWhileHidden = false;
 
   private look(row: SessionRow): string {
-    return [row.badge, row.title ?? row.id, this.description(row, Date.now()), sessionContextValue(row, { busy: this.operations.busy(row.key), scheduled: this.operations.scheduled(row.key) })].join('\u0000');
+    return [row.badge, row.title ?? row.id, this.description(row, Date.now()), sessionContextValue(row, { busy: this.operations.busy(row.key), scheduled: this.operations.scheduled(row.key), keptReport: this.keptReports.has(row.key) })].join('\u0000');
   }
 
   private lookChanged(row: SessionRow): boolean {
@@ -317,7 +337,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     this.looks.set(row.key, this.look(row));
     // Plain markdown: never trusted, so links or commands in server text stay inert.
     // The tooltip (markdown with the evidence) is built only when hovered: resolveTreeItem.
-    item.contextValue = sessionContextValue(row, { busy: this.operations.busy(row.key), scheduled: this.operations.scheduled(row.key) });
+    item.contextValue = sessionContextValue(row, { busy: this.operations.busy(row.key), scheduled: this.operations.scheduled(row.key), keptReport: this.keptReports.has(row.key) });
     item.accessibilityInformation = { label: `${row.title ?? row.id}, ${look.label}${item.description ? `, ${item.description}` : ''}` };
     if (row.report) item.command = { command: 'sessionOps.openReport', title: 'Open Report', arguments: [node] };
     return item;

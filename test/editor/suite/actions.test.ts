@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { SessionRow } from '../../../src/core/monitor/row';
 import type { SessionOpsApi } from '../../../src/extension/extension';
 import { startLoggingProxy, type LoggingProxy } from '../../support/logging-proxy';
-import { findOpencodeBinary, startOpencode, withBackupProvider, type OpencodeServer } from '../../support/opencode';
+import { findOpencodeBinary, launchSession, startOpencode, withBackupProvider, type OpencodeServer } from '../../support/opencode';
 import { startScriptedModel, type ScriptedModel } from '../../support/scripted-model';
 import { click, hasBrowser, press, query, screenshot, waitFor } from './harness';
 
@@ -30,18 +30,7 @@ describe('Session actions against the real opencode server', function () {
   const byId = (id: string): SessionRow | undefined => api.monitor.rows().find((r) => r.id === id);
   const describeRows = () => api.monitor.rows().map((r) => `${r.title}: ${r.badge} (${r.pending ?? r.action}) ${api.operations.get(r.key)?.text ?? ''}`).join('\n');
 
-  async function launch(title: string, text: string): Promise<string> {
-    const q = `directory=${encodeURIComponent(dir)}`;
-    const res = await fetch(`${oc.baseUrl}session?${q}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title }) });
-    const { id } = (await res.json()) as { id: string };
-    const sent = await fetch(`${oc.baseUrl}session/${id}/prompt_async?${q}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ agent: 'build', model: { providerID: 'local', modelID: 'm1' }, parts: [{ type: 'text', text }] }),
-    });
-    assert.equal(sent.status, 204);
-    return id;
-  }
+  const launch = (title: string, text: string): Promise<string> => launchSession(oc, dir, title, text);
 
   async function settled(id: string, what: string, pred: (r: SessionRow) => boolean, timeoutMs = 90_000): Promise<SessionRow> {
     return waitFor(what, async () => {

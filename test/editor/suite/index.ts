@@ -41,6 +41,7 @@ export function run(): Promise<void> {
     require('./smoke.test');
     require('./views.test');
     require('./actions.test');
+    require('./actions-spec.test');
     require('./waiting.test');
     require('./routing.test');
     require('./pages.test');

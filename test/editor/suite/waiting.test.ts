@@ -9,7 +9,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionRow } from '../../../src/core/monitor/row';
 import type { SessionOpsApi } from '../../../src/extension/extension';
-import { findOpencodeBinary, startOpencode, type OpencodeServer } from '../../support/opencode';
+import { findOpencodeBinary, launchSession, startOpencode, type OpencodeServer } from '../../support/opencode';
 import { startScriptedModel, type ScriptedModel } from '../../support/scripted-model';
 import { click, hasBrowser, press, query, rows, screenshot, waitFor } from './harness';
 
@@ -25,18 +25,7 @@ describe('Sessions waiting for a person (real opencode)', function () {
   let dir: string;
   const byId = (id: string): SessionRow | undefined => api.monitor.rows().find((r) => r.id === id);
 
-  async function launch(title: string, text: string): Promise<string> {
-    const q = `directory=${encodeURIComponent(dir)}`;
-    const res = await fetch(`${oc.baseUrl}session?${q}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title }) });
-    const { id } = (await res.json()) as { id: string };
-    const sent = await fetch(`${oc.baseUrl}session/${id}/prompt_async?${q}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ agent: 'build', model: { providerID: 'local', modelID: 'm1' }, parts: [{ type: 'text', text }] }),
-    });
-    assert.equal(sent.status, 204);
-    return id;
-  }
+  const launch = (title: string, text: string): Promise<string> => launchSession(oc, dir, title, text);
 
   const settled = (id: string, what: string, pred: (r: SessionRow) => boolean, timeoutMs = 90_000) =>
     waitFor(what, async () => {
@@ -81,7 +70,12 @@ describe('Sessions waiting for a person (real opencode)', function () {
     assert.match(row.waiting?.title ?? '', /bash ls -la/);
     assert.ok(api.sessions.attentionCount() >= 1, 'counts toward the attention badge');
     if (hasBrowser()) {
-      await waitFor('the waiting row', async () => (await rows(/needs permission, waiting/)).length === 1, 15_000);
+      await api.sessions.reveal(row);
+      await waitFor('the waiting row', async () => (await rows(/^needs permission, waiting/)).length === 1, 30_000).catch(async (err: Error) => {
+        await screenshot('waiting-row-missing');
+        const labels = (await rows()).map((r) => r.ariaLabel).join('\n');
+        throw new Error(`${err.message}; rendered rows:\n${labels}`, { cause: err });
+      });
       await click('.monaco-list-row[aria-label^="needs permission"]', 'right');
       const items = await waitFor('the answers in the context menu', async () => {
         const labels = (await query('.context-view .action-label')).map((n) => n.text ?? '');

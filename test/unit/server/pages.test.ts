@@ -64,6 +64,15 @@ describe('page kind: page sets (server and CLI)', () => {
     assert.deepEqual(only02.get(page('02-public-api.md'))?.map((d) => d.code), ['page.missing-page']);
   });
 
+  it('checkPageSets: on a lone-CR page the folder-level diagnostic stays inside the first line', () => {
+    const files = new Map<string, string>();
+    for (const n of ['01-source-overview.md', '02-public-api.md', '03-data-model.md', '04-business-logic.md', '10-fidelity-baseline.md']) {
+      files.set(page(n), readFileSync(page(n), 'utf8').replace(/\r?\n/g, '\r'));
+    }
+    const anchor = checkPageSets(files, {}).get(page('10-fidelity-baseline.md'));
+    assert.deepEqual(anchor?.map((d) => d.range), [{ start: { line: 0, character: 0 }, end: { line: 0, character: '# Fidelity baseline'.length } }]);
+  });
+
   it('checkPageSets: source tests are checked against pagesSourceRoot, relative to the port folder', () => {
     const files = new Map<string, string>();
     const p10 = page('10-fidelity-baseline.md');

@@ -70,6 +70,11 @@ describe('core/monitor/context-values and package.json menus', () => {
     assert.ok(s.menu.includes('sessionOps.recover') && s.menu.includes('sessionOps.wake'));
   });
 
+  it('a report kept after a newer message still offers Open Completion Report', () => {
+    const s = shown(sessionContextValue(row({ badge: 'idle', verdict: 'idle', action: 'wake', state: 'idle' }), { keptReport: true }));
+    assert.ok(s.menu.includes('sessionOps.openReport') && s.inline.includes('sessionOps.openReport'));
+  });
+
   it('a report shows Open Completion Report inline and in the menu', () => {
     const s = shown(sessionContextValue(row({ badge: 'report-done', verdict: 'idle', action: 'harvest', state: 'idle', report })));
     assert.deepEqual(s.inline, ['sessionOps.openReport']);

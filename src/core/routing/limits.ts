@@ -1,0 +1,65 @@
+// Documented limits of the routing reader, checked before any parser runs so that hostile input
+// (thousands of nested `[`, `{` or indented blocks) is reported instead of overflowing the stack:
+// - MAX_NESTING: nesting deeper than this many levels is not checked (real tables nest about 6);
+// - MAX_KEY_LENGTH: an implicit key longer than this is a YAML error (as in `yaml`, YAML 1.2);
+// - MAX_DIAGNOSTICS: problems past this many in one document are not listed (one diagnostic says so);
+// - aliases: see MAX_ALIAS_EXPANSION in rnode.ts.
+// The depth is an upper bound read line by line (block indentation levels, compact `- `/`? `
+// indicators, open flow brackets outside quotes and comments): it may over-count odd layouts,
+// never under-count. Pure.
+
+export const MAX_NESTING = 100;
+export const MAX_KEY_LENGTH = 1024;
+export const MAX_DIAGNOSTICS = 1000;
+
+/** The offset of the first place nested deeper than `limit` levels, or -1. */
+export function tooDeepAt(text: string, limit = MAX_NESTING): number {
+  const indents: number[] = [];
+  let flow = 0;
+  let flowIndent = 0;
+  const n = text.length;
+  let pos = 0;
+  while (pos < n) {
+    let nl = text.indexOf('\n', pos);
+    if (nl < 0) nl = n;
+    let i = pos;
+    while (i < nl && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+    const c = i < nl ? text.charCodeAt(i) : -1;
+    if (c !== -1 && c !== 35 && c !== 13) {
+      const indent = i - pos;
+      // a flow collection's lines are indented more than the line that opened it: a line that is
+      // not has left it (or the bracket was text, as in `a[b`), so the block indentation counts again
+      if (flow > 0 && indent <= flowIndent) flow = 0;
+      if (flow === 0) {
+        while (indents.length && indents[indents.length - 1] > indent) indents.pop();
+        if (!indents.length || indents[indents.length - 1] < indent) indents.push(indent);
+      }
+      let depth = indents.length + flow;
+      if (depth > limit) return i;
+      let quote = 0;
+      for (let j = i; j < nl; j++) {
+        const ch = text.charCodeAt(j);
+        if (quote) {
+          if (ch === quote) quote = 0;
+          else if (ch === 92 && quote === 34) j++;
+          continue;
+        }
+        if (ch === 34 || ch === 39) {
+          const prev = j === pos ? 32 : text.charCodeAt(j - 1);
+          if (prev === 32 || prev === 9 || prev === 91 || prev === 123 || prev === 44 || prev === 58) quote = ch;
+        } else if (ch === 35 && (j === pos || text.charCodeAt(j - 1) === 32 || text.charCodeAt(j - 1) === 9)) break;
+        else if (ch === 91 || ch === 123) {
+          if (flow === 0) flowIndent = indent;
+          flow++;
+          depth++;
+        } else if (ch === 93 || ch === 125) {
+          if (flow > 0) flow--;
+          depth--;
+        } else if ((ch === 45 || ch === 63 || ch === 58) && (j + 1 === nl || text.charCodeAt(j + 1) === 32)) depth++;
+        if (depth > limit) return j;
+      }
+    }
+    pos = nl + 1;
+  }
+  return -1;
+}
