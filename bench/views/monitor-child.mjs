@@ -1,13 +1,14 @@
 // Child process of bench/views.mjs (run with --expose-gc): the reference. The bare session monitor
 // (src/core/monitor, bundled like the extension bundles it) in plain Node, no editor and no view,
 // doing the same rounds as test/editor/suite/views.bench.ts does inside the extension host:
-// for N = 200 and 1,000 sessions over 5 backends, the cold first round, the first round with a
+// for each size (N = 200 and 1,000 sessions over 5 backends, 5,000 over 20), the cold first round, the first round with a
 // baseline >= 30 s old (first verdicts), then steady rounds. Prints one JSON line on stdout.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { BackendClient, parseBackendConfigs, SessionMonitor } from '../../.bench/views/monitor.mjs';
 
 const [urlsJson, sizesJson, roundsArg, minSpacingArg] = process.argv.slice(2);
 const urls = JSON.parse(urlsJson);
-const sizes = JSON.parse(sizesJson); // sessions per backend, e.g. [40, 200]
+const sizes = JSON.parse(sizesJson); // [{ backends, perBackend }]
 const rounds = Number(roundsArg ?? 10);
 // The spec's 30 s, unless the smoke run lowers it (the same as the editor side does).
 const minSpacingMs = minSpacingArg ? Number(minSpacingArg) : 30_000;
@@ -32,17 +33,21 @@ async function measure(monitor, run) {
     emits++;
     changedRows += c.rows.length;
   });
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   await run();
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(c0);
+  delay.disable();
   off();
   const after = mem();
   const gced = memAfterGc();
   return {
     wallMs,
     cpuMs: (cpu.user + cpu.system) / 1000,
+    maxBlockMs: Math.max(0, delay.max / 1e6 - 10),
     heapUsed: after.heapUsed,
     rss: after.rss,
     heapAfterGc: gced.heapUsed,
@@ -55,9 +60,9 @@ async function measure(monitor, run) {
 
 const baseline = memAfterGc();
 const out = { node: process.version, baseline, sizes: [] };
-for (const perBackend of sizes) {
-  const n = perBackend * urls.length;
-  const { backends } = parseBackendConfigs(urls.map((baseUrl, i) => ({ name: `bench ${i + 1}`, baseUrl, directories: [`/bench/s${perBackend}`] })), []);
+for (const { backends: backendCount, perBackend } of sizes) {
+  const n = perBackend * backendCount;
+  const { backends } = parseBackendConfigs(urls.slice(0, backendCount).map((baseUrl, i) => ({ name: `bench ${i + 1}`, baseUrl, directories: [`/bench/s${perBackend}`] })), []);
   const monitor = new SessionMonitor({
     createClient: (config) => new BackendClient({ baseUrl: config.baseUrl }),
     getCredentials: async () => undefined,
@@ -78,7 +83,7 @@ for (const perBackend of sizes) {
   for (let i = 0; i < rounds; i++) steady.push(await measure(monitor, () => monitor.refresh()));
   const badges = {};
   for (const r of monitor.rows()) badges[r.badge] = (badges[r.badge] ?? 0) + 1;
-  out.sizes.push({ n, perBackend, cold, verdict, steady, badges });
+  out.sizes.push({ n, backends: backendCount, perBackend, cold, verdict, steady, badges });
   monitor.dispose();
   await sleep(200);
 }

@@ -1,7 +1,8 @@
-// Child process of bench/views.mjs: five spec-dialect servers (bundled from test/support), each
-// with the directories /bench/s40 and /bench/s200 (40 and 200 sessions), so that 5 backends carry
-// N = 200 or N = 1,000 sessions. Runs in its own process so that neither the extension host nor
-// the plain-Node reference pays for the server side of a round.
+// Child process of bench/views.mjs: spec-dialect servers (bundled from test/support), as many as
+// the largest size uses (argv[3], default 5), each with one directory per size /bench/s<n> (n
+// sessions), so that 5 backends carry N = 200 or 1,000 sessions and 20 backends N = 5,000 (/bench/s250).
+// Runs in its own process so that neither the extension host nor the plain-Node reference pays
+// for the server side of a round.
 //
 // Session mix per directory (by index mod 10), each with a realistic newest message (~1.5 kB):
 //   0-3 generating, progress stepped on every session list (healthy after two samples)
@@ -12,8 +13,8 @@
 //   9   idle, completion report blocked
 import { startSpecServer } from '../../.bench/views/spec-server.mjs';
 
-const BACKENDS = 5;
 const SIZES = JSON.parse(process.argv[2] ?? '[40,200]'); // sessions per backend; --smoke: [4]
+const BACKENDS = Number(process.argv[3] ?? 5);
 const now = Date.now();
 const servers = [];
 

@@ -13,6 +13,8 @@ export const CONFIGURE_MONITOR_COMMAND = 'sessionOps.test.configureMonitor';
 export interface MonitorTestSettings {
   /** The shortest spacing a verdict accepts; null restores the spec's 30 s. */
   minSpacingMs?: number | null;
+  /** The spacing between sampling rounds, below the setting's 30 s minimum (load runs); a settings change restores it. */
+  spacingMs?: number;
   /** Moves the monitor's clock forward (cumulative); 0 with reset restores real time. */
   advanceClockMs?: number;
   resetClock?: boolean;
@@ -39,12 +41,17 @@ export function createTestHooks(env: NodeJS.ProcessEnv = process.env): TestHooks
           if (v !== null && (!Number.isFinite(v) || v < 0)) throw new Error(`minSpacingMs must be a non-negative number or null, got ${String(v)}`);
           monitor.updateOptions({ minSpacingMs: v ?? undefined });
         }
+        if (settings.spacingMs !== undefined) {
+          const v = settings.spacingMs;
+          if (!Number.isFinite(v) || v < 100) throw new Error(`spacingMs must be a number >= 100, got ${String(v)}`);
+          monitor.updateOptions({ spacingMs: v });
+        }
         if (settings.resetClock) offsetMs = 0;
         if (settings.advanceClockMs !== undefined) {
           if (!Number.isFinite(settings.advanceClockMs)) throw new Error('advanceClockMs must be a number');
           offsetMs += settings.advanceClockMs;
         }
-        return { minSpacingMs: settings.minSpacingMs, clockOffsetMs: offsetMs };
+        return { minSpacingMs: settings.minSpacingMs, spacingMs: settings.spacingMs, clockOffsetMs: offsetMs };
       });
     },
   };

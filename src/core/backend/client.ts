@@ -69,6 +69,10 @@ export interface SampleRound {
   /** Every listed session whose newest message could not be read (vanished or error), as listed. */
   unreadable: Array<{ session: SessionSnapshot; at: EpochMs; error: BackendError }>;
   warnings: string[];
+  /** Every session the list named (also those not sampled by a partial round); absent: samples + unreadable. */
+  listed?: string[];
+  /** True when only named sessions were sampled (sampleRound's `sessionIds`). */
+  partial?: boolean;
   /** Set when the directory listed more sessions than maxSessionsPerRound: only `kept` were sampled. */
   truncated?: { listed: number; kept: number };
 }
@@ -296,10 +300,15 @@ export class BackendClient {
    * session in parallel within the pool's bounded concurrency. On stock opencode, progress is
    * derived from the newest message. Remembering quota walls is the caller's (health/recordWalls).
    * `activity`: the counter fed by the event stream (readEventStream), copied into each sample.
+   * `sessionIds`: sample only these sessions (an event named them); the list is read as always.
    */
-  async sampleRound(directory: string, opts: CallOptions & { activity?: ActivityCounter } = {}): Promise<SampleRound> {
+  async sampleRound(directory: string, opts: CallOptions & { activity?: ActivityCounter; sessionIds?: Iterable<string> } = {}): Promise<SampleRound> {
     const at = this.now();
     const list = await this.listSessions(directory, opts);
+    // A nudge for named sessions: the list (and status map) as always, the newest message of
+    // those sessions only. `listed` still carries every session, so the caller sees new ones.
+    const only = opts.sessionIds ? new Set(opts.sessionIds) : null;
+    const sampled = only ? list.sessions.filter((s) => only.has(s.id)) : list.sessions;
     const opencode = list.dialect === 'opencode';
     const vanished: string[] = [];
     const errors: SampleRound['errors'] = [];
@@ -324,7 +333,7 @@ export class BackendClient {
     // Stock opencode: the pending permissions and questions of the directory, one request each.
     // They are a hint that can only prevent "hung"; a failure to read them is a warning.
     const pendingRead: Promise<PendingRequests | null> =
-      opencode && list.sessions.length > 0
+      opencode && sampled.length > 0
         ? this.pendingRequests(directory, opts).catch((err: unknown) => {
             if (err instanceof BackendError && err.kind !== 'aborted') {
               warnings.push(`pending permissions/questions not read: ${err.message}`);
@@ -333,15 +342,16 @@ export class BackendClient {
             throw err;
           })
         : Promise.resolve(null);
-    const kept = boundSessions(list.sessions, this.maxSessionsPerRound);
+    const kept = boundSessions(sampled, this.maxSessionsPerRound);
     const [results, pending] = await Promise.all([Promise.all(kept.map(sampleOne)), pendingRead]);
     const samples = results.filter((s): s is SessionSample => s !== null);
     if (pending) {
       warnings.push(...pending.warnings);
       attachWaiting(samples, [...pending.permissions, ...pending.questions]);
     }
-    const round: SampleRound = { directory, at, dialect: list.dialect, samples, vanished, errors, unreadable, warnings };
-    if (kept.length < list.sessions.length) {
+    const round: SampleRound = { directory, at, dialect: list.dialect, samples, vanished, errors, unreadable, warnings, listed: list.sessions.map((s) => s.id), partial: only !== null };
+    // A partial round samples fewer than listed by design: truncated only when the bound cut it.
+    if (kept.length < sampled.length) {
       round.truncated = { listed: list.sessions.length, kept: kept.length };
       round.warnings = [...warnings, truncationWarning(round.truncated)];
     }

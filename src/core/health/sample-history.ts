@@ -3,6 +3,10 @@
 // and at most twice the configured spacing: after the views were hidden for an hour the next
 // verdict waits for a fresh pair instead of comparing with an hour-old sample. Used by the CLI's
 // sampling loop (collectSettledSamples) and the session monitor alike. Pure: no I/O, no clock.
+// Thinned to what verdicts need, so memory per session stays bounded however often event nudges
+// re-sample it: the newest sample; inside the baseline window [minSpacing, 2x spacing] only the
+// newest (today's baseline) and one older; younger than minSpacing (tomorrow's baselines) at most
+// one per quarter of the window (the oldest of each); nothing older than the window (the keep window, if longer).
 import type { EpochMs, SessionSample } from '../model';
 import { judgeVerdict, MIN_SPACING_MS, type VerdictOptions } from './verdict';
 
@@ -11,7 +15,7 @@ export interface SampleHistoryOptions {
   spacingMs: number;
   /** The shortest baseline age a verdict accepts (the spec's 30 s; only tests lower it). */
   minSpacingMs?: number;
-  /** How long samples are kept as evidence ("last moved"); at least the baseline window. Default 3 min. */
+  /** How long samples are kept as evidence ("last moved"); at least the baseline window (the default). */
   keepMs?: number;
   /** Passed to the verdict when asking whether a session is settled. */
   toolCeilingMs?: number;
@@ -25,12 +29,16 @@ export class SampleHistory {
   /** The oldest a baseline may be: twice the configured spacing (never under the minimum). */
   readonly maxBaselineAgeMs: number;
   private readonly keepMs: number;
+  private readonly stepMs: number;
   private readonly verdictOptions: VerdictOptions;
 
   constructor(options: SampleHistoryOptions) {
     this.minSpacingMs = options.minSpacingMs ?? MIN_SPACING_MS;
     this.maxBaselineAgeMs = Math.max(2 * options.spacingMs, this.minSpacingMs);
-    this.keepMs = Math.max(options.keepMs ?? 3 * 60_000, this.maxBaselineAgeMs);
+    this.keepMs = Math.max(options.keepMs ?? 0, this.maxBaselineAgeMs);
+    // Younger samples are kept one per step (the oldest): a baseline found among them is at most
+    // one step older than the best one, and still inside the window (a quarter of its width).
+    this.stepMs = Math.min(this.minSpacingMs, this.maxBaselineAgeMs - this.minSpacingMs) / 4;
     this.verdictOptions = { minSpacingMs: this.minSpacingMs, toolCeilingMs: options.toolCeilingMs, retryWaitMs: options.retryWaitMs };
   }
 
@@ -43,6 +51,7 @@ export class SampleHistory {
       else {
         list.push(s);
         if (list.length > 1 && list[list.length - 2].at > s.at) list.sort((a, b) => a.at - b.at);
+        this.bySession.set(id, this.thin(list));
       }
       this.counts.set(id, (this.counts.get(id) ?? 0) + 1);
     }
@@ -91,9 +100,41 @@ export class SampleHistory {
   /** Drops samples older than the keep window before `now` (each session keeps its latest). */
   prune(now: EpochMs): void {
     for (const [id, list] of this.bySession) {
-      const kept = list.filter((s, i) => i === list.length - 1 || s.at >= now - this.keepMs);
-      this.bySession.set(id, kept);
+      if (list.length <= 1 || list[0].at >= now - this.keepMs) continue;
+      this.bySession.set(
+        id,
+        list.filter((s, i) => i === list.length - 1 || s.at >= now - this.keepMs),
+      );
     }
+  }
+
+  /**
+   * What a session's list needs, judged from its newest sample (ordered oldest first): the newest;
+   * younger than minSpacing, the oldest per step; in the baseline window, the newest (today's
+   * baseline) and one older (evidence of movement); older than the keep window, nothing.
+   */
+  private thin(list: SessionSample[]): SessionSample[] {
+    if (list.length <= 2) return list;
+    const newest = list[list.length - 1];
+    const kept: SessionSample[] = [newest];
+    let inWindow = 0;
+    let beyond = 0;
+    for (let i = list.length - 2; i >= 0; i--) {
+      const s = list[i];
+      const age = newest.at - s.at;
+      if (age > this.keepMs) break;
+      if (age < this.minSpacingMs) {
+        // The oldest of its step: it becomes a baseline first, so a verdict is never delayed.
+        const prev = list[i - 1];
+        if (prev && this.stepMs > 0 && newest.at - prev.at < this.minSpacingMs && Math.floor(prev.at / this.stepMs) === Math.floor(s.at / this.stepMs)) continue;
+      } else if (age <= this.maxBaselineAgeMs) {
+        if (++inWindow > 2) continue;
+      } else if (++beyond > 1) {
+        continue;
+      }
+      kept.push(s);
+    }
+    return kept.reverse();
   }
 
   /** Forgets every session not in `ids` (vanished sessions). */

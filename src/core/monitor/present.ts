@@ -48,28 +48,69 @@ export function until(to: number, now: number): string {
   return `in ${Math.floor(h / 24)}d ${h % 24}h`;
 }
 
+/**
+ * A relative time coarse enough that a row's text does not change every sampling round (30-60 s):
+ * "<1m ago", then whole minutes up to 5, then 5-minute steps up to an hour, whole hours up to two
+ * days, then days. A stalled row's text changes ~15 times in its first hour instead of every
+ * round; the exact time is in the tooltip (tooltipMarkdown).
+ */
+export function agoCoarse(from: number, now: number): string {
+  const m = Math.floor(Math.max(0, now - from) / 60_000);
+  if (m < 1) return '<1m ago';
+  if (m < 5) return `${m}m ago`;
+  if (m < 60) return `${m - (m % 5)}m ago`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h}h ago`;
+  return `${Math.floor(h / 24)}d ago`;
+}
+
+/** The future counterpart of agoCoarse: "in <1m", "in 3m", "in 25m" (5-minute steps), "in 2h 15m" (15-minute steps). */
+export function untilCoarse(to: number, now: number): string {
+  const ms = to - now;
+  if (ms <= 0) return 'now';
+  // Rounded up: a reset "in 4m" never happens before 4 minutes pass.
+  const m = Math.ceil(ms / 60_000);
+  if (m <= 1) return 'in <1m';
+  if (m <= 5) return `in ${m}m`;
+  if (m < 60) return `in ${Math.ceil(m / 5) * 5}m`;
+  const q = Math.ceil(m / 15) * 15;
+  const h = Math.floor(q / 60);
+  if (h < 48) return `in ${h}h${q % 60 ? ` ${q % 60}m` : ''}`;
+  return `in ${Math.floor(h / 24)}d ${h % 24}h`;
+}
+
+/** Local date and time to the second (the tooltip's exact times). */
+export function localTimeExact(at: number): string {
+  const d = new Date(at);
+  return `${localTime(at)}:${String(d.getSeconds()).padStart(2, '0')}`;
+}
+
 export function localTime(at: number): string {
   const d = new Date(at);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
-/** "step 42 · moved 12s ago · local/m1 · resets 14:05 (in 2h 3m) · marked 12m ago" */
+/**
+ * "step 42 · moved <1m ago · local/m1 · resets 14:05 (in 2h 15m) · marked 10m ago". Relative
+ * times are coarse (agoCoarse/untilCoarse) so that the text, which decides whether the tree
+ * refreshes a row, does not change every round; the tooltip has them exact.
+ */
 export function describeRow(row: SessionRow, now: number): string {
   const parts: string[] = [];
   if (row.unreadable) parts.push(`unknown: ${row.unreadable}`);
   if (row.stepCount !== null) parts.push(`step ${row.stepCount}`);
-  if (row.lastMovedAt !== null) parts.push(`moved ${ago(row.lastMovedAt, now)}`);
+  if (row.lastMovedAt !== null) parts.push(`moved ${agoCoarse(row.lastMovedAt, now)}`);
   if (row.model) parts.push(row.model);
   if (row.quotaWall) {
     parts.push(
       row.quotaWall.resetAt !== null
-        ? `resets ${localTime(row.quotaWall.resetAt)} (${until(row.quotaWall.resetAt, now)})`
+        ? `resets ${localTime(row.quotaWall.resetAt)} (${untilCoarse(row.quotaWall.resetAt, now)})`
         : row.quotaWall.category === 'balance'
           ? 'balance: needs top-up'
           : 'reset unknown',
     );
-    if (row.quotaWall.markedAt != null) parts.push(`marked ${ago(row.quotaWall.markedAt, now)}`);
+    if (row.quotaWall.markedAt != null) parts.push(`marked ${agoCoarse(row.quotaWall.markedAt, now)}`);
   }
   if (row.retrying) parts.push(row.retrying);
   if (row.report && !row.quotaWall) parts.push(`${row.report.ticket} ${row.report.status}`);
@@ -126,6 +167,7 @@ export function tooltipMarkdown(row: SessionRow, now: number): string {
   const lines = [`**${escapeMarkdown(row.title ?? row.id)}**  `, `\`${row.id.replace(/`/g, '')}\``, ''];
   lines.push(`Verdict: **${row.verdict ?? 'none yet'}** · badge: ${look.label}${row.action ? ` · action: **${row.action}**` : ''}`);
   if (row.pending) lines.push('', `_${escapeMarkdown(row.pending)}_`);
+  if (row.lastMovedAt !== null) lines.push('', `Last moved: ${localTimeExact(row.lastMovedAt)} (${ago(row.lastMovedAt, now)})`);
   lines.push('', 'Evidence:');
   if (row.evidence.earlier) lines.push(evidenceLine('earlier sample', row.evidence.earlier, now));
   lines.push(evidenceLine('latest sample', row.evidence.latest, now));

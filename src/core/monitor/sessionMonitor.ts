@@ -6,12 +6,16 @@
 // 30 s to twice the spacing apart (health/SampleHistory). Quota marks of a backend without quota
 // objects live in a book per backend that every client of it shares (credentials change included).
 // A runtime replaced by setBackends/resetClient is closed: nothing awaited for it creates a client,
-// opens a stream or writes state afterwards. Never imports 'vscode'.
+// opens a stream or writes state afterwards. Each backend keeps its own schedule: its next round
+// starts a spacing after its previous one ended (a slow backend never overlaps itself nor delays
+// the others), and a directory is sampled by one request chain at a time. An event naming a
+// session re-samples that session only (the list, plus its newest message). Never imports 'vscode'.
 import { ActivityCounter, BackendError, QuotaMarkBook, readEventStream, readGlobalEventStream, type BackendClient, type BackendEvent, type GlobalBackendEvent, type EventStreamState, type SampleRound } from '../backend';
 import type { BackendConfig } from '../config/backends';
 import { allFreeAt, assessSession, MIN_SPACING_MS, recordWalls, SampleHistory, unreadableAssessment } from '../health';
 import type { Dialect, EpochMs, ProviderListing, SessionSample, TodoProgress } from '../model';
 import { orderByParent, type Badge, type SessionRow } from './row';
+import { sameRow } from './same-row';
 import { toRow } from './to-row';
 
 export { badgeOf } from './to-row';
@@ -85,6 +89,23 @@ export interface MonitorChange {
   providers: boolean;
 }
 
+/** Counters for the load run (bench/views --load) and the leak tests. */
+export interface MonitorStats {
+  /** Backend rounds started (scheduled or refresh()). */
+  rounds: number;
+  /** Directory samples started, whole (`samples`) and for named sessions (`partialSamples`). */
+  samples: number;
+  partialSamples: number;
+  /** A directory sample started while another of the same directory ran (must stay 0). */
+  overlaps: number;
+  /** Timers pending now: backend schedules and nudge delays. */
+  timers: number;
+  /** Event streams open now (one per directory of a backend with a stream). */
+  streams: number;
+  /** Clients created and not closed. */
+  clients: number;
+}
+
 const EMPTY_LISTING: ProviderListing = { providers: [], connected: [] };
 
 interface BackendRuntime {
@@ -98,8 +119,15 @@ interface BackendRuntime {
   closed: boolean;
   badges: Map<string, Badge>;
   events: AbortController | null;
-  nudges: Map<string, ReturnType<typeof setTimeout>>;
-  inFlight: Map<string, Promise<void>>;
+  /** Per directory: a pending nudge and what it re-samples (null: the whole directory). */
+  nudges: Map<string, { timer: ReturnType<typeof setTimeout>; sessions: Set<string> | null }>;
+  /** Per directory: the sample running or queued last (`partial`: for named sessions). */
+  inFlight: Map<string, { run: Promise<void>; partial: boolean }>;
+  /** Directories being sampled right now (the overlap guard). */
+  sampling: Set<string>;
+  /** The backend's own schedule: its next round, and the round running. */
+  timer: ReturnType<typeof setTimeout> | undefined;
+  round: Promise<void> | undefined;
   providersAt: EpochMs;
   providerRefresh: boolean;
   /** Output events seen on the event stream per directory: a live signal between two samples. */
@@ -112,10 +140,11 @@ export class SessionMonitor {
   private runtimes = new Map<string, BackendRuntime>();
   private listeners = new Set<(c: MonitorChange) => void>();
   private transitionListeners = new Set<(t: Transition) => void>();
-  private timer: ReturnType<typeof setTimeout> | undefined;
   private active = false;
-  private running: Promise<void> | undefined;
   private disposed = false;
+  private rowsCache: SessionRow[] | null = null;
+  private rowIndex: Map<string, SessionRow> | null = null;
+  private readonly counters = { rounds: 0, samples: 0, partialSamples: 0, overlaps: 0 };
   private readonly now: () => EpochMs;
 
   constructor(private options: MonitorOptions) {
@@ -160,6 +189,7 @@ export class SessionMonitor {
     }
     for (const [key, rt] of this.runtimes) if (!next.has(key)) this.closeRuntime(rt);
     this.runtimes = next;
+    this.rowsCache = null;
     this.emit({ structural: [...next.keys()], rows: [], providers: true });
     if (this.active) void this.refresh();
   }
@@ -173,7 +203,8 @@ export class SessionMonitor {
     fresh.history = rt.history;
     fresh.badges = rt.badges;
     this.runtimes.set(backendKey, fresh);
-    if (this.active) void this.sampleBackend(fresh, true);
+    this.rowsCache = null;
+    if (this.active) void this.backendRound(fresh, true);
   }
 
   /** The backend's client (created on first use), for the actions; it shares the monitor's quota marks. */
@@ -196,9 +227,32 @@ export class SessionMonitor {
     return this.runtimes.get(key)?.state;
   }
 
-  /** All rows, across backends. */
+  /** All rows, across backends (rebuilt only after rows changed; do not mutate). */
   rows(): SessionRow[] {
-    return this.backends().flatMap((b) => b.directories.flatMap((d) => d.rows));
+    if (!this.rowsCache) {
+      this.rowsCache = this.backends().flatMap((b) => b.directories.flatMap((d) => d.rows));
+      this.rowIndex = null;
+    }
+    return this.rowsCache;
+  }
+
+  /** The row with this key (SessionRow.key), from an index rebuilt only after rows changed. */
+  row(key: string): SessionRow | undefined {
+    const rows = this.rows();
+    this.rowIndex ??= new Map(rows.map((r) => [r.key, r]));
+    return this.rowIndex.get(key);
+  }
+
+  stats(): MonitorStats {
+    let timers = 0;
+    let streams = 0;
+    let clients = 0;
+    for (const rt of this.runtimes.values()) {
+      timers += rt.nudges.size + (rt.timer !== undefined ? 1 : 0);
+      if (rt.events) streams += rt.activity.size;
+      if (rt.client) clients++;
+    }
+    return { ...this.counters, timers, streams, clients };
   }
 
   get isActive(): boolean {
@@ -212,49 +266,49 @@ export class SessionMonitor {
     if (active) {
       void this.refresh();
     } else {
-      clearTimeout(this.timer);
-      this.timer = undefined;
+      for (const rt of this.runtimes.values()) {
+        clearTimeout(rt.timer);
+        rt.timer = undefined;
+      }
     }
     for (const rt of this.runtimes.values()) this.syncEvents(rt);
   }
 
-  /** One round over every backend now (coalesced with a round in flight), then reschedule. */
+  /** One round over every backend now (each coalesced with its round in flight), then each reschedules. */
   refresh(forceProviders = false): Promise<void> {
-    if (forceProviders) for (const rt of this.runtimes.values()) rt.providerRefresh = true;
-    this.running ??= (async () => {
-      clearTimeout(this.timer);
-      try {
-        await Promise.all([...this.runtimes.values()].map((rt) => this.sampleBackend(rt)));
-      } finally {
-        this.running = undefined;
-        if (this.active && !this.disposed) this.timer = setTimeout(() => void this.refresh(), this.options.spacingMs);
-      }
-    })();
-    return this.running;
+    return Promise.all([...this.runtimes.values()].map((rt) => this.backendRound(rt, forceProviders))).then(() => undefined);
   }
 
-  /** An event said something happened in this directory: sample it soon. */
-  nudge(backendKey: string, directory: string): void {
+  /**
+   * An event said something happened in this directory: sample it soon. With a session id, only
+   * that session is re-sampled (with the list); without one, or for a session not listed yet, the
+   * whole directory. Nudges within the delay are coalesced.
+   */
+  nudge(backendKey: string, directory: string, sessionId: string | null = null): void {
     const rt = this.runtimes.get(backendKey);
-    if (!rt || !this.active || rt.nudges.has(directory)) return;
-    rt.nudges.set(
-      directory,
-      setTimeout(() => {
+    if (!rt || !this.active || rt.closed) return;
+    const known = sessionId !== null && rt.badges.has(`${directory}\u0000${sessionId}`);
+    const pending = rt.nudges.get(directory);
+    if (pending) {
+      if (!known) pending.sessions = null;
+      else pending.sessions?.add(sessionId);
+      return;
+    }
+    const entry = {
+      sessions: known ? new Set([sessionId]) : null,
+      timer: setTimeout(() => {
         rt.nudges.delete(directory);
         if (rt.closed) return;
-        // A sample already in flight read the backend before this event: sample again after it
-        // (unless the runtime was replaced meanwhile).
-        const running = rt.inFlight.get(directory);
-        if (running) void running.then(() => (rt.closed ? undefined : this.sampleDirectory(rt, directory)));
-        else void this.sampleDirectory(rt, directory);
+        // A sample in flight read the backend before this event: this one queues after it.
+        void this.sampleDirectory(rt, directory, entry.sessions);
       }, this.options.nudgeDelayMs ?? 150),
-    );
+    };
+    rt.nudges.set(directory, entry);
   }
 
   dispose(): void {
     this.disposed = true;
     this.active = false;
-    clearTimeout(this.timer);
     for (const rt of this.runtimes.values()) this.closeRuntime(rt);
     this.listeners.clear();
     this.transitionListeners.clear();
@@ -284,6 +338,9 @@ export class SessionMonitor {
       events: null,
       nudges: new Map(),
       inFlight: new Map(),
+      sampling: new Set(),
+      timer: undefined,
+      round: undefined,
       providersAt: 0,
       providerRefresh: true,
       activity: new Map(),
@@ -295,8 +352,10 @@ export class SessionMonitor {
     rt.closed = true;
     rt.events?.abort();
     rt.events = null;
-    for (const t of rt.nudges.values()) clearTimeout(t);
+    for (const n of rt.nudges.values()) clearTimeout(n.timer);
     rt.nudges.clear();
+    clearTimeout(rt.timer);
+    rt.timer = undefined;
     void rt.client?.close().catch(() => undefined);
     rt.client = null;
   }
@@ -326,20 +385,51 @@ export class SessionMonitor {
     return h;
   }
 
-  private async sampleBackend(rt: BackendRuntime, forceProviders = false): Promise<void> {
+  /** One round of this backend (joined when one runs); its next one is scheduled a spacing after it ends. */
+  private backendRound(rt: BackendRuntime, forceProviders = false): Promise<void> {
     if (forceProviders) rt.providerRefresh = true;
-    await Promise.all(rt.state.config.directories.map((d) => this.sampleDirectory(rt, d)));
+    rt.round ??= (async () => {
+      clearTimeout(rt.timer);
+      rt.timer = undefined;
+      this.counters.rounds++;
+      try {
+        await Promise.all(rt.state.config.directories.map((d) => this.sampleDirectory(rt, d)));
+      } finally {
+        rt.round = undefined;
+        if (this.active && !this.disposed && !rt.closed) rt.timer = setTimeout(() => void this.backendRound(rt), this.options.spacingMs);
+      }
+    })();
+    return rt.round;
   }
 
-  private sampleDirectory(rt: BackendRuntime, directory: string): Promise<void> {
+  /**
+   * Samples a directory (whole, or only `sessionIds`), one sample at a time per directory: a whole
+   * sample joins a whole one queued or running; anything else queues after what runs.
+   */
+  private sampleDirectory(rt: BackendRuntime, directory: string, sessionIds: Set<string> | null = null): Promise<void> {
     const existing = rt.inFlight.get(directory);
-    if (existing) return existing;
-    const run = this.doSampleDirectory(rt, directory).finally(() => rt.inFlight.delete(directory));
-    rt.inFlight.set(directory, run);
+    if (existing && sessionIds === null && !existing.partial) return existing.run;
+    const start = () => (rt.closed ? undefined : this.doSampleDirectory(rt, directory, sessionIds));
+    const run: Promise<void> = (existing ? existing.run.then(start, start) : Promise.resolve(start())).finally(() => {
+      if (rt.inFlight.get(directory)?.run === run) rt.inFlight.delete(directory);
+    });
+    rt.inFlight.set(directory, { run, partial: sessionIds !== null });
     return run;
   }
 
-  private async doSampleDirectory(rt: BackendRuntime, directory: string): Promise<void> {
+  private async doSampleDirectory(rt: BackendRuntime, directory: string, sessionIds: Set<string> | null): Promise<void> {
+    if (rt.sampling.has(directory)) this.counters.overlaps++;
+    rt.sampling.add(directory);
+    if (sessionIds) this.counters.partialSamples++;
+    else this.counters.samples++;
+    try {
+      await this.sampleDirectoryNow(rt, directory, sessionIds);
+    } finally {
+      rt.sampling.delete(directory);
+    }
+  }
+
+  private async sampleDirectoryNow(rt: BackendRuntime, directory: string, sessionIds: Set<string> | null): Promise<void> {
     const key = rt.state.config.key;
     const dirState = rt.state.directories.find((d) => d.directory === directory);
     if (!dirState) return;
@@ -355,9 +445,9 @@ export class SessionMonitor {
     try {
       client = await this.clientFor(rt);
       const activity = rt.events ? rt.activity.get(directory) : undefined;
-      round = await client.sampleRound(directory, activity ? { activity } : {});
+      round = await client.sampleRound(directory, { ...(activity ? { activity } : {}), ...(sessionIds ? { sessionIds } : {}) });
       if (rt.closed) return;
-      activity?.retain([...round.samples, ...round.unreadable].map((x) => x.session.id));
+      if (!round.partial) activity?.retain(listedIds(round));
       rt.state.dialect = round.dialect ?? rt.state.dialect;
     } catch (err) {
       if (rt.closed || err instanceof StaleRuntime) return;
@@ -390,7 +480,7 @@ export class SessionMonitor {
         rt.providersAt = now;
         rt.providerRefresh = false;
       }
-      providersChanged = JSON.stringify(listing) !== JSON.stringify(rt.state.providers);
+      providersChanged = listing !== rt.state.providers && JSON.stringify(listing) !== JSON.stringify(rt.state.providers);
       rt.state.providers = listing;
       rt.state.providersError = null;
       rt.state.allFreeAt = allFreeAt(listing);
@@ -409,7 +499,7 @@ export class SessionMonitor {
     let newWall = false;
     const history = this.historyFor(rt, directory);
     history.add(...round.samples);
-    history.retain([...round.samples, ...round.unreadable].map((x) => x.session.id));
+    if (!round.partial) history.retain(listedIds(round));
     history.prune(now);
     const assessOptions = {
       now,
@@ -436,7 +526,7 @@ export class SessionMonitor {
       if (rt.client?.capabilities?.todos && !rt.todos.has(hkey)) this.readTodos(rt, rt.client, directory, id);
       row.todos = rt.todos.get(hkey) ?? null;
       const prev = before.get(id);
-      if (!prev || JSON.stringify(prev) !== JSON.stringify(row)) changedRows.push(row);
+      if (!prev || !sameRow(prev, row)) changedRows.push(row);
       const prevBadge = rt.badges.get(hkey);
       if (prevBadge !== undefined && prevBadge !== row.badge) {
         const kind: TransitionKind | null = row.badge === 'hung' ? 'hung' : row.badge === 'waiting' ? 'waiting' : row.badge === 'quota-wall' ? 'quota-wall' : row.badge.startsWith('report-') ? 'report' : null;
@@ -446,14 +536,30 @@ export class SessionMonitor {
       rt.badges.set(hkey, row.badge);
       rows.push(row);
     }
-    dirState.partialErrors = round.errors.map((e) => ({ sessionId: e.sessionId, message: e.error.message }));
-    for (const id of before.keys()) {
-      if (seen.has(id)) continue;
-      rt.badges.delete(`${directory}\u0000${id}`);
-      rt.todos.delete(`${directory}\u0000${id}`);
+    let setChanged: boolean;
+    if (round.partial) {
+      // Named sessions only: the others keep their rows; a session added or gone since the last
+      // whole sample needs one (queued after this sample).
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const listedList = listedIds(round);
+      const listed = new Set(listedList);
+      const kept = dirState.rows.filter((r) => listed.has(r.id) || byId.has(r.id)).map((r) => byId.get(r.id) ?? r);
+      const listChanged = listedList.length !== before.size || listedList.some((id) => !before.has(id));
+      if (listChanged) void this.sampleDirectory(rt, directory);
+      dirState.partialErrors = [...dirState.partialErrors.filter((e) => !seen.has(e.sessionId)), ...round.errors.map((e) => ({ sessionId: e.sessionId, message: e.error.message }))];
+      setChanged = kept.length !== before.size || kept.some((r) => !before.has(r.id));
+      dirState.rows = orderByParent(kept);
+    } else {
+      dirState.partialErrors = round.errors.map((e) => ({ sessionId: e.sessionId, message: e.error.message }));
+      for (const id of before.keys()) {
+        if (seen.has(id)) continue;
+        rt.badges.delete(`${directory}\u0000${id}`);
+        rt.todos.delete(`${directory}\u0000${id}`);
+      }
+      setChanged = rows.length !== before.size || rows.some((r) => !before.has(r.id));
+      dirState.rows = orderByParent(rows);
     }
-    const setChanged = rows.length !== before.size || rows.some((r) => !before.has(r.id));
-    dirState.rows = orderByParent(rows);
+    this.rowsCache = null;
     if (newWall) rt.providerRefresh = true;
     const statusChanged = wasStatus !== 'ok' || hadError !== null;
     if (setChanged || statusChanged || changedRows.length > 0 || providersChanged) {
@@ -481,7 +587,7 @@ export class SessionMonitor {
     const onDirectoryEvent = (directory: string, e: BackendEvent) => {
       rt.activity.get(directory)?.onEvent(e);
       if (e.type === 'todo.updated' && e.sessionID) this.onTodos(rt, directory, e.sessionID, e.todos ?? null);
-      if (isNudge(e)) this.nudge(key, directory);
+      if (isNudge(e)) this.nudge(key, directory, e.sessionID);
     };
     const onState = (s: EventStreamState) => {
       rt.state.eventStream = s;
@@ -531,14 +637,20 @@ export class SessionMonitor {
     const i = dir?.rows.findIndex((r) => r.id === id) ?? -1;
     if (!dir || i < 0) return;
     const row = { ...dir.rows[i], todos };
-    if (JSON.stringify(row) === JSON.stringify(dir.rows[i])) return;
+    if (sameRow(row, dir.rows[i])) return;
     dir.rows[i] = row;
+    this.rowsCache = null;
     this.emit({ structural: [], rows: [row], providers: false });
   }
 
   private emit(change: MonitorChange): void {
     for (const l of this.listeners) l(change);
   }
+}
+
+/** Every session the round's list named. */
+function listedIds(round: SampleRound): string[] {
+  return round.listed ?? [...round.samples, ...round.unreadable].map((x) => x.session.id);
 }
 
 /** Directories compared without trailing separators. */

@@ -23,9 +23,8 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   private readonly disposables: vscode.Disposable[] = [this.changeEmitter];
   /** Stable node objects, so that a refresh of one element finds it. */
   private readonly nodes = new Map<string, SessionsNode>();
-  private rowsByKey = new Map<string, SessionRow>();
-  /** Row keys of sessions that have sub-agent sessions. */
-  private parentKeys = new Set<string>();
+  /** Row keys of sessions that have sub-agent sessions, for the monitor's rows array it was built from. */
+  private parents: { rows: readonly SessionRow[]; keys: Set<string> } | null = null;
 
   constructor(
     private readonly monitor: SessionMonitor,
@@ -63,14 +62,13 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   }
 
   private onMonitorChange(change: MonitorChange): void {
-    this.rowsByKey = new Map(this.monitor.rows().map((r) => [r.key, r]));
-    for (const r of this.rowsByKey.values()) if (r.report) this.keptReports.set(r.key, { report: r.report, text: r.newestText });
-    for (const k of this.keptReports.keys()) if (!this.rowsByKey.has(k)) this.keptReports.delete(k);
-    this.parentKeys = new Set([...this.rowsByKey.values()].filter((r) => r.parentId).map((r) => `${r.backendKey}\u0000${r.directory}\u0000${r.parentId}`));
-    if (change.structural.length > 0) {
-      // The set of sessions (or a backend's status) changed: re-render those backends' subtrees.
+    this.syncReports();
+    if (change.structural.length > 0 || this.rootKeys !== this.backendKeys()) {
+      // The set of sessions (or a backend's status) changed: re-render those backends' subtrees;
+      // the set of backends changed (one added or removed, all removed): re-render the root.
       const backends = change.structural.map((k) => this.nodes.get(`b:${k}`)).filter((n): n is SessionsNode => n !== undefined);
-      this.changeEmitter.fire(backends.length === change.structural.length ? backends : undefined);
+      this.changeEmitter.fire(backends.length === change.structural.length && this.rootKeys === this.backendKeys() ? backends : undefined);
+      this.forgetGone();
     }
     // Only rows whose rendered look changed are refreshed (not every row every round), and
     // nothing while the view is hidden: it renders afresh when it is shown again.
@@ -81,6 +79,49 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       if (rows.length > 0) this.changeEmitter.fire(rows);
     }
     this.updateBadge();
+  }
+
+  /** Rebuilt only when the monitor's rows changed (its rows() array is cached until then). */
+  private parentKeys(): Set<string> {
+    const rows = this.monitor.rows();
+    if (this.parents?.rows !== rows) {
+      this.parents = { rows, keys: new Set(rows.filter((r) => r.parentId).map((r) => `${r.backendKey}\u0000${r.directory}\u0000${r.parentId}`)) };
+    }
+    return this.parents.keys;
+  }
+
+  /** The backends the tree's root last listed. */
+  private rootKeys = '';
+
+  private backendKeys(): string {
+    return this.monitor
+      .backends()
+      .map((b) => b.config.key)
+      .join('\u0000');
+  }
+
+  /** Drops the nodes and looks of sessions no longer listed (sessions come and go over a day). */
+  private forgetGone(): void {
+    let live: Set<string> | null = null;
+    for (const key of this.nodes.keys()) {
+      if (!key.startsWith('s:')) continue;
+      live ??= new Set(this.monitor.rows().map((r) => r.key));
+      if (!live.has(key.slice(2))) {
+        this.nodes.delete(key);
+        this.looks.delete(key.slice(2));
+      }
+    }
+  }
+
+  /** Keeps each session's last report (main's keptReports), once per rows array the monitor built. */
+  private reportsFor: readonly SessionRow[] | null = null;
+
+  private syncReports(): void {
+    const rows = this.monitor.rows();
+    if (this.reportsFor === rows) return;
+    this.reportsFor = rows;
+    for (const r of rows) if (r.report) this.keptReports.set(r.key, { report: r.report, text: r.newestText });
+    if (this.keptReports.size > 0) for (const k of this.keptReports.keys()) if (!this.monitor.row(k)) this.keptReports.delete(k);
   }
 
   /** The last completion report of each session with the message text it came in: reports survive a newer message. */
@@ -138,11 +179,23 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
 
   /** Sessions that need attention: hung, quota wall, idle with unfinished work, a fresh report. */
   attentionCount(): number {
-    return this.monitor.rows().filter((r) => this.needsAttention(r)).length;
+    // Counted once per rows array (the monitor rebuilds it only after rows changed) and per
+    // harvested report: the view and the status bar both ask after every change event.
+    const rows = this.monitor.rows();
+    if (this.attention?.rows !== rows || this.attention.seen !== this.seenReports.size) {
+      this.attention = { rows, seen: this.seenReports.size, count: rows.filter((r) => this.needsAttention(r)).length };
+    }
+    return this.attention.count;
   }
+
+  private attention: { rows: readonly SessionRow[]; seen: number; count: number } | null = null;
+  private badgeValue = 0;
 
   private updateBadge(): void {
     const n = this.attentionCount();
+    // Set only when it changed: each set is a message to the workbench.
+    if (n === this.badgeValue) return;
+    this.badgeValue = n;
     this.treeView.badge = n > 0 ? { value: n, tooltip: `${n} session${n === 1 ? '' : 's'} need${n === 1 ? 's' : ''} attention` } : undefined;
   }
 
@@ -151,11 +204,13 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   }
 
   row(node: SessionsNode): SessionRow | undefined {
-    return node.kind === 'session' ? this.rowsByKey.get(node.key.slice(2)) : undefined;
+    // The monitor's index, rebuilt only after its rows changed (not per change event here).
+    return node.kind === 'session' ? this.monitor.row(node.key.slice(2)) : undefined;
   }
 
   getChildren(node?: SessionsNode): SessionsNode[] {
     if (!node) {
+      this.rootKeys = this.backendKeys();
       return this.monitor.backends().map((b) => this.node({ kind: 'backend', key: `b:${b.config.key}`, backend: b.config }));
     }
     const state = this.monitor.backend(node.backend.key);
@@ -271,7 +326,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
 
   private sessionItem(node: Extract<SessionsNode, { kind: 'session' }>): vscode.TreeItem {
     const row = this.row(node);
-    const hasChildren = row ? this.parentKeys.has(row.key) : false;
+    const hasChildren = row ? this.parentKeys().has(row.key) : false;
     const item = new vscode.TreeItem(row?.title || node.sessionId, hasChildren ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = node.key;
     if (!row) return item;

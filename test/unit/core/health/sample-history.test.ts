@@ -63,4 +63,65 @@ describe('health/SampleHistory', () => {
     assert.deepEqual(h.sessionIds(), ['ses_1']);
     assert.equal(h.count('ses_2'), 0);
   });
+
+  describe('thinned to what verdicts need (issue 15)', () => {
+    /** The unthinned rule, for comparison: the newest earlier sample in [min, max] age, or null. */
+    const reference = (all: Array<{ at: number }>, latestAt: number, min: number, max: number) => {
+      for (let i = all.length - 1; i >= 0; i--) {
+        const age = latestAt - all[i].at;
+        if (age === 0 || age < min) continue;
+        return age <= max ? all[i].at : null;
+      }
+      return null;
+    };
+
+    it('regular rounds (45 s) keep the same baselines as the full history, with a handful of samples', () => {
+      const h = new SampleHistory({ spacingMs: 45 * SEC });
+      const all: Array<{ at: number }> = [];
+      for (let i = 0; i < 200; i++) {
+        const s = grown(T0 + i * 45 * SEC, i);
+        h.add(s);
+        all.push(s);
+        h.prune(s.at);
+        assert.equal(h.baseline(s)?.at ?? null, reference(all, s.at, 30 * SEC, 90 * SEC), `round ${i}`);
+        assert.ok(h.samples('ses_1').length <= 3, `round ${i}: ${h.samples('ses_1').length} samples kept`);
+      }
+    });
+
+    it('a burst of nudges (a sample every 200 ms for 10 min) keeps memory bounded and a baseline in the window', () => {
+      const h = new SampleHistory({ spacingMs: 45 * SEC });
+      const all: Array<{ at: number }> = [];
+      let most = 0;
+      let missed = 0;
+      const step = (90 - 30) * SEC / 4;
+      for (let t = 0; t <= 10 * MIN; t += 200) {
+        const s = grown(T0 + t, t);
+        h.add(s);
+        all.push(s);
+        h.prune(s.at);
+        most = Math.max(most, h.samples('ses_1').length);
+        const base = h.baseline(s);
+        if (base) {
+          const age = s.at - base.at;
+          assert.ok(age >= 30 * SEC && age <= 90 * SEC, `baseline age ${age}`);
+        }
+        // Whenever the full history has a baseline (not at the window's far edge), so do we, and
+        // at most one thinning step (15 s) older than it.
+        const ref = reference(all, s.at, 30 * SEC, 90 * SEC);
+        if (ref !== null && s.at - ref <= 90 * SEC - step && (!base || ref - base.at > step)) missed++;
+      }
+      assert.equal(missed, 0);
+      assert.ok(most <= 10, `at most 10 samples per session, kept ${most} (of ${all.length})`);
+    });
+
+    it('samples arriving out of order are still thinned and ordered', () => {
+      const h = new SampleHistory({ spacingMs: 45 * SEC });
+      const times = [0, 50, 10, 70, 5, 100, 95, 130].map((x) => T0 + x * SEC);
+      for (const at of times) h.add(grown(at, at));
+      const kept = h.samples('ses_1').map((s) => s.at);
+      assert.deepEqual(kept, [...kept].sort((a, b) => a - b));
+      assert.equal(kept[kept.length - 1], T0 + 130 * SEC, 'the newest stays');
+      assert.equal(h.baseline(h.latest('ses_1')!)?.at, T0 + 100 * SEC);
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { ago, badgeLook, contextValue, describeRow, escapeMarkdown, tooltipMarkdown, until } from '../../../../src/core/monitor/present';
+import { ago, agoCoarse, badgeLook, contextValue, describeRow, escapeMarkdown, tooltipMarkdown, until, untilCoarse } from '../../../../src/core/monitor/present';
 import { needsAttention, type SessionRow } from '../../../../src/core/monitor/row';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -33,15 +33,59 @@ function row(over: Partial<SessionRow> = {}): SessionRow {
 
 describe('core/monitor/present', () => {
   it('describes step count, movement and model', () => {
-    assert.equal(describeRow(row(), NOW), 'step 42 · moved 12s ago · local/m1');
+    assert.equal(describeRow(row(), NOW), 'step 42 · moved <1m ago · local/m1');
   });
 
   it('describes a quota wall with its reset, or says the reset is unknown', () => {
     const resetAt = NOW + (2 * 60 + 3) * 60_000;
     const withReset = describeRow(row({ badge: 'quota-wall', quotaWall: { provider: 'anthropic', reason: 'account_usage_limit', category: 'usage-limit', resetAt } }), NOW);
-    assert.match(withReset, /resets \d{4}-\d\d-\d\d \d\d:\d\d \(in 2h 3m\)$/);
+    assert.match(withReset, /resets \d{4}-\d\d-\d\d \d\d:\d\d \(in 2h 15m\)$/);
     assert.match(describeRow(row({ quotaWall: { provider: null, reason: null, category: 'rate-limit', resetAt: null } }), NOW), /reset unknown$/);
     assert.match(describeRow(row({ quotaWall: { provider: 'p', reason: null, category: 'balance', resetAt: null } }), NOW), /balance: needs top-up$/);
+  });
+
+  it('relative times in the row text are coarse: minutes, then 5-minute steps, then hours', () => {
+    const at = (ms: number) => agoCoarse(NOW - ms, NOW);
+    assert.equal(at(0), '<1m ago');
+    assert.equal(at(59_999), '<1m ago');
+    assert.equal(at(60_000), '1m ago');
+    assert.equal(at(4 * 60_000 + 59_000), '4m ago');
+    assert.equal(at(7 * 60_000), '5m ago');
+    assert.equal(at(14 * 60_000 + 59_000), '10m ago');
+    assert.equal(at(59 * 60_000), '55m ago');
+    assert.equal(at(90 * 60_000), '1h ago');
+    assert.equal(at(47 * 3600_000), '47h ago');
+    assert.equal(at(72 * 3600_000), '3d ago');
+    assert.equal(agoCoarse(NOW + 5_000, NOW), '<1m ago', 'a clock skew into the future reads as just now');
+    const to = (ms: number) => untilCoarse(NOW + ms, NOW);
+    assert.equal(to(0), 'now');
+    assert.equal(to(-1), 'now');
+    assert.equal(to(30_000), 'in <1m');
+    assert.equal(to(61_000), 'in 2m');
+    assert.equal(to(6 * 60_000), 'in 10m');
+    assert.equal(to(60 * 60_000), 'in 1h');
+    assert.equal(to(61 * 60_000), 'in 1h 15m');
+    assert.equal(to(50 * 3600_000), 'in 2d 2h');
+  });
+
+  it('a row that did not move reads the same over consecutive 30-60 s rounds, except at a coarse step', () => {
+    // A stalled session (last moved 20 min ago), sampled every 45 s for 4 minutes: the text
+    // changes at most once (the 20m -> 25m step), not every round.
+    const stalled = row({ lastMovedAt: NOW - 20 * 60_000 - 10_000, stepCount: 42 });
+    const texts = Array.from({ length: 6 }, (_, i) => describeRow(stalled, NOW + i * 45_000));
+    assert.ok(new Set(texts).size <= 2, texts.join('\n'));
+    // A moving one (moved at each sample) always reads "<1m ago".
+    const moving = Array.from({ length: 6 }, (_, i) => describeRow(row({ lastMovedAt: NOW + i * 45_000 - 3_000 }), NOW + i * 45_000));
+    assert.equal(new Set(moving).size, 1);
+    // A quota wall's reset countdown in the text moves in 15-minute steps over an hour.
+    const wall = row({ lastMovedAt: NOW - 31 * 60_000, badge: 'quota-wall', quotaWall: { provider: 'p', reason: null, category: 'usage-limit', resetAt: NOW + 3 * 3600_000, markedAt: NOW - 20 * 60_000 - 10_000 } });
+    const walls = Array.from({ length: 8 }, (_, i) => describeRow(wall, NOW + i * 45_000));
+    assert.ok(new Set(walls).size <= 3, walls.join('\n'));
+  });
+
+  it('the tooltip keeps the exact time of the last movement', () => {
+    const md = tooltipMarkdown(row(), NOW);
+    assert.match(md, /Last moved: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(12s ago\)/);
   });
 
   it('says why there is no verdict yet', () => {
@@ -95,10 +139,10 @@ describe('core/monitor/present', () => {
 
   it('shows a quota mark\'s age, a transient retry on a healthy row, and why a row is unknown (issue 10)', () => {
     const wall = { provider: 'local', reason: 'rate_limit', category: 'rate-limit' as const, resetAt: null, markedAt: NOW - 47 * 60_000 };
-    assert.match(describeRow(row({ badge: 'quota-wall', quotaWall: wall }), NOW), /reset unknown · marked 47m ago$/);
+    assert.match(describeRow(row({ badge: 'quota-wall', quotaWall: wall }), NOW), /reset unknown · marked 45m ago$/);
     assert.match(tooltipMarkdown(row({ badge: 'quota-wall', quotaWall: wall }), NOW), /; marked 47m ago/);
     const retrying = row({ retrying: 'retrying (attempt 2, next in 5 s)' });
-    assert.equal(describeRow(retrying, NOW), 'step 42 · moved 12s ago · local/m1 · retrying (attempt 2, next in 5 s)');
+    assert.equal(describeRow(retrying, NOW), 'step 42 · moved <1m ago · local/m1 · retrying (attempt 2, next in 5 s)');
     assert.match(tooltipMarkdown(retrying, NOW), /not a quota wall/);
     const unknown = row({ badge: 'unknown', verdict: null, action: null, unreadable: 'GET /session/{id}/message failed: HTTP 500', pending: 'the newest message could not be read: HTTP 500' });
     assert.match(describeRow(unknown, NOW), /^unknown: GET \/session\/\{id\}\/message failed: HTTP 500/);
