@@ -7,7 +7,8 @@
 // Prints the cases run, crashes (property violations, with the first few), the slowest case and
 // the peak RSS.
 //
-//   node bench/fuzz.mjs [--cases 2000] [--seed 1] [--bound-ms 10000] [--only routing|pages]
+//   node bench/fuzz.mjs [--cases 2000] [--seed 1] [--bound-ms 10000] [--only routing|pages] [--smoke]
+// --smoke (npm test's bench-smoke layer): 10 cases of each kind.
 import * as esbuild from 'esbuild';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,7 +21,7 @@ const opt = (name, def) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : def;
 };
-const CASES = Number(opt('--cases', '2000'));
+const CASES = Number(opt('--cases', args.includes('--smoke') ? '10' : '2000'));
 const SEED = Number(opt('--seed', '1'));
 const BOUND = Number(opt('--bound-ms', '10000'));
 const ONLY = opt('--only', '');
