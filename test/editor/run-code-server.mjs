@@ -70,6 +70,8 @@ export async function launchCodeServer(options = {}) {
       'extensions.autoCheckUpdates': false,
       'extensions.autoUpdate': false,
       'update.mode': 'none',
+      // No "your application on port N is available" notification stealing focus from input boxes.
+      'remote.autoForwardPorts': false,
       ...(options.settings ?? {}),
     }, null, 2),
   );

@@ -49,6 +49,12 @@ describe('Session actions against the spec-dialect server', function () {
     await vscode.commands.executeCommand('sessionOps.sessions.focus');
   });
 
+  // No widget left open by an earlier test may take the keyboard or the quick input.
+  beforeEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await vscode.commands.executeCommand('notifications.clearAll');
+  });
+
   after(async () => {
     await config().update('automatic.wakeIdle', undefined, vscode.ConfigurationTarget.Global);
     await config().update('backends', undefined, vscode.ConfigurationTarget.Global);

@@ -21,7 +21,7 @@ const configureMonitor = (settings: { minSpacingMs?: number | null }) => vscode.
 const config = () => vscode.workspace.getConfiguration('sessionOps');
 
 describe('Session actions against the real opencode server', function () {
-  this.timeout(600_000);
+  this.timeout(300_000);
   let api: SessionOpsApi;
   let model: ScriptedModel;
   let oc: OpencodeServer;
@@ -61,6 +61,12 @@ describe('Session actions against the real opencode server', function () {
     model.setDefault({ kind: 'reply', text: 'Resumed and working.' });
     await config().update('backends', [{ name: 'opencode', baseUrl: proxy.url, directories: [dir] }], vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('sessionOps.sessions.focus');
+  });
+
+  // No widget left open by an earlier test may take the keyboard or the quick input.
+  beforeEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await vscode.commands.executeCommand('notifications.clearAll');
   });
 
   after(async () => {

@@ -54,6 +54,12 @@ describe('Sessions waiting for a person (real opencode)', function () {
     await vscode.commands.executeCommand('sessionOps.sessions.focus');
   });
 
+  // No widget left open by an earlier test may take the keyboard or the quick input.
+  beforeEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await vscode.commands.executeCommand('notifications.clearAll');
+  });
+
   after(async () => {
     await config().update('backends', undefined, vscode.ConfigurationTarget.Global);
     await oc?.stop();
