@@ -5,6 +5,7 @@
 // could change more than that (a top-level line, a route key at another indentation, a tab) this
 // answers null and the caller splits the whole text. Pure.
 import { simpleKeyAt, type ChunkSpan, type Split } from './chunks';
+import { lineOf } from './lines';
 
 /** What changed between two texts: they agree on [0, prefix) and on their last `suffix` characters. */
 export interface TextChange {
@@ -45,17 +46,6 @@ function chunkIndexAt(chunks: readonly ChunkSpan[], offset: number): number {
   return lo;
 }
 
-function lineIndexAt(lineStarts: readonly number[], offset: number): number {
-  let lo = 0;
-  let hi = lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (lineStarts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
 /**
  * splitDocument(after), computed from the split of `before` when the change lies among routes;
  * null when it does not (then split the whole text). Texts with line ends already normalized.
@@ -72,7 +62,7 @@ export function resplit(before: string, old: Split, after: string, change: TextC
   const changedEnd = after.length - change.suffix; // in `after`
   const n = after.length;
   const chunks: ChunkSpan[] = oldChunks.slice(0, k0);
-  const firstLine = lineIndexAt(old.lineStarts, c0.start);
+  const firstLine = lineOf(old.lineStarts, c0.start);
   const lineStarts: number[] = []; // of the re-scanned lines; the kept ones are joined at the end
   let cur: ChunkSpan | null = null;
   let j = k0 + 1; // the next old chunk that could be where both splits meet again
@@ -102,7 +92,7 @@ export function resplit(before: string, old: Split, after: string, change: TextC
               const o = oldChunks[k];
               chunks.push(delta === 0 ? o : { ...o, start: o.start + delta, end: o.end + delta });
             }
-            const tail = old.lineStarts.slice(lineIndexAt(old.lineStarts, at));
+            const tail = old.lineStarts.slice(lineOf(old.lineStarts, at));
             if (delta !== 0) for (let k = 0; k < tail.length; k++) tail[k] += delta;
             return { lineStarts: old.lineStarts.slice(0, firstLine).concat(lineStarts, tail), chunks };
           }
