@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { BackendClient } from '../core/backend';
 import { SessionMonitor } from '../core/monitor/sessionMonitor';
+import { AutomaticPolicy } from '../core/operations/automatic';
 import { OperationBook } from '../core/operations/book';
 import { Answers } from './actions/answers';
 import { AutomaticRunner } from './actions/automaticRunner';
@@ -83,8 +84,7 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
 
   // Sample only while someone looks (or an automatic action is armed).
   const updateActivity = () => {
-    const armed = configuration.automatic('abortHung') || configuration.automatic('wakeIdle') || configuration.automatic('recoverQuotaWalls');
-    monitor.setActive(sessions.treeView.visible || providers.treeView.visible || armed);
+    monitor.setActive(sessions.treeView.visible || providers.treeView.visible || AutomaticPolicy.armed(automatic.settings()));
   };
   const applyConfiguration = () => {
     monitor.updateOptions({

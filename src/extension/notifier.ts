@@ -75,7 +75,7 @@ export class Notifier implements vscode.Disposable {
         return;
       }
     } else {
-      const asked = (t.row as { waiting?: { title?: string } | null }).waiting?.title;
+      const asked = t.row.waiting?.title;
       choice = await vscode.window.showWarningMessage(`Session "${name}" is waiting for you${asked ? `: ${asked}` : ''}.`, show);
     }
     if (choice === show) await this.sessions.reveal(t.row);

@@ -1,7 +1,7 @@
 // How a session row reads in the tree: icon and colour per badge, a one-line description, a
 // plain-markdown tooltip with the verdict's evidence, and composable contextValue flags. Pure:
 // the extension turns these strings into ThemeIcon / ThemeColor / MarkdownString.
-import { needsAttention, type Badge, type SampleEvidence, type SessionRow } from './row';
+import { type Badge, type SampleEvidence, type SessionRow } from './row';
 
 export interface BadgeLook {
   /** Codicon id. */
@@ -187,19 +187,4 @@ export function tooltipMarkdown(row: SessionRow, now: number): string {
     lines.push('', `Completion report: ticket ${escapeMarkdown(r.ticket)}, status **${r.status}**${r.pr ? `, pr ${escapeMarkdown(r.pr)}` : ''}${r.reason ? `, reason ${escapeMarkdown(r.reason)}` : ''}${r.summary ? `  \n${escapeMarkdown(r.summary)}` : ''}`);
   }
   return lines.join('\n');
-}
-
-/**
- * Composable flags for `viewItem` when-clauses (matched with regexes like /\bverdict-hung\b/):
- *   session · verdict-<healthy|idle|hung|waiting|unknown> · generating|idle-state · quota-wall · report ·
- *   action-<action> · attention · waiting-<permission|question>
- */
-export function contextValue(row: SessionRow): string {
-  const flags = ['session', `verdict-${row.verdict ?? 'unknown'}`, row.state === 'generating' ? 'generating' : 'idle-state'];
-  if (row.quotaWall) flags.push('quota-wall');
-  if (row.report) flags.push('report');
-  if (row.action) flags.push(`action-${row.action}`);
-  if (needsAttention(row)) flags.push('attention');
-  if (row.waiting) flags.push(`waiting-${row.waiting.kind}`);
-  return flags.join(' ');
 }

@@ -261,7 +261,7 @@ export class SessionActions {
   }
 
   private waiting(row: SessionRow): boolean {
-    return Boolean((row as SessionRow & { waiting?: unknown }).waiting) || (row.verdict as string) === 'waiting';
+    return Boolean(row.waiting) || row.verdict === 'waiting';
   }
 
   /** Sends a given text (a reviewed or retried prompt) with a given model, through the same guard. */

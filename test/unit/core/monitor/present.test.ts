@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { ago, agoCoarse, badgeLook, contextValue, describeRow, escapeMarkdown, tooltipMarkdown, until, untilCoarse } from '../../../../src/core/monitor/present';
+import { sessionContextValue } from '../../../../src/core/monitor/context-values';
+import { ago, agoCoarse, badgeLook, describeRow, escapeMarkdown, tooltipMarkdown, until, untilCoarse } from '../../../../src/core/monitor/present';
 import { needsAttention, type SessionRow } from '../../../../src/core/monitor/row';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -94,15 +95,15 @@ describe('core/monitor/present', () => {
   });
 
   it('composes contextValue flags that menus can match one by one', () => {
-    assert.equal(contextValue(row()), 'session verdict-healthy generating action-leave-alone');
-    const hung = contextValue(row({ badge: 'hung', verdict: 'hung', action: 'abort-then-wake' }));
-    assert.match(hung, /\bverdict-hung\b/);
-    assert.match(hung, /\baction-abort-then-wake\b/);
-    assert.match(hung, /\battention\b/);
-    const wall = contextValue(row({ badge: 'quota-wall', verdict: 'idle', state: 'idle', action: 'recover', quotaWall: { provider: 'p', reason: 'rate_limit', category: 'rate-limit', resetAt: null } }));
-    assert.match(wall, /\bidle-state\b.*\bquota-wall\b/);
-    const report = contextValue(row({ badge: 'report-done', verdict: 'idle', state: 'idle', action: 'harvest', report: { ticket: 'T-1', label: null, status: 'done', pr: null, summary: null, reason: null } }));
-    assert.match(report, /\breport\b/);
+    assert.equal(sessionContextValue(row()), 'sessionOps:session+verdict-healthy+state-generating+action-leaveAlone');
+    const hung = sessionContextValue(row({ badge: 'hung', verdict: 'hung', action: 'abort-then-wake' }));
+    assert.match(hung, /\+verdict-hung(\+|$)/);
+    assert.match(hung, /\+action-abortThenWake(\+|$)/);
+    assert.match(hung, /\+attention(\+|$)/);
+    const wall = sessionContextValue(row({ badge: 'quota-wall', verdict: 'idle', state: 'idle', action: 'recover', quotaWall: { provider: 'p', reason: 'rate_limit', category: 'rate-limit', resetAt: null } }));
+    assert.match(wall, /\+state-idle\+.*\+quotaWall(\+|$)/);
+    const report = sessionContextValue(row({ badge: 'report-done', verdict: 'idle', state: 'idle', action: 'harvest', report: { ticket: 'T-1', label: null, status: 'done', pr: null, summary: null, reason: null } }));
+    assert.match(report, /\+report(\+|$)/);
   });
 
   it('counts attention: hung, quota walls, reports, idle with unfinished work; not healthy or idle-done', () => {
@@ -146,6 +147,6 @@ describe('core/monitor/present', () => {
     assert.match(tooltipMarkdown(retrying, NOW), /not a quota wall/);
     const unknown = row({ badge: 'unknown', verdict: null, action: null, unreadable: 'GET /session/{id}/message failed: HTTP 500', pending: 'the newest message could not be read: HTTP 500' });
     assert.match(describeRow(unknown, NOW), /^unknown: GET \/session\/\{id\}\/message failed: HTTP 500/);
-    assert.match(contextValue(unknown), /verdict-unknown/);
+    assert.match(sessionContextValue(unknown), /\+verdict-unknown(\+|$)/);
   });
 });
