@@ -113,9 +113,20 @@ export async function waitForBadges(page, expected, { timeoutMs, onTick } = {}) 
 
 /** Right-clicks a session row and waits for its context menu to offer `item` (a menu label). */
 export async function openContextMenu(page, title, item) {
+  // A row's hover tooltip (left by the last click) can cover the row to click: move the mouse
+  // off the tree and wait for any tooltip to close first.
+  await dismissHover(page);
   await page.click(`${ROW}[aria-label^="${title}, "]`, { button: 'right', timeout: 10_000 });
   await page.locator('.context-view .action-label', { hasText: item }).first().waitFor({ timeout: 15_000 })
     .catch(() => { throw new Error(`the context menu of "${title}" does not offer ${item}`); });
+}
+
+/** Moves the mouse off the workbench and waits until no hover tooltip is showing. */
+export async function dismissHover(page) {
+  await page.mouse.move(0, 0);
+  await page.locator('.context-view .monaco-hover, .workbench-hover-container').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(async () => {
+    await page.keyboard.press('Escape');
+  });
 }
 
 /**
