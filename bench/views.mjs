@@ -11,9 +11,11 @@
 //      MINUTES in the extension host with a 2 s spacing: heap and RSS at start and end, open
 //      handles and sockets, round overlaps, and one grouped notification for many sessions
 //      turning hung at once.
+//      --load-no-recycle: the Sessions TreeView is never recreated (src/extension/views/
+//      recyclingTreeView.ts), to show what VS Code's per-item stores cost over the run.
 // The spec-dialect servers run in a child process (bench/views/server-child.mjs) shared by
 // both measurements, so neither pays for the server side.
-//   node esbuild.mjs --production && node bench/views.mjs [--sizes 5x40,5x200,20x250] [--rounds 10] [--trials 3] [--smoke] [--load MINUTES [--load-size 5x200] [--load-no-tree]]
+//   node esbuild.mjs --production && node bench/views.mjs [--sizes 5x40,5x200,20x250] [--rounds 10] [--trials 3] [--smoke] [--load MINUTES [--load-size 5x200] [--load-no-tree] [--load-no-recycle]]
 // --smoke: 20 sessions over the 5 backends, 1 round, 1 trial (stream on), min spacing lowered to
 // 2 s on both sides, and a 6 s load run over 50 sessions (5 hung at once) (npm test's bench-smoke layer:
 // it must complete and print its tables).
@@ -119,7 +121,7 @@ try {
       SESSION_OPS_EDITOR_SUITE: 'bench-views',
       SESSION_OPS_BENCH_SPEC_URLS: JSON.stringify(urls),
       SESSION_OPS_BENCH_SIZES: JSON.stringify(sizeList),
-      ...(loadMinutes > 0 ? { SESSION_OPS_BENCH_LOAD: JSON.stringify({ minutes: loadMinutes, ...loadSize, noTree: process.argv.includes('--load-no-tree') }) } : {}),
+      ...(loadMinutes > 0 ? { SESSION_OPS_BENCH_LOAD: JSON.stringify({ minutes: loadMinutes, ...loadSize, noTree: process.argv.includes('--load-no-tree'), noRecycle: process.argv.includes('--load-no-recycle') }) } : {}),
       ...(loadOnly ? { SESSION_OPS_BENCH_LOAD_ONLY: '1' } : {}),
       SESSION_OPS_BENCH_ROUNDS: String(rounds),
       SESSION_OPS_BENCH_TRIALS: String(trials),
@@ -267,7 +269,7 @@ function print(ext, ref) {
 
 function printLoad(l) {
   const MB = (b) => (b === null || b === undefined ? 'n/a' : (b / 1048576).toFixed(1));
-  console.log(`\nLoad run (issue 14): ${l.n} sessions over ${l.backends} spec-dialect backends sampled for ${(l.durationMs / 60_000).toFixed(1)} min in the extension host, spacing ${l.spacingMs} ms (min spacing ${l.minSpacingMs} ms), view visible${l.noTree ? ', its tree events swallowed (--load-no-tree)' : ''}`);
+  console.log(`\nLoad run (issue 14): ${l.n} sessions over ${l.backends} spec-dialect backends sampled for ${(l.durationMs / 60_000).toFixed(1)} min in the extension host, spacing ${l.spacingMs} ms (min spacing ${l.minSpacingMs} ms), view visible${l.noTree ? ', its tree events swallowed (--load-no-tree)' : ''}${l.tree && !l.tree.budget ? ', tree view never recycled (--load-no-recycle)' : ''}`);
   console.log('| when  | heap MB (after gc) | RSS MB | handles | sockets | timeouts | monitor timers | streams | clients | rounds | samples | overlaps |');
   console.log('|-------|--------------------|--------|---------|---------|----------|----------------|---------|---------|--------|---------|----------|');
   for (const [label, p] of [['start', l.start], ['end', l.end], ['after', l.after]]) {
@@ -281,5 +283,6 @@ function printLoad(l) {
   console.log(`rounds in the run: ${l.end.stats.rounds - l.start.stats.rounds} backend rounds, ${l.end.stats.samples - l.start.stats.samples} directory samples, overlaps ${l.end.stats.overlaps}; longest event-loop block ${l.maxBlockMs.toFixed(1)} ms wall, ${(l.maxBlockCpuMs ?? 0).toFixed(1)} ms on CPU`);
   console.log(`socket descriptors of the extension host (/proc/self/fd): before ${l.before.fdSockets ?? 'n/a'}, start ${l.start.fdSockets ?? 'n/a'}, end ${l.end.fdSockets ?? 'n/a'}, after ${l.after?.fdSockets ?? 'n/a'}`);
   console.log(`handles, sockets, timeouts: the extension host's whole process (process.getActiveResourcesInfo: code-server's own included); "after" = backends removed 2 s earlier: sockets ${l.after?.sockets ?? 'n/a'} vs ${l.before.sockets} before the backends were added, handles ${l.after?.handles ?? 'n/a'} vs ${l.before.handles}, timeouts ${l.after?.timeouts ?? 'n/a'} vs ${l.before.timeouts}.`);
+  if (l.tree) console.log(`Sessions tree: ${l.tree.items.toLocaleString('en-US')} tree items handed to VS Code in the run (its extension host keeps ~170 bytes for each until the TreeView is disposed); ${l.tree.budget ? `view recycled ${l.tree.recycled} time(s) (budget: ${l.tree.budget.visible.toLocaleString('en-US')} items while visible, ${l.tree.budget.hidden.toLocaleString('en-US')} while hidden)` : 'recycling off (--load-no-recycle)'}`);
   console.log(`hung wave: ${l.hungWave.transitions} sessions turned hung in one round over ${l.hungWave.backends} backend(s) -> ${l.hungWave.displayed} notification(s) displayed (one grouped notification expected)`);
 }

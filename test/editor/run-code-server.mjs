@@ -233,12 +233,13 @@ export async function runEditorSuite(options = {}) {
       for (const o of outcomes) console.log(`  ${o.state === 'passed' ? 'ok  ' : o.state === 'failed' ? 'FAIL' : 'skip'} ${o.title}${o.error ? '\n' + o.error.split('\n').slice(0, 8).map((l) => '       ' + l).join('\n') : ''}`);
     }
     if (exitCode !== 0) {
-      const logsOut = path.join(resultsDir, 'editor-logs');
+      const suffix = options.tag ? `-${options.tag}` : '';
+      const logsOut = path.join(resultsDir, `editor-logs${suffix}`);
       rmSync(logsOut, { recursive: true, force: true });
       const logsIn = path.join(cs.userData, 'logs');
       if (existsSync(logsIn)) cpSync(logsIn, logsOut, { recursive: true });
-      writeFileSync(path.join(resultsDir, 'editor-code-server.log'), cs.serverLog.join(''));
-      writeFileSync(path.join(resultsDir, 'editor-browser-console.log'), consoleLines.join('\n'));
+      writeFileSync(path.join(resultsDir, `editor-code-server${suffix}.log`), cs.serverLog.join(''));
+      writeFileSync(path.join(resultsDir, `editor-browser-console${suffix}.log`), consoleLines.join('\n'));
       const exthost = findFiles(logsOut, /exthost|remoteexthost/i);
       log(`failure logs saved to ${path.relative(root, logsOut)}${exthost.length ? ` (extension host: ${exthost.map((f) => path.relative(root, f)).join(', ')})` : ''}`);
     }

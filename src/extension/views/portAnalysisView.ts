@@ -7,6 +7,7 @@
 // the server. It refreshes on sessionOps/portAnalysisChanged and on page files saved, created or
 // deleted (debounced), and only while visible (a hidden view is refreshed when shown again).
 import * as vscode from 'vscode';
+import { RecyclingTreeView } from './recyclingTreeView';
 import {
   PortAnalysisChangedNotification,
   PortAnalysisRequest,
@@ -43,7 +44,7 @@ export function problemText(p: { errors: number; warnings: number; others: numbe
 export class PortAnalysisView implements vscode.TreeDataProvider<PortNode>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<PortNode | undefined>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
-  readonly treeView: vscode.TreeView<PortNode>;
+  readonly treeView: RecyclingTreeView<PortNode>;
   private readonly disposables: vscode.Disposable[] = [this.changeEmitter];
   private result: PortAnalysisResult | undefined;
   private error: string | undefined;
@@ -58,7 +59,7 @@ export class PortAnalysisView implements vscode.TreeDataProvider<PortNode>, vsco
     private readonly host: LanguageClientHost,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.treeView = vscode.window.createTreeView('sessionOps.portAnalysis', { treeDataProvider: this, showCollapseAll: true });
+    this.treeView = new RecyclingTreeView('sessionOps.portAnalysis', { treeDataProvider: this, showCollapseAll: true });
     this.disposables.push(
       this.treeView,
       this.treeView.onDidChangeVisibility((e) => {
@@ -179,6 +180,7 @@ export class PortAnalysisView implements vscode.TreeDataProvider<PortNode>, vsco
   }
 
   getTreeItem(node: PortNode): vscode.TreeItem {
+    this.treeView.itemCreated();
     switch (node.kind) {
       case 'port':
         return this.portItem(node.port, node.key);

@@ -3,6 +3,7 @@
 // time and a countdown, "unknown" when absent), and the moment all are free. Provider options
 // never reach this layer (the client drops them on read).
 import * as vscode from 'vscode';
+import { RecyclingTreeView } from './recyclingTreeView';
 import { ago, localTime, until } from '../../core/monitor/present';
 import type { BackendState, SessionMonitor } from '../../core/monitor/sessionMonitor';
 import type { ProviderRecord } from '../../core/model';
@@ -24,12 +25,12 @@ export function visibleProviders(state: BackendState): ProviderRecord[] {
 export class ProvidersView implements vscode.TreeDataProvider<ProvidersNode>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<ProvidersNode | undefined>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
-  readonly treeView: vscode.TreeView<ProvidersNode>;
+  readonly treeView: RecyclingTreeView<ProvidersNode>;
   private readonly disposables: vscode.Disposable[] = [this.changeEmitter];
   private countdown: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly monitor: SessionMonitor) {
-    this.treeView = vscode.window.createTreeView('sessionOps.providers', { treeDataProvider: this });
+    this.treeView = new RecyclingTreeView('sessionOps.providers', { treeDataProvider: this });
     this.disposables.push(this.treeView);
     const off = monitor.onDidChange((c) => {
       if (c.providers || c.structural.length > 0) this.refresh();
@@ -71,6 +72,7 @@ export class ProvidersView implements vscode.TreeDataProvider<ProvidersNode>, vs
   }
 
   getTreeItem(node: ProvidersNode): vscode.TreeItem {
+    this.treeView.itemCreated();
     const state = this.monitor.backend(node.backendKey);
     const now = Date.now();
     switch (node.kind) {

@@ -3,6 +3,7 @@
 // only while this view or the Providers view is visible (or an automatic action is armed), and
 // only the tree items that changed are refreshed.
 import * as vscode from 'vscode';
+import { RecyclingTreeView } from './recyclingTreeView';
 import type { BackendConfig } from '../../core/config/backends';
 import { backendContextValue, contextValueOf, sessionContextValue } from '../../core/monitor/context-values';
 import { badgeLook, describeRow, tooltipMarkdown } from '../../core/monitor/present';
@@ -19,7 +20,7 @@ export type SessionsNode =
 export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<SessionsNode | SessionsNode[] | undefined>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
-  readonly treeView: vscode.TreeView<SessionsNode>;
+  readonly treeView: RecyclingTreeView<SessionsNode>;
   private readonly disposables: vscode.Disposable[] = [this.changeEmitter];
   /** Stable node objects, so that a refresh of one element finds it. */
   private readonly nodes = new Map<string, SessionsNode>();
@@ -30,7 +31,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     private readonly monitor: SessionMonitor,
     private readonly operations: OperationBook,
   ) {
-    this.treeView = vscode.window.createTreeView('sessionOps.sessions', { treeDataProvider: this, showCollapseAll: true });
+    this.treeView = new RecyclingTreeView('sessionOps.sessions', { treeDataProvider: this, showCollapseAll: true });
     this.disposables.push(this.treeView);
     const off = monitor.onDidChange((c) => this.onMonitorChange(c));
     // What Session Ops is doing to a session (aborting, woken and confirmed ...) shows on its row.
@@ -41,6 +42,11 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     this.disposables.push(
       { dispose: off },
       { dispose: offOps },
+      // What the user collapsed stays collapsed when the view is re-rendered (refresh, recycling).
+      this.treeView.onDidChangeExpansion(({ element, expanded }) => {
+        if (expanded) this.collapsed.delete(element.key);
+        else this.collapsed.add(element.key);
+      }),
       this.treeView.onDidChangeVisibility((e) => {
         if (e.visible && this.dirtyWhileHidden) {
           this.dirtyWhileHidden = false;
@@ -109,6 +115,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       if (!live.has(key.slice(2))) {
         this.nodes.delete(key);
         this.looks.delete(key.slice(2));
+        this.collapsed.delete(key);
       }
     }
   }
@@ -267,11 +274,12 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   }
 
   getTreeItem(node: SessionsNode): vscode.TreeItem {
+    this.treeView.itemCreated();
     switch (node.kind) {
       case 'backend':
         return this.backendItem(node);
       case 'directory': {
-        const item = new vscode.TreeItem(node.directory, vscode.TreeItemCollapsibleState.Expanded);
+        const item = new vscode.TreeItem(node.directory, this.expandedUnlessCollapsed(node.key));
         item.id = node.key;
         item.iconPath = vscode.ThemeIcon.Folder;
         item.contextValue = contextValueOf('directory', []);
@@ -298,7 +306,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
 
   private backendItem(node: Extract<SessionsNode, { kind: 'backend' }>): vscode.TreeItem {
     const state = this.monitor.backend(node.backend.key);
-    const item = new vscode.TreeItem(node.backend.name, vscode.TreeItemCollapsibleState.Expanded);
+    const item = new vscode.TreeItem(node.backend.name, this.expandedUnlessCollapsed(node.key));
     item.id = node.key;
     const rows = state?.directories.flatMap((d) => d.rows) ?? [];
     const attention = rows.filter((r) => this.needsAttention(r)).length;
@@ -327,7 +335,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   private sessionItem(node: Extract<SessionsNode, { kind: 'session' }>): vscode.TreeItem {
     const row = this.row(node);
     const hasChildren = row ? this.parentKeys().has(row.key) : false;
-    const item = new vscode.TreeItem(row?.title || node.sessionId, hasChildren ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(row?.title || node.sessionId, hasChildren ? this.expandedUnlessCollapsed(node.key) : vscode.TreeItemCollapsibleState.None);
     item.id = node.key;
     if (!row) return item;
     const now = Date.now();
@@ -341,6 +349,13 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     item.accessibilityInformation = { label: `${row.title ?? row.id}, ${look.label}${item.description ? `, ${item.description}` : ''}` };
     if (row.report) item.command = { command: 'sessionOps.openReport', title: 'Open Report', arguments: [node] };
     return item;
+  }
+
+  /** Keys of the nodes the user collapsed. */
+  private readonly collapsed = new Set<string>();
+
+  private expandedUnlessCollapsed(key: string): vscode.TreeItemCollapsibleState {
+    return this.collapsed.has(key) ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded;
   }
 
   /** Builds a session's tooltip when it is hovered, not for every row on every round. */

@@ -487,7 +487,7 @@ describe('views benchmark', function () {
     });
   });
   /** The load run (issue 14): sampling with a short spacing for minutes, the view visible. */
-  function loadRun(load: { minutes: number; backends: number; perBackend: number; noTree?: boolean }): void {
+  function loadRun(load: { minutes: number; backends: number; perBackend: number; noTree?: boolean; noRecycle?: boolean }): void {
     const n = load.backends * load.perBackend;
     const SPACING_MS = 2_000;
     const LOAD_MIN_SPACING_MS = SMOKE ? MIN_SPACING_MS : 1_000;
@@ -556,6 +556,12 @@ describe('views benchmark', function () {
       // view's tree events swallowed (is a growth ours or VS Code's tree refresh?).
       const emitter = (api.sessions as unknown as { changeEmitter: { fire: (e: unknown) => void } }).changeEmitter;
       if (load.noTree) emitter.fire = () => undefined;
+      // load.noRecycle: the Sessions tree view is never recreated (VS Code's per-item stores pile up).
+      const view = api.sessions.treeView;
+      const budget0 = view.budget;
+      if (load.noRecycle) view.budget = { hidden: Infinity, visible: Infinity };
+      const recycled0 = view.recycledCount;
+      const items0 = view.totalItemsCreated;
       await configure({ spacingMs: SPACING_MS });
       void api.monitor.refresh(); // restarts each backend's schedule with the short spacing
       const start = snapshot();
@@ -579,6 +585,8 @@ describe('views benchmark', function () {
       delay.disable();
       blockCpuMs = Math.max(blockCpuMs, probe.stop().cpuMs);
       const end = series[series.length - 1];
+      const tree = { items: view.totalItemsCreated - items0, recycled: view.recycledCount - recycled0, budget: load.noRecycle ? null : view.budget };
+      view.budget = budget0;
       if (load.noTree) {
         delete (emitter as { fire?: unknown }).fire; // back to EventEmitter.prototype.fire
         api.sessions.refresh();
@@ -605,6 +613,7 @@ describe('views benchmark', function () {
         series: series.map((p) => ({ at: p.at - start.at, heapUsed: p.heapUsed, heapAfterGc: p.heapAfterGc, rss: p.rss, sockets: p.sockets, rounds: p.stats.rounds })),
         hungWave,
         noTree: load.noTree === true,
+        tree,
       };
       assert.ok(hungWave.transitions >= load.backends, `a wave of hung sessions expected, ${hungWave.transitions} turned hung`);
       assert.equal(hungWave.displayed, 1, `${hungWave.transitions} simultaneous hung transitions displayed ${hungWave.displayed} notifications`);

@@ -12,13 +12,15 @@ import type { SessionRow } from '../../../src/core/monitor/row';
 import { findOpencodeBinary, startOpencode, type OpencodeServer } from '../../support/opencode';
 import { startScriptedModel, type ScriptedModel } from '../../support/scripted-model';
 import { startSpecServer, type SpecServer } from '../../support/spec-server';
-import { hasBrowser, press, query, rows, screenshot, type, waitFor } from './harness';
+import { click, hasBrowser, press, query, rows, screenshot, type, waitFor } from './harness';
 
 const SPEC_DIR = '/work/spec-repo';
 // Verdicts need a baseline at least this old. The spec's 30 s is lowered through the test-only
 // command (src/extension/testHooks.ts) so that the suite does not sleep 31 s per verdict.
 const MIN_SPACING_MS = 3_000;
 const configureMonitor = (settings: { minSpacingMs?: number | null }) => vscode.commands.executeCommand('sessionOps.test.configureMonitor', settings);
+/** A row of the Sessions view (the Providers view lists the same backends). */
+const SESSIONS_ROW = '.pane-header[aria-label^="Sessions"] + .pane-body .monaco-list-row';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const config = () => vscode.workspace.getConfiguration('sessionOps');
 
@@ -144,6 +146,39 @@ describe('Sessions and Providers views', function () {
     assert.equal(api.sessions.treeView.badge?.value, 5);
     assert.match(api.statusBar.summary(), /^7 sessions, 1 hung, 1 quota wall, 1 to wake, 2 reports, 1 backend unreachable$/);
     assert.match(api.statusBar.item.text, /7 · 5/);
+  });
+
+  it('recycles the Sessions tree view past its item budget (VS Code keeps a store per item until then), keeping rows, badge, collapse and visibility', async () => {
+    const view = api.sessions.treeView;
+    const before = view.recycledCount;
+    const budget = view.budget;
+    try {
+      if (hasBrowser()) {
+        // The user collapses the unreachable backend: it stays collapsed in the new view.
+        await click(`${SESSIONS_ROW}[aria-label^="unreachable"] .monaco-tl-twistie`);
+        await waitFor('the unreachable backend collapsed', async () => (await query(`${SESSIONS_ROW}[aria-expanded="false"][aria-label^="unreachable"]`)).length === 1);
+      }
+      view.budget = { hidden: 1, visible: 10 };
+      // Whole refreshes hand VS Code ~10 items each: past the visible budget within two.
+      for (let i = 0; i < 3; i++) {
+        api.sessions.refresh();
+        await sleep(400);
+      }
+      await waitFor('the view recycled', () => view.recycledCount > before, 15_000);
+      assert.ok(view.itemsSinceCreated < 10 + 20, `the new view starts counting afresh (${view.itemsSinceCreated})`);
+      assert.equal(view.visible, true, 'the recycled view still counts as visible');
+      assert.equal(api.monitor.isActive, true, 'sampling did not stop while the view was recreated');
+      assert.equal(view.badge?.value, 5, 'the attention badge carried over');
+      if (hasBrowser()) {
+        await waitFor('the rows rendered again', async () => (await rows(/^(healthy|hung|idle|walled|finished|blocked) worker, /)).length === 6, 15_000);
+        assert.equal((await query(`${SESSIONS_ROW}[aria-expanded="false"][aria-label^="unreachable"]`)).length, 1, 'the collapsed backend stayed collapsed');
+        await screenshot('sessions-recycled');
+        await click(`${SESSIONS_ROW}[aria-label^="unreachable"] .monaco-tl-twistie`);
+        await waitFor('the unreachable backend expanded again', async () => (await query(`${SESSIONS_ROW}[aria-expanded="true"][aria-label^="unreachable"]`)).length === 1);
+      }
+    } finally {
+      view.budget = budget;
+    }
   });
 
   it('notified the hung transition once, and not the reports already there at the first sample', () => {
