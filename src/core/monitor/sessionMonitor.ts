@@ -57,6 +57,8 @@ export interface DirectoryState {
   error: string | null;
   /** Sessions whose newest message could not be read this round. */
   partialErrors: Array<{ sessionId: string; message: string }>;
+  /** The last whole round listed more sessions than are sampled per directory per round (src/core/backend/limits.ts). */
+  truncated: { listed: number; kept: number } | null;
 }
 
 export interface BackendState {
@@ -323,7 +325,7 @@ export class SessionMonitor {
         status: 'loading',
         error: null,
         dialect: null,
-        directories: config.directories.map((directory) => ({ directory, rows: [], error: null, partialErrors: [] })),
+        directories: config.directories.map((directory) => ({ directory, rows: [], error: null, partialErrors: [], truncated: null })),
         providers: null,
         providersError: null,
         allFreeAt: null,
@@ -537,6 +539,7 @@ export class SessionMonitor {
       rows.push(row);
     }
     let setChanged: boolean;
+    let truncationChanged = false;
     if (round.partial) {
       // Named sessions only: the others keep their rows; a session added or gone since the last
       // whole sample needs one (queued after this sample).
@@ -551,6 +554,9 @@ export class SessionMonitor {
       dirState.rows = orderByParent(kept);
     } else {
       dirState.partialErrors = round.errors.map((e) => ({ sessionId: e.sessionId, message: e.error.message }));
+      const truncated = round.truncated ?? null;
+      if (truncated?.listed !== dirState.truncated?.listed || truncated?.kept !== dirState.truncated?.kept) truncationChanged = true;
+      dirState.truncated = truncated;
       for (const id of before.keys()) {
         if (seen.has(id)) continue;
         rt.badges.delete(`${directory}\u0000${id}`);
@@ -561,7 +567,7 @@ export class SessionMonitor {
     }
     this.rowsCache = null;
     if (newWall) rt.providerRefresh = true;
-    const statusChanged = wasStatus !== 'ok' || hadError !== null;
+    const statusChanged = wasStatus !== 'ok' || hadError !== null || truncationChanged;
     if (setChanged || statusChanged || changedRows.length > 0 || providersChanged) {
       this.emit({ structural: setChanged || statusChanged ? [key] : [], rows: setChanged ? [] : changedRows, providers: providersChanged });
     }

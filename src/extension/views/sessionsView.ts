@@ -4,6 +4,7 @@
 // only the tree items that changed are refreshed.
 import * as vscode from 'vscode';
 import { RecyclingTreeView } from './recyclingTreeView';
+import { truncationWarning } from '../../core/backend/client';
 import type { BackendConfig } from '../../core/config/backends';
 import { backendContextValue, contextValueOf, sessionContextValue } from '../../core/monitor/context-values';
 import { badgeLook, describeRow, tooltipMarkdown } from '../../core/monitor/present';
@@ -15,7 +16,7 @@ export type SessionsNode =
   | { kind: 'backend'; key: string; backend: BackendConfig }
   | { kind: 'directory'; key: string; backend: BackendConfig; directory: string }
   | { kind: 'session'; key: string; backend: BackendConfig; directory: string; sessionId: string }
-  | { kind: 'message'; key: string; backend: BackendConfig; text: string; error: boolean };
+  | { kind: 'message'; key: string; backend: BackendConfig; text: string; error: boolean; warning?: boolean };
 
 export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<SessionsNode | SessionsNode[] | undefined>();
@@ -257,7 +258,10 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     if (dir.error) return [this.node({ kind: 'message', key: `e:${backend.key}\u0000${dir.directory}`, backend, text: dir.error, error: true })];
     if (dir.rows.length === 0) return [this.node({ kind: 'message', key: `n:${backend.key}\u0000${dir.directory}`, backend, text: 'No sessions', error: false })];
     const ids = new Set(dir.rows.map((r) => r.id));
-    return dir.rows.filter((r) => !r.parentId || !ids.has(r.parentId)).map((r) => this.sessionNode(state, dir.directory, r));
+    const sessions = dir.rows.filter((r) => !r.parentId || !ids.has(r.parentId)).map((r) => this.sessionNode(state, dir.directory, r));
+    // More sessions listed than are sampled per directory per round: said first, not hidden.
+    if (dir.truncated) return [this.node({ kind: 'message', key: `t:${backend.key}\u0000${dir.directory}`, backend, text: truncationWarning(dir.truncated), error: false, warning: true }), ...sessions];
+    return sessions;
   }
 
   getParent(node: SessionsNode): SessionsNode | undefined {
@@ -293,6 +297,10 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
           item.contextValue = contextValueOf('backendError', []);
           item.tooltip = new vscode.MarkdownString().appendText(node.text);
           item.command = { command: 'sessionOps.retryBackend', title: 'Retry', arguments: [node] };
+        } else if (node.warning) {
+          item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('editorWarning.foreground'));
+          item.contextValue = contextValueOf('message', []);
+          item.tooltip = new vscode.MarkdownString().appendText(node.text);
         } else {
           item.iconPath = new vscode.ThemeIcon('info');
           item.contextValue = contextValueOf('message', []);

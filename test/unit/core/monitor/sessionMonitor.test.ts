@@ -38,6 +38,35 @@ describe('core/monitor/sessionMonitor (spec-dialect server)', () => {
     return monitor;
   }
 
+  it('says on the directory when more sessions are listed than sampled per round, and clears it when they fit again', async () => {
+    const d = server.directory(DIR);
+    const ids = [1, 2, 3, 4, 5].map((i) => d.addSession({ state: 'idle', title: `s${i}` }));
+    const { backends } = parseBackendConfigs([{ baseUrl: server.url, directories: [DIR] }], []);
+    monitor = new SessionMonitor({
+      createClient: (config) => new BackendClient({ baseUrl: config.baseUrl, now: () => clock, timeoutMs: 2_000, maxSessionsPerRound: 3 }),
+      getCredentials: async () => undefined,
+      spacingMs: 45_000,
+      resetWithinReachMs: 2 * 3600_000,
+      useEventStream: false,
+      now: () => clock,
+    });
+    monitor.setBackends(backends);
+    const changes: Array<{ structural: string[] }> = [];
+    monitor.onDidChange((c) => changes.push(c));
+    await monitor.refresh();
+    const dir = () => monitor.backends()[0].directories[0];
+    assert.deepEqual(dir().truncated, { listed: 5, kept: 3 });
+    assert.equal(dir().rows.length, 3);
+    d.removeSession(ids[0]);
+    d.removeSession(ids[1]);
+    changes.length = 0;
+    clock += 45_000;
+    await monitor.refresh();
+    assert.equal(dir().truncated, null);
+    assert.equal(dir().rows.length, 3);
+    assert.ok(changes.some((c) => c.structural.length > 0), 'the directory re-renders when its truncation clears');
+  });
+
   it('gives no verdict on one sample, then healthy when steps grow 45 s later', async () => {
     const d = server.directory(DIR);
     const id = d.addSession({ state: 'generating', progress: { stepCount: 3, lastStepAt: clock }, title: 'worker' });
