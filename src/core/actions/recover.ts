@@ -8,13 +8,11 @@
 //  4. no free provider: wait-for-reset when the earliest reset is within reach, else escalate
 //     (balance failure, unknown or far reset) with every marked provider considered; nothing sent;
 //  5. read the newest message until an assistant message newer than the prompt appears.
-import type { SampleRound } from '../backend/client';
 import { assessSession } from '../health/assess';
 import { markedProviders, type ProviderScope } from '../health/provider-choice';
 import { MIN_SPACING_MS } from '../health/verdict';
 import type { EpochMs, ModelRef, ProviderListing, QuotaWall, SessionAssessment } from '../model';
-import { recordWalls } from '../health/record-walls';
-import { SampleHistory } from '../health/sample-history';
+import { collectSettledSamples, type SamplingBackend } from '../health/sampling';
 import { abortSession, type AbortOptions, type AbortResult } from './abort';
 import { confirmStarted, type ConfirmOptions } from './confirm';
 import { callOpts, clockOf, failureOf, type ActionContext, type ActionFailure } from './context';
@@ -74,10 +72,9 @@ function marksConsidered(listing: ProviderListing, wall: QuotaWall | null, now: 
   return marks;
 }
 
-/** The client's own mark book when the backend keeps no quota objects (stock opencode). */
-function recorderOf(backend: ActionContext['backend']): Parameters<typeof recordWalls>[0] | null {
-  const b = backend as Partial<{ capabilities: { quotaObjects: boolean } | null; marks: Parameters<typeof recordWalls>[0] }>;
-  return b.capabilities?.quotaObjects === false && b.marks ? b.marks : null;
+/** The action's backend as the sampling loop sees it: a real client also brings its capabilities, mark book and event transport. */
+function samplingBackendOf(backend: ActionContext['backend']): SamplingBackend {
+  return backend as SamplingBackend;
 }
 
 export async function recoverSession(ctx: ActionContext, req: RecoverRequest): Promise<RecoverResult> {
@@ -90,31 +87,31 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
     const minSpacingMs = req.minSpacingMs ?? MIN_SPACING_MS;
     const spacingMs = Math.max(req.spacingMs ?? 45_000, minSpacingMs);
     const maxSamples = Math.max(2, req.maxSamples ?? 4);
-    // The one sample history of the verdicts (SampleHistory: the baseline window, settled?), and
-    // on a backend without quota objects the walls seen are recorded in the client's mark book,
-    // as the monitor and the status CLI do.
-    const history = new SampleHistory({ spacingMs, minSpacingMs });
-    const marks = recorderOf(ctx.backend);
-    let taken = 0;
-    const take = async (): Promise<SampleRound> => ctx.backend.sampleRound(ctx.directory, callOpts(ctx));
-    let assessment: SessionAssessment | null = null;
-    let listing: ProviderListing | null = null;
-    while (taken < maxSamples) {
-      if (taken > 0) await clock.sleep(spacingMs, ctx.signal);
-      const round = await take();
-      const sample = round.samples.find((s) => s.session.id === id);
-      if (!sample) {
-        const why = round.vanished.includes(id) ? 'vanished' : round.errors.find((e) => e.sessionId === id)?.error.message ?? 'is not listed in this directory';
-        return { ...res, error: { kind: 'not-listed', message: `session ${id} ${why}` }, message: `session ${id} ${why}; nothing sent` };
-      }
-      history.add(sample);
-      if (marks) recordWalls(marks, [sample]);
-      taken++;
-      if (taken < 2) continue;
-      listing = await ctx.backend.listProviders(ctx.directory, callOpts(ctx));
-      assessment = assessSession(history.pair(id), listing, { now: clock.now(), resetWithinReachMs: req.resetWithinReachMs, minSpacingMs, providers: req.providers });
-      if (assessment.settled) break;
-    }
+    // The one sampling loop (collectSettledSamples, as `status`): samples spacingMs apart, the
+    // event stream read between them where the backend has one (output still streaming is not
+    // "frozen"), walls recorded in the client's mark book on a backend without quota objects.
+    let missing: string | null = null;
+    const settled = await collectSettledSamples(samplingBackendOf(ctx.backend), ctx.directory, {
+      spacingMs,
+      maxSamples,
+      minSpacingMs,
+      sleep: (ms) => clock.sleep(ms, ctx.signal),
+      sessionIds: [id],
+      narrow: true,
+      signal: ctx.signal,
+      onRound: (round) => {
+        if (round.samples.some((s) => s.session.id === id)) return false;
+        missing = round.vanished.includes(id) ? 'vanished' : round.errors.find((e) => e.sessionId === id)?.error.message ?? 'is not listed in this directory';
+        return true;
+      },
+    });
+    if (missing !== null) return { ...res, error: { kind: 'not-listed', message: `session ${id} ${missing}` }, message: `session ${id} ${missing}; nothing sent` };
+    const history = settled.history;
+    const taken = history.count(id);
+    const listing: ProviderListing | null = taken >= 2 ? await ctx.backend.listProviders(ctx.directory, callOpts(ctx)) : null;
+    const assessment: SessionAssessment | null = listing
+      ? assessSession(history.pair(id), listing, { now: clock.now(), resetWithinReachMs: req.resetWithinReachMs, minSpacingMs, providers: req.providers })
+      : null;
     const samples = history.samples(id);
     res.assessment = assessment;
     if (!assessment || !listing || !assessment.settled) return refused('no-verdict', `no settled verdict after ${taken} samples (${assessment?.verdictBasis ?? 'no samples'}): sample again later; nothing is done on a guess`);

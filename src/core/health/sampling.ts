@@ -1,5 +1,5 @@
-// "Sample until settled": the one sampling loop of the CLI commands (status, and the coming
-// recover/wake) and editor actions. It samples a directory, waits `spacingMs`, samples again, and
+// "Sample until settled": the one sampling loop of the CLI's status and of recovery (the
+// recover action, from the CLI and the editor). It samples a directory, waits `spacingMs`, samples again, and
 // goes on (up to `maxSamples` samples in all) while a session of interest has no settled verdict.
 // On a backend with an event stream (capabilities.events) it reads the stream between samples
 // (read-only), so a session whose output is still streaming is not called hung; on a backend
@@ -13,6 +13,9 @@ import { assessSession, unreadableAssessment, type AssessOptions } from './asses
 import { recordWalls } from './record-walls';
 import { SampleHistory } from './sample-history';
 
+/** What sampling needs of a backend client: a real BackendClient, or the narrower one of an action. */
+export type SamplingBackend = Pick<BackendClient, 'sampleRound'> & Partial<Pick<BackendClient, 'capabilities' | 'marks' | 'dialect' | 'transport'>>;
+
 export interface SettledSamplesOptions {
   /** Time between two samples (the spec: 30-60 s). */
   spacingMs: number;
@@ -22,6 +25,10 @@ export interface SettledSamplesOptions {
   sleep: (ms: number) => Promise<void>;
   /** Only these sessions need a settled verdict (default: every listed session). */
   sessionIds?: readonly string[];
+  /** With sessionIds: read only those sessions' newest messages each round (the list is still read). */
+  narrow?: boolean;
+  /** Called after each round; true stops sampling at once (e.g. the session of interest is gone). */
+  onRound?: (round: SampleRound) => boolean | void;
   /** Shortest baseline age a verdict accepts (the spec's 30 s; only tests lower it). */
   minSpacingMs?: number;
   /** Recording walls: a rate-limit retry waiting at least this long is a wall (default 2 min). */
@@ -44,7 +51,7 @@ export interface SettledSamples {
 }
 
 /** Samples `directory` until every session of interest has a settled verdict (or maxSamples). */
-export async function collectSettledSamples(client: BackendClient, directory: string, options: SettledSamplesOptions): Promise<SettledSamples> {
+export async function collectSettledSamples(client: SamplingBackend, directory: string, options: SettledSamplesOptions): Promise<SettledSamples> {
   const maxSamples = Math.max(2, options.maxSamples ?? 4);
   const history = new SampleHistory({ spacingMs: options.spacingMs, minSpacingMs: options.minSpacingMs, toolCeilingMs: options.toolCeilingMs, retryWaitMs: options.retryWaitMs });
   const activity = new ActivityCounter();
@@ -54,18 +61,22 @@ export async function collectSettledSamples(client: BackendClient, directory: st
   let reader: Promise<unknown> | null = null;
   const rounds: SampleRound[] = [];
   const sample = async (): Promise<SampleRound> => {
-    const round = await client.sampleRound(directory, { activity, signal: options.signal });
+    const narrow = options.narrow && options.sessionIds ? { sessionIds: new Set(options.sessionIds) } : {};
+    const round = await client.sampleRound(directory, { activity, signal: options.signal, ...narrow });
     rounds.push(round);
     history.add(...round.samples);
-    if (client.capabilities?.quotaObjects === false) recordWalls(client.marks, round.samples, { retryWaitMs: options.retryWaitMs });
+    if (client.capabilities?.quotaObjects === false && client.marks) recordWalls(client.marks, round.samples, { retryWaitMs: options.retryWaitMs });
     return round;
   };
+  const result = (latest: SampleRound): SettledSamples => ({ history, latest, sampledAt: rounds.map((r) => r.at), dialect: client.dialect ?? null, warnings: [...new Set(rounds.flatMap((r) => r.warnings))] });
   try {
     let latest = await sample();
-    if (options.events !== false && client.capabilities?.events) reader = (await openEvents(client, directory, activity, stopEvents.signal)).reader;
+    if (options.onRound?.(latest) === true) return result(latest);
+    if (options.events !== false && client.capabilities?.events && client.transport) reader = (await openEvents(client.transport, directory, activity, stopEvents.signal)).reader;
     for (;;) {
       await options.sleep(options.spacingMs);
       latest = await sample();
+      if (options.onRound?.(latest) === true) break;
       if (rounds.length >= maxSamples) break;
       // Sample again while a session has no settled verdict (states disagree, it moved while
       // idle, or it appeared after the first sample): never guess.
@@ -73,7 +84,7 @@ export async function collectSettledSamples(client: BackendClient, directory: st
       const unsettled = latest.samples.some((s) => (!wanted || wanted.has(s.session.id)) && !history.settled(s.session.id));
       if (!unsettled) break;
     }
-    return { history, latest, sampledAt: rounds.map((r) => r.at), dialect: client.dialect, warnings: [...new Set(rounds.flatMap((r) => r.warnings))] };
+    return result(latest);
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     stopEvents.abort();
@@ -82,10 +93,10 @@ export async function collectSettledSamples(client: BackendClient, directory: st
 }
 
 /** Starts the event stream reader and waits (up to 2 s) until it is open or has given up. */
-async function openEvents(client: BackendClient, directory: string, activity: ActivityCounter, signal: AbortSignal): Promise<{ reader: Promise<unknown> }> {
+async function openEvents(transport: NonNullable<SamplingBackend['transport']>, directory: string, activity: ActivityCounter, signal: AbortSignal): Promise<{ reader: Promise<unknown> }> {
   let settle!: () => void;
   const settled = new Promise<void>((resolve) => (settle = resolve));
-  const reader = readEventStream(client.transport, {
+  const reader = readEventStream(transport, {
     directory,
     signal,
     onEvent: (e) => activity.onEvent(e),
