@@ -16,7 +16,7 @@ const log = (m) => console.log(`[vsix] ${m}`);
 export async function runVsixCheck() {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'session-ops-vsix-'));
   const vsix = path.join(tmp, 'session-ops.vsix');
-  const pack = spawnSync('npx', ['--no-install', 'vsce', 'package', '--no-dependencies', '--no-rewrite-relative-links', '--out', vsix], { cwd: root, encoding: 'utf8' });
+  const pack = spawnSync('npx', ['--no-install', 'vsce', 'package', '--no-dependencies', '--no-rewrite-relative-links', '--allow-missing-repository', '--out', vsix], { cwd: root, encoding: 'utf8' });
   if (pack.status !== 0) throw new Error(`vsce package failed:\n${pack.stdout}\n${pack.stderr}`);
   log(`packaged ${(statSync(vsix).size / 1024).toFixed(0)} KiB`);
   const cs = await launchCodeServer({ installExtensions: [vsix] });
