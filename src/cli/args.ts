@@ -4,6 +4,7 @@
 // the environment only.
 import { BackendClient } from '../core/backend/client';
 import type { QuotaMarkBook } from '../core/backend/quota-marks';
+import { MARK_STORE_HELP } from './mark-store';
 import { normalizeBaseUrl } from '../core/config/backends';
 
 export class UsageError extends Error {}
@@ -94,4 +95,5 @@ export const BACKEND_OPTIONS = ['--base-url', '--directory'];
 
 export const ENVIRONMENT_HELP = `Environment:
   SESSION_OPS_PASSWORD      HTTP Basic password (stock opencode: OPENCODE_SERVER_PASSWORD)
-  SESSION_OPS_USERNAME      HTTP Basic user (default "opencode")`;
+  SESSION_OPS_USERNAME      HTTP Basic user (default "opencode")
+${MARK_STORE_HELP}`;

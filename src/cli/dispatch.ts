@@ -2,6 +2,7 @@
 import { resolveAuthority } from '../core/actions/authority';
 import { dispatchTask } from '../core/actions/dispatch';
 import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, parseArgv, UsageError, wantsHelp } from './args';
+import { withMarkStore } from './mark-store';
 import { clean, contextFor, defaultActionIo, EXIT, EXIT_HELP, modelArg, readTextFile, sessionArg, withUsage, type ActionIo } from './action-io';
 
 const USAGE = `Usage: session-ops dispatch SESSION --base-url URL --directory DIR --prompt-file FILE --model P/M
@@ -43,20 +44,22 @@ export async function runDispatch(argv: string[], ioOverrides: Partial<ActionIo>
     const model = modelArg(a);
     if (!model) throw new UsageError('--model PROVIDER/MODEL is required: every launch names a model explicitly');
     const task = await readTextFile(io, '--prompt-file', file);
-    const client = clientFor(b, io.env, { now: io.clock.now });
-    try {
-      const ctx = contextFor(client, b.directory, io);
-      const sessions = await client.listSessions(b.directory).catch(() => null);
-      const title = sessions?.sessions.find((s) => s.id === session)?.title ?? null;
-      const authority = resolveAuthority({ ticket: a.values.get('--ticket'), orchestrator: a.values.get('--orchestrator'), label: a.values.get('--label'), env: io.env, sessionTitle: title });
-      const r = await dispatchTask(ctx, { sessionId: session, task, model, agent: a.values.get('--agent') ?? 'build', authority });
-      io.stderr(`session-ops dispatch: the prompt speaks for orchestrator ${authority.orchestrator ?? '(none: the worker fills it)'}\n`);
-      if (a.flags.has('--json')) io.stdout(`${JSON.stringify({ session, model: r.model, sent: r.sent, instead: r.instead })}\n`);
-      else io.stdout(`${clean(r.message)}\n`);
-      if (!r.sent) io.stderr(`session-ops dispatch: ${clean(r.message)}\n`);
-      return r.outcome === 'sent' ? EXIT.done : r.outcome === 'refused' ? EXIT.refused : EXIT.failed;
-    } finally {
-      await client.close();
-    }
+    return withMarkStore('dispatch', b.baseUrl, io, io.clock.now, {}, async (marks) => {
+      const client = clientFor(b, io.env, { now: io.clock.now, marks });
+      try {
+        const ctx = contextFor(client, b.directory, io);
+        const sessions = await client.listSessions(b.directory).catch(() => null);
+        const title = sessions?.sessions.find((s) => s.id === session)?.title ?? null;
+        const authority = resolveAuthority({ ticket: a.values.get('--ticket'), orchestrator: a.values.get('--orchestrator'), label: a.values.get('--label'), env: io.env, sessionTitle: title });
+        const r = await dispatchTask(ctx, { sessionId: session, task, model, agent: a.values.get('--agent') ?? 'build', authority });
+        io.stderr(`session-ops dispatch: the prompt speaks for orchestrator ${authority.orchestrator ?? '(none: the worker fills it)'}\n`);
+        if (a.flags.has('--json')) io.stdout(`${JSON.stringify({ session, model: r.model, sent: r.sent, instead: r.instead })}\n`);
+        else io.stdout(`${clean(r.message)}\n`);
+        if (!r.sent) io.stderr(`session-ops dispatch: ${clean(r.message)}\n`);
+        return r.outcome === 'sent' ? EXIT.done : r.outcome === 'refused' ? EXIT.refused : EXIT.failed;
+      } finally {
+        await client.close();
+      }
+    });
   });
 }

@@ -4,6 +4,7 @@ import { recoverSession, type RecoverResult } from '../core/actions/recover';
 import { DEFAULT_RESET_WITHIN_REACH_MS } from '../core/health/action';
 import { MIN_SPACING_MS } from '../core/health/verdict';
 import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, numberOption, parseArgv, UsageError, wantsHelp } from './args';
+import { withMarkStore } from './mark-store';
 import { clean, contextFor, defaultActionIo, EXIT, inventorySources, isoOrUnknown, modelArg, providersArg, PROVIDERS_HELP, sessionArg, withUsage, type ActionIo } from './action-io';
 import { PROMPT_HELP, PROMPT_OPTIONS } from './wake';
 
@@ -70,45 +71,47 @@ export async function runRecover(argv: string[], ioOverrides: Partial<ActionIo> 
     if (spacing * 1000 < MIN_SPACING_MS && !allowShort) throw new UsageError(`--spacing ${spacing} is under 30 s (the spec's minimum); --allow-short-spacing exists for tests`);
     const waitMs = Math.round(numberOption(a, '--wait', 120, 0) * 1000);
     const model = modelArg(a);
-    const client = clientFor(b, io.env, { now: io.clock.now });
-    try {
-      const builder = promptBuilder({
-        kind: 'quota-wake',
-        now: io.clock.now,
-        inventory: inventorySources(client, io),
-        worktree: a.values.get('--worktree') ?? b.directory,
-        authority: { ticket: a.values.get('--ticket'), orchestrator: a.values.get('--orchestrator'), label: a.values.get('--label'), env: io.env },
-        resume: a.values.get('--resume'),
-        pullRequest: a.values.get('--pr'),
-      });
-      const r = await recoverSession(contextFor(client, b.directory, io), {
-        sessionId: session,
-        prompt: (facts) => builder.build(facts),
-        model,
-        agent: a.values.get('--agent') ?? 'build',
-        spacingMs: Math.round(spacing * 1000),
-        minSpacingMs: allowShort ? 0 : MIN_SPACING_MS,
-        resetWithinReachMs: Math.round(numberOption(a, '--reset-within-reach', DEFAULT_RESET_WITHIN_REACH_MS / 60_000, 0) * 60_000),
-        providers: providersArg(a),
-        abort: { waitMs },
-        confirm: { withinMs: waitMs },
-      });
-      if (builder.authority) {
-        io.stderr(`session-ops recover: the prompt speaks for orchestrator ${builder.authority.orchestrator ?? '(none: the worker fills it)'}\n`);
-        for (const w of builder.authority.warnings) io.stderr(`session-ops recover: warning: ${clean(w)}\n`);
+    return withMarkStore('recover', b.baseUrl, io, io.clock.now, {}, async (marks) => {
+      const client = clientFor(b, io.env, { now: io.clock.now, marks });
+      try {
+        const builder = promptBuilder({
+          kind: 'quota-wake',
+          now: io.clock.now,
+          inventory: inventorySources(client, io),
+          worktree: a.values.get('--worktree') ?? b.directory,
+          authority: { ticket: a.values.get('--ticket'), orchestrator: a.values.get('--orchestrator'), label: a.values.get('--label'), env: io.env },
+          resume: a.values.get('--resume'),
+          pullRequest: a.values.get('--pr'),
+        });
+        const r = await recoverSession(contextFor(client, b.directory, io), {
+          sessionId: session,
+          prompt: (facts) => builder.build(facts),
+          model,
+          agent: a.values.get('--agent') ?? 'build',
+          spacingMs: Math.round(spacing * 1000),
+          minSpacingMs: allowShort ? 0 : MIN_SPACING_MS,
+          resetWithinReachMs: Math.round(numberOption(a, '--reset-within-reach', DEFAULT_RESET_WITHIN_REACH_MS / 60_000, 0) * 60_000),
+          providers: providersArg(a),
+          abort: { waitMs },
+          confirm: { withinMs: waitMs },
+        });
+        if (builder.authority) {
+          io.stderr(`session-ops recover: the prompt speaks for orchestrator ${builder.authority.orchestrator ?? '(none: the worker fills it)'}\n`);
+          for (const w of builder.authority.warnings) io.stderr(`session-ops recover: warning: ${clean(w)}\n`);
+        }
+        if (a.flags.has('--json')) {
+          io.stdout(`${JSON.stringify({ session, decision: r.decision, provider: r.provider, model: r.model, waitUntil: r.waitUntil, marks: r.marks, confirmed: r.confirmed, aborted: r.aborted, message: r.message })}\n`);
+        } else {
+          const out = [clean(r.message)];
+          if (r.decision === 'wait-for-reset') out.push(`retry after ${isoOrUnknown(r.waitUntil)}`);
+          if (r.decision === 'escalated' || r.decision === 'wait-for-reset') for (const m of r.marks) out.push(`  ${clean(m.provider)}  markedAt ${isoOrUnknown(m.markedAt)}  resetAt ${isoOrUnknown(m.resetAt)}`);
+          io.stdout(`${out.join('\n')}\n`);
+        }
+        if (r.decision === null || r.decision === 'refused') io.stderr(`session-ops recover: ${clean(r.message)}\n`);
+        return recoverExit(r);
+      } finally {
+        await client.close();
       }
-      if (a.flags.has('--json')) {
-        io.stdout(`${JSON.stringify({ session, decision: r.decision, provider: r.provider, model: r.model, waitUntil: r.waitUntil, marks: r.marks, confirmed: r.confirmed, aborted: r.aborted, message: r.message })}\n`);
-      } else {
-        const out = [clean(r.message)];
-        if (r.decision === 'wait-for-reset') out.push(`retry after ${isoOrUnknown(r.waitUntil)}`);
-        if (r.decision === 'escalated' || r.decision === 'wait-for-reset') for (const m of r.marks) out.push(`  ${clean(m.provider)}  markedAt ${isoOrUnknown(m.markedAt)}  resetAt ${isoOrUnknown(m.resetAt)}`);
-        io.stdout(`${out.join('\n')}\n`);
-      }
-      if (r.decision === null || r.decision === 'refused') io.stderr(`session-ops recover: ${clean(r.message)}\n`);
-      return recoverExit(r);
-    } finally {
-      await client.close();
-    }
+    });
   });
 }

@@ -7,7 +7,8 @@ import type { BackendClient } from '../core/backend/client';
 import { plainHttpWarning } from '../core/config/backends';
 import { backendArgs, BACKEND_OPTIONS, clientFor, numberOption, parseArgv, UsageError, wantsHelp } from './args';
 import { BackendError } from '../core/backend/errors';
-import { DEFAULT_MARK_MAX_AGE_MS, QuotaMarkBook } from '../core/backend/quota-marks';
+import { DEFAULT_MARK_MAX_AGE_MS, type QuotaMarkBook } from '../core/backend/quota-marks';
+import { MARK_STORE_HELP, withMarkStore } from './mark-store';
 import { DEFAULT_RESET_WITHIN_REACH_MS } from '../core/health/action';
 import type { ProviderScope } from '../core/health/provider-choice';
 import { providersArg } from './action-io';
@@ -41,7 +42,8 @@ Options:
 
 Environment:
   SESSION_OPS_PASSWORD      HTTP Basic password (stock opencode: OPENCODE_SERVER_PASSWORD)
-  SESSION_OPS_USERNAME      HTTP Basic user (default "opencode")`;
+  SESSION_OPS_USERNAME      HTTP Basic user (default "opencode")
+${MARK_STORE_HELP}`;
 
 export interface StatusIo {
   stdout: (text: string) => void;
@@ -125,7 +127,11 @@ export async function runStatus(argv: string[], ioOverrides: Partial<StatusIo> =
   // Said once per run, on stderr, never in the JSON document.
   const plain = plainHttpWarning(args.baseUrl);
   if (plain) io.stderr(`session-ops status: warning: ${plain}\n`);
-  const client = clientFor(args, io.env, { timeoutMs: args.timeoutMs, now: io.now, marks: new QuotaMarkBook(io.now, { maxAgeMs: args.markMaxAgeMs }) });
+  return withMarkStore('status', args.baseUrl, io, io.now, { maxAgeMs: args.markMaxAgeMs }, (marks) => statusWith(args, io, marks));
+}
+
+async function statusWith(args: StatusArgs, io: StatusIo, marks: QuotaMarkBook): Promise<number> {
+  const client = clientFor(args, io.env, { timeoutMs: args.timeoutMs, now: io.now, marks });
   try {
     const doc = await collect(client, args, io);
     io.stdout(args.json ? `${JSON.stringify(doc)}\n` : renderTable(doc, io.now()));

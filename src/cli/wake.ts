@@ -3,6 +3,7 @@ import { readBaselineFacts, type FactBaselineFacts } from '../core/actions/compo
 import { promptBuilder } from '../core/actions/prompt-builder';
 import { wakeSession } from '../core/actions/wake';
 import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, numberOption, parseArgv, UsageError, wantsHelp, type ParsedArgs } from './args';
+import { withMarkStore } from './mark-store';
 import { clean, contextFor, defaultActionIo, EXIT, EXIT_HELP, inventorySources, modelArg, providersArg, PROVIDERS_HELP, readTextFile, sessionArg, withUsage, type ActionIo } from './action-io';
 
 export const PROMPT_OPTIONS = ['--ticket', '--orchestrator', '--label', '--task', '--resume', '--facts', '--pr', '--worktree'];
@@ -87,45 +88,47 @@ export async function runWake(argv: string[], ioOverrides: Partial<ActionIo> = {
     const text = file !== undefined ? await readTextFile(io, '--prompt-file', file) : null;
     const baseline = await baselineArg(a, io);
     if (kind === 'fact-baseline' && !baseline) throw new UsageError('--compose fact-baseline needs --facts FILE');
-    const client = clientFor(b, io.env, { now: io.clock.now });
-    try {
-      const builder =
-        kind !== undefined
-          ? promptBuilder({
-              kind: kind as 'wake' | 'quota-wake' | 'fact-baseline',
-              now: io.clock.now,
-              inventory: inventorySources(client, io),
-              worktree: a.values.get('--worktree') ?? b.directory,
-              authority: { ticket: a.values.get('--ticket'), orchestrator: a.values.get('--orchestrator'), label: a.values.get('--label'), env: io.env },
-              task: a.values.get('--task'),
-              resume: a.values.get('--resume'),
-              aborted: a.flags.has('--abort-first'),
-              baseline,
-              pullRequest: a.values.get('--pr'),
-            })
-          : null;
-      const r = await wakeSession(contextFor(client, b.directory, io), {
-        sessionId: session,
-        prompt: builder ? (facts) => builder.build(facts) : (text as string),
-        model,
-        agent,
-        abortFirst: a.flags.has('--abort-first'),
-        providers: providersArg(a),
-        abort: { waitMs },
-        confirm: { withinMs: waitMs },
-      });
-      if (builder?.authority) {
-        io.stderr(`session-ops wake: the prompt speaks for orchestrator ${builder.authority.orchestrator ?? '(none: the worker fills it)'}\n`);
-        for (const w of builder.authority.warnings) io.stderr(`session-ops wake: warning: ${clean(w)}\n`);
+    return withMarkStore('wake', b.baseUrl, io, io.clock.now, {}, async (marks) => {
+      const client = clientFor(b, io.env, { now: io.clock.now, marks });
+      try {
+        const builder =
+          kind !== undefined
+            ? promptBuilder({
+                kind: kind as 'wake' | 'quota-wake' | 'fact-baseline',
+                now: io.clock.now,
+                inventory: inventorySources(client, io),
+                worktree: a.values.get('--worktree') ?? b.directory,
+                authority: { ticket: a.values.get('--ticket'), orchestrator: a.values.get('--orchestrator'), label: a.values.get('--label'), env: io.env },
+                task: a.values.get('--task'),
+                resume: a.values.get('--resume'),
+                aborted: a.flags.has('--abort-first'),
+                baseline,
+                pullRequest: a.values.get('--pr'),
+              })
+            : null;
+        const r = await wakeSession(contextFor(client, b.directory, io), {
+          sessionId: session,
+          prompt: builder ? (facts) => builder.build(facts) : (text as string),
+          model,
+          agent,
+          abortFirst: a.flags.has('--abort-first'),
+          providers: providersArg(a),
+          abort: { waitMs },
+          confirm: { withinMs: waitMs },
+        });
+        if (builder?.authority) {
+          io.stderr(`session-ops wake: the prompt speaks for orchestrator ${builder.authority.orchestrator ?? '(none: the worker fills it)'}\n`);
+          for (const w of builder.authority.warnings) io.stderr(`session-ops wake: warning: ${clean(w)}\n`);
+        }
+        if (a.flags.has('--json')) io.stdout(`${JSON.stringify({ session, model: r.model, aborted: r.aborted, confirmed: r.confirmed })}\n`);
+        else io.stdout(`${clean(r.message)}\n`);
+        if (r.outcome !== 'confirmed') io.stderr(`session-ops wake: ${clean(r.message)}\n`);
+        if (r.outcome === 'confirmed') return EXIT.done;
+        if (r.outcome === 'refused') return EXIT.refused;
+        return EXIT.failed;
+      } finally {
+        await client.close();
       }
-      if (a.flags.has('--json')) io.stdout(`${JSON.stringify({ session, model: r.model, aborted: r.aborted, confirmed: r.confirmed })}\n`);
-      else io.stdout(`${clean(r.message)}\n`);
-      if (r.outcome !== 'confirmed') io.stderr(`session-ops wake: ${clean(r.message)}\n`);
-      if (r.outcome === 'confirmed') return EXIT.done;
-      if (r.outcome === 'refused') return EXIT.refused;
-      return EXIT.failed;
-    } finally {
-      await client.close();
-    }
+    });
   });
 }

@@ -3,7 +3,7 @@
 // and the built-in provider disabled. A logging proxy in front of the server records every
 // request: the rules of the spec are checked on that log.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BackendClient } from '../../src/core/backend/client';
@@ -12,7 +12,7 @@ import { startLoggingProxy, type LoggingProxy } from '../support/logging-proxy';
 import { startOpencode, type OpencodeServer } from '../support/opencode';
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
 import { cli } from './actions-cli';
-import { waitFor } from './helpers';
+import { status, statusArgs, waitFor } from './helpers';
 
 const LOCAL = { providerID: 'local', modelID: 'm1' };
 
@@ -98,6 +98,41 @@ describe('action commands against the real opencode server', function () {
     assert.deepEqual(r.json, { session: id, model: LOCAL, aborted: false, confirmed: true });
     await waitFor('the model to receive the wake prompt', markerSeen('[woken]'));
     assert.equal(JSON.parse(prompts()[0].body).parts[0].text, 'Wake up "now" [woken]\n$HOME');
+  });
+
+  it('quota marks carry across runs: a wall `status` saw in one session keeps the next `wake` of another off that provider', async () => {
+    // B finished on local before A's wall (a success after the wall would end the mark).
+    const dirB = newDir();
+    const dirC = newDir();
+    model.when('[before-wall]', { kind: 'reply', text: 'Part one done; more later.' });
+    const b = await launch(dirB, 'start [before-wall]');
+    const c = await launch(dirC, 'start [before-wall]');
+    for (const [d, id] of [[dirB, b], [dirC, c]] as const) {
+      await waitFor('the reply', async () => (await client.newestMessage(d, id))?.completedAt);
+      await idle(d, id);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    const dirA = newDir();
+    // A balance failure: its mark has no reset and lasts until a success on the provider.
+    model.when('[wall-a]', { kind: 'balance' });
+    const a = await launch(dirA, 'go [wall-a]');
+    await waitFor('the failed turn', async () => (await client.newestMessage(dirA, a))?.failure);
+    await idle(dirA, a);
+    const stateDir = newDir();
+    const seen = await status(statusArgs(proxy.url, dirA), { SESSION_OPS_STATE_DIR: stateDir });
+    assert.equal(seen.session(a).quotaWall?.provider, 'local');
+    const stored = readdirSync(stateDir).filter((f) => f.startsWith('quota-marks-'));
+    assert.equal(stored.length, 1, 'one store file for the backend');
+    const text = readFileSync(path.join(stateDir, stored[0]), 'utf8');
+    assert.deepEqual((JSON.parse(text) as { marks: Array<{ provider: string }> }).marks.map((m) => m.provider), ['local']);
+    assert.ok(!/sk-|apiKey|password/i.test(text), 'the store holds no secrets');
+    model.when('[after-wall]', { kind: 'reply', text: 'Continuing.' });
+    // The next process, with the store: local is marked, B is woken on the backup provider.
+    const woken = await cli('wake', [b, ...base(dirB), '--prompt-file', file(dirB, 'Wake up [after-wall]'), '--json'], { env: { SESSION_OPS_STATE_DIR: stateDir } });
+    assert.deepEqual(woken.json?.model, { providerID: 'backup', modelID: 'm1' }, woken.stderr);
+    // Without it (an empty SESSION_OPS_STATE_DIR: this run's marks only) the wall is unknown to the run.
+    const blind = await cli('wake', [c, ...base(dirC), '--prompt-file', file(dirC, 'Wake up [after-wall]'), '--json'], { env: { SESSION_OPS_STATE_DIR: '' } });
+    assert.deepEqual(blind.json?.model, LOCAL, blind.stderr);
   });
 
   it('a stalled session: wake without --abort-first is refused (3); abort reads idle (0); --abort-first: abort, idle read, prompt', async () => {

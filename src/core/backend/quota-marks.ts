@@ -18,6 +18,12 @@ export interface StoredMark extends QuotaMark {
   provider: string;
 }
 
+/** A mark book as stored: live marks, and per provider the newest success seen. */
+export interface MarkBookState {
+  marks: StoredMark[];
+  cleared: Record<string, EpochMs>;
+}
+
 export interface QuotaMarkBookOptions {
   /** A mark without a reset time (other than balance) expires after this long. Default 6 h. */
   maxAgeMs?: number;
@@ -119,6 +125,32 @@ export class QuotaMarkBook {
       }
     }
     return book;
+  }
+
+  /** Marks and clearances, for a store shared by several runs (the CLI's state file). */
+  toState(): MarkBookState {
+    return { marks: this.list(), cleared: Object.fromEntries(this.clearedAt) };
+  }
+
+  /** Reads what toState wrote (or toJSON's bare list); anything malformed is skipped. */
+  static fromState(data: unknown, now: () => EpochMs = Date.now, options: QuotaMarkBookOptions = {}): QuotaMarkBook {
+    if (Array.isArray(data)) return QuotaMarkBook.fromJSON(data, now, options);
+    const book = new QuotaMarkBook(now, options);
+    if (data && typeof data === 'object') book.merge(QuotaMarkBook.fromJSON((data as { marks?: unknown }).marks, now, options), (data as { cleared?: unknown }).cleared);
+    return book;
+  }
+
+  /**
+   * Takes in what another book saw: its clearances first (a success dates the end of a wall), then
+   * its marks (a wall at or before a clearance stays over). Order-free, like record/observeSuccess.
+   */
+  merge(other: QuotaMarkBook, cleared: unknown = Object.fromEntries(other.clearedAt)): void {
+    if (cleared && typeof cleared === 'object') {
+      for (const [provider, at] of Object.entries(cleared as Record<string, unknown>)) {
+        if (typeof at === 'number' && Number.isFinite(at)) this.observeSuccess(provider, at);
+      }
+    }
+    for (const m of other.list()) this.record(m.provider, { at: m.markedAt, resetAt: m.resetAt, category: m.category ?? 'rate-limit' });
   }
 
   private expired(m: StoredMark): boolean {
