@@ -19,37 +19,55 @@ export class StatusBar implements vscode.Disposable {
     this.update();
   }
 
-  /** The summary text, e.g. "12 sessions, 1 hung, 2 quota walls, 1 report". */
+  /** The summary text, e.g. "12 sessions, 1 hung, 2 quota walls, 1 report". Counted once per rows array. */
   summary(): string {
     const rows = this.monitor.rows();
-    const count = (pred: (b: string) => boolean) => rows.filter((r) => pred(r.badge)).length;
-    const hung = count((b) => b === 'hung');
-    const walls = count((b) => b === 'quota-wall');
-    const reports = count((b) => b.startsWith('report-'));
-    const idle = rows.filter((r) => r.badge === 'idle' && needsAttention(r)).length;
     const errors = this.monitor.backends().filter((b) => b.status === 'error').length;
+    if (this.counted?.rows === rows && this.counted.errors === errors) return this.counted.text;
+    let hung = 0;
+    let walls = 0;
+    let reports = 0;
+    let idle = 0;
+    for (const r of rows) {
+      if (r.badge === 'hung') hung++;
+      else if (r.badge === 'quota-wall') walls++;
+      else if (r.badge.startsWith('report-')) reports++;
+      else if (r.badge === 'idle' && needsAttention(r)) idle++;
+    }
     const parts = [`${rows.length} session${rows.length === 1 ? '' : 's'}`];
     if (hung) parts.push(`${hung} hung`);
     if (walls) parts.push(`${walls} quota wall${walls === 1 ? '' : 's'}`);
     if (idle) parts.push(`${idle} to wake`);
     if (reports) parts.push(`${reports} report${reports === 1 ? '' : 's'}`);
     if (errors) parts.push(`${errors} backend${errors === 1 ? '' : 's'} unreachable`);
-    return parts.join(', ');
+    this.counted = { rows, errors, text: parts.join(', ') };
+    return this.counted.text;
   }
+
+  private counted: { rows: readonly unknown[]; errors: number; text: string } | null = null;
+  /** What the item shows now: each property set is a message to the workbench, so only changes are sent. */
+  private shown = '';
 
   update(): void {
     if (this.monitor.backends().length === 0) {
-      this.item.hide();
+      if (this.shown !== 'hidden') this.item.hide();
+      this.shown = 'hidden';
       return;
     }
     const rows = this.monitor.rows();
     const attention = this.sessions.attentionCount();
     const errors = this.monitor.backends().some((b) => b.status === 'error');
     const icon = errors ? '$(error)' : attention ? '$(bell-dot)' : '$(pulse)';
-    this.item.text = `${icon} ${rows.length}${attention ? ` · ${attention}` : ''}`;
-    this.item.tooltip = `Session Ops: ${this.summary()}`;
-    this.item.accessibilityInformation = { label: `Session Ops: ${this.summary()}` };
-    this.item.backgroundColor = attention || errors ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    const text = `${icon} ${rows.length}${attention ? ` · ${attention}` : ''}`;
+    const summary = `Session Ops: ${this.summary()}`;
+    const warn = Boolean(attention || errors);
+    const look = `${text}\u0000${summary}\u0000${warn}`;
+    if (look === this.shown) return;
+    this.shown = look;
+    this.item.text = text;
+    this.item.tooltip = summary;
+    this.item.accessibilityInformation = { label: summary };
+    this.item.backgroundColor = warn ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();
   }
 
