@@ -97,6 +97,18 @@ export function inventorySources(client: BackendClient, io: ActionIo): WorktreeI
   return [backendInventory(client), ...io.localInventory];
 }
 
+/** The prompt builder's inputs every composing command takes from the same flags. */
+export function promptInputs(a: ParsedArgs, b: { directory: string }, client: BackendClient, io: ActionIo) {
+  return {
+    now: io.clock.now,
+    inventory: inventorySources(client, io),
+    worktree: a.values.get('--worktree') ?? b.directory,
+    authority: { ticket: a.values.get('--ticket'), orchestrator: a.values.get('--orchestrator'), label: a.values.get('--label'), env: io.env },
+    resume: a.values.get('--resume'),
+    pullRequest: a.values.get('--pr'),
+  };
+}
+
 export function contextFor(client: BackendClient, directory: string, io: ActionIo, signal?: AbortSignal): ActionContext {
   return { backend: client, directory, clock: io.clock, signal };
 }

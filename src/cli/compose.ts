@@ -8,7 +8,7 @@ import { lastModelOf } from '../core/actions/send';
 import { tailProbe } from '../core/health/quota-wall';
 import { BackendError } from '../core/backend/errors';
 import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, parseArgv, UsageError, wantsHelp } from './args';
-import { clean, contextFor, defaultActionIo, EXIT, inventorySources, modelArg, readTextFile, withUsage, type ActionIo } from './action-io';
+import { clean, contextFor, defaultActionIo, EXIT, promptInputs, modelArg, readTextFile, withUsage, type ActionIo } from './action-io';
 import { baselineArg, PROMPT_HELP, PROMPT_OPTIONS } from './wake';
 
 const USAGE = `Usage: session-ops compose wake|quota-wake|fact-baseline|dispatch SESSION --base-url URL --directory DIR
@@ -70,14 +70,9 @@ export async function runCompose(argv: string[], ioOverrides: Partial<ActionIo> 
       }
       const builder = promptBuilder({
         kind,
-        now: io.clock.now,
-        inventory: inventorySources(client, io),
-        worktree: a.values.get('--worktree') ?? b.directory,
-        authority: { ticket: a.values.get('--ticket'), orchestrator: a.values.get('--orchestrator'), label: a.values.get('--label'), env: io.env },
+        ...promptInputs(a, b, client, io),
         task,
-        resume: a.values.get('--resume'),
         baseline,
-        pullRequest: a.values.get('--pr'),
       });
       const composed = await builder.build({ model: choice.model ?? { providerID: '', modelID: '' }, session: s, newest, wallProvider });
       if (!composed.ok) {

@@ -5,7 +5,7 @@ import { DEFAULT_RESET_WITHIN_REACH_MS } from '../core/health/action';
 import { MIN_SPACING_MS } from '../core/health/verdict';
 import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, numberOption, parseArgv, UsageError, wantsHelp } from './args';
 import { withMarkStore } from './mark-store';
-import { clean, contextFor, defaultActionIo, EXIT, inventorySources, isoOrUnknown, modelArg, providersArg, PROVIDERS_HELP, sessionArg, withUsage, type ActionIo } from './action-io';
+import { clean, contextFor, defaultActionIo, EXIT, promptInputs, isoOrUnknown, modelArg, providersArg, PROVIDERS_HELP, sessionArg, withUsage, type ActionIo } from './action-io';
 import { PROMPT_HELP, PROMPT_OPTIONS } from './wake';
 
 const USAGE = `Usage: session-ops recover SESSION --base-url URL --directory DIR
@@ -76,12 +76,7 @@ export async function runRecover(argv: string[], ioOverrides: Partial<ActionIo> 
       try {
         const builder = promptBuilder({
           kind: 'quota-wake',
-          now: io.clock.now,
-          inventory: inventorySources(client, io),
-          worktree: a.values.get('--worktree') ?? b.directory,
-          authority: { ticket: a.values.get('--ticket'), orchestrator: a.values.get('--orchestrator'), label: a.values.get('--label'), env: io.env },
-          resume: a.values.get('--resume'),
-          pullRequest: a.values.get('--pr'),
+          ...promptInputs(a, b, client, io),
         });
         const r = await recoverSession(contextFor(client, b.directory, io), {
           sessionId: session,

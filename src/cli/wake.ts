@@ -4,7 +4,7 @@ import { promptBuilder } from '../core/actions/prompt-builder';
 import { wakeSession } from '../core/actions/wake';
 import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, numberOption, parseArgv, UsageError, wantsHelp, type ParsedArgs } from './args';
 import { withMarkStore } from './mark-store';
-import { clean, contextFor, defaultActionIo, EXIT, EXIT_HELP, inventorySources, modelArg, providersArg, PROVIDERS_HELP, readTextFile, sessionArg, withUsage, type ActionIo } from './action-io';
+import { clean, contextFor, defaultActionIo, EXIT, EXIT_HELP, promptInputs, modelArg, providersArg, PROVIDERS_HELP, readTextFile, sessionArg, withUsage, type ActionIo } from './action-io';
 
 export const PROMPT_OPTIONS = ['--ticket', '--orchestrator', '--label', '--task', '--resume', '--facts', '--pr', '--worktree'];
 
@@ -95,15 +95,10 @@ export async function runWake(argv: string[], ioOverrides: Partial<ActionIo> = {
           kind !== undefined
             ? promptBuilder({
                 kind: kind as 'wake' | 'quota-wake' | 'fact-baseline',
-                now: io.clock.now,
-                inventory: inventorySources(client, io),
-                worktree: a.values.get('--worktree') ?? b.directory,
-                authority: { ticket: a.values.get('--ticket'), orchestrator: a.values.get('--orchestrator'), label: a.values.get('--label'), env: io.env },
+                ...promptInputs(a, b, client, io),
                 task: a.values.get('--task'),
-                resume: a.values.get('--resume'),
                 aborted: a.flags.has('--abort-first'),
                 baseline,
-                pullRequest: a.values.get('--pr'),
               })
             : null;
         const r = await wakeSession(contextFor(client, b.directory, io), {

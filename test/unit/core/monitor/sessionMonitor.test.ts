@@ -24,10 +24,10 @@ describe('core/monitor/sessionMonitor (spec-dialect server)', () => {
     await server.stop();
   });
 
-  function makeMonitor(urls: string[]): SessionMonitor {
+  function makeMonitor(urls: string[], client: { maxSessionsPerRound?: number } = {}): SessionMonitor {
     const { backends } = parseBackendConfigs(urls.map((baseUrl) => ({ baseUrl, directories: [DIR] })), []);
     monitor = new SessionMonitor({
-      createClient: (config) => new BackendClient({ baseUrl: config.baseUrl, now: () => clock, timeoutMs: 2_000 }),
+      createClient: (config) => new BackendClient({ baseUrl: config.baseUrl, now: () => clock, timeoutMs: 2_000, ...client }),
       getCredentials: async () => undefined,
       spacingMs: 45_000,
       resetWithinReachMs: 2 * 3600_000,
@@ -41,16 +41,7 @@ describe('core/monitor/sessionMonitor (spec-dialect server)', () => {
   it('says on the directory when more sessions are listed than sampled per round, and clears it when they fit again', async () => {
     const d = server.directory(DIR);
     const ids = [1, 2, 3, 4, 5].map((i) => d.addSession({ state: 'idle', title: `s${i}` }));
-    const { backends } = parseBackendConfigs([{ baseUrl: server.url, directories: [DIR] }], []);
-    monitor = new SessionMonitor({
-      createClient: (config) => new BackendClient({ baseUrl: config.baseUrl, now: () => clock, timeoutMs: 2_000, maxSessionsPerRound: 3 }),
-      getCredentials: async () => undefined,
-      spacingMs: 45_000,
-      resetWithinReachMs: 2 * 3600_000,
-      useEventStream: false,
-      now: () => clock,
-    });
-    monitor.setBackends(backends);
+    makeMonitor([server.url], { maxSessionsPerRound: 3 });
     const changes: Array<{ structural: string[] }> = [];
     monitor.onDidChange((c) => changes.push(c));
     await monitor.refresh();
