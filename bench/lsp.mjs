@@ -164,7 +164,8 @@ class Client {
 }
 
 async function startOurs() {
-  const c = new Client('ours', process.execPath, [...(CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : []), path.join(root, 'dist', 'server.js'), '--stdio'], () => null);
+  const extra = process.env.SESSION_OPS_BENCH_SERVER_ARGS ? process.env.SESSION_OPS_BENCH_SERVER_ARGS.split(' ') : [];
+  const c = new Client('ours', process.execPath, [...extra, ...(CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : []), path.join(root, 'dist', 'server.js'), '--stdio'], () => null);
   await c.request('initialize', { processId: process.pid, rootUri: pathToFileURL(work).href, capabilities: {}, initializationOptions: {} });
   c.notify('initialized', {});
   return c;

@@ -12,10 +12,11 @@
 //      handles and sockets, round overlaps, and one grouped notification for many sessions
 //      turning hung at once.
 //      --load-no-recycle: the Sessions TreeView is never recreated (src/extension/views/
-//      recyclingTreeView.ts), to show what VS Code's per-item stores cost over the run.
+//      recyclingTreeView.ts), to show what VS Code's per-item stores cost over the run;
+//      --load-compare: both runs, one after the other, and a table side by side.
 // The spec-dialect servers run in a child process (bench/views/server-child.mjs) shared by
 // both measurements, so neither pays for the server side.
-//   node esbuild.mjs --production && node bench/views.mjs [--sizes 5x40,5x200,20x250] [--rounds 10] [--trials 3] [--smoke] [--load MINUTES [--load-size 5x200] [--load-no-tree] [--load-no-recycle]]
+//   node esbuild.mjs --production && node bench/views.mjs [--sizes 5x40,5x200,20x250] [--rounds 10] [--trials 3] [--smoke] [--load MINUTES [--load-size 5x200] [--load-no-tree] [--load-no-recycle | --load-compare]]
 // --smoke: 20 sessions over the 5 backends, 1 round, 1 trial (stream on), min spacing lowered to
 // 2 s on both sides, and a 6 s load run over 50 sessions (5 hung at once) (npm test's bench-smoke layer:
 // it must complete and print its tables).
@@ -35,6 +36,7 @@ const rounds = Number(arg('--rounds', smoke ? '1' : '10'));
 const trials = Number(arg('--trials', smoke ? '1' : '3'));
 const loadMinutes = smoke ? 0.1 : Number(arg('--load', '0'));
 const loadOnly = !smoke && loadMinutes > 0;
+const loadCompare = loadOnly && process.argv.includes('--load-compare');
 // Sizes as backends x sessions per backend.
 const parseSizes = (text) =>
   text.split(',').map((x) => {
@@ -115,24 +117,35 @@ try {
   // 2. The extension host.
   console.log(`[bench] extension host: code-server with the Sessions view visible (${smoke ? 'about 1 min' : loadOnly ? `about ${loadMinutes + 1} min` : 'about 15 min'})`);
   const resultsFile = path.join(root, 'test-results', 'bench-views.json');
-  rmSync(resultsFile, { force: true });
-  const code = await runEditorSuite({
-    env: {
-      SESSION_OPS_EDITOR_SUITE: 'bench-views',
-      SESSION_OPS_BENCH_SPEC_URLS: JSON.stringify(urls),
-      SESSION_OPS_BENCH_SIZES: JSON.stringify(sizeList),
-      ...(loadMinutes > 0 ? { SESSION_OPS_BENCH_LOAD: JSON.stringify({ minutes: loadMinutes, ...loadSize, noTree: process.argv.includes('--load-no-tree'), noRecycle: process.argv.includes('--load-no-recycle') }) } : {}),
-      ...(loadOnly ? { SESSION_OPS_BENCH_LOAD_ONLY: '1' } : {}),
-      SESSION_OPS_BENCH_ROUNDS: String(rounds),
-      SESSION_OPS_BENCH_TRIALS: String(trials),
-      ...(smoke ? { SESSION_OPS_BENCH_SMOKE: '1' } : {}),
-    },
-    tag: 'bench',
-  });
-  if (code !== 0 || !existsSync(resultsFile)) throw new Error(`the editor run failed (exit ${code})`);
-  const ext = JSON.parse(readFileSync(resultsFile, 'utf8'));
+  const runExtensionHost = async (noRecycle) => {
+    rmSync(resultsFile, { force: true });
+    const code = await runEditorSuite({
+      env: {
+        SESSION_OPS_EDITOR_SUITE: 'bench-views',
+        SESSION_OPS_BENCH_SPEC_URLS: JSON.stringify(urls),
+        SESSION_OPS_BENCH_SIZES: JSON.stringify(sizeList),
+        ...(loadMinutes > 0 ? { SESSION_OPS_BENCH_LOAD: JSON.stringify({ minutes: loadMinutes, ...loadSize, noTree: process.argv.includes('--load-no-tree'), noRecycle }) } : {}),
+        ...(loadOnly ? { SESSION_OPS_BENCH_LOAD_ONLY: '1' } : {}),
+        SESSION_OPS_BENCH_ROUNDS: String(rounds),
+        SESSION_OPS_BENCH_TRIALS: String(trials),
+        ...(smoke ? { SESSION_OPS_BENCH_SMOKE: '1' } : {}),
+      },
+      tag: 'bench',
+    });
+    if (code !== 0 || !existsSync(resultsFile)) throw new Error(`the editor run failed (exit ${code})`);
+    return JSON.parse(readFileSync(resultsFile, 'utf8'));
+  };
+  const ext = await runExtensionHost(process.argv.includes('--load-no-recycle'));
   if (!loadOnly) print(ext, reference);
   if (ext.load) printLoad(ext.load);
+  if (loadCompare && ext.load) {
+    // The same load run again in a fresh editor with the tree view never recycled: VS Code's
+    // per-item stores side by side with the recycling that bounds them.
+    console.log(`[bench] the same load run with the tree view never recycled (--load-compare, about ${loadMinutes + 1} min)`);
+    const off = await runExtensionHost(true);
+    printLoad(off.load);
+    printLoadCompare([ext.load, off.load]);
+  }
 } finally {
   await stopServers();
 }
@@ -265,6 +278,22 @@ function print(ext, ref) {
     console.log(dline([mode, ts.length, stat(ts.map((t) => t.idleToBadgeMs)), stat(ts.map((t) => t.idleToTreeItemMs)), stat(ts.map((t) => t.idleToDomMs)), stat(ts.map((t) => t.sendToIdleMs))]));
   }
   console.log('(median, min-max in brackets)');
+}
+
+function printLoadCompare(runs) {
+  const MB = (b) => (b / 1048576).toFixed(1);
+  console.log('\nLoad run side by side: the Sessions tree view recycled past its item budget vs never recycled (same size, spacing and length, each in a fresh editor)');
+  console.log('| tree view | tree items | recycled | heap MB at start | heap MB at end | max heap MB (2nd half) | growth MB | bytes per tree item |');
+  console.log('|-----------|------------|----------|------------------|----------------|------------------------|-----------|---------------------|');
+  for (const l of runs) {
+    const heap = l.series.map((p) => p.heapAfterGc ?? p.heapUsed);
+    const start = heap[0];
+    const end = heap[heap.length - 1];
+    const max = Math.max(...heap.slice(Math.floor(heap.length / 2)));
+    const growth = end - start;
+    const label = l.tree?.budget ? 'recycled' : 'never';
+    console.log(`| ${label.padEnd(9)} | ${l.tree.items.toLocaleString('en-US').padStart(10)} | ${String(l.tree.recycled).padStart(8)} | ${MB(start).padStart(16)} | ${MB(end).padStart(14)} | ${MB(max).padStart(22)} | ${((growth >= 0 ? '+' : '') + MB(growth)).padStart(9)} | ${String(Math.round(growth / Math.max(1, l.tree.items))).padStart(19)} |`);
+  }
 }
 
 function printLoad(l) {
