@@ -161,6 +161,9 @@ export async function runEditorSuite(options = {}) {
           title: e.getAttribute('title'),
         })));
       } else if (req.url === '/click') {
+        // A hover tooltip left by the last pointer position can cover the element to click.
+        await page.mouse.move(0, 0);
+        await page.locator('.context-view .monaco-hover, .workbench-hover-container').first().waitFor({ state: 'hidden', timeout: 3_000 }).catch(() => undefined);
         await page.click(args.selector, { timeout: 10_000, button: args.button === 'right' ? 'right' : 'left' });
       } else if (req.url === '/press') {
         await page.keyboard.press(args.keys);
