@@ -18,6 +18,10 @@ export type SessionsNode =
   | { kind: 'session'; key: string; backend: BackendConfig; directory: string; sessionId: string }
   | { kind: 'message'; key: string; backend: BackendConfig; text: string; error: boolean; warning?: boolean };
 
+/** Changed rows refreshed at once, at most; the rest follow REFRESH_GAP_MS later (queueRefresh). */
+const REFRESH_SLICE = 500;
+const REFRESH_GAP_MS = 250;
+
 export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<SessionsNode | SessionsNode[] | undefined>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
@@ -69,8 +73,10 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   }
 
   private onMonitorChange(change: MonitorChange): void {
-    this.syncReports();
-    if (change.structural.length > 0 || this.rootKeys !== this.backendKeys()) {
+    const structural = change.structural.length > 0 || this.rootKeys !== this.backendKeys();
+    // Reports: every row after a structural change, else only the rows that changed.
+    this.syncReports(structural ? null : change.rows);
+    if (structural) {
       // The set of sessions (or a backend's status) changed: re-render those backends' subtrees;
       // the set of backends changed (one added or removed, all removed): re-render the root.
       const backends = change.structural.map((k) => this.nodes.get(`b:${k}`)).filter((n): n is SessionsNode => n !== undefined);
@@ -82,10 +88,39 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     if (!this.treeView.visible) {
       this.dirtyWhileHidden = true;
     } else {
-      const rows = change.rows.filter((r) => this.lookChanged(r)).map((r) => this.nodes.get(`s:${r.key}`)).filter((n): n is SessionsNode => n !== undefined);
-      if (rows.length > 0) this.changeEmitter.fire(rows);
+      const now = Date.now();
+      const rows = change.rows.filter((r) => this.lookChanged(r, now)).map((r) => this.nodes.get(`s:${r.key}`)).filter((n): n is SessionsNode => n !== undefined);
+      if (rows.length > 0) this.queueRefresh(rows);
     }
     this.updateBadge();
+  }
+
+  /** Rows waiting for their refresh (see queueRefresh). */
+  private readonly pendingRefresh = new Set<SessionsNode>();
+  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * Refreshes changed rows at most REFRESH_SLICE at a time, REFRESH_GAP_MS apart: VS Code builds
+   * and sends every refreshed item of one batch in a single stretch of the extension host's event
+   * loop, so 2,000 changed rows at once would block it; sliced, no stretch grows with the
+   * number of sessions. A few hundred rows (most rounds) go at once.
+   */
+  private queueRefresh(rows: SessionsNode[]): void {
+    for (const r of rows) this.pendingRefresh.add(r);
+    if (!this.refreshTimer) this.flushRefresh();
+  }
+
+  private flushRefresh(): void {
+    this.refreshTimer = undefined;
+    const slice: SessionsNode[] = [];
+    for (const n of this.pendingRefresh) {
+      if (slice.length >= REFRESH_SLICE) break;
+      slice.push(n);
+    }
+    for (const n of slice) this.pendingRefresh.delete(n);
+    if (slice.length > 0) this.changeEmitter.fire(slice);
+    // The gap is longer than VS Code's own 200 ms merging of tree events, so slices stay apart.
+    if (this.pendingRefresh.size > 0) this.refreshTimer = setTimeout(() => this.flushRefresh(), REFRESH_GAP_MS);
   }
 
   /** Rebuilt only when the monitor's rows changed (its rows() array is cached until then). */
@@ -124,7 +159,11 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   /** Keeps each session's last report (main's keptReports), once per rows array the monitor built. */
   private reportsFor: readonly SessionRow[] | null = null;
 
-  private syncReports(): void {
+  private syncReports(changed: readonly SessionRow[] | null = null): void {
+    if (changed) {
+      for (const r of changed) if (r.report) this.keptReports.set(r.key, { report: r.report, text: r.newestText });
+      return;
+    }
     const rows = this.monitor.rows();
     if (this.reportsFor === rows) return;
     this.reportsFor = rows;
@@ -144,12 +183,15 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   private readonly looks = new Map<string, string>();
   private dirtyWhileHidden = false;
 
-  private look(row: SessionRow): string {
-    return [row.badge, row.title ?? row.id, this.description(row, Date.now()), sessionContextValue(row, { busy: this.operations.busy(row.key), scheduled: this.operations.scheduled(row.key), keptReport: this.keptReports.has(row.key) })].join('\u0000');
+  /** What a session row shows: its description and menu flags, and both with the badge and title as one comparable key. */
+  private look(row: SessionRow, now: number): { key: string; description: string; contextValue: string } {
+    const description = this.description(row, now);
+    const contextValue = sessionContextValue(row, { busy: this.operations.busy(row.key), scheduled: this.operations.scheduled(row.key), keptReport: this.keptReports.has(row.key) });
+    return { key: `${row.badge}\u0000${row.title ?? row.id}\u0000${description}\u0000${contextValue}`, description, contextValue };
   }
 
-  private lookChanged(row: SessionRow): boolean {
-    const look = this.look(row);
+  private lookChanged(row: SessionRow, now: number): boolean {
+    const look = this.look(row, now).key;
     if (this.looks.get(row.key) === look) return false;
     this.looks.set(row.key, look);
     return true;
@@ -346,15 +388,15 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     const item = new vscode.TreeItem(row?.title || node.sessionId, hasChildren ? this.expandedUnlessCollapsed(node.key) : vscode.TreeItemCollapsibleState.None);
     item.id = node.key;
     if (!row) return item;
-    const now = Date.now();
-    const look = badgeLook(row.badge);
-    item.iconPath = new vscode.ThemeIcon(look.icon, new vscode.ThemeColor(look.color));
-    item.description = this.description(row, now);
-    this.looks.set(row.key, this.look(row));
-    // Plain markdown: never trusted, so links or commands in server text stay inert.
+    const badge = badgeLook(row.badge);
+    item.iconPath = new vscode.ThemeIcon(badge.icon, new vscode.ThemeColor(badge.color));
+    // Description and menu flags computed once per item (the refresh of thousands of rows is one synchronous stretch).
+    const look = this.look(row, Date.now());
+    item.description = look.description;
+    this.looks.set(row.key, look.key);
     // The tooltip (markdown with the evidence) is built only when hovered: resolveTreeItem.
-    item.contextValue = sessionContextValue(row, { busy: this.operations.busy(row.key), scheduled: this.operations.scheduled(row.key), keptReport: this.keptReports.has(row.key) });
-    item.accessibilityInformation = { label: `${row.title ?? row.id}, ${look.label}${item.description ? `, ${item.description}` : ''}` };
+    item.contextValue = look.contextValue;
+    item.accessibilityInformation = { label: `${row.title ?? row.id}, ${badge.label}${item.description ? `, ${item.description}` : ''}` };
     if (row.report) item.command = { command: 'sessionOps.openReport', title: 'Open Report', arguments: [node] };
     return item;
   }
@@ -386,6 +428,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   }
 
   dispose(): void {
+    clearTimeout(this.refreshTimer);
     for (const d of this.disposables) d.dispose();
   }
 }
