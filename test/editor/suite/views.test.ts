@@ -231,6 +231,26 @@ describe('Sessions and Providers views', function () {
     }
   });
 
+  it('a directory listing more sessions than are sampled per round says so on its first row', async () => {
+    const crowded = await startSpecServer();
+    try {
+      const d = crowded.directory(SPEC_DIR);
+      for (let i = 0; i < 1_005; i++) d.addSession({ title: `crowded ${i}`, state: 'idle' });
+      await setBackends([{ name: 'crowded', baseUrl: crowded.url, directories: [SPEC_DIR] }]);
+      await vscode.commands.executeCommand('sessionOps.sessions.focus');
+      const dirState = () => api.monitor.backends().find((b) => b.config.name === 'crowded')?.directories[0];
+      await waitFor('the first round', () => dirState()?.truncated !== null && dirState()?.truncated !== undefined, 60_000);
+      assert.deepEqual(dirState()!.truncated, { listed: 1_005, kept: 1_000 });
+      assert.equal(dirState()!.rows.length, 1_000);
+      if (hasBrowser()) {
+        await waitFor('the warning row', async () => (await rows(/^1005 sessions listed; only the 1000 most recently updated were sampled/)).length === 1, 30_000);
+      }
+    } finally {
+      await setBackends(undefined);
+      await crowded.stop();
+    }
+  });
+
   describe('against the real opencode server', function () {
     let model: ScriptedModel;
     let oc: OpencodeServer;
