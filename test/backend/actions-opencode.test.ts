@@ -7,9 +7,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { BackendClient } from '../../src/core/backend/client';
-import { guardedPrompt } from '../support/guarded-prompt';
 import { startLoggingProxy, type LoggingProxy } from '../support/logging-proxy';
-import { startOpencode, type OpencodeServer } from '../support/opencode';
+import { launchSession, startOpencode, type OpencodeServer } from '../support/opencode';
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
 import { cli } from './actions-cli';
 import { status, statusArgs, waitFor } from './helpers';
@@ -71,12 +70,7 @@ describe('action commands against the real opencode server', function () {
   const markerSeen = (marker: string, n = 1) => () => model.requests.filter((r) => r.marker === marker).length >= n;
   const idle = (dir: string, id: string) => waitFor(`${id} idle`, async () => (await client.listSessions(dir)).sessions.find((s) => s.id === id)?.state === 'idle', 60_000);
 
-  async function launch(dir: string, text: string, on = LOCAL): Promise<string> {
-    const res = await fetch(`${oc.baseUrl}session?directory=${encodeURIComponent(dir)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    const { id } = (await res.json()) as { id: string };
-    await client.promptAsync(guardedPrompt(dir, id, on, text));
-    return id;
-  }
+  const launch = (dir: string, text: string, on = LOCAL): Promise<string> => launchSession(oc, dir, undefined, text, on);
 
   /** Index of the first GET /session/status after `after` whose answer shows `id` not busy. */
   const idleReadAfter = (id: string, after: number) =>

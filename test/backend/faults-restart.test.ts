@@ -10,12 +10,10 @@ import path from 'node:path';
 import { BackendClient } from '../../src/core/backend/client';
 import { parseBackendConfigs } from '../../src/core/config/backends';
 import { SessionMonitor } from '../../src/core/monitor/sessionMonitor';
-import { guardedPrompt } from '../support/guarded-prompt';
-import { startOpencode, type OpencodeServer } from '../support/opencode';
+import { launchSession, startOpencode, type OpencodeServer } from '../support/opencode';
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
 import { waitFor } from './helpers';
 
-const LOCAL = { providerID: 'local', modelID: 'm1' };
 
 interface Relay {
   url: string;
@@ -83,18 +81,7 @@ describe('the real opencode server killed mid-sampling and restarted: the monito
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function launch(oc: OpencodeServer, text: string): Promise<string> {
-    const res = await fetch(`${oc.baseUrl}session?directory=${encodeURIComponent(dir)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    assert.equal(res.status, 200);
-    const { id } = (await res.json()) as { id: string };
-    const client = new BackendClient({ baseUrl: oc.baseUrl });
-    try {
-      await client.promptAsync(guardedPrompt(dir, id, LOCAL, text));
-    } finally {
-      await client.close();
-    }
-    return id;
-  }
+  const launch = (oc: OpencodeServer, text: string): Promise<string> => launchSession(oc, dir, undefined, text);
 
   it('error while down (typed, clear), rows and the event stream back after the restart, no POST', async () => {
     model.when('[busy]', { kind: 'tool-loop', command: 'sleep 0.3', rounds: 400 });

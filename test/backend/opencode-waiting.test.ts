@@ -15,8 +15,7 @@ import { parseBackendConfigs } from '../../src/core/config/backends';
 import { SessionMonitor, type Transition } from '../../src/core/monitor/sessionMonitor';
 import { recoverSession } from '../../src/core/actions/recover';
 import { wakeSession } from '../../src/core/actions/wake';
-import { guardedPrompt } from '../support/guarded-prompt';
-import { startOpencode, type OpencodeServer } from '../support/opencode';
+import { launchSession, startOpencode, type OpencodeServer } from '../support/opencode';
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
 import { cli } from './actions-cli';
 import { assertDocumentShape, status, statusArgs, waitFor } from './helpers';
@@ -71,13 +70,7 @@ describe('stock opencode: sessions waiting for a person, todos, sub-agents (real
     return d;
   };
 
-  async function launch(dir: string, text: string): Promise<string> {
-    const res = await fetch(`${oc.baseUrl}session?directory=${encodeURIComponent(dir)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    assert.equal(res.status, 200);
-    const { id } = (await res.json()) as { id: string };
-    await client.promptAsync(guardedPrompt(dir, id, LOCAL, text));
-    return id;
-  }
+  const launch = (dir: string, text: string): Promise<string> => launchSession(oc, dir, undefined, text);
 
   const newestText = async (dir: string, id: string) => (await client.newestMessage(dir, id))?.text ?? '';
 

@@ -11,7 +11,7 @@ import { readEventStream, type BackendEvent } from '../../src/core/backend/event
 import { abortSession } from '../../src/core/actions/abort';
 import { confirmStarted } from '../../src/core/actions/confirm';
 import { guardedPrompt } from '../support/guarded-prompt';
-import { startOpencode, type OpencodeServer } from '../support/opencode';
+import { launchSession, startOpencode, type OpencodeServer } from '../support/opencode';
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
 import { assertDocumentShape, status, statusArgs, waitFor } from './helpers';
 
@@ -43,14 +43,7 @@ describe('status CLI against the real opencode server', function () {
     return d;
   };
 
-  /** Creates a session in `dir` and sends `text` to it on the local model. */
-  async function launch(dir: string, text: string): Promise<string> {
-    const res = await fetch(`${oc.baseUrl}session?directory=${encodeURIComponent(dir)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    assert.equal(res.status, 200);
-    const { id } = (await res.json()) as { id: string };
-    await client.promptAsync(guardedPrompt(dir, id, LOCAL, text));
-    return id;
-  }
+  const launch = (dir: string, text: string): Promise<string> => launchSession(oc, dir, undefined, text);
 
   const markerSeen = (marker: string, n = 1) => () => model.requests.filter((r) => r.marker === marker).length >= n;
 

@@ -177,16 +177,19 @@ export async function startOpencode(options: OpencodeOptions): Promise<OpencodeS
   };
 }
 
-/** Creates a session in `directory` and sends it `text` on local/m1 (204 expected); returns its id. */
-export async function launchSession(server: Pick<OpencodeServer, 'baseUrl'>, directory: string, title: string, text: string): Promise<string> {
+/**
+ * Creates a session in `directory` (titled, or left for opencode to title) and sends it `text` on
+ * `model` (default local/m1; 204 expected); returns its id.
+ */
+export async function launchSession(server: Pick<OpencodeServer, 'baseUrl'>, directory: string, title: string | undefined, text: string, model = { providerID: 'local', modelID: 'm1' }): Promise<string> {
   const q = `directory=${encodeURIComponent(directory)}`;
-  const res = await fetch(`${server.baseUrl}session?${q}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title }) });
+  const res = await fetch(`${server.baseUrl}session?${q}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(title === undefined ? {} : { title }) });
   if (!res.ok) throw new Error(`POST /session answered ${res.status}`);
   const { id } = (await res.json()) as { id: string };
   const sent = await fetch(`${server.baseUrl}session/${id}/prompt_async?${q}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ agent: 'build', model: { providerID: 'local', modelID: 'm1' }, parts: [{ type: 'text', text }] }),
+    body: JSON.stringify({ agent: 'build', model, parts: [{ type: 'text', text }] }),
   });
   if (sent.status !== 204) throw new Error(`prompt_async answered ${sent.status}, not 204`);
   return id;

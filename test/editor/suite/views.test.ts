@@ -9,7 +9,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionOpsApi } from '../../../src/extension/extension';
 import type { SessionRow } from '../../../src/core/monitor/row';
-import { findOpencodeBinary, startOpencode, type OpencodeServer } from '../../support/opencode';
+import { findOpencodeBinary, launchSession, startOpencode, type OpencodeServer } from '../../support/opencode';
 import { startScriptedModel, type ScriptedModel } from '../../support/scripted-model';
 import { startSpecServer, type SpecServer } from '../../support/spec-server';
 import { click, hasBrowser, press, query, rows, screenshot, type, waitFor } from './harness';
@@ -268,17 +268,7 @@ describe('Sessions and Providers views', function () {
       await model?.stop();
     });
 
-    async function launch(title: string, text: string): Promise<string> {
-      const res = await fetch(`${oc.baseUrl}session?directory=${encodeURIComponent(dir)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title }) });
-      const { id } = (await res.json()) as { id: string };
-      const sent = await fetch(`${oc.baseUrl}session/${id}/prompt_async?directory=${encodeURIComponent(dir)}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ agent: 'build', model: { providerID: 'local', modelID: 'm1' }, parts: [{ type: 'text', text }] }),
-      });
-      assert.equal(sent.status, 204);
-      return id;
-    }
+    const launch = (title: string, text: string): Promise<string> => launchSession(oc, dir, title, text);
 
     it('shows idle, report, hung and a balance wall on stock opencode, with the event stream', async () => {
       model.when('[lazy]', { kind: 'reply', text: 'I had a look; the fix comes next.' });
