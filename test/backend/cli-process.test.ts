@@ -1,23 +1,13 @@
 // The status command as a process: the CLI bundled exactly as esbuild.mjs bundles dist/cli.js
 // (into a temporary directory, so the shared dist/ is not touched), run with node.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import * as esbuild from 'esbuild';
+import { bundleCli, runCliProcess } from './cli-bundle';
 import { startSpecServer, type SpecServer } from '../support/spec-server';
 
-function run(cli: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (cli: string, args: string[], env: Record<string, string> = {}) => runCliProcess(cli, args, env);
 
 describe('session-ops status as a process (bundled CLI)', function () {
   let out: string;
@@ -27,19 +17,7 @@ describe('session-ops status as a process (bundled CLI)', function () {
   before(async () => {
     out = mkdtempSync(path.join(os.tmpdir(), 'session-ops-cli-'));
     cli = path.join(out, 'cli.js');
-    const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
-    await esbuild.build({
-      entryPoints: ['src/cli/main.ts'],
-      outfile: cli,
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'cjs',
-      mainFields: ['module', 'main'],
-      logLevel: 'error',
-      define: { __SESSION_OPS_VERSION__: JSON.stringify(pkg.version) },
-      banner: { js: '#!/usr/bin/env node' },
-    });
+    await bundleCli(cli);
     server = await startSpecServer();
   });
   after(async () => {

@@ -5,11 +5,10 @@
 // memory, no guessed verdict, no POST caused by a fault, no secret in any message, and recovery
 // once the fault ends.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import * as esbuild from 'esbuild';
+import { bundleCli, runCliProcess, type CliProcessRun } from './cli-bundle';
 import { BackendClient } from '../../src/core/backend/client';
 import { BackendError, type BackendErrorKind } from '../../src/core/backend/errors';
 import { readEventStream, type EventStreamState } from '../../src/core/backend/events';
@@ -305,18 +304,7 @@ describe('fault matrix', function () {
       preload = path.join(out, 'maxrss.cjs');
       // Reports the process's peak RSS on stderr as it exits.
       writeFileSync(preload, "process.on('exit', () => process.stderr.write(`\\nmaxrss=${process.resourceUsage().maxRSS}\\n`));\n");
-      const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
-      await esbuild.build({
-        entryPoints: ['src/cli/main.ts'],
-        outfile: cli,
-        bundle: true,
-        platform: 'node',
-        target: 'node20',
-        format: 'cjs',
-        mainFields: ['module', 'main'],
-        logLevel: 'error',
-        define: { __SESSION_OPS_VERSION__: JSON.stringify(pkg.version) },
-      });
+      await bundleCli(cli);
     });
     after(() => rmSync(out, { recursive: true, force: true }));
 
@@ -404,15 +392,8 @@ function assertNoVerdict(sessions: Array<{ id: string; verdict: string; action: 
   }
 }
 
-function runCli(cli: string, preload: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['-r', preload, cli, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function runCli(cli: string, preload: string, args: string[], env: Record<string, string>): Promise<CliProcessRun> {
+  return runCliProcess(cli, args, env, ['-r', preload]);
 }
 
 async function waitUntil<T>(probe: () => T | undefined | null | false, timeoutMs: number, what: string): Promise<T> {
