@@ -46,7 +46,11 @@ const builds = [
 ];
 
 function markExecutable() {
-  try { chmodSync('dist/cli.js', 0o755); } catch { /* not built yet */ }
+  try {
+    chmodSync('dist/cli.js', 0o755);
+  } catch {
+    /* not built yet */
+  }
 }
 
 if (watch) {
@@ -57,5 +61,7 @@ if (watch) {
   const started = Date.now();
   await Promise.all(builds.map((b) => esbuild.build(b)));
   markExecutable();
-  console.log(`[esbuild] built ${builds.length} bundles${production ? ' (production)' : ''} in ${Date.now() - started} ms`);
+  console.log(
+    `[esbuild] built ${builds.length} bundles${production ? ' (production)' : ''} in ${Date.now() - started} ms`,
+  );
 }

@@ -35,23 +35,64 @@ const disableNeedsReason = {
 // The runtime globals our files use (no `globals` package needed for this short list).
 const nodeGlobals = Object.fromEntries(
   [
-    'process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'setInterval',
-    'clearInterval', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'structuredClone', 'fetch',
-    'AbortController', 'AbortSignal', 'TextEncoder', 'TextDecoder', 'performance', 'global', 'globalThis',
-    '__dirname', '__filename', 'require', 'module', 'exports', 'Headers', 'Request', 'Response',
-    'ReadableStream', 'WritableStream', 'TransformStream', 'EventTarget', 'Event', 'DOMException',
+    'process',
+    'console',
+    'Buffer',
+    'URL',
+    'URLSearchParams',
+    'setTimeout',
+    'clearTimeout',
+    'setInterval',
+    'clearInterval',
+    'setImmediate',
+    'clearImmediate',
+    'queueMicrotask',
+    'structuredClone',
+    'fetch',
+    'AbortController',
+    'AbortSignal',
+    'TextEncoder',
+    'TextDecoder',
+    'performance',
+    'global',
+    'globalThis',
+    '__dirname',
+    '__filename',
+    'require',
+    'module',
+    'exports',
+    'Headers',
+    'Request',
+    'Response',
+    'ReadableStream',
+    'WritableStream',
+    'TransformStream',
+    'EventTarget',
+    'Event',
+    'DOMException',
   ].map((name) => [name, 'readonly']),
 );
 // The editor suite drives the workbench DOM through a browser harness.
 const browserGlobals = Object.fromEntries(
-  ['window', 'document', 'HTMLElement', 'Element', 'KeyboardEvent', 'MouseEvent', 'navigator'].map((n) => [n, 'readonly']),
+  ['window', 'document', 'HTMLElement', 'Element', 'KeyboardEvent', 'MouseEvent', 'navigator'].map((n) => [
+    n,
+    'readonly',
+  ]),
 );
 
 export default tseslint.config(
   {
     ignores: [
-      'node_modules/**', 'dist/**', 'out/**', '.cache/**', 'test-results/**', '.bench/**', '**/*.d.ts',
-      'test/editor/workspace/**', 'test/editor/untrusted-workspace/**', 'scripts/demo-workspace/**',
+      'node_modules/**',
+      'dist/**',
+      'out/**',
+      '.cache/**',
+      'test-results/**',
+      '.bench/**',
+      '**/*.d.ts',
+      'test/editor/workspace/**',
+      'test/editor/untrusted-workspace/**',
+      'scripts/demo-workspace/**',
     ],
   },
   {
@@ -63,10 +104,17 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ['**/*.{ts,mjs,js,cjs}'],
-    languageOptions: { ecmaVersion: 2022, sourceType: 'module', globals: { ...nodeGlobals, __SESSION_OPS_VERSION__: 'readonly' } },
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: 'module',
+      globals: { ...nodeGlobals, __SESSION_OPS_VERSION__: 'readonly' },
+    },
     rules: {
       // Unused names are errors, except the deliberate `_name` placeholders.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       // Control characters in our regular expressions are deliberate: the sanitizers that strip them
       // from prompts, reports and terminal output.
       'no-control-regex': 'off',

@@ -39,7 +39,11 @@ const median = (xs) => {
 };
 const row = (label, key) => {
   const xs = samples.map((s) => s[key]);
-  return `| ${label.padEnd(44)} | ${median(xs).toFixed(1).padStart(8)} | ${Math.min(...xs).toFixed(1).padStart(8)} | ${Math.max(...xs).toFixed(1).padStart(8)} |`;
+  return `| ${label.padEnd(44)} | ${median(xs).toFixed(1).padStart(8)} | ${Math.min(...xs)
+    .toFixed(1)
+    .padStart(8)} | ${Math.max(...xs)
+    .toFixed(1)
+    .padStart(8)} |`;
 };
 console.log(`\nActivation in code-server 4.100.3 (VS Code 1.100.3), ${runs} cold starts`);
 console.log(`| ${'measure (ms)'.padEnd(44)} | ${'median'.padStart(8)} | ${'min'.padStart(8)} | ${'max'.padStart(8)} |`);
@@ -51,9 +55,16 @@ console.log(row('language server start (lazy, first file)', 'languageServerStart
 console.log('\nBundles');
 console.log(`| ${'bundle'.padEnd(20)} | ${'bytes'.padStart(10)} | ${'gzip'.padStart(10)} | loaded when |`);
 console.log(`|${'-'.repeat(22)}|${'-'.repeat(12)}|${'-'.repeat(12)}|-------------|`);
-const when = { 'extension.js': 'activation', 'client.js': 'first routing file/page', 'server.js': 'first routing file/page (own process)', 'cli.js': 'session-ops CLI' };
+const when = {
+  'extension.js': 'activation',
+  'client.js': 'first routing file/page',
+  'server.js': 'first routing file/page (own process)',
+  'cli.js': 'session-ops CLI',
+};
 for (const f of ['extension.js', 'client.js', 'server.js', 'cli.js']) {
   const p = path.join(root, 'dist', f);
   const buf = readFileSync(p);
-  console.log(`| ${f.padEnd(20)} | ${String(statSync(p).size).padStart(10)} | ${String(gzipSync(buf).length).padStart(10)} | ${when[f]} |`);
+  console.log(
+    `| ${f.padEnd(20)} | ${String(statSync(p).size).padStart(10)} | ${String(gzipSync(buf).length).padStart(10)} | ${when[f]} |`,
+  );
 }

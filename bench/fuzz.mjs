@@ -54,11 +54,16 @@ const routingDir = path.join(root, 'test/fixtures/routing/valid');
 const routingBases = readdirSync(routingDir).map((f) => readFileSync(path.join(routingDir, f), 'utf8'));
 const pageBases = [];
 const sets = [
-  ...readdirSync(path.join(root, 'test/editor/workspace/ports')).map((p) => path.join(root, 'test/editor/workspace/ports', p, 'source-analysis')),
-  ...readdirSync(path.join(root, 'test/fixtures/pages/valid')).map((p) => path.join(root, 'test/fixtures/pages/valid', p, 'source-analysis')),
+  ...readdirSync(path.join(root, 'test/editor/workspace/ports')).map((p) =>
+    path.join(root, 'test/editor/workspace/ports', p, 'source-analysis'),
+  ),
+  ...readdirSync(path.join(root, 'test/fixtures/pages/valid')).map((p) =>
+    path.join(root, 'test/fixtures/pages/valid', p, 'source-analysis'),
+  ),
 ];
 sets.forEach((dir, i) => {
-  for (const f of readdirSync(dir).sort()) pageBases.push({ file: `/fuzz/set${i}/source-analysis/${f}`, text: readFileSync(path.join(dir, f), 'utf8') });
+  for (const f of readdirSync(dir).sort())
+    pageBases.push({ file: `/fuzz/set${i}/source-analysis/${f}`, text: readFileSync(path.join(dir, f), 'utf8') });
 });
 
 function run(name, arb, check) {
@@ -81,7 +86,11 @@ function run(name, arb, check) {
         if (failures.length < 3) {
           const file = path.join(outdir, `fuzz-${name}-crash-${failures.length}.txt`);
           writeFileSync(file, typeof c === 'string' ? c : c.text);
-          failures.push(`${String(e?.message ?? e).split('\n')[0].slice(0, 160)} (input: ${path.relative(root, file)})`);
+          failures.push(
+            `${String(e?.message ?? e)
+              .split('\n')[0]
+              .slice(0, 160)} (input: ${path.relative(root, file)})`,
+          );
         }
       }
       const ms = performance.now() - s;
@@ -93,7 +102,9 @@ function run(name, arb, check) {
     }
   }
   const rss = Math.round(process.resourceUsage().maxRSS / 1024);
-  console.log(`${name.padEnd(8)} cases ${done}  crashes ${crashes}  slowest ${Math.round(slowest.ms)} ms (${slowest.size.toLocaleString('en-US')} chars, saved in .bench/fuzz-${name}-slowest.txt)  total ${((performance.now() - t0) / 1000).toFixed(1)} s  peak RSS ${rss} MB`);
+  console.log(
+    `${name.padEnd(8)} cases ${done}  crashes ${crashes}  slowest ${Math.round(slowest.ms)} ms (${slowest.size.toLocaleString('en-US')} chars, saved in .bench/fuzz-${name}-slowest.txt)  total ${((performance.now() - t0) / 1000).toFixed(1)} s  peak RSS ${rss} MB`,
+  );
   for (const f of failures) console.log(`  ${f}`);
   return crashes;
 }
@@ -101,6 +112,12 @@ function run(name, arb, check) {
 let crashes = 0;
 if (ONLY !== 'pages') crashes += run('routing', routingCase(routingBases), (t) => checkRouting(t, BOUND));
 if (ONLY !== 'routing') {
-  crashes += run('pages', pageCase(pageBases), (p) => checkPageText(p, pageBases.filter((b) => path.dirname(b.file) === path.dirname(p.file)), BOUND));
+  crashes += run('pages', pageCase(pageBases), (p) =>
+    checkPageText(
+      p,
+      pageBases.filter((b) => path.dirname(b.file) === path.dirname(p.file)),
+      BOUND,
+    ),
+  );
 }
 process.exitCode = crashes ? 1 : 0;

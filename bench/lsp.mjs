@@ -24,7 +24,9 @@ const opt = (name, def) => {
   return i >= 0 ? args[i + 1] : def;
 };
 const SMOKE = args.includes('--smoke');
-const SIZES = opt('--sizes', SMOKE ? '100' : '100,1000,10000').split(',').map(Number);
+const SIZES = opt('--sizes', SMOKE ? '100' : '100,1000,10000')
+  .split(',')
+  .map(Number);
 const EDITS = Number(opt('--edits', SMOKE ? '3' : '7'));
 const REDHAT = !args.includes('--no-redhat');
 // --cpu-prof DIR: our server writes a V8 CPU profile there when it exits (node --cpu-prof)
@@ -155,7 +157,8 @@ class Client {
       await Promise.race([this.request('shutdown', null), new Promise((r) => setTimeout(r, 2000))]);
       this.notify('exit', null);
       // a CPU profile is written as the process exits: give it the time
-      if (CPU_PROF && this.proc.exitCode === null) await Promise.race([new Promise((r) => this.proc.once('exit', r)), new Promise((r) => setTimeout(r, 10000))]);
+      if (CPU_PROF && this.proc.exitCode === null)
+        await Promise.race([new Promise((r) => this.proc.once('exit', r)), new Promise((r) => setTimeout(r, 10000))]);
     } catch {
       /* ignore */
     }
@@ -165,8 +168,23 @@ class Client {
 
 async function startOurs() {
   const extra = process.env.SESSION_OPS_BENCH_SERVER_ARGS ? process.env.SESSION_OPS_BENCH_SERVER_ARGS.split(' ') : [];
-  const c = new Client('ours', process.execPath, [...extra, ...(CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : []), path.join(root, 'dist', 'server.js'), '--stdio'], () => null);
-  await c.request('initialize', { processId: process.pid, rootUri: pathToFileURL(work).href, capabilities: {}, initializationOptions: {} });
+  const c = new Client(
+    'ours',
+    process.execPath,
+    [
+      ...extra,
+      ...(CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : []),
+      path.join(root, 'dist', 'server.js'),
+      '--stdio',
+    ],
+    () => null,
+  );
+  await c.request('initialize', {
+    processId: process.pid,
+    rootUri: pathToFileURL(work).href,
+    capabilities: {},
+    initializationOptions: {},
+  });
   c.notify('initialized', {});
   return c;
 }
@@ -202,7 +220,10 @@ async function startRedhat() {
 }
 
 function isDiag(uri, count) {
-  return (m) => m.method === 'textDocument/publishDiagnostics' && m.params.uri === uri && (count === undefined || m.params.diagnostics.length === count);
+  return (m) =>
+    m.method === 'textDocument/publishDiagnostics' &&
+    m.params.uri === uri &&
+    (count === undefined || m.params.diagnostics.length === count);
 }
 
 /** Open, then EDITS edits alternately breaking and fixing one effort value in the middle route. */
@@ -217,7 +238,8 @@ async function measureServer(client, n, text, edits) {
   client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
   const { msg, at } = await first;
   const open = at - t0;
-  if (msg.params.diagnostics.length !== 0) throw new Error(`${client.name}: expected a valid document, got ${JSON.stringify(msg.params.diagnostics[0])}`);
+  if (msg.params.diagnostics.length !== 0)
+    throw new Error(`${client.name}: expected a valid document, got ${JSON.stringify(msg.params.diagnostics[0])}`);
   const lines = text.split('\n');
   const mid = `  Kind/Route${String(Math.floor(n / 2)).padStart(5, '0')}:`;
   let line = lines.indexOf(mid);
@@ -231,7 +253,10 @@ async function measureServer(client, n, text, edits) {
     const range = { start: { line, character: 12 }, end: { line, character: 12 + oldLen } };
     const wait = client.waitFor(isDiag(uri, broken ? 1 : 0));
     const t = performance.now();
-    client.notify('textDocument/didChange', { textDocument: { uri, version: ++version }, contentChanges: [{ range, text: newText }] });
+    client.notify('textDocument/didChange', {
+      textDocument: { uri, version: ++version },
+      contentChanges: [{ range, text: newText }],
+    });
     const r = await wait;
     editTimes.push(r.at - t);
   }
@@ -251,7 +276,8 @@ async function sanity(client) {
   client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
   const { msg } = await w;
   client.notify('textDocument/didClose', { textDocument: { uri } });
-  if (msg.params.diagnostics.length < 1) throw new Error(`${client.name}: the schema is not applied (no diagnostic for an invalid value)`);
+  if (msg.params.diagnostics.length < 1)
+    throw new Error(`${client.name}: the schema is not applied (no diagnostic for an invalid value)`);
   return msg.params.diagnostics[0].message;
 }
 
@@ -322,7 +348,20 @@ async function main() {
   await ours.stop();
   await rh?.stop();
 
-  const head = ['routes', 'lines', 'MB', 'ours open', 'ours edit (median)', 'yaml-ls open', 'yaml-ls edit (median)', 'floor (parse+ajv)', 'open ours/yaml-ls', 'edit ours/yaml-ls', 'open ours/floor', 'edit ours/floor'];
+  const head = [
+    'routes',
+    'lines',
+    'MB',
+    'ours open',
+    'ours edit (median)',
+    'yaml-ls open',
+    'yaml-ls edit (median)',
+    'floor (parse+ajv)',
+    'open ours/yaml-ls',
+    'edit ours/yaml-ls',
+    'open ours/floor',
+    'edit ours/floor',
+  ];
   const body = rows.map(({ n, lines, mb, o, r, f }) => [
     n.toLocaleString('en'),
     lines.toLocaleString('en'),
@@ -342,45 +381,102 @@ async function main() {
   console.log(line(head));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const b of body) console.log(line(b));
-  console.log(`\nWhere our open time goes (in process, the server's core modules, median of ${SIZES.some((n) => n >= 10000) ? '3-5' : '5'} fresh opens; the rest of "ours open" is IPC, scheduling and the server's own bookkeeping)`);
+  console.log(
+    `\nWhere our open time goes (in process, the server's core modules, median of ${SIZES.some((n) => n >= 10000) ? '3-5' : '5'} fresh opens; the rest of "ours open" is IPC, scheduling and the server's own bookkeeping)`,
+  );
   const phead = ['routes', 'ours open', 'read (decode didOpen)', 'parse', 'validate', 'serialize', 'sum', 'sum/open'];
   const pbody = rows.map(({ n, o, phases: p }) => {
     const sum = p.readMs + p.parseMs + p.validateMs + p.serializeMs;
-    return [n.toLocaleString('en'), fmt(o.open), fmt(p.readMs), fmt(p.parseMs), fmt(p.validateMs), fmt(p.serializeMs), fmt(sum), `${((sum / o.open) * 100).toFixed(0)}%`];
+    return [
+      n.toLocaleString('en'),
+      fmt(o.open),
+      fmt(p.readMs),
+      fmt(p.parseMs),
+      fmt(p.validateMs),
+      fmt(p.serializeMs),
+      fmt(sum),
+      `${((sum / o.open) * 100).toFixed(0)}%`,
+    ];
   });
   const pw = phead.map((h, i) => Math.max(h.length, ...pbody.map((b) => b[i].length)));
   const pline = (cells) => `| ${cells.map((c, i) => c.padStart(pw[i])).join(' | ')} |`;
   console.log(pline(phead));
   console.log(`|${pw.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const b of pbody) console.log(pline(b));
-  console.log(`\nWhere a one-token edit's time goes (in process, median of ${EDITS} edits like the ones timed above, on an analyzer that has seen the previous version; the rest of "ours edit" is IPC, the debounce when edits come in a burst, and scheduling)`);
-  const ehead = ['routes', 'ours edit (median)', 'read (decode, apply)', 'split (diff, resplit)', 'parse (changed chunk)', 'validate', 'serialize', 'sum', 'sum/edit'];
+  console.log(
+    `\nWhere a one-token edit's time goes (in process, median of ${EDITS} edits like the ones timed above, on an analyzer that has seen the previous version; the rest of "ours edit" is IPC, the debounce when edits come in a burst, and scheduling)`,
+  );
+  const ehead = [
+    'routes',
+    'ours edit (median)',
+    'read (decode, apply)',
+    'split (diff, resplit)',
+    'parse (changed chunk)',
+    'validate',
+    'serialize',
+    'sum',
+    'sum/edit',
+  ];
   const ebody = rows.map(({ n, o, editPhases: e }) => {
     const sum = e.readMs + e.splitMs + e.parseMs + e.validateMs + e.serializeMs;
     const em = median(o.edits);
-    return [n.toLocaleString('en'), fmt(em), fmt(e.readMs), fmt(e.splitMs), fmt(e.parseMs), fmt(e.validateMs), fmt(e.serializeMs), fmt(sum), `${((sum / em) * 100).toFixed(0)}%`];
+    return [
+      n.toLocaleString('en'),
+      fmt(em),
+      fmt(e.readMs),
+      fmt(e.splitMs),
+      fmt(e.parseMs),
+      fmt(e.validateMs),
+      fmt(e.serializeMs),
+      fmt(sum),
+      `${((sum / em) * 100).toFixed(0)}%`,
+    ];
   });
   const ew = ehead.map((h, i) => Math.max(h.length, ...ebody.map((b) => b[i].length)));
   const eline = (cells) => `| ${cells.map((c, i) => c.padStart(ew[i])).join(' | ')} |`;
   console.log(eline(ehead));
   console.log(`|${ew.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const b of ebody) console.log(eline(b));
-  console.log(`\nedits: ${EDITS} per size (yaml-language-server: at most 3 at 10,000 routes), each an incremental one-token change in the middle route, alternately introducing and fixing an enum error; timed until the diagnostics reflecting it arrive.`);
+  console.log(
+    `\nedits: ${EDITS} per size (yaml-language-server: at most 3 at 10,000 routes), each an incremental one-token change in the middle route, alternately introducing and fixing an enum error; timed until the diagnostics reflecting it arrive.`,
+  );
   console.log(`sanity: ours reports "${sanityOurs}"${sanityRh ? `; yaml-language-server reports "${sanityRh}"` : ''}`);
   const big = rows.find((x) => x.n === 10000);
   const mid = rows.find((x) => x.n === 1000);
-  if (big && big.r) console.log(`goal 10,000 routes, open <= 0.05x yaml-ls: ${(big.o.open / big.r.open).toFixed(3)}x ${big.o.open <= 0.05 * big.r.open ? 'met' : 'NOT met'}`);
-  if (big) console.log(`goal 10,000 routes, one-line edit median < 30 ms: ${fmt(median(big.o.edits))} ${median(big.o.edits) < 30 ? 'met' : 'NOT met'}`);
-  console.log(`machine: ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} (1, 5, 15 min) at the end of the run, Node ${process.version}`);
+  if (big && big.r)
+    console.log(
+      `goal 10,000 routes, open <= 0.05x yaml-ls: ${(big.o.open / big.r.open).toFixed(3)}x ${big.o.open <= 0.05 * big.r.open ? 'met' : 'NOT met'}`,
+    );
+  if (big)
+    console.log(
+      `goal 10,000 routes, one-line edit median < 30 ms: ${fmt(median(big.o.edits))} ${median(big.o.edits) < 30 ? 'met' : 'NOT met'}`,
+    );
+  console.log(
+    `machine: ${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} (1, 5, 15 min) at the end of the run, Node ${process.version}`,
+  );
   if (big && big.r) {
-    console.log(`goal 10,000 routes, open <= 0.1x yaml-ls: ${(big.o.open / big.r.open).toFixed(3)}x ${big.o.open <= 0.1 * big.r.open ? 'met' : 'NOT met'}`);
-    console.log(`goal 10,000 routes, edit <= 0.1x yaml-ls: ${(median(big.o.edits) / median(big.r.edits)).toFixed(3)}x ${median(big.o.edits) <= 0.1 * median(big.r.edits) ? 'met' : 'NOT met'}`);
+    console.log(
+      `goal 10,000 routes, open <= 0.1x yaml-ls: ${(big.o.open / big.r.open).toFixed(3)}x ${big.o.open <= 0.1 * big.r.open ? 'met' : 'NOT met'}`,
+    );
+    console.log(
+      `goal 10,000 routes, edit <= 0.1x yaml-ls: ${(median(big.o.edits) / median(big.r.edits)).toFixed(3)}x ${median(big.o.edits) <= 0.1 * median(big.r.edits) ? 'met' : 'NOT met'}`,
+    );
   }
   if (big) {
-    console.log(`goal 10,000 routes, open within 1.5x floor: ${(big.o.open / big.f).toFixed(2)}x ${big.o.open <= 1.5 * big.f ? 'met' : 'NOT met'}`);
-    console.log(`goal 10,000 routes, edit within 1.5x floor: ${(median(big.o.edits) / big.f).toFixed(3)}x ${median(big.o.edits) <= 1.5 * big.f ? 'met' : 'NOT met'}`);
+    console.log(
+      `goal 10,000 routes, open within 1.5x floor: ${(big.o.open / big.f).toFixed(2)}x ${big.o.open <= 1.5 * big.f ? 'met' : 'NOT met'}`,
+    );
+    console.log(
+      `goal 10,000 routes, edit within 1.5x floor: ${(median(big.o.edits) / big.f).toFixed(3)}x ${median(big.o.edits) <= 1.5 * big.f ? 'met' : 'NOT met'}`,
+    );
   }
-  if (mid) console.log(`goal 1,000 routes, edit median < 50 ms: ${fmt(median(mid.o.edits))} ${median(mid.o.edits) < 50 ? 'met' : 'NOT met'}`);
+  if (mid)
+    console.log(
+      `goal 1,000 routes, edit median < 50 ms: ${fmt(median(mid.o.edits))} ${median(mid.o.edits) < 50 ? 'met' : 'NOT met'}`,
+    );
 }
 
 main().then(

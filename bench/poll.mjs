@@ -21,14 +21,19 @@ const arg = (name, fallback) => {
   return i >= 0 ? process.argv[i + 1] : fallback;
 };
 const smoke = process.argv.includes('--smoke');
-const sizes = arg('--sizes', smoke ? '10' : '10,100,1000').split(',').map(Number);
+const sizes = arg('--sizes', smoke ? '10' : '10,100,1000')
+  .split(',')
+  .map(Number);
 const runs = Number(arg('--runs', smoke ? '1' : '5'));
 const CONNECTIONS = 8;
 
 // Bundle the shipped client and the test server as plain ESM (what the extension runs is bundled too).
 mkdirSync(path.join(root, '.bench'), { recursive: true });
 await esbuild.build({
-  entryPoints: { client: path.join(root, 'src/core/backend/client.ts'), 'spec-server': path.join(root, 'test/support/spec-server.ts') },
+  entryPoints: {
+    client: path.join(root, 'src/core/backend/client.ts'),
+    'spec-server': path.join(root, 'test/support/spec-server.ts'),
+  },
   outdir: path.join(root, '.bench'),
   outExtension: { '.js': '.mjs' },
   bundle: true,
@@ -42,7 +47,9 @@ await esbuild.build({
 });
 const { BackendClient } = await import(path.join(root, '.bench', 'client.mjs'));
 
-const child = forkTracked(path.join(root, 'bench/poll/server-child.mjs'), [JSON.stringify(sizes)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const child = forkTracked(path.join(root, 'bench/poll/server-child.mjs'), [JSON.stringify(sizes)], {
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
 const ask = (msg) => new Promise((resolve) => child.once('message', resolve) && child.send(msg));
 const { url } = await new Promise((resolve, reject) => {
   child.once('message', resolve);
@@ -104,32 +111,64 @@ async function measureAll(clients, dir, n) {
       acc[name].requests = (await ask('count')).count - before;
     }
   }
-  return Object.fromEntries(Object.entries(acc).map(([name, a]) => [name, { wall: median(a.walls), cpu: median(a.cpus), requests: a.requests }]));
+  return Object.fromEntries(
+    Object.entries(acc).map(([name, a]) => [
+      name,
+      { wall: median(a.walls), cpu: median(a.cpus), requests: a.requests },
+    ]),
+  );
 }
 
 try {
   const rows = [];
   for (const n of sizes) {
     const dir = `/bench/${n}`;
-    idsByDir.set(dir, (await client.listSessions(dir)).sessions.map((s) => s.id));
-    rows.push({ n, ...(await measureAll([['naive', naive], ['floor', floor], ['ours', ours]], dir, n)) });
+    idsByDir.set(
+      dir,
+      (await client.listSessions(dir)).sessions.map((s) => s.id),
+    );
+    rows.push({
+      n,
+      ...(await measureAll(
+        [
+          ['naive', naive],
+          ['floor', floor],
+          ['ours', ours],
+        ],
+        dir,
+        n,
+      )),
+    });
   }
 
   const f = (x) => x.toFixed(1);
-  console.log(`\nSampling round: 1 list + N newest-message reads (limit=1), spec server in a child process, ${CONNECTIONS} connections, median of ${runs} runs`);
-  console.log(`${'N'.padStart(5)}  ${'client'.padEnd(6)}  ${'wall ms'.padStart(9)}  ${'requests'.padStart(8)}  ${'CPU ms'.padStart(8)}  ${'ours vs this'.padStart(12)}`);
+  console.log(
+    `\nSampling round: 1 list + N newest-message reads (limit=1), spec server in a child process, ${CONNECTIONS} connections, median of ${runs} runs`,
+  );
+  console.log(
+    `${'N'.padStart(5)}  ${'client'.padEnd(6)}  ${'wall ms'.padStart(9)}  ${'requests'.padStart(8)}  ${'CPU ms'.padStart(8)}  ${'ours vs this'.padStart(12)}`,
+  );
   for (const row of rows) {
     for (const name of ['naive', 'floor', 'ours']) {
       const m = row[name];
-      const ratio = name === 'ours' ? '' : name === 'floor' ? `${(row.ours.wall / m.wall).toFixed(2)}x floor` : `${(m.wall / row.ours.wall).toFixed(1)}x faster`;
-      console.log(`${String(row.n).padStart(5)}  ${name.padEnd(6)}  ${f(m.wall).padStart(9)}  ${String(m.requests).padStart(8)}  ${f(m.cpu).padStart(8)}  ${ratio.padStart(12)}`);
+      const ratio =
+        name === 'ours'
+          ? ''
+          : name === 'floor'
+            ? `${(row.ours.wall / m.wall).toFixed(2)}x floor`
+            : `${(m.wall / row.ours.wall).toFixed(1)}x faster`;
+      console.log(
+        `${String(row.n).padStart(5)}  ${name.padEnd(6)}  ${f(m.wall).padStart(9)}  ${String(m.requests).padStart(8)}  ${f(m.cpu).padStart(8)}  ${ratio.padStart(12)}`,
+      );
     }
   }
   const big = rows.find((r) => r.n === 1000);
   if (big) {
     const vsFloor = big.ours.wall / big.floor.wall;
     const vsNaive = big.naive.wall / big.ours.wall;
-    console.log(`\nGoal at 1,000 sessions: within 1.3x of the floor: ${vsFloor.toFixed(2)}x ${vsFloor <= 1.3 ? 'OK' : 'MISSED'}; at least 5x faster than naive: ${vsNaive.toFixed(1)}x ${vsNaive >= 5 ? 'OK' : 'MISSED'}`);
+    console.log(
+      `\nGoal at 1,000 sessions: within 1.3x of the floor: ${vsFloor.toFixed(2)}x ${vsFloor <= 1.3 ? 'OK' : 'MISSED'}; at least 5x faster than naive: ${vsNaive.toFixed(1)}x ${vsNaive >= 5 ? 'OK' : 'MISSED'}`,
+    );
   }
 } finally {
   await client.close();

@@ -22,9 +22,19 @@ for (const name of benches.filter((b) => only.length === 0 || only.includes(b)))
   console.log(`\n[bench-smoke] ${name}`);
   const t0 = Date.now();
   const child = spawnTracked(process.execPath, [file, '--smoke'], { cwd: root, stdio: 'inherit' });
-  const { code, signal } = await new Promise((resolve) => child.once('exit', (c, s) => resolve({ code: c, signal: s })));
-  results.push({ name, ok: code === 0, seconds: (Date.now() - t0) / 1000, why: signal ? `killed by ${signal}` : `exit ${code}` });
+  const { code, signal } = await new Promise((resolve) =>
+    child.once('exit', (c, s) => resolve({ code: c, signal: s })),
+  );
+  results.push({
+    name,
+    ok: code === 0,
+    seconds: (Date.now() - t0) / 1000,
+    why: signal ? `killed by ${signal}` : `exit ${code}`,
+  });
 }
 console.log('\n[bench-smoke] bench       result  seconds');
-for (const r of results) console.log(`[bench-smoke] ${r.name.padEnd(11)} ${(r.ok ? 'pass' : 'FAIL').padEnd(7)} ${r.seconds.toFixed(1).padStart(7)}${r.ok ? '' : `  (${r.why})`}`);
+for (const r of results)
+  console.log(
+    `[bench-smoke] ${r.name.padEnd(11)} ${(r.ok ? 'pass' : 'FAIL').padEnd(7)} ${r.seconds.toFixed(1).padStart(7)}${r.ok ? '' : `  (${r.why})`}`,
+  );
 process.exit(results.length > 0 && results.every((r) => r.ok) ? 0 : 1);

@@ -46,11 +46,17 @@ const parseSizes = (text) =>
   });
 const sizeList = loadOnly ? [] : parseSizes(arg('--sizes', smoke ? '5x4' : '5x40,5x200,20x250'));
 const loadSize = parseSizes(arg('--load-size', smoke ? '5x10' : '5x200'))[0];
-const perBackendSizes = [...new Set([...sizeList.map((s) => s.perBackend), ...(loadMinutes > 0 ? [loadSize.perBackend] : [])])];
+const perBackendSizes = [
+  ...new Set([...sizeList.map((s) => s.perBackend), ...(loadMinutes > 0 ? [loadSize.perBackend] : [])]),
+];
 const backendCount = Math.max(5, ...sizeList.map((s) => s.backends), loadMinutes > 0 ? loadSize.backends : 0);
 const minSpacingMs = smoke ? 2_000 : null;
 const suite = path.join(root, 'out', 'test', 'editor', 'index.js');
-if (!existsSync(path.join(root, 'dist', 'extension.js')) || !existsSync(suite) || !readFileSync(suite, 'utf8').includes('views benchmark')) {
+if (
+  !existsSync(path.join(root, 'dist', 'extension.js')) ||
+  !existsSync(suite) ||
+  !readFileSync(suite, 'utf8').includes('views benchmark')
+) {
   console.error('build first: node esbuild.mjs --production (the editor suite must include views.bench.ts)');
   process.exit(2);
 }
@@ -91,7 +97,11 @@ await esbuild.build({
   logLevel: 'error',
 });
 
-const servers = forkTracked(path.join(root, 'bench/views/server-child.mjs'), [JSON.stringify(perBackendSizes), String(backendCount)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const servers = forkTracked(
+  path.join(root, 'bench/views/server-child.mjs'),
+  [JSON.stringify(perBackendSizes), String(backendCount)],
+  { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+);
 const { urls } = await new Promise((resolve, reject) => {
   servers.once('message', resolve);
   servers.once('exit', (code) => reject(new Error(`the spec servers exited (${code})`)));
@@ -103,19 +113,37 @@ const stopServers = async () => {
 
 try {
   // 1. The reference: the bare monitor in plain Node.
-  if (!loadOnly) console.log(`[bench] reference: the bare session monitor in plain Node (${smoke ? 'about 5 s' : 'about 3 min'})`);
-  const reference = loadOnly ? null : await new Promise((resolve, reject) => {
-    const child = forkTracked(path.join(root, 'bench/views/monitor-child.mjs'), [JSON.stringify(urls), JSON.stringify(sizeList), String(rounds), ...(minSpacingMs ? [String(minSpacingMs)] : [])], {
-      execArgv: ['--expose-gc'],
-      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop())) : reject(new Error(`reference run failed (exit ${code})`))));
-  });
+  if (!loadOnly)
+    console.log(`[bench] reference: the bare session monitor in plain Node (${smoke ? 'about 5 s' : 'about 3 min'})`);
+  const reference = loadOnly
+    ? null
+    : await new Promise((resolve, reject) => {
+        const child = forkTracked(
+          path.join(root, 'bench/views/monitor-child.mjs'),
+          [
+            JSON.stringify(urls),
+            JSON.stringify(sizeList),
+            String(rounds),
+            ...(minSpacingMs ? [String(minSpacingMs)] : []),
+          ],
+          {
+            execArgv: ['--expose-gc'],
+            stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+          },
+        );
+        let out = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.on('exit', (code) =>
+          code === 0
+            ? resolve(JSON.parse(out.trim().split('\n').pop()))
+            : reject(new Error(`reference run failed (exit ${code})`)),
+        );
+      });
 
   // 2. The extension host.
-  console.log(`[bench] extension host: code-server with the Sessions view visible (${smoke ? 'about 1 min' : loadOnly ? `about ${loadMinutes + 1} min` : 'about 15 min'})`);
+  console.log(
+    `[bench] extension host: code-server with the Sessions view visible (${smoke ? 'about 1 min' : loadOnly ? `about ${loadMinutes + 1} min` : 'about 15 min'})`,
+  );
   const resultsFile = path.join(root, 'test-results', 'bench-views.json');
   const runExtensionHost = async (noRecycle) => {
     rmSync(resultsFile, { force: true });
@@ -124,7 +152,16 @@ try {
         SESSION_OPS_EDITOR_SUITE: 'bench-views',
         SESSION_OPS_BENCH_SPEC_URLS: JSON.stringify(urls),
         SESSION_OPS_BENCH_SIZES: JSON.stringify(sizeList),
-        ...(loadMinutes > 0 ? { SESSION_OPS_BENCH_LOAD: JSON.stringify({ minutes: loadMinutes, ...loadSize, noTree: process.argv.includes('--load-no-tree'), noRecycle }) } : {}),
+        ...(loadMinutes > 0
+          ? {
+              SESSION_OPS_BENCH_LOAD: JSON.stringify({
+                minutes: loadMinutes,
+                ...loadSize,
+                noTree: process.argv.includes('--load-no-tree'),
+                noRecycle,
+              }),
+            }
+          : {}),
         ...(loadOnly ? { SESSION_OPS_BENCH_LOAD_ONLY: '1' } : {}),
         SESSION_OPS_BENCH_ROUNDS: String(rounds),
         SESSION_OPS_BENCH_TRIALS: String(trials),
@@ -141,7 +178,9 @@ try {
   if (loadCompare && ext.load) {
     // The same load run again in a fresh editor with the tree view never recycled: VS Code's
     // per-item stores side by side with the recycling that bounds them.
-    console.log(`[bench] the same load run with the tree view never recycled (--load-compare, about ${loadMinutes + 1} min)`);
+    console.log(
+      `[bench] the same load run with the tree view never recycled (--load-compare, about ${loadMinutes + 1} min)`,
+    );
     const off = await runExtensionHost(true);
     printLoad(off.load);
     printLoadCompare([ext.load, off.load]);
@@ -161,7 +200,18 @@ function print(ext, ref) {
   const f0 = (x) => (x === null || x === undefined ? 'n/a' : x.toFixed(0));
   const f1 = (x) => (x === null || x === undefined ? 'n/a' : x.toFixed(1));
   const cols = [
-    ['N', 9], ['round', 18], ['where', 17], ['wall ms', 8], ['CPU ms', 8], ['max block ms', 12], ['on CPU', 6], ['heap MB', 8], ['heap after gc', 13], ['RSS MB', 7], ['tree items', 10], ['rows changed', 12],
+    ['N', 9],
+    ['round', 18],
+    ['where', 17],
+    ['wall ms', 8],
+    ['CPU ms', 8],
+    ['max block ms', 12],
+    ['on CPU', 6],
+    ['heap MB', 8],
+    ['heap after gc', 13],
+    ['RSS MB', 7],
+    ['tree items', 10],
+    ['rows changed', 12],
   ];
   const line = (vals) => `| ${vals.map((v, i) => String(v).padStart(cols[i][1])).join(' | ')} |`;
   const pick = (rs, key) => median(rs.map((r) => r[key]));
@@ -169,35 +219,61 @@ function print(ext, ref) {
     const rs = Array.isArray(r) ? r : [r];
     const heapGc = pick(rs, 'heapAfterGc');
     return line([
-      '', label, where, f1(pick(rs, 'wallMs')), f1(pick(rs, 'cpuMs')), f1(pick(rs, 'maxBlockMs')), rs[0].maxBlockCpuMs === undefined ? '-' : f1(pick(rs, 'maxBlockCpuMs')), memory ? MB(pick(rs, 'heapUsed')) : '*',
-      !memory ? '*' : heapGc === null ? 'n/a' : `${MB(heapGc)} (+${MB(heapGc - baseGc)})`, memory ? MB(pick(rs, 'rss')) : '*',
-      rs[0].treeItems === undefined ? '-' : f0(pick(rs, 'treeItems')), f0(pick(rs, 'changedRows')),
+      '',
+      label,
+      where,
+      f1(pick(rs, 'wallMs')),
+      f1(pick(rs, 'cpuMs')),
+      f1(pick(rs, 'maxBlockMs')),
+      rs[0].maxBlockCpuMs === undefined ? '-' : f1(pick(rs, 'maxBlockCpuMs')),
+      memory ? MB(pick(rs, 'heapUsed')) : '*',
+      !memory ? '*' : heapGc === null ? 'n/a' : `${MB(heapGc)} (+${MB(heapGc - baseGc)})`,
+      memory ? MB(pick(rs, 'rss')) : '*',
+      rs[0].treeItems === undefined ? '-' : f0(pick(rs, 'treeItems')),
+      f0(pick(rs, 'changedRows')),
     ]);
   };
 
-  console.log(`\nSampling round over spec-dialect backends (servers in a child process), view visible in code-server 4.100.3 vs the bare monitor in plain Node ${ref.node}`);
-  console.log(`steady = median of ${ext.rounds} back-to-back rounds (each with a baseline >= ${smoke ? "2 s old: smoke run, min spacing lowered" : "30 s old"}); CPU in the extension host covers the round and the debounced tree refresh after it; max block = the longest event-loop delay in the window (perf_hooks.monitorEventLoopDelay, 10 ms resolution), median over the rounds; on CPU = the same from a 10 ms drift probe counting only CPU the process used in the gap (a late timer on this shared machine may be starvation, not a block)`);
-  console.log('where: "extension host" = view visible; "no tree events" = the same, the Sessions view\'s onDidChangeTreeData swallowed (no VS Code tree refresh); "views hidden" = both Session Ops views hidden, rounds called directly (as with an automatic action armed)');
-  console.log('cold = the first round of new backends: in the extension host from writing sessionOps.backends to all rows listed; first verdicts = the first round with a baseline');
+  console.log(
+    `\nSampling round over spec-dialect backends (servers in a child process), view visible in code-server 4.100.3 vs the bare monitor in plain Node ${ref.node}`,
+  );
+  console.log(
+    `steady = median of ${ext.rounds} back-to-back rounds (each with a baseline >= ${smoke ? '2 s old: smoke run, min spacing lowered' : '30 s old'}); CPU in the extension host covers the round and the debounced tree refresh after it; max block = the longest event-loop delay in the window (perf_hooks.monitorEventLoopDelay, 10 ms resolution), median over the rounds; on CPU = the same from a 10 ms drift probe counting only CPU the process used in the gap (a late timer on this shared machine may be starvation, not a block)`,
+  );
+  console.log(
+    'where: "extension host" = view visible; "no tree events" = the same, the Sessions view\'s onDidChangeTreeData swallowed (no VS Code tree refresh); "views hidden" = both Session Ops views hidden, rounds called directly (as with an automatic action armed)',
+  );
+  console.log(
+    'cold = the first round of new backends: in the extension host from writing sessionOps.backends to all rows listed; first verdicts = the first round with a baseline',
+  );
   console.log(line(cols.map((c) => c[0])));
   console.log(`|${cols.map((c) => '-'.repeat(c[1] + 2)).join('|')}|`);
   for (let i = 0; i < ext.sizes.length; i++) {
     const e = ext.sizes[i];
     const r = ref.sizes.find((x) => x.n === e.n);
     console.log(line([`${e.n}/${e.backends ?? 5}b`, '', '', '', '', '', '', '', '', '', '', '']));
-    console.log(summarize('steady (median)', e.steady, 'extension host', ext.baseline.heapAfterGc ?? ext.baseline.heapUsed));
+    console.log(
+      summarize('steady (median)', e.steady, 'extension host', ext.baseline.heapAfterGc ?? ext.baseline.heapUsed),
+    );
     if (e.noTree) console.log(summarize('steady (median)', e.noTree, 'no tree events', 0, false));
     if (e.hidden) console.log(summarize('steady (median)', e.hidden, 'views hidden', 0, false));
     if (r) console.log(summarize('steady (median)', r.steady, 'plain Node', ref.baseline.heapUsed));
-    console.log(summarize('first verdicts', e.verdict, 'extension host', ext.baseline.heapAfterGc ?? ext.baseline.heapUsed));
+    console.log(
+      summarize('first verdicts', e.verdict, 'extension host', ext.baseline.heapAfterGc ?? ext.baseline.heapUsed),
+    );
     if (r) console.log(summarize('first verdicts', r.verdict, 'plain Node', ref.baseline.heapUsed));
-    console.log(summarize('cold (first sample)', e.cold, 'extension host', ext.baseline.heapAfterGc ?? ext.baseline.heapUsed));
+    console.log(
+      summarize('cold (first sample)', e.cold, 'extension host', ext.baseline.heapAfterGc ?? ext.baseline.heapUsed),
+    );
     if (r) console.log(summarize('cold (first sample)', r.cold, 'plain Node', ref.baseline.heapUsed));
   }
   // The goals of issue 15, from this run.
   const e1000 = ext.sizes.find((e) => e.n === 1000);
   const r1000 = ref.sizes.find((x) => x.n === 1000);
-  for (const [e, r] of [[e1000, r1000], ...(e1000 ? [] : [[ext.sizes[ext.sizes.length - 1], ref.sizes[ref.sizes.length - 1]]])]) {
+  for (const [e, r] of [
+    [e1000, r1000],
+    ...(e1000 ? [] : [[ext.sizes[ext.sizes.length - 1], ref.sizes[ref.sizes.length - 1]]]),
+  ]) {
     if (!e || !r) continue;
     const ratio = pick(e.steady, 'cpuMs') / pick(r.steady, 'cpuMs');
     const hidden = e.hidden ? pick(e.hidden, 'cpuMs') / pick(r.steady, 'cpuMs') : null;
@@ -213,7 +289,10 @@ function print(ext, ref) {
   }
   const e5000 = ext.sizes.find((e) => e.n >= 5000);
   if (e5000) {
-    for (const [label, key] of [['wall', 'maxBlockMs'], ['on CPU', 'maxBlockCpuMs']]) {
+    for (const [label, key] of [
+      ['wall', 'maxBlockMs'],
+      ['on CPU', 'maxBlockCpuMs'],
+    ]) {
       const blocks = e5000.steady.map((x) => x[key]).filter((x) => typeof x === 'number');
       const worst = blocks.length ? Math.max(...blocks) : null;
       console.log(
@@ -227,12 +306,19 @@ function print(ext, ref) {
   if (small && big && small !== big) {
     const per = (s, key) => pick(s.steady, key) / s.n;
     console.log(`\nScaling ${small.n} -> ${big.n} sessions (x${big.n / small.n}), steady round:`);
-    console.log(`| ${'where'.padEnd(16)} | ${'wall x'.padStart(7)} | ${'CPU x'.padStart(7)} | ${'CPU µs/session'.padStart(16)} | ${'retained heap KB/session'.padStart(24)} |`);
+    console.log(
+      `| ${'where'.padEnd(16)} | ${'wall x'.padStart(7)} | ${'CPU x'.padStart(7)} | ${'CPU µs/session'.padStart(16)} | ${'retained heap KB/session'.padStart(24)} |`,
+    );
     console.log(`|${'-'.repeat(18)}|${'-'.repeat(9)}|${'-'.repeat(9)}|${'-'.repeat(18)}|${'-'.repeat(26)}|`);
     const scale = (where, a, b, baseKey) => {
       const ratio = (k) => (pick(b.steady, k) / pick(a.steady, k)).toFixed(2);
-      const heapPer = pick(b.steady, baseKey) === null ? 'n/a' : (((pick(b.steady, baseKey) - pick(a.steady, baseKey)) / (b.n - a.n)) / 1024).toFixed(1);
-      console.log(`| ${where.padEnd(16)} | ${ratio('wallMs').padStart(7)} | ${ratio('cpuMs').padStart(7)} | ${`${(per(a, 'cpuMs') * 1000).toFixed(0)} -> ${(per(b, 'cpuMs') * 1000).toFixed(0)}`.padStart(16)} | ${heapPer.padStart(24)} |`);
+      const heapPer =
+        pick(b.steady, baseKey) === null
+          ? 'n/a'
+          : ((pick(b.steady, baseKey) - pick(a.steady, baseKey)) / (b.n - a.n) / 1024).toFixed(1);
+      console.log(
+        `| ${where.padEnd(16)} | ${ratio('wallMs').padStart(7)} | ${ratio('cpuMs').padStart(7)} | ${`${(per(a, 'cpuMs') * 1000).toFixed(0)} -> ${(per(b, 'cpuMs') * 1000).toFixed(0)}`.padStart(16)} | ${heapPer.padStart(24)} |`,
+      );
     };
     scale('extension host', small, big, 'heapAfterGc');
     if (rsmall && rbig) scale('plain Node', rsmall, rbig, 'heapAfterGc');
@@ -241,8 +327,12 @@ function print(ext, ref) {
     `\nExtension host: forced gc ${ext.gcAvailable ? 'available (v8 flag at run time)' : 'unavailable: "heap after gc" is n/a'}; idle CPU with the view visible ${f1(ext.baseline.idleCpuMsPerS)} ms/s ` +
       `(${ext.sizes.map((s) => `${f1(s.idleCpuMsPerS)} ms/s with ${s.n} rows`).join(', ')}); a measured window lasts the round + ~0.5 s of quiet.`,
   );
-  console.log(`* memory not comparable: these rounds follow the visible ones, with ${ext.rounds} (${2 * ext.rounds}) more samples per session in the history.`);
-  console.log(`Baseline heap after activation, view visible, no backend: extension host ${MB(ext.baseline.heapUsed)} MB (RSS ${MB(ext.baseline.rss)}), plain Node ${MB(ref.baseline.heapUsed)} MB (RSS ${MB(ref.baseline.rss)}).`);
+  console.log(
+    `* memory not comparable: these rounds follow the visible ones, with ${ext.rounds} (${2 * ext.rounds}) more samples per session in the history.`,
+  );
+  console.log(
+    `Baseline heap after activation, view visible, no backend: extension host ${MB(ext.baseline.heapUsed)} MB (RSS ${MB(ext.baseline.rss)}), plain Node ${MB(ref.baseline.heapUsed)} MB (RSS ${MB(ref.baseline.rss)}).`,
+  );
   // Retained heap per round: the slope of heap-after-gc over the steady rounds (sample history).
   const slope = (rs) => {
     const ys = rs.map((r) => r.heapAfterGc);
@@ -253,7 +343,9 @@ function print(ext, ref) {
     const r = ref.sizes.find((x) => x.n === s.n);
     const grow = (rs) => (slope(rs) === null ? 'n/a' : `${(slope(rs) / s.n / 1024).toFixed(2)} KB`);
     console.log(
-      `N=${s.n}: badges ${Object.entries(s.badges).map(([b, c]) => `${b} ${c}`).join(', ')}; notifications at the first verdicts ${s.verdict.notifications}; ` +
+      `N=${s.n}: badges ${Object.entries(s.badges)
+        .map(([b, c]) => `${b} ${c}`)
+        .join(', ')}; notifications at the first verdicts ${s.verdict.notifications}; ` +
         `per steady round: tree items resolved in ${f1(pick(s.steady, 'treeItemMs'))} ms, change listeners (view, status bar) ${f1(pick(s.steady, 'listenerMs'))} ms, ` +
         `tree refresh ends ${f0(pick(s.steady, 'renderTailMs'))} ms after the round (debounce); rows rendered in the DOM ${s.domRowsRendered ?? 'n/a'}; ` +
         `retained heap grows ${grow(s.steady)} per session per round in the extension host, ${r ? grow(r.steady) : 'n/a'} in plain Node (sample history, pruned after 3 min).`,
@@ -262,8 +354,17 @@ function print(ext, ref) {
 
   if (!ext.trials) return;
   const trialsOf = (mode) => (ext.trials ?? []).filter((t) => t.mode === mode);
-  console.log(`\nStock opencode (scripted model), session.idle on our own /event subscription -> badge report-done; polling spacing ${ext.spacingS} s; prompts sent ${[...new Set((ext.trials ?? []).map((t) => t.offsetS))].join('/')} s into the polling cycle`);
-  const dcols = [['event stream', 12], ['trials', 6], ['idle -> row badge ms', 22], ['idle -> tree item ms', 22], ['idle -> DOM row ms', 22], ['prompt -> idle ms', 17]];
+  console.log(
+    `\nStock opencode (scripted model), session.idle on our own /event subscription -> badge report-done; polling spacing ${ext.spacingS} s; prompts sent ${[...new Set((ext.trials ?? []).map((t) => t.offsetS))].join('/')} s into the polling cycle`,
+  );
+  const dcols = [
+    ['event stream', 12],
+    ['trials', 6],
+    ['idle -> row badge ms', 22],
+    ['idle -> tree item ms', 22],
+    ['idle -> DOM row ms', 22],
+    ['prompt -> idle ms', 17],
+  ];
   const dline = (vals) => `| ${vals.map((v, i) => String(v).padStart(dcols[i][1])).join(' | ')} |`;
   console.log(dline(dcols.map((c) => c[0])));
   console.log(`|${dcols.map((c) => '-'.repeat(c[1] + 2)).join('|')}|`);
@@ -275,16 +376,31 @@ function print(ext, ref) {
   for (const mode of ['on', 'off']) {
     const ts = trialsOf(mode);
     if (ts.length === 0) continue;
-    console.log(dline([mode, ts.length, stat(ts.map((t) => t.idleToBadgeMs)), stat(ts.map((t) => t.idleToTreeItemMs)), stat(ts.map((t) => t.idleToDomMs)), stat(ts.map((t) => t.sendToIdleMs))]));
+    console.log(
+      dline([
+        mode,
+        ts.length,
+        stat(ts.map((t) => t.idleToBadgeMs)),
+        stat(ts.map((t) => t.idleToTreeItemMs)),
+        stat(ts.map((t) => t.idleToDomMs)),
+        stat(ts.map((t) => t.sendToIdleMs)),
+      ]),
+    );
   }
   console.log('(median, min-max in brackets)');
 }
 
 function printLoadCompare(runs) {
   const MB = (b) => (b / 1048576).toFixed(1);
-  console.log('\nLoad run side by side: the Sessions tree view recycled past its item budget vs never recycled (same size, spacing and length, each in a fresh editor)');
-  console.log('| tree view | tree items | recycled | heap MB at start | heap MB at end | max heap MB (2nd half) | growth MB | bytes per tree item |');
-  console.log('|-----------|------------|----------|------------------|----------------|------------------------|-----------|---------------------|');
+  console.log(
+    '\nLoad run side by side: the Sessions tree view recycled past its item budget vs never recycled (same size, spacing and length, each in a fresh editor)',
+  );
+  console.log(
+    '| tree view | tree items | recycled | heap MB at start | heap MB at end | max heap MB (2nd half) | growth MB | bytes per tree item |',
+  );
+  console.log(
+    '|-----------|------------|----------|------------------|----------------|------------------------|-----------|---------------------|',
+  );
   for (const l of runs) {
     const heap = l.series.map((p) => p.heapAfterGc ?? p.heapUsed);
     const start = heap[0];
@@ -292,26 +408,53 @@ function printLoadCompare(runs) {
     const max = Math.max(...heap.slice(Math.floor(heap.length / 2)));
     const growth = end - start;
     const label = l.tree?.budget ? 'recycled' : 'never';
-    console.log(`| ${label.padEnd(9)} | ${l.tree.items.toLocaleString('en-US').padStart(10)} | ${String(l.tree.recycled).padStart(8)} | ${MB(start).padStart(16)} | ${MB(end).padStart(14)} | ${MB(max).padStart(22)} | ${((growth >= 0 ? '+' : '') + MB(growth)).padStart(9)} | ${String(Math.round(growth / Math.max(1, l.tree.items))).padStart(19)} |`);
+    console.log(
+      `| ${label.padEnd(9)} | ${l.tree.items.toLocaleString('en-US').padStart(10)} | ${String(l.tree.recycled).padStart(8)} | ${MB(start).padStart(16)} | ${MB(end).padStart(14)} | ${MB(max).padStart(22)} | ${((growth >= 0 ? '+' : '') + MB(growth)).padStart(9)} | ${String(Math.round(growth / Math.max(1, l.tree.items))).padStart(19)} |`,
+    );
   }
 }
 
 function printLoad(l) {
   const MB = (b) => (b === null || b === undefined ? 'n/a' : (b / 1048576).toFixed(1));
-  console.log(`\nLoad run (issue 14): ${l.n} sessions over ${l.backends} spec-dialect backends sampled for ${(l.durationMs / 60_000).toFixed(1)} min in the extension host, spacing ${l.spacingMs} ms (min spacing ${l.minSpacingMs} ms), view visible${l.noTree ? ', its tree events swallowed (--load-no-tree)' : ''}${l.tree && !l.tree.budget ? ', tree view never recycled (--load-no-recycle)' : ''}`);
-  console.log('| when  | heap MB (after gc) | RSS MB | handles | sockets | timeouts | monitor timers | streams | clients | rounds | samples | overlaps |');
-  console.log('|-------|--------------------|--------|---------|---------|----------|----------------|---------|---------|--------|---------|----------|');
-  for (const [label, p] of [['start', l.start], ['end', l.end], ['after', l.after]]) {
+  console.log(
+    `\nLoad run (issue 14): ${l.n} sessions over ${l.backends} spec-dialect backends sampled for ${(l.durationMs / 60_000).toFixed(1)} min in the extension host, spacing ${l.spacingMs} ms (min spacing ${l.minSpacingMs} ms), view visible${l.noTree ? ', its tree events swallowed (--load-no-tree)' : ''}${l.tree && !l.tree.budget ? ', tree view never recycled (--load-no-recycle)' : ''}`,
+  );
+  console.log(
+    '| when  | heap MB (after gc) | RSS MB | handles | sockets | timeouts | monitor timers | streams | clients | rounds | samples | overlaps |',
+  );
+  console.log(
+    '|-------|--------------------|--------|---------|---------|----------|----------------|---------|---------|--------|---------|----------|',
+  );
+  for (const [label, p] of [
+    ['start', l.start],
+    ['end', l.end],
+    ['after', l.after],
+  ]) {
     if (!p) continue;
     const st = p.stats ?? {};
-    console.log(`| ${label.padEnd(5)} | ${MB(p.heapAfterGc ?? p.heapUsed).padStart(18)} | ${MB(p.rss).padStart(6)} | ${String(p.handles).padStart(7)} | ${String(p.sockets).padStart(7)} | ${String(p.timeouts).padStart(8)} | ${String(st.timers ?? 'n/a').padStart(14)} | ${String(st.streams ?? 'n/a').padStart(7)} | ${String(st.clients ?? 'n/a').padStart(7)} | ${String(st.rounds ?? 'n/a').padStart(6)} | ${String(st.samples ?? 'n/a').padStart(7)} | ${String(st.overlaps ?? 'n/a').padStart(8)} |`);
+    console.log(
+      `| ${label.padEnd(5)} | ${MB(p.heapAfterGc ?? p.heapUsed).padStart(18)} | ${MB(p.rss).padStart(6)} | ${String(p.handles).padStart(7)} | ${String(p.sockets).padStart(7)} | ${String(p.timeouts).padStart(8)} | ${String(st.timers ?? 'n/a').padStart(14)} | ${String(st.streams ?? 'n/a').padStart(7)} | ${String(st.clients ?? 'n/a').padStart(7)} | ${String(st.rounds ?? 'n/a').padStart(6)} | ${String(st.samples ?? 'n/a').padStart(7)} | ${String(st.overlaps ?? 'n/a').padStart(8)} |`,
+    );
   }
   const heap = l.series.map((p) => p.heapAfterGc ?? p.heapUsed);
   const half = heap.slice(Math.floor(heap.length / 2));
-  console.log(`heap after gc over the run (every ${(l.probeEveryMs / 1000).toFixed(0)} s): ${heap.map((h) => MB(h)).join(', ')} MB; second half min-max ${MB(Math.min(...half))}-${MB(Math.max(...half))} MB`);
-  console.log(`rounds in the run: ${l.end.stats.rounds - l.start.stats.rounds} backend rounds, ${l.end.stats.samples - l.start.stats.samples} directory samples, overlaps ${l.end.stats.overlaps}; longest event-loop block ${l.maxBlockMs.toFixed(1)} ms wall, ${(l.maxBlockCpuMs ?? 0).toFixed(1)} ms on CPU`);
-  console.log(`socket descriptors of the extension host (/proc/self/fd): before ${l.before.fdSockets ?? 'n/a'}, start ${l.start.fdSockets ?? 'n/a'}, end ${l.end.fdSockets ?? 'n/a'}, after ${l.after?.fdSockets ?? 'n/a'}`);
-  console.log(`handles, sockets, timeouts: the extension host's whole process (process.getActiveResourcesInfo: code-server's own included); "after" = backends removed 2 s earlier: sockets ${l.after?.sockets ?? 'n/a'} vs ${l.before.sockets} before the backends were added, handles ${l.after?.handles ?? 'n/a'} vs ${l.before.handles}, timeouts ${l.after?.timeouts ?? 'n/a'} vs ${l.before.timeouts}.`);
-  if (l.tree) console.log(`Sessions tree: ${l.tree.items.toLocaleString('en-US')} tree items handed to VS Code in the run (its extension host keeps ~170 bytes for each until the TreeView is disposed); ${l.tree.budget ? `view recycled ${l.tree.recycled} time(s) (budget: ${l.tree.budget.visible.toLocaleString('en-US')} items while visible, ${l.tree.budget.hidden.toLocaleString('en-US')} while hidden)` : 'recycling off (--load-no-recycle)'}`);
-  console.log(`hung wave: ${l.hungWave.transitions} sessions turned hung in one round over ${l.hungWave.backends} backend(s) -> ${l.hungWave.displayed} notification(s) displayed (one grouped notification expected)`);
+  console.log(
+    `heap after gc over the run (every ${(l.probeEveryMs / 1000).toFixed(0)} s): ${heap.map((h) => MB(h)).join(', ')} MB; second half min-max ${MB(Math.min(...half))}-${MB(Math.max(...half))} MB`,
+  );
+  console.log(
+    `rounds in the run: ${l.end.stats.rounds - l.start.stats.rounds} backend rounds, ${l.end.stats.samples - l.start.stats.samples} directory samples, overlaps ${l.end.stats.overlaps}; longest event-loop block ${l.maxBlockMs.toFixed(1)} ms wall, ${(l.maxBlockCpuMs ?? 0).toFixed(1)} ms on CPU`,
+  );
+  console.log(
+    `socket descriptors of the extension host (/proc/self/fd): before ${l.before.fdSockets ?? 'n/a'}, start ${l.start.fdSockets ?? 'n/a'}, end ${l.end.fdSockets ?? 'n/a'}, after ${l.after?.fdSockets ?? 'n/a'}`,
+  );
+  console.log(
+    `handles, sockets, timeouts: the extension host's whole process (process.getActiveResourcesInfo: code-server's own included); "after" = backends removed 2 s earlier: sockets ${l.after?.sockets ?? 'n/a'} vs ${l.before.sockets} before the backends were added, handles ${l.after?.handles ?? 'n/a'} vs ${l.before.handles}, timeouts ${l.after?.timeouts ?? 'n/a'} vs ${l.before.timeouts}.`,
+  );
+  if (l.tree)
+    console.log(
+      `Sessions tree: ${l.tree.items.toLocaleString('en-US')} tree items handed to VS Code in the run (its extension host keeps ~170 bytes for each until the TreeView is disposed); ${l.tree.budget ? `view recycled ${l.tree.recycled} time(s) (budget: ${l.tree.budget.visible.toLocaleString('en-US')} items while visible, ${l.tree.budget.hidden.toLocaleString('en-US')} while hidden)` : 'recycling off (--load-no-recycle)'}`,
+    );
+  console.log(
+    `hung wave: ${l.hungWave.transitions} sessions turned hung in one round over ${l.hungWave.backends} backend(s) -> ${l.hungWave.displayed} notification(s) displayed (one grouped notification expected)`,
+  );
 }

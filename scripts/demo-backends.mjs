@@ -42,25 +42,68 @@ export const SPEC_SESSIONS = [
 
 function seedSpec(spec) {
   const now = Date.now();
-  spec.setProviders([{ id: 'anthropic', name: 'Anthropic' }, { id: 'openai', name: 'OpenAI' }, { id: 'local', name: 'Local' }], ['anthropic', 'openai', 'local']);
+  spec.setProviders(
+    [
+      { id: 'anthropic', name: 'Anthropic' },
+      { id: 'openai', name: 'OpenAI' },
+      { id: 'local', name: 'Local' },
+    ],
+    ['anthropic', 'openai', 'local'],
+  );
   spec.setQuota('anthropic', { markedAt: now - 25 * 60_000, resetAt: now + 3 * 3600_000 });
   const d = spec.directory(SPEC_DIR);
-  const healthy = d.addSession({ title: SPEC_SESSIONS[0].title, state: 'generating', progress: { stepCount: 41, lastStepAt: now } });
-  d.addMessage(healthy, { role: 'assistant', text: 'Porting the invoice endpoints...', info: { providerID: 'openai', modelID: 'gpt-5' } });
-  const hung = d.addSession({ title: SPEC_SESSIONS[1].title, state: 'generating', progress: { stepCount: 17, lastStepAt: now - 12 * 60_000 } });
+  const healthy = d.addSession({
+    title: SPEC_SESSIONS[0].title,
+    state: 'generating',
+    progress: { stepCount: 41, lastStepAt: now },
+  });
+  d.addMessage(healthy, {
+    role: 'assistant',
+    text: 'Porting the invoice endpoints...',
+    info: { providerID: 'openai', modelID: 'gpt-5' },
+  });
+  const hung = d.addSession({
+    title: SPEC_SESSIONS[1].title,
+    state: 'generating',
+    progress: { stepCount: 17, lastStepAt: now - 12 * 60_000 },
+  });
   d.addMessage(hung, { role: 'assistant', text: 'Compacting...', info: { providerID: 'openai', modelID: 'gpt-5' } });
   const idle = d.addSession({ title: SPEC_SESSIONS[2].title, state: 'idle' });
   d.addMessage(idle, { role: 'assistant', text: 'I mapped half of the error codes; next I will do the rest.' });
   const wall = d.addSession({ title: SPEC_SESSIONS[3].title, state: 'idle' });
-  d.addMessage(wall, { role: 'assistant', finish: 'error', error: { text: 'Weekly usage limit reached. Resets in about 3 hours.', reason: 'account_usage_limit', provider: 'anthropic' } });
+  d.addMessage(wall, {
+    role: 'assistant',
+    finish: 'error',
+    error: {
+      text: 'Weekly usage limit reached. Resets in about 3 hours.',
+      reason: 'account_usage_limit',
+      provider: 'anthropic',
+    },
+  });
   const done = d.addSession({ title: SPEC_SESSIONS[4].title, state: 'idle' });
-  d.addMessage(done, { role: 'assistant', text: 'ticket=PAY-105 label=Kind/Port status=done pr=#88 summary="RULE-01..RULE-14 ported, all green"' });
+  d.addMessage(done, {
+    role: 'assistant',
+    text: 'ticket=PAY-105 label=Kind/Port status=done pr=#88 summary="RULE-01..RULE-14 ported, all green"',
+  });
   const blocked = d.addSession({ title: SPEC_SESSIONS[5].title, state: 'idle' });
-  d.addMessage(blocked, { role: 'assistant', text: 'ticket=PAY-106 status=blocked reason=quota-exhausted summary="usage limit on the second provider"' });
+  d.addMessage(blocked, {
+    role: 'assistant',
+    text: 'ticket=PAY-106 status=blocked reason=quota-exhausted summary="usage limit on the second provider"',
+  });
   // A woken session answers and goes back to work.
   spec.onPrompt = (record, dir) => {
-    dir.setSession(record.sessionId, { state: 'generating', progress: { stepCount: (dir.sessions.get(record.sessionId)?.progress?.stepCount ?? 0) + 1, lastStepAt: Date.now() } });
-    dir.addMessage(record.sessionId, { role: 'assistant', text: 'Resumed and working.', info: { providerID: record.payload.model?.providerID, modelID: record.payload.model?.modelID } });
+    dir.setSession(record.sessionId, {
+      state: 'generating',
+      progress: {
+        stepCount: (dir.sessions.get(record.sessionId)?.progress?.stepCount ?? 0) + 1,
+        lastStepAt: Date.now(),
+      },
+    });
+    dir.addMessage(record.sessionId, {
+      role: 'assistant',
+      text: 'Resumed and working.',
+      info: { providerID: record.payload.model?.providerID, modelID: record.payload.model?.modelID },
+    });
   };
   const ticker = setInterval(() => {
     d.step(healthy, 1);
@@ -77,16 +120,35 @@ function demoConfig(modelUrl) {
     disabled_providers: ['opencode'],
     provider: {
       ...config.provider,
-      burst: { npm: '@ai-sdk/openai-compatible', name: 'Burst', options: { baseURL: modelUrl, apiKey: 'sk-burst-demo' }, models: { m1: { name: 'M1' } } },
-      prepaid: { npm: '@ai-sdk/openai-compatible', name: 'Prepaid', options: { baseURL: modelUrl, apiKey: 'sk-prepaid-demo' }, models: { m1: { name: 'M1' } } },
-      backup: { npm: '@ai-sdk/openai-compatible', name: 'Backup', options: { baseURL: modelUrl, apiKey: 'sk-backup-demo' }, models: { b1: { name: 'B1' } } },
+      burst: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Burst',
+        options: { baseURL: modelUrl, apiKey: 'sk-burst-demo' },
+        models: { m1: { name: 'M1' } },
+      },
+      prepaid: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Prepaid',
+        options: { baseURL: modelUrl, apiKey: 'sk-prepaid-demo' },
+        models: { m1: { name: 'M1' } },
+      },
+      backup: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Backup',
+        options: { baseURL: modelUrl, apiKey: 'sk-backup-demo' },
+        models: { b1: { name: 'B1' } },
+      },
     },
     permission: { bash: { '*': 'allow', 'git push*': 'ask' } },
   });
 }
 
 async function request(url, init, auth) {
-  const res = await fetch(url, { ...init, headers: { ...(init?.headers ?? {}), authorization: auth }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  const res = await fetch(url, {
+    ...init,
+    headers: { ...(init?.headers ?? {}), authorization: auth },
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
   if (!res.ok) throw new Error(`${init?.method ?? 'GET'} ${new URL(url).pathname} answered ${res.status}`);
   return res;
 }
@@ -110,9 +172,17 @@ export async function startDemoBackends({ log = console.log } = {}) {
     stops.push(() => model.stop());
     model.when('[busy]', { kind: 'tool-loop', command: 'sleep 2', rounds: 100000 });
     model.when('[stall]', { kind: 'stall', text: 'Reading the schema' });
-    model.when('[report]', { kind: 'reply', text: 'All checks pass.\nticket=DEMO-3 status=done pr=#1 summary="README example verified"', chunks: 4 });
+    model.when('[report]', {
+      kind: 'reply',
+      text: 'All checks pass.\nticket=DEMO-3 status=done pr=#1 summary="README example verified"',
+      chunks: 4,
+    });
     model.when('[lazy]', { kind: 'reply', text: 'I mapped half of the error codes; the rest comes next.' });
-    model.when('[walled]', { kind: 'rate-limit', retryAfter: 4 * 3600, message: 'Rate limit reached; retry after 4 hours' });
+    model.when('[walled]', {
+      kind: 'rate-limit',
+      retryAfter: 4 * 3600,
+      message: 'Rate limit reached; retry after 4 hours',
+    });
     model.when('[broke]', { kind: 'balance' });
     model.when('[ask]', { kind: 'tool-loop', command: 'git push origin release', rounds: 1, then: 'Pushed.' });
     model.setDefault({ kind: 'reply', text: 'Resumed and working.', chunks: 6, delayMs: 300 });
@@ -125,22 +195,44 @@ export async function startDemoBackends({ log = console.log } = {}) {
     const auth = `Basic ${Buffer.from(`${oc.username}:${password}`).toString('base64')}`;
     const q = `directory=${encodeURIComponent(workDir)}`;
     for (const s of OPENCODE_SESSIONS) {
-      const res = await request(`${oc.baseUrl}session?${q}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: s.title }) }, auth);
+      const res = await request(
+        `${oc.baseUrl}session?${q}`,
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: s.title }) },
+        auth,
+      );
       const { id } = await res.json();
-      await request(`${oc.baseUrl}session/${id}/prompt_async?${q}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ agent: 'build', model: { providerID: s.provider ?? 'local', modelID: 'm1' }, parts: [{ type: 'text', text: s.text }] }),
-      }, auth);
+      await request(
+        `${oc.baseUrl}session/${id}/prompt_async?${q}`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            agent: 'build',
+            model: { providerID: s.provider ?? 'local', modelID: 'm1' },
+            parts: [{ type: 'text', text: s.text }],
+          }),
+        },
+        auth,
+      );
     }
     const settings = [
       { name: 'opencode (scripted model)', baseUrl: oc.baseUrl.replace(/\/$/, ''), directories: [workDir] },
       { name: 'spec-dialect backend', baseUrl: spec.url.replace(/\/$/, ''), directories: [SPEC_DIR] },
     ];
-    log(`[demo] opencode ${oc.baseUrl} (password-protected, ${OPENCODE_SESSIONS.length} sessions in ${workDir}); spec dialect ${spec.url} (${SPEC_SESSIONS.length} sessions)`);
+    log(
+      `[demo] opencode ${oc.baseUrl} (password-protected, ${OPENCODE_SESSIONS.length} sessions in ${workDir}); spec dialect ${spec.url} (${SPEC_SESSIONS.length} sessions)`,
+    );
     return {
       settings,
-      opencode: { name: settings[0].name, baseUrl: oc.baseUrl, home: oc.home, username: oc.username, password, directory: workDir, auth },
+      opencode: {
+        name: settings[0].name,
+        baseUrl: oc.baseUrl,
+        home: oc.home,
+        username: oc.username,
+        password,
+        directory: workDir,
+        auth,
+      },
       spec: { name: settings[1].name, baseUrl: spec.url },
       /** Pending permission requests on the opencode backend (GET /permission). */
       async pendingPermissions() {

@@ -39,16 +39,24 @@ export async function setBackendPassword(page, { backendName, username, password
   const pick = await page.$(`${QUICK_INPUT} .quick-input-list ${ROW}`);
   if (pick) {
     await page.keyboard.type(backendName, { delay: 5 });
-    await page.waitForSelector(`${QUICK_INPUT} .quick-input-list ${ROW}[aria-label*="${backendName}"]`, { timeout: 10_000 });
+    await page.waitForSelector(`${QUICK_INPUT} .quick-input-list ${ROW}[aria-label*="${backendName}"]`, {
+      timeout: 10_000,
+    });
     await page.keyboard.press('Enter');
   }
-  await page.locator('.quick-input-title', { hasText: `User name for ${backendName}` }).first().waitFor({ timeout: 15_000 })
-    .catch(() => { throw new Error('the user name box of Set Backend Password... did not open'); });
+  await page
+    .locator('.quick-input-title', { hasText: `User name for ${backendName}` })
+    .first()
+    .waitFor({ timeout: 15_000 })
+    .catch(() => {
+      throw new Error('the user name box of Set Backend Password... did not open');
+    });
   await page.keyboard.press('Control+A');
   await page.keyboard.type(username, { delay: 5 });
   await page.keyboard.press('Enter');
-  await page.waitForSelector(`${QUICK_INPUT} input[type="password"]`, { timeout: 15_000 })
-    .catch(() => { throw new Error('the password box of Set Backend Password... did not open'); });
+  await page.waitForSelector(`${QUICK_INPUT} input[type="password"]`, { timeout: 15_000 }).catch(() => {
+    throw new Error('the password box of Set Backend Password... did not open');
+  });
   await page.keyboard.type(password, { delay: 2 });
   await page.keyboard.press('Enter');
   await page.waitForSelector(QUICK_INPUT, { state: 'hidden', timeout: 10_000 }).catch(() => {});
@@ -60,9 +68,11 @@ export async function openFile(page, relativePath) {
   await waitQuickInput(page, 'Quick Open');
   await page.keyboard.type(relativePath, { delay: 5 });
   const base = relativePath.split('/').pop();
-  await page.waitForSelector(`${QUICK_INPUT} .quick-input-list ${ROW}[aria-label*="${base}"]`, { timeout: 15_000 }).catch(() => {
-    throw new Error(`Quick Open did not find ${relativePath}`);
-  });
+  await page
+    .waitForSelector(`${QUICK_INPUT} .quick-input-list ${ROW}[aria-label*="${base}"]`, { timeout: 15_000 })
+    .catch(() => {
+      throw new Error(`Quick Open did not find ${relativePath}`);
+    });
   await page.keyboard.press('Enter');
   await page.waitForSelector(`.tab[aria-label^="${base}"]`, { timeout: 15_000 }).catch(() => {
     throw new Error(`${relativePath} did not open in an editor`);
@@ -106,9 +116,11 @@ export async function waitForBadges(page, expected, { timeoutMs, onTick } = {}) 
     await new Promise((r) => setTimeout(r, 1_000));
   }
   const shown = (title) => labels.find((l) => l.startsWith(`${title}, `)) ?? '(no row)';
-  throw new Error(`these states did not appear within ${Math.round((deadline - started) / 1000)} s:\n${missing
-    .map((m) => `  ${m.title}: expected ${[].concat(m.badge).join(' or ')}, shows ${shown(m.title)}`)
-    .join('\n')}`);
+  throw new Error(
+    `these states did not appear within ${Math.round((deadline - started) / 1000)} s:\n${missing
+      .map((m) => `  ${m.title}: expected ${[].concat(m.badge).join(' or ')}, shows ${shown(m.title)}`)
+      .join('\n')}`,
+  );
 }
 
 /** Right-clicks a session row and waits for its context menu to offer `item` (a menu label). */
@@ -117,16 +129,25 @@ export async function openContextMenu(page, title, item) {
   // off the tree and wait for any tooltip to close first.
   await dismissHover(page);
   await page.click(`${ROW}[aria-label^="${title}, "]`, { button: 'right', timeout: 10_000 });
-  await page.locator('.context-view .action-label', { hasText: item }).first().waitFor({ timeout: 15_000 })
-    .catch(() => { throw new Error(`the context menu of "${title}" does not offer ${item}`); });
+  await page
+    .locator('.context-view .action-label', { hasText: item })
+    .first()
+    .waitFor({ timeout: 15_000 })
+    .catch(() => {
+      throw new Error(`the context menu of "${title}" does not offer ${item}`);
+    });
 }
 
 /** Moves the mouse off the workbench and waits until no hover tooltip is showing. */
 export async function dismissHover(page) {
   await page.mouse.move(0, 0);
-  await page.locator('.context-view .monaco-hover, .workbench-hover-container').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(async () => {
-    await page.keyboard.press('Escape');
-  });
+  await page
+    .locator('.context-view .monaco-hover, .workbench-hover-container')
+    .first()
+    .waitFor({ state: 'hidden', timeout: 5_000 })
+    .catch(async () => {
+      await page.keyboard.press('Escape');
+    });
 }
 
 /**
@@ -138,6 +159,11 @@ export async function clickMenuItem(page, label) {
   await item.hover({ timeout: 10_000 });
   await page.waitForTimeout(300);
   await page.keyboard.press('Enter');
-  await page.locator('.context-view .action-label').first().waitFor({ state: 'hidden', timeout: 10_000 })
-    .catch(() => { throw new Error(`the context menu item ${label} did not run`); });
+  await page
+    .locator('.context-view .action-label')
+    .first()
+    .waitFor({ state: 'hidden', timeout: 10_000 })
+    .catch(() => {
+      throw new Error(`the context menu item ${label} did not run`);
+    });
 }

@@ -8,7 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { launchBrowser } from '../test/editor/run-code-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const svg = readFileSync(path.join(root, 'media', 'session-ops.svg'), 'utf8').replace('<svg ', '<svg style="width:96px;height:96px;color:#7fd1ff" ');
+const svg = readFileSync(path.join(root, 'media', 'session-ops.svg'), 'utf8').replace(
+  '<svg ',
+  '<svg style="width:96px;height:96px;color:#7fd1ff" ',
+);
 const html = `<html><body style="margin:0;background:transparent"><div style="width:128px;height:128px;border-radius:24px;background:linear-gradient(135deg,#1e2a3a,#0d1520);display:flex;align-items:center;justify-content:center">${svg}</div></body></html>`;
 const browser = await launchBrowser();
 try {

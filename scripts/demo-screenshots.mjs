@@ -4,7 +4,17 @@
 // run with its name.
 import path from 'node:path';
 import { launchBrowser } from '../test/editor/run-code-server.mjs';
-import { clickMenuItem, collapseView, expandView, openContextMenu, openFile, runCommand, sessionLabels, setBackendPassword, waitForBadges } from './demo-drive.mjs';
+import {
+  clickMenuItem,
+  collapseView,
+  expandView,
+  openContextMenu,
+  openFile,
+  runCommand,
+  sessionLabels,
+  setBackendPassword,
+  waitForBadges,
+} from './demo-drive.mjs';
 
 const SIDEBAR_WIDTH = 620;
 
@@ -31,7 +41,11 @@ export async function takeScreenshots({ url, out, backends, log, expected }) {
     await page.waitForSelector('.pane-header[aria-label^="Sessions"]', { timeout: 30_000 });
     await widenSidebar(page).catch((err) => notes.push(`(the sidebar stayed narrow: ${err.message})`));
 
-    await setBackendPassword(page, { backendName: backends.opencode.name, username: backends.opencode.username, password: backends.opencode.password });
+    await setBackendPassword(page, {
+      backendName: backends.opencode.name,
+      username: backends.opencode.username,
+      password: backends.opencode.password,
+    });
     log('password set through "Session Ops: Set Backend Password..."');
     const viewOpened = Date.now();
 
@@ -46,7 +60,8 @@ export async function takeScreenshots({ url, out, backends, log, expected }) {
     const settledSeconds = (Date.now() - viewOpened) / 1000;
     const pending = await backends.pendingPermissions();
     const waitingId = pending.find((p) => p.permission === 'bash')?.sessionID;
-    if (!waitingId) throw new Error(`GET /permission shows no pending bash permission (${JSON.stringify(pending).slice(0, 200)})`);
+    if (!waitingId)
+      throw new Error(`GET /permission shows no pending bash permission (${JSON.stringify(pending).slice(0, 200)})`);
     const waitingRow = (await sessionLabels(page)).find((l) => l.startsWith('DEMO-7 release, ')) ?? '(no row)';
     notes.push(`GET /permission: the bash call of DEMO-7 waits for a reply (${waitingId}); its row: ${waitingRow}`);
     await shot('sessions');
@@ -56,8 +71,14 @@ export async function takeScreenshots({ url, out, backends, log, expected }) {
     await page.keyboard.press('Escape');
 
     await expandView(page, 'Providers');
-    await page.waitForSelector('.pane-body .monaco-list-row[aria-label*="backup" i], .pane-body .monaco-list-row[aria-label*="Backup"]', { timeout: 30_000 })
-      .catch(() => { throw new Error('the Providers view does not list the backup provider'); });
+    await page
+      .waitForSelector(
+        '.pane-body .monaco-list-row[aria-label*="backup" i], .pane-body .monaco-list-row[aria-label*="Backup"]',
+        { timeout: 30_000 },
+      )
+      .catch(() => {
+        throw new Error('the Providers view does not list the backup provider');
+      });
     await shot('providers');
 
     await collapseView(page, 'Providers');
@@ -73,17 +94,25 @@ export async function takeScreenshots({ url, out, backends, log, expected }) {
     await page.keyboard.press('Enter');
     await page.keyboard.press('Control+K');
     await page.keyboard.press('Control+I');
-    await page.waitForSelector('.monaco-hover:not(.hidden)', { timeout: 15_000 }).catch(() => notes.push('(no hover showed on the misspelt effort)'));
+    await page
+      .waitForSelector('.monaco-hover:not(.hidden)', { timeout: 15_000 })
+      .catch(() => notes.push('(no hover showed on the misspelt effort)'));
     await shot('routing-diagnostics');
     await page.keyboard.press('Escape');
 
     await collapseView(page, 'Sessions');
     await expandView(page, 'Port Analysis');
     await openFile(page, 'ports/payments/source-analysis/02-public-api.md');
-    await page.waitForSelector('.pane-body .monaco-list-row[aria-label^="port payments"]', { timeout: 60_000 })
-      .catch(() => { throw new Error('the Port Analysis view does not show the payments port'); });
-    await page.waitForSelector('.pane-body .monaco-list-row[aria-label^="02-public-api, 3 warnings"]', { timeout: 60_000 })
-      .catch(() => { throw new Error('the Port Analysis view does not count the 3 warnings of payments/02-public-api'); });
+    await page
+      .waitForSelector('.pane-body .monaco-list-row[aria-label^="port payments"]', { timeout: 60_000 })
+      .catch(() => {
+        throw new Error('the Port Analysis view does not show the payments port');
+      });
+    await page
+      .waitForSelector('.pane-body .monaco-list-row[aria-label^="02-public-api, 3 warnings"]', { timeout: 60_000 })
+      .catch(() => {
+        throw new Error('the Port Analysis view does not count the 3 warnings of payments/02-public-api');
+      });
     await shot('port-analysis');
 
     await page.keyboard.press('Control+J');
@@ -91,22 +120,38 @@ export async function takeScreenshots({ url, out, backends, log, expected }) {
     await expandView(page, 'Sessions');
     await openContextMenu(page, 'DEMO-4 error codes', 'Wake with Prompt...');
     await clickMenuItem(page, 'Wake with Prompt...');
-    await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) .quick-input-list .monaco-list-row', { timeout: 30_000 })
-      .catch(() => { throw new Error('Wake with Prompt... did not offer the prompt kinds'); });
+    await page
+      .waitForSelector('.quick-input-widget:not([style*="display: none"]) .quick-input-list .monaco-list-row', {
+        timeout: 30_000,
+      })
+      .catch(() => {
+        throw new Error('Wake with Prompt... did not offer the prompt kinds');
+      });
     await page.keyboard.press('Enter');
     const send = page.locator('.codelens-decoration a', { hasText: 'Send to "DEMO-4 error codes"' }).first();
-    await send.waitFor({ timeout: 30_000 }).catch(() => { throw new Error('the prompt preview has no Send lens'); });
+    await send.waitFor({ timeout: 30_000 }).catch(() => {
+      throw new Error('the prompt preview has no Send lens');
+    });
     await shot('prompt-preview');
 
     // The action for real: send the reviewed prompt and see the row confirm it.
     await send.click();
-    await page.waitForSelector('.monaco-list-row[aria-label^="DEMO-4 error codes, "][aria-label*="confirmed"]', { timeout: 60_000 })
-      .catch(() => { throw new Error('the wake sent from the prompt preview was not confirmed on the row'); });
+    await page
+      .waitForSelector('.monaco-list-row[aria-label^="DEMO-4 error codes, "][aria-label*="confirmed"]', {
+        timeout: 60_000,
+      })
+      .catch(() => {
+        throw new Error('the wake sent from the prompt preview was not confirmed on the row');
+      });
     notes.push('Wake with Prompt...: sent from the preview, confirmed on the row');
 
     // The other rescues, from the rows' context menus, as a person would.
-    notes.push(`Abort and Wake: ${await runRowAction(page, 'DEMO-2 data model port', 'Abort and Wake', /woken on \S+, (not )?confirmed/)}`);
-    notes.push(`Recover on Another Provider: ${await runRowAction(page, 'DEMO-5 fidelity baseline', 'Recover on Another Provider', /recovered on (backup|local)\/\S+/)}`);
+    notes.push(
+      `Abort and Wake: ${await runRowAction(page, 'DEMO-2 data model port', 'Abort and Wake', /woken on \S+, (not )?confirmed/)}`,
+    );
+    notes.push(
+      `Recover on Another Provider: ${await runRowAction(page, 'DEMO-5 fidelity baseline', 'Recover on Another Provider', /recovered on (backup|local)\/\S+/)}`,
+    );
     return { settledSeconds, files, notes };
   } catch (err) {
     // What the workbench showed when a step failed, for the message's reader.
@@ -121,13 +166,20 @@ export async function takeScreenshots({ url, out, backends, log, expected }) {
 async function runRowAction(page, title, action, done) {
   await openContextMenu(page, title, action);
   await clickMenuItem(page, action);
-  await page.waitForFunction(({ t, re }) => [...document.querySelectorAll('.monaco-list-row[aria-label]')].some((r) => {
-    const label = r.getAttribute('aria-label') ?? '';
-    return label.startsWith(`${t}, `) && new RegExp(re).test(label);
-  }), { t: title, re: done.source }, { timeout: 90_000 }).catch(async () => {
-    const row = await page.getAttribute(`.monaco-list-row[aria-label^="${title}, "]`, 'aria-label').catch(() => null);
-    throw new Error(`${action} on "${title}" did not finish (${done}); the row: ${row}`);
-  });
+  await page
+    .waitForFunction(
+      ({ t, re }) =>
+        [...document.querySelectorAll('.monaco-list-row[aria-label]')].some((r) => {
+          const label = r.getAttribute('aria-label') ?? '';
+          return label.startsWith(`${t}, `) && new RegExp(re).test(label);
+        }),
+      { t: title, re: done.source },
+      { timeout: 90_000 },
+    )
+    .catch(async () => {
+      const row = await page.getAttribute(`.monaco-list-row[aria-label^="${title}, "]`, 'aria-label').catch(() => null);
+      throw new Error(`${action} on "${title}" did not finish (${done}); the row: ${row}`);
+    });
   return page.getAttribute(`.monaco-list-row[aria-label^="${title}, "]`, 'aria-label');
 }
 

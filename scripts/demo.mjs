@@ -40,21 +40,40 @@ function pidWithCwd(dir) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       if (readlinkSync(`/proc/${entry}/cwd`) === dir) return Number(entry);
-    } catch { /* gone or not ours */ }
+    } catch {
+      /* gone or not ours */
+    }
   }
   return undefined;
 }
 
 const cleanups = [];
 process.on('exit', () => {
-  for (const c of cleanups) try { c(); } catch { /* best effort */ }
+  for (const c of cleanups)
+    try {
+      c();
+    } catch {
+      /* best effort */
+    }
 });
 
 const backends = await startDemoBackends({ log });
 // Let processes.mjs kill the opencode server's group on every exit path, like code-server's.
 const ocPid = pidWithCwd(backends.opencode.home);
-if (ocPid) track({ pid: ocPid, exitCode: null, signalCode: null, once() {}, kill(sig) { process.kill(ocPid, sig); } });
-cleanups.push(() => rmSync(backends.opencode.home, { recursive: true, force: true }), () => rmSync(backends.opencode.directory, { recursive: true, force: true }));
+if (ocPid)
+  track({
+    pid: ocPid,
+    exitCode: null,
+    signalCode: null,
+    once() {},
+    kill(sig) {
+      process.kill(ocPid, sig);
+    },
+  });
+cleanups.push(
+  () => rmSync(backends.opencode.home, { recursive: true, force: true }),
+  () => rmSync(backends.opencode.directory, { recursive: true, force: true }),
+);
 
 const settings = {
   'sessionOps.backends': backends.settings,
@@ -70,8 +89,12 @@ async function stopAll(cs, code) {
 }
 
 if (backendOnly) {
-  console.log(`\nThe demo backends are running. Paste into your VS Code user settings (settings.json):\n\n${JSON.stringify(settings, null, 2)}\n`);
-  console.log(`Then run "Session Ops: Set Backend Password...", pick "${backends.opencode.name}", user "${backends.opencode.username}", password ${backends.opencode.password}`);
+  console.log(
+    `\nThe demo backends are running. Paste into your VS Code user settings (settings.json):\n\n${JSON.stringify(settings, null, 2)}\n`,
+  );
+  console.log(
+    `Then run "Session Ops: Set Backend Password...", pick "${backends.opencode.name}", user "${backends.opencode.username}", password ${backends.opencode.password}`,
+  );
   console.log('(a throwaway password for this run; the opencode backend answers 401 until it is set).');
   console.log(`The sessions' directory is ${backends.opencode.directory}. Stop: Ctrl+C\n`);
   process.on('SIGINT', () => stopAll(undefined, 0));
@@ -97,8 +120,16 @@ if (backendOnly) {
     mkdirSync(out, { recursive: true });
     let code = 0;
     try {
-      const report = await takeScreenshots({ url: url.href, out, backends, log, expected: [...OPENCODE_SESSIONS, ...SPEC_SESSIONS] });
-      log(`every badge settled ${report.settledSeconds.toFixed(0)} s after the view opened; ${report.files.length} screenshots in ${path.relative(process.cwd(), out) || '.'}: ${report.files.join(', ')}`);
+      const report = await takeScreenshots({
+        url: url.href,
+        out,
+        backends,
+        log,
+        expected: [...OPENCODE_SESSIONS, ...SPEC_SESSIONS],
+      });
+      log(
+        `every badge settled ${report.settledSeconds.toFixed(0)} s after the view opened; ${report.files.length} screenshots in ${path.relative(process.cwd(), out) || '.'}: ${report.files.join(', ')}`,
+      );
       for (const note of report.notes) log(note);
     } catch (err) {
       console.error(`[demo] FAILED: ${err.message}`);
@@ -107,8 +138,12 @@ if (backendOnly) {
     await stopAll(cs, code);
   } else {
     console.log(`\nSession Ops demo is running.\n  Open: ${url.href}\n  Backends: ${backends.describe}`);
-    console.log(`  The opencode backend is password-protected: run "Session Ops: Set Backend Password..." (F1), pick "${backends.opencode.name}",`);
-    console.log(`  keep the user "${backends.opencode.username}", password ${backends.opencode.password} (a throwaway for this run).`);
+    console.log(
+      `  The opencode backend is password-protected: run "Session Ops: Set Backend Password..." (F1), pick "${backends.opencode.name}",`,
+    );
+    console.log(
+      `  keep the user "${backends.opencode.username}", password ${backends.opencode.password} (a throwaway for this run).`,
+    );
     console.log('  Badges settle about 30 s after the Session Ops view opens. Stop: Ctrl+C\n');
     process.on('SIGINT', () => stopAll(cs, 0));
     process.on('SIGTERM', () => stopAll(cs, 0));

@@ -21,6 +21,10 @@ export interface ServerContext {
   readonly workspace: Workspace;
 }
 
-export const kindSettings = (ctx: ServerContext): KindSettings => ({ extraGlobs: ctx.settings.extraGlobs, roots: ctx.workspace.roots });
+export const kindSettings = (ctx: ServerContext): KindSettings => ({
+  extraGlobs: ctx.settings.extraGlobs,
+  roots: ctx.workspace.roots,
+});
 
-export const groupSettings = (ctx: ServerContext): GroupSettings => (ctx.settings.pagesSourceRoot ? { pagesSourceRoot: ctx.settings.pagesSourceRoot } : {});
+export const groupSettings = (ctx: ServerContext): GroupSettings =>
+  ctx.settings.pagesSourceRoot ? { pagesSourceRoot: ctx.settings.pagesSourceRoot } : {};

@@ -1,6 +1,18 @@
 // Conversions from the kinds' results (src/core shapes) to LSP shapes.
-import { CompletionItemKind, DiagnosticSeverity, InsertTextFormat, InsertTextMode, MarkupKind, SymbolKind } from 'vscode-languageserver/node';
-import type { CompletionItem, Diagnostic as LspDiagnostic, DocumentSymbol, SymbolInformation } from 'vscode-languageserver/node';
+import {
+  CompletionItemKind,
+  DiagnosticSeverity,
+  InsertTextFormat,
+  InsertTextMode,
+  MarkupKind,
+  SymbolKind,
+} from 'vscode-languageserver/node';
+import type {
+  CompletionItem,
+  Diagnostic as LspDiagnostic,
+  DocumentSymbol,
+  SymbolInformation,
+} from 'vscode-languageserver/node';
 import type { Diagnostic } from '../src/core/diagnostics';
 import type { CompletionEntry, SymbolEntry } from '../src/core/routing';
 import type { ServerSymbol } from './kinds/types';
@@ -13,7 +25,14 @@ const SEVERITY: Record<Diagnostic['severity'], DiagnosticSeverity> = {
 };
 
 export function toLspDiagnostic(d: Diagnostic): LspDiagnostic {
-  return { range: d.range, severity: SEVERITY[d.severity], code: d.code, source: d.source, message: d.message, ...(d.data !== undefined ? { data: d.data } : {}) };
+  return {
+    range: d.range,
+    severity: SEVERITY[d.severity],
+    code: d.code,
+    source: d.source,
+    message: d.message,
+    ...(d.data !== undefined ? { data: d.data } : {}),
+  };
 }
 
 const SYMBOL_KIND: Record<SymbolEntry['kind'], SymbolKind> = {
@@ -28,7 +47,8 @@ const SYMBOL_KIND: Record<SymbolEntry['kind'], SymbolKind> = {
   property: SymbolKind.Property,
 };
 
-const symbolKind = (k: ServerSymbol['kind']): SymbolKind => (typeof k === 'number' ? (k as SymbolKind) : SYMBOL_KIND[k]);
+const symbolKind = (k: ServerSymbol['kind']): SymbolKind =>
+  typeof k === 'number' ? (k as SymbolKind) : SYMBOL_KIND[k];
 
 export function toDocumentSymbol(s: ServerSymbol): DocumentSymbol {
   return {
@@ -42,9 +62,19 @@ export function toDocumentSymbol(s: ServerSymbol): DocumentSymbol {
 }
 
 /** Flat symbols (clients without hierarchical document symbols), children named by their container. */
-export function toSymbolInformation(uri: string, list: readonly ServerSymbol[], container?: string, out: SymbolInformation[] = []): SymbolInformation[] {
+export function toSymbolInformation(
+  uri: string,
+  list: readonly ServerSymbol[],
+  container?: string,
+  out: SymbolInformation[] = [],
+): SymbolInformation[] {
   for (const s of list) {
-    out.push({ name: s.name, kind: symbolKind(s.kind), location: { uri, range: s.range }, ...(container ? { containerName: container } : {}) });
+    out.push({
+      name: s.name,
+      kind: symbolKind(s.kind),
+      location: { uri, range: s.range },
+      ...(container ? { containerName: container } : {}),
+    });
     if (s.children) toSymbolInformation(uri, s.children, s.name, out);
   }
   return out;
@@ -53,7 +83,12 @@ export function toSymbolInformation(uri: string, list: readonly ServerSymbol[], 
 export function toCompletionItem(c: CompletionEntry): CompletionItem {
   return {
     label: c.label,
-    kind: c.kind === 'property' ? CompletionItemKind.Property : c.kind === 'route' ? CompletionItemKind.Class : CompletionItemKind.EnumMember,
+    kind:
+      c.kind === 'property'
+        ? CompletionItemKind.Property
+        : c.kind === 'route'
+          ? CompletionItemKind.Class
+          : CompletionItemKind.EnumMember,
     ...(c.detail ? { detail: c.detail } : {}),
     ...(c.documentation ? { documentation: { kind: MarkupKind.Markdown, value: c.documentation } } : {}),
     textEdit: { range: c.range, newText: c.insertText },

@@ -23,7 +23,11 @@ export class GroupFiles {
   }
 
   /** The group's files: disk, with `open` (path → current text) laid over it. */
-  async files(folder: string, member: (filePath: string) => boolean, open: ReadonlyMap<string, string>): Promise<Map<string, string>> {
+  async files(
+    folder: string,
+    member: (filePath: string) => boolean,
+    open: ReadonlyMap<string, string>,
+  ): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     const opened = new Set<string>();
     for (const [p, text] of open) {
@@ -69,7 +73,10 @@ async function readFolder(folder: string, member: (filePath: string) => boolean)
 }
 
 /** Every group folder under the roots (a root that is one counts), found by the bounded walk of src/core/fs/walk. */
-export async function findFolders(roots: readonly string[], isGroupFolder: (folderPath: string) => boolean): Promise<string[]> {
+export async function findFolders(
+  roots: readonly string[],
+  isGroupFolder: (folderPath: string) => boolean,
+): Promise<string[]> {
   const found = new Set<string>();
   for (const r of roots) {
     if (isGroupFolder(r)) {

@@ -119,7 +119,9 @@ export class GroupCoordinator implements CrossFileChecks {
   /** Open documents of `kind` whose group folder is `folder`. */
   private openMembers(folder: string, kind: DocumentKind | undefined): DocState[] {
     const key = pathKey(folder);
-    return [...this.ctx.store.all()].filter((o) => !o.closed && o.kind === kind && kind?.groups && pathKey(kind.groups.folderOf(o.path) ?? '\u0000') === key);
+    return [...this.ctx.store.all()].filter(
+      (o) => !o.closed && o.kind === kind && kind?.groups && pathKey(kind.groups.folderOf(o.path) ?? '\u0000') === key,
+    );
   }
 
   /** sessionOps/portAnalysisChanged, coalesced over a short window. */

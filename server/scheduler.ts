@@ -100,7 +100,9 @@ export class DocumentScheduler {
       st.lastVersion = version;
       this.publish(st, version);
     } catch (err) {
-      this.ctx.connection.console.error(`validation of ${st.uri} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      this.ctx.connection.console.error(
+        `validation of ${st.uri} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      );
     }
   }
 
@@ -125,7 +127,8 @@ export class DocumentScheduler {
     const kind = st.kind;
     if (!kind || !st.last) return;
     const text = this.ctx.store.text(st.uri);
-    const overlap = dropsShared(this.ctx.settings) && text !== undefined ? kind.overlapWithYamlServer?.(st.path, text) : undefined;
+    const overlap =
+      dropsShared(this.ctx.settings) && text !== undefined ? kind.overlapWithYamlServer?.(st.path, text) : undefined;
     const diags = overlap ? st.last.filter((d) => !overlap.reports(d.code)) : st.last;
     const lsp = diags.map(toLspDiagnostic);
     void this.ctx.connection.sendDiagnostics({ uri: st.uri, version, diagnostics: lsp });

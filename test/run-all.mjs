@@ -44,8 +44,14 @@ function runLayer(layer) {
       if (tail.length > TAIL_LINES) tail.splice(0, tail.length - TAIL_LINES);
     };
     const child = spawn(layer.cmd[0], layer.cmd[1], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
-    child.stdout.on('data', (c) => { process.stdout.write(c); keep(c); });
-    child.stderr.on('data', (c) => { process.stderr.write(c); keep(c); });
+    child.stdout.on('data', (c) => {
+      process.stdout.write(c);
+      keep(c);
+    });
+    child.stderr.on('data', (c) => {
+      process.stderr.write(c);
+      keep(c);
+    });
     child.on('error', (err) => resolve({ status: null, signal: null, error: err, tail }));
     child.on('close', (status, signal) => {
       if (partial) tail.push(partial);
@@ -61,13 +67,22 @@ for (const layer of layers) {
   const t0 = Date.now();
   const r = await runLayer(layer);
   const ok = r.status === 0;
-  results.push({ name: layer.name, ok, seconds: (Date.now() - t0) / 1000, why: r.error?.message ?? (r.signal ? `killed by ${r.signal}` : `exit ${r.status}`), tail: r.tail });
+  results.push({
+    name: layer.name,
+    ok,
+    seconds: (Date.now() - t0) / 1000,
+    why: r.error?.message ?? (r.signal ? `killed by ${r.signal}` : `exit ${r.status}`),
+    tail: r.tail,
+  });
   if (!ok && layer.required) break;
 }
 
 console.log('\n=== summary ===');
 console.log('layer       result  seconds');
-for (const r of results) console.log(`${r.name.padEnd(11)} ${(r.ok ? 'pass' : 'FAIL').padEnd(7)} ${r.seconds.toFixed(1).padStart(7)}${r.ok ? '' : `  (${r.why})`}`);
+for (const r of results)
+  console.log(
+    `${r.name.padEnd(11)} ${(r.ok ? 'pass' : 'FAIL').padEnd(7)} ${r.seconds.toFixed(1).padStart(7)}${r.ok ? '' : `  (${r.why})`}`,
+  );
 console.log(`total                 ${((Date.now() - started) / 1000).toFixed(1).padStart(7)}`);
 const failed = results.filter((r) => !r.ok);
 // A failed layer's last lines again, next to the summary: a log read from its end shows why.

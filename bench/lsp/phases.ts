@@ -20,7 +20,13 @@ export interface OpenPhases {
 }
 
 function once(text: string, uri: string): OpenPhases {
-  const frame = Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri, languageId: 'yaml', version: 1, text } } }));
+  const frame = Buffer.from(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      method: 'textDocument/didOpen',
+      params: { textDocument: { uri, languageId: 'yaml', version: 1, text } },
+    }),
+  );
   let t = performance.now();
   const msg = JSON.parse(frame.toString('utf8')) as { params: { textDocument: { text: string } } };
   const received = msg.params.textDocument.text;
@@ -36,9 +42,19 @@ function once(text: string, uri: string): OpenPhases {
   const analyzeMs = performance.now() - t;
 
   t = performance.now();
-  JSON.stringify({ jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { uri, version: 1, diagnostics: analysis.diagnostics } });
+  JSON.stringify({
+    jsonrpc: '2.0',
+    method: 'textDocument/publishDiagnostics',
+    params: { uri, version: 1, diagnostics: analysis.diagnostics },
+  });
   const serializeMs = performance.now() - t;
-  return { readMs, parseMs, validateMs: Math.max(0, analyzeMs - parseMs), serializeMs, diagnostics: analysis.diagnostics.length };
+  return {
+    readMs,
+    parseMs,
+    validateMs: Math.max(0, analyzeMs - parseMs),
+    serializeMs,
+    diagnostics: analysis.diagnostics.length,
+  };
 }
 
 /** Median of each phase over `runs` fresh opens. */
@@ -48,7 +64,13 @@ export function measureOpenPhases(text: string, runs: number): OpenPhases {
     const s = all.map((p) => p[k]).sort((a, b) => a - b);
     return s[s.length >> 1];
   };
-  return { readMs: med('readMs'), parseMs: med('parseMs'), validateMs: med('validateMs'), serializeMs: med('serializeMs'), diagnostics: all[0].diagnostics };
+  return {
+    readMs: med('readMs'),
+    parseMs: med('parseMs'),
+    validateMs: med('validateMs'),
+    serializeMs: med('serializeMs'),
+    diagnostics: all[0].diagnostics,
+  };
 }
 
 export interface EditPhases {
@@ -75,10 +97,21 @@ export function measureEditPhases(text: string, line: number, character: number,
   const all: EditPhases[] = [];
   for (let k = 0; k < runs; k++) {
     const range = { start: { line, character }, end: { line, character: character + 4 } };
-    const frame = Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'textDocument/didChange', params: { textDocument: { uri, version: k + 2 }, contentChanges: [{ range, text: k % 2 === 0 ? 'hihg' : 'high' }] } }));
+    const frame = Buffer.from(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'textDocument/didChange',
+        params: {
+          textDocument: { uri, version: k + 2 },
+          contentChanges: [{ range, text: k % 2 === 0 ? 'hihg' : 'high' }],
+        },
+      }),
+    );
     const before = doc.getText();
     let t = performance.now();
-    const msg = JSON.parse(frame.toString('utf8')) as { params: { textDocument: { version: number }; contentChanges: { range: typeof range; text: string }[] } };
+    const msg = JSON.parse(frame.toString('utf8')) as {
+      params: { textDocument: { version: number }; contentChanges: { range: typeof range; text: string }[] };
+    };
     TextDocument.update(doc, msg.params.contentChanges, msg.params.textDocument.version);
     const after = doc.getText();
     const readMs = performance.now() - t;
@@ -98,7 +131,11 @@ export function measureEditPhases(text: string, line: number, character: number,
     const analyzeMs = performance.now() - t;
 
     t = performance.now();
-    JSON.stringify({ jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { uri, version: k + 2, diagnostics: analysis.diagnostics } });
+    JSON.stringify({
+      jsonrpc: '2.0',
+      method: 'textDocument/publishDiagnostics',
+      params: { uri, version: k + 2, diagnostics: analysis.diagnostics },
+    });
     const serializeMs = performance.now() - t;
     all.push({ readMs, splitMs, parseMs, validateMs: Math.max(0, analyzeMs - splitMs - parseMs), serializeMs });
   }
@@ -106,5 +143,11 @@ export function measureEditPhases(text: string, line: number, character: number,
     const s = all.map((p) => p[key]).sort((a, b) => a - b);
     return s[s.length >> 1];
   };
-  return { readMs: med('readMs'), splitMs: med('splitMs'), parseMs: med('parseMs'), validateMs: med('validateMs'), serializeMs: med('serializeMs') };
+  return {
+    readMs: med('readMs'),
+    splitMs: med('splitMs'),
+    parseMs: med('parseMs'),
+    validateMs: med('validateMs'),
+    serializeMs: med('serializeMs'),
+  };
 }

@@ -10,14 +10,31 @@ const now = Date.now();
 for (const n of sizes) {
   const d = server.directory(`/bench/${n}`);
   for (let i = 0; i < n; i++) {
-    const id = d.addSession({ state: i % 3 === 0 ? 'idle' : 'generating', progress: { stepCount: 100 + i, lastStepAt: now - i * 1000 }, title: `Session ${i}: port the parser module` });
+    const id = d.addSession({
+      state: i % 3 === 0 ? 'idle' : 'generating',
+      progress: { stepCount: 100 + i, lastStepAt: now - i * 1000 },
+      title: `Session ${i}: port the parser module`,
+    });
     d.addMessage(id, {
       text: `Round ${i}: I read src/parser.ts and the failing test. `.repeat(12),
       parts: [
         { type: 'step-start' },
-        { type: 'tool', tool: 'bash', state: { status: 'completed', input: { command: 'npm test -- parser' }, output: 'ok '.repeat(120), time: { start: now - 5000, end: now - 4000 } } },
+        {
+          type: 'tool',
+          tool: 'bash',
+          state: {
+            status: 'completed',
+            input: { command: 'npm test -- parser' },
+            output: 'ok '.repeat(120),
+            time: { start: now - 5000, end: now - 4000 },
+          },
+        },
       ],
-      info: { providerID: i % 2 ? 'anthropic' : 'openai', modelID: 'm', time: { created: now - 6000, completed: now - 1000 } },
+      info: {
+        providerID: i % 2 ? 'anthropic' : 'openai',
+        modelID: 'm',
+        time: { created: now - 6000, completed: now - 1000 },
+      },
     });
   }
 }

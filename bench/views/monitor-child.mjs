@@ -62,7 +62,12 @@ const baseline = memAfterGc();
 const out = { node: process.version, baseline, sizes: [] };
 for (const { backends: backendCount, perBackend } of sizes) {
   const n = perBackend * backendCount;
-  const { backends } = parseBackendConfigs(urls.slice(0, backendCount).map((baseUrl, i) => ({ name: `bench ${i + 1}`, baseUrl, directories: [`/bench/s${perBackend}`] })), []);
+  const { backends } = parseBackendConfigs(
+    urls
+      .slice(0, backendCount)
+      .map((baseUrl, i) => ({ name: `bench ${i + 1}`, baseUrl, directories: [`/bench/s${perBackend}`] })),
+    [],
+  );
   const monitor = new SessionMonitor({
     createClient: (config) => new BackendClient({ baseUrl: config.baseUrl }),
     getCredentials: async () => undefined,

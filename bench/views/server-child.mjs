@@ -19,7 +19,13 @@ const now = Date.now();
 const servers = [];
 
 function populate(server) {
-  server.setProviders([{ id: 'anthropic', name: 'Anthropic' }, { id: 'openai', name: 'OpenAI' }], ['anthropic', 'openai']);
+  server.setProviders(
+    [
+      { id: 'anthropic', name: 'Anthropic' },
+      { id: 'openai', name: 'OpenAI' },
+    ],
+    ['anthropic', 'openai'],
+  );
   server.setQuota('anthropic', { markedAt: now - 20 * 60_000, resetAt: now + 2 * 3600_000 });
   const moving = new Map();
   for (const n of SIZES) {
@@ -35,12 +41,38 @@ function populate(server) {
         title: `Session ${i}: port the parser module`,
       });
       if (kind <= 3) mine.push(id);
-      const info = { providerID: i % 2 ? 'anthropic' : 'openai', modelID: 'm', time: { created: now - 6000, completed: now - 1000 } };
-      const tool = { type: 'tool', tool: 'bash', state: { status: 'completed', input: { command: 'npm test -- parser' }, output: 'ok '.repeat(120), time: { start: now - 5000, end: now - 4000 } } };
+      const info = {
+        providerID: i % 2 ? 'anthropic' : 'openai',
+        modelID: 'm',
+        time: { created: now - 6000, completed: now - 1000 },
+      };
+      const tool = {
+        type: 'tool',
+        tool: 'bash',
+        state: {
+          status: 'completed',
+          input: { command: 'npm test -- parser' },
+          output: 'ok '.repeat(120),
+          time: { start: now - 5000, end: now - 4000 },
+        },
+      };
       const body = `Round ${i}: I read src/parser.ts and the failing test. `.repeat(12);
-      if (kind === 7) d.addMessage(id, { text: `${body}\nticket=PROJ-${i} status=done pr=#${i} summary="parser fixed"`, parts: [{ type: 'step-start' }, tool], info });
-      else if (kind === 8) d.addMessage(id, { error: { text: 'Weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' }, info: { ...info, providerID: 'anthropic' } });
-      else if (kind === 9) d.addMessage(id, { text: `${body}\nticket=PROJ-${i} status=blocked reason=quota-exhausted summary="out of quota"`, info });
+      if (kind === 7)
+        d.addMessage(id, {
+          text: `${body}\nticket=PROJ-${i} status=done pr=#${i} summary="parser fixed"`,
+          parts: [{ type: 'step-start' }, tool],
+          info,
+        });
+      else if (kind === 8)
+        d.addMessage(id, {
+          error: { text: 'Weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' },
+          info: { ...info, providerID: 'anthropic' },
+        });
+      else if (kind === 9)
+        d.addMessage(id, {
+          text: `${body}\nticket=PROJ-${i} status=blocked reason=quota-exhausted summary="out of quota"`,
+          info,
+        });
       else d.addMessage(id, { text: body, parts: [{ type: 'step-start' }, tool], info });
     }
     moving.set(path, mine);

@@ -9,14 +9,12 @@ export function registerCodeActionHandler(ctx: ServerContext): void {
     if (!s || !s.session.quickFixes) return [];
     const only = params.context.only;
     if (only && !only.some((k) => k === CodeActionKind.QuickFix || k === CodeActionKind.Empty)) return [];
-    return s.session.quickFixes(s.text, params.range).map(
-      (f): CodeAction => ({
-        title: f.title,
-        kind: CodeActionKind.QuickFix,
-        diagnostics: [toLspDiagnostic(f.diagnostic)],
-        ...(f.isPreferred ? { isPreferred: true } : {}),
-        edit: { changes: { [params.textDocument.uri]: f.edits } },
-      }),
-    );
+    return s.session.quickFixes(s.text, params.range).map((f): CodeAction => ({
+      title: f.title,
+      kind: CodeActionKind.QuickFix,
+      diagnostics: [toLspDiagnostic(f.diagnostic)],
+      ...(f.isPreferred ? { isPreferred: true } : {}),
+      edit: { changes: { [params.textDocument.uri]: f.edits } },
+    }));
   });
 }

@@ -19,7 +19,10 @@ export function registerCompletionHandler(ctx: ServerContext, routeIndex: RouteK
   ctx.connection.onCompletion((params) => {
     const s = ctx.store.sessionFor(params.textDocument.uri);
     if (!s || !s.session.completion) return [];
-    const entries = s.session.completion(s.text, params.position, { routeKeys: routeKeysFor(s.st), schemaFeatures: schemaFeaturesFor(ctx.settings, s.st, s.text) });
+    const entries = s.session.completion(s.text, params.position, {
+      routeKeys: routeKeysFor(s.st),
+      schemaFeatures: schemaFeaturesFor(ctx.settings, s.st, s.text),
+    });
     return { isIncomplete: false, items: entries.map(toCompletionItem) };
   });
 }

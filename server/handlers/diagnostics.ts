@@ -6,7 +6,11 @@ import type { ServerContext } from '../context';
 import type { GroupCoordinator } from '../groups';
 import type { DocumentScheduler } from '../scheduler';
 
-export function registerDiagnosticsHandlers(ctx: ServerContext, scheduler: DocumentScheduler, groups: GroupCoordinator): void {
+export function registerDiagnosticsHandlers(
+  ctx: ServerContext,
+  scheduler: DocumentScheduler,
+  groups: GroupCoordinator,
+): void {
   const { store } = ctx;
 
   store.documents.onDidChangeContent((e) => {
@@ -37,6 +41,11 @@ export function registerDiagnosticsHandlers(ctx: ServerContext, scheduler: Docum
     const st = typeof params?.uri === 'string' ? store.get(params.uri) : undefined;
     const gc = (globalThis as { gc?: () => void }).gc;
     if (params?.gc === true && gc) gc();
-    return { kind: st?.kind?.id ?? null, version: st?.lastVersion ?? null, stats: st?.session?.stats?.() ?? null, heapUsed: process.memoryUsage().heapUsed };
+    return {
+      kind: st?.kind?.id ?? null,
+      version: st?.lastVersion ?? null,
+      stats: st?.session?.stats?.() ?? null,
+      heapUsed: process.memoryUsage().heapUsed,
+    };
   });
 }

@@ -9,7 +9,11 @@ export function registerHoverHandler(ctx: ServerContext, groups: GroupCoordinato
   ctx.connection.onHover(async (params) => {
     const s = ctx.store.sessionFor(params.textDocument.uri);
     if (!s || !s.session.hover) return null;
-    const env: FeatureEnv = { routeKeys: [], schemaFeatures: schemaFeaturesFor(ctx.settings, s.st, s.text), related: await groups.related(s.st) };
+    const env: FeatureEnv = {
+      routeKeys: [],
+      schemaFeatures: schemaFeaturesFor(ctx.settings, s.st, s.text),
+      related: await groups.related(s.st),
+    };
     const h = s.session.hover(s.text, params.position, env);
     return h ? { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: h.range } : null;
   });

@@ -1,6 +1,11 @@
 // initialize and initialized: settings from initializationOptions, the workspace folders, the
 // client's symbol support, and the capabilities the server announces.
-import { CodeActionKind, TextDocumentSyncKind, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
+import {
+  CodeActionKind,
+  TextDocumentSyncKind,
+  type InitializeParams,
+  type InitializeResult,
+} from 'vscode-languageserver/node';
 import { validators } from '../../src/core/routing';
 import { readSettings } from '../../src/shared/settings';
 import type { ServerContext } from '../context';
@@ -11,10 +16,12 @@ declare const __SESSION_OPS_VERSION__: string | undefined;
 export function registerLifecycleHandlers(ctx: ServerContext, initialized: () => void): void {
   ctx.connection.onInitialize((params: InitializeParams): InitializeResult => {
     readSettings(ctx.settings, params.initializationOptions);
-    if (params.workspaceFolders && params.workspaceFolders.length) ctx.workspace.roots = params.workspaceFolders.map((f) => uriToPath(f.uri));
+    if (params.workspaceFolders && params.workspaceFolders.length)
+      ctx.workspace.roots = params.workspaceFolders.map((f) => uriToPath(f.uri));
     else if (params.rootUri) ctx.workspace.roots = [uriToPath(params.rootUri)];
     else if (params.rootPath) ctx.workspace.roots = [params.rootPath];
-    ctx.workspace.hierarchicalSymbols = params.capabilities.textDocument?.documentSymbol?.hierarchicalDocumentSymbolSupport ?? false;
+    ctx.workspace.hierarchicalSymbols =
+      params.capabilities.textDocument?.documentSymbol?.hierarchicalDocumentSymbolSupport ?? false;
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -27,7 +34,10 @@ export function registerLifecycleHandlers(ctx: ServerContext, initialized: () =>
         // without a registration request from us.
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
-      serverInfo: { name: 'session-ops-language-server', version: typeof __SESSION_OPS_VERSION__ === 'string' ? __SESSION_OPS_VERSION__ : undefined },
+      serverInfo: {
+        name: 'session-ops-language-server',
+        version: typeof __SESSION_OPS_VERSION__ === 'string' ? __SESSION_OPS_VERSION__ : undefined,
+      },
     };
   });
 

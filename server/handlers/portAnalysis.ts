@@ -17,9 +17,12 @@ export function registerPortAnalysisHandler(ctx: ServerContext, groups: GroupCoo
     const kind = ctx.registry.get(pageKind.id);
     const g = kind?.groups;
     if (!kind || kind.unavailable || !g) return { folders: [] };
-    const given = (Array.isArray(params?.folders) ? params.folders : []).filter((f): f is string => typeof f === 'string' && f.length > 0).map(uriToPath);
+    const given = (Array.isArray(params?.folders) ? params.folders : [])
+      .filter((f): f is string => typeof f === 'string' && f.length > 0)
+      .map(uriToPath);
     const folders = new Map<string, string>();
-    for (const f of await findFolders(given.length ? given : ctx.workspace.roots, g.isGroupFolder)) folders.set(pathKey(f), f);
+    for (const f of await findFolders(given.length ? given : ctx.workspace.roots, g.isGroupFolder))
+      folders.set(pathKey(f), f);
     if (!given.length) for (const f of groups.openFolders()) if (!folders.has(pathKey(f))) folders.set(pathKey(f), f);
     const open = ctx.store.openTexts();
     const texts = new Map<string, string>();
@@ -31,7 +34,15 @@ export function registerPortAnalysisHandler(ctx: ServerContext, groups: GroupCoo
     for (const folder of [...folders.values()].sort()) {
       const a: PortFolderAnalysis = byFolder.get(pathKey(folder)) ?? {
         folder,
-        pages: PAGE_KINDS.map((k) => ({ kind: k, title: PAGE_TITLES[k], filePath: null, errors: 0, warnings: 0, others: 0, diagnostics: [] })),
+        pages: PAGE_KINDS.map((k) => ({
+          kind: k,
+          title: PAGE_TITLES[k],
+          filePath: null,
+          errors: 0,
+          warnings: 0,
+          others: 0,
+          diagnostics: [],
+        })),
         folderDiagnostics: [],
         fidelity: null,
       };

@@ -6,7 +6,11 @@ import type { ServerContext } from '../context';
 import type { GroupCoordinator } from '../groups';
 import type { DocumentScheduler } from '../scheduler';
 
-export function registerSettingsHandlers(ctx: ServerContext, scheduler: DocumentScheduler, groups: GroupCoordinator): void {
+export function registerSettingsHandlers(
+  ctx: ServerContext,
+  scheduler: DocumentScheduler,
+  groups: GroupCoordinator,
+): void {
   ctx.connection.onDidChangeConfiguration((params) => {
     const sourceRoot = ctx.settings.pagesSourceRoot;
     readSettings(ctx.settings, params.settings);

@@ -7,6 +7,8 @@ export function registerSymbolHandler(ctx: ServerContext): void {
     const s = ctx.store.sessionFor(params.textDocument.uri);
     if (!s || !s.session.symbols) return [];
     const symbols = s.session.symbols(s.text);
-    return ctx.workspace.hierarchicalSymbols ? symbols.map(toDocumentSymbol) : toSymbolInformation(params.textDocument.uri, symbols);
+    return ctx.workspace.hierarchicalSymbols
+      ? symbols.map(toDocumentSymbol)
+      : toSymbolInformation(params.textDocument.uri, symbols);
   });
 }

@@ -17,7 +17,12 @@ export function registerWatchedFilesHandler(ctx: ServerContext, groups: GroupCoo
  * Called once initialized: the library's own workspace-folders feature installs its handler while
  * initializing (when the client declares the capability), and this one replaces it.
  */
-export function registerWorkspaceFoldersHandler(ctx: ServerContext, scheduler: DocumentScheduler, groups: GroupCoordinator, routeIndex: RouteKeyIndex): void {
+export function registerWorkspaceFoldersHandler(
+  ctx: ServerContext,
+  scheduler: DocumentScheduler,
+  groups: GroupCoordinator,
+  routeIndex: RouteKeyIndex,
+): void {
   ctx.connection.onNotification(DidChangeWorkspaceFoldersNotification.type, (params) => {
     const removed = new Set((params?.event?.removed ?? []).map((f) => pathKey(uriToPath(f.uri))));
     const roots = ctx.workspace.roots.filter((r) => !removed.has(pathKey(r)));

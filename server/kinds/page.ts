@@ -89,7 +89,11 @@ function firstLine(text: string): Range {
  * paths (default: all). Folder-level diagnostics go on each folder's anchor page (see
  * anchorPage), at its first line.
  */
-export function checkPageSets(files: ReadonlyMap<string, string>, settings: GroupSettings, reported?: ReadonlySet<string>): Map<string, Diagnostic[]> {
+export function checkPageSets(
+  files: ReadonlyMap<string, string>,
+  settings: GroupSettings,
+  reported?: ReadonlySet<string>,
+): Map<string, Diagnostic[]> {
   const sourceRoot = settings.pagesSourceRoot || undefined;
   const all = validatePageSet(files, sourceRoot ? { sourceRoot } : {});
   const out = new Map<string, Diagnostic[]>();

@@ -29,7 +29,13 @@ export class KindRegistry {
 }
 
 /** A kind whose module is not part of this build: `session-ops validate --kind <id>` says so and exits 2. */
-export function unavailableKind(id: string, title: string, source: string, reason: string, claims: (filePath: string) => boolean = () => false): DocumentKind {
+export function unavailableKind(
+  id: string,
+  title: string,
+  source: string,
+  reason: string,
+  claims: (filePath: string) => boolean = () => false,
+): DocumentKind {
   return {
     id,
     title,

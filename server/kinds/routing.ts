@@ -1,5 +1,16 @@
 // The routing-table document kind: the pure core (src/core/routing) behind the DocumentKind shape.
-import { RoutingAnalyzer, claimsRouting, complete, documentSymbols, hover, isRoutingFileName, pointsAtRoutingSchema, quickFixes, routeKeysOf, ROUTING_SOURCE } from '../../src/core/routing';
+import {
+  RoutingAnalyzer,
+  claimsRouting,
+  complete,
+  documentSymbols,
+  hover,
+  isRoutingFileName,
+  pointsAtRoutingSchema,
+  quickFixes,
+  routeKeysOf,
+  ROUTING_SOURCE,
+} from '../../src/core/routing';
 import type { DocumentKind, DocumentSession } from './types';
 
 const ROUTE_KEY_RE = /^[ \t]+(["']?)(Kind\/[^\s:'"#]+)\1[ \t]*:/gm;
@@ -24,7 +35,11 @@ class RoutingSession implements DocumentSession {
     return analysis.diagnostics;
   }
 
-  completion(text: string, pos: Parameters<typeof complete>[2], env: { routeKeys: readonly string[]; schemaFeatures: boolean }) {
+  completion(
+    text: string,
+    pos: Parameters<typeof complete>[2],
+    env: { routeKeys: readonly string[]; schemaFeatures: boolean },
+  ) {
     const a = this.current(text);
     return complete(text, a.lineStarts, pos, env.routeKeys, env.schemaFeatures);
   }
@@ -57,7 +72,8 @@ export const routingKind: DocumentKind = {
   title: 'routing table',
   source: ROUTING_SOURCE,
   claims: (filePath, text, settings) => claimsRouting(filePath, text, settings.extraGlobs, settings.roots),
-  candidate: (filePath, settings) => isRoutingFileName(filePath, settings.extraGlobs, settings.roots) || /\.ya?ml$/i.test(filePath),
+  candidate: (filePath, settings) =>
+    isRoutingFileName(filePath, settings.extraGlobs, settings.roots) || /\.ya?ml$/i.test(filePath),
   fallbackFor: (filePath) => /\.ya?ml$/i.test(filePath),
   routeKeysIn: routeKeysInText,
   overlapWithYamlServer: (filePath, text) => {
@@ -67,7 +83,10 @@ export const routingKind: DocumentKind = {
     // errors for every YAML file.
     const byName = isRoutingFileName(filePath) && !/[\\/]\.[^\\/]+[\\/]/.test(filePath);
     const associated = byName || pointsAtRoutingSchema(text);
-    return { reports: (code) => code.startsWith('yaml.') || (associated && code.startsWith('schema.')), schemaFeatures: associated };
+    return {
+      reports: (code) => code.startsWith('yaml.') || (associated && code.startsWith('schema.')),
+      schemaFeatures: associated,
+    };
   },
   open: () => new RoutingSession(),
 };

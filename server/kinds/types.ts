@@ -24,7 +24,10 @@ export interface FeatureEnv {
 }
 
 /** A document symbol: a routing symbol kind name, or an LSP SymbolKind number. */
-export type ServerSymbol = Omit<SymbolEntry, 'kind' | 'children'> & { kind: SymbolEntry['kind'] | number; children?: ServerSymbol[] };
+export type ServerSymbol = Omit<SymbolEntry, 'kind' | 'children'> & {
+  kind: SymbolEntry['kind'] | number;
+  children?: ServerSymbol[];
+};
 
 /** Settings of the cross-file checks of a group. */
 export interface GroupSettings {
@@ -49,7 +52,11 @@ export interface DocumentGroups {
    * Cross-file diagnostics of the groups among `files` (texts by path), for the `reported` paths
    * (default: all): an entry, possibly empty, for each reported member.
    */
-  check(files: ReadonlyMap<string, string>, settings: GroupSettings, reported?: ReadonlySet<string>): Map<string, Diagnostic[]>;
+  check(
+    files: ReadonlyMap<string, string>,
+    settings: GroupSettings,
+    reported?: ReadonlySet<string>,
+  ): Map<string, Diagnostic[]>;
 }
 
 export type ValidationRun = Diagnostic[] | Generator<void, Diagnostic[], void>;

@@ -103,13 +103,23 @@ export function promptInputs(a: ParsedArgs, b: { directory: string }, client: Ba
     now: io.clock.now,
     inventory: inventorySources(client, io),
     worktree: a.values.get('--worktree') ?? b.directory,
-    authority: { ticket: a.values.get('--ticket'), orchestrator: a.values.get('--orchestrator'), label: a.values.get('--label'), env: io.env },
+    authority: {
+      ticket: a.values.get('--ticket'),
+      orchestrator: a.values.get('--orchestrator'),
+      label: a.values.get('--label'),
+      env: io.env,
+    },
     resume: a.values.get('--resume'),
     pullRequest: a.values.get('--pr'),
   };
 }
 
-export function contextFor(client: BackendClient, directory: string, io: ActionIo, signal?: AbortSignal): ActionContext {
+export function contextFor(
+  client: BackendClient,
+  directory: string,
+  io: ActionIo,
+  signal?: AbortSignal,
+): ActionContext {
   return { backend: client, directory, clock: io.clock, signal };
 }
 
@@ -123,7 +133,12 @@ export function isoOrUnknown(at: number | null): string {
 }
 
 /** Runs a command body: a UsageError prints the usage and exits 2. */
-export async function withUsage(io: ActionIo, command: string, usage: string, body: () => Promise<number>): Promise<number> {
+export async function withUsage(
+  io: ActionIo,
+  command: string,
+  usage: string,
+  body: () => Promise<number>,
+): Promise<number> {
   try {
     return await body();
   } catch (err) {

@@ -79,7 +79,11 @@ export function backendArgs(a: ParsedArgs): BackendArgs {
 }
 
 /** The client for the common flags; the password comes from SESSION_OPS_PASSWORD only. */
-export function clientFor(b: BackendArgs, env: Record<string, string | undefined>, extra: { timeoutMs?: number; now?: () => number; marks?: QuotaMarkBook } = {}): BackendClient {
+export function clientFor(
+  b: BackendArgs,
+  env: Record<string, string | undefined>,
+  extra: { timeoutMs?: number; now?: () => number; marks?: QuotaMarkBook } = {},
+): BackendClient {
   const password = env.SESSION_OPS_PASSWORD;
   return new BackendClient({
     baseUrl: b.baseUrl,

@@ -8,7 +8,17 @@ import { lastModelOf } from '../core/actions/send';
 import { tailProbe } from '../core/health/quota-wall';
 import { BackendError } from '../core/backend/errors';
 import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, parseArgv, UsageError, wantsHelp } from './args';
-import { clean, contextFor, defaultActionIo, EXIT, promptInputs, modelArg, readTextFile, withUsage, type ActionIo } from './action-io';
+import {
+  clean,
+  contextFor,
+  defaultActionIo,
+  EXIT,
+  promptInputs,
+  modelArg,
+  readTextFile,
+  withUsage,
+  type ActionIo,
+} from './action-io';
 import { baselineArg, PROMPT_HELP, PROMPT_OPTIONS } from './wake';
 
 const USAGE = `Usage: session-ops compose wake|quota-wake|fact-baseline|dispatch SESSION --base-url URL --directory DIR
@@ -37,13 +47,18 @@ ${ENVIRONMENT_HELP}`;
 export async function runCompose(argv: string[], ioOverrides: Partial<ActionIo> = {}): Promise<number> {
   const io = { ...defaultActionIo(), ...ioOverrides };
   return withUsage(io, 'compose', USAGE, async () => {
-    const a = parseArgv(argv, { flags: [], options: [...BACKEND_OPTIONS, '--out', '--model', '--prompt-file', ...PROMPT_OPTIONS], positionals: 2 });
+    const a = parseArgv(argv, {
+      flags: [],
+      options: [...BACKEND_OPTIONS, '--out', '--model', '--prompt-file', ...PROMPT_OPTIONS],
+      positionals: 2,
+    });
     if (wantsHelp(a)) {
       io.stdout(`${USAGE}\n`);
       return EXIT.done;
     }
     const [kindRaw, session] = a.positionals;
-    if (!kindRaw || !COMPOSE_KINDS.includes(kindRaw as ComposeKind)) throw new UsageError(`the first argument must be one of ${COMPOSE_KINDS.join(', ')}`);
+    if (!kindRaw || !COMPOSE_KINDS.includes(kindRaw as ComposeKind))
+      throw new UsageError(`the first argument must be one of ${COMPOSE_KINDS.join(', ')}`);
     const kind = kindRaw as ComposeKind;
     if (!session) throw new UsageError('compose needs the SESSION id');
     const b = backendArgs(a);
@@ -51,12 +66,17 @@ export async function runCompose(argv: string[], ioOverrides: Partial<ActionIo> 
     const baseline = await baselineArg(a, io);
     if (kind === 'fact-baseline' && !baseline) throw new UsageError('compose fact-baseline needs --facts FILE');
     const file = a.values.get('--prompt-file');
-    if (kind === 'dispatch' && file === undefined) throw new UsageError('compose dispatch needs --prompt-file FILE (the task)');
+    if (kind === 'dispatch' && file === undefined)
+      throw new UsageError('compose dispatch needs --prompt-file FILE (the task)');
     const task = file !== undefined ? await readTextFile(io, '--prompt-file', file) : a.values.get('--task');
     const client = clientFor(b, io.env, { now: io.clock.now });
     try {
       const ctx = contextFor(client, b.directory, io);
-      const [list, newest, listing] = await Promise.all([client.listSessions(b.directory, callOpts(ctx)), client.newestMessage(b.directory, session, callOpts(ctx)), client.listProviders(b.directory, callOpts(ctx))]);
+      const [list, newest, listing] = await Promise.all([
+        client.listSessions(b.directory, callOpts(ctx)),
+        client.newestMessage(b.directory, session, callOpts(ctx)),
+        client.listProviders(b.directory, callOpts(ctx)),
+      ]);
       const s = list.sessions.find((x) => x.id === session);
       if (!s) {
         io.stderr(`session-ops compose: session ${session} is not listed in this directory\n`);
@@ -74,12 +94,19 @@ export async function runCompose(argv: string[], ioOverrides: Partial<ActionIo> 
         task,
         baseline,
       });
-      const composed = await builder.build({ model: choice.model ?? { providerID: '', modelID: '' }, session: s, newest, wallProvider });
+      const composed = await builder.build({
+        model: choice.model ?? { providerID: '', modelID: '' },
+        session: s,
+        newest,
+        wallProvider,
+      });
       if (!composed.ok) {
         io.stderr(`session-ops compose: ${clean(composed.problem)}\n`);
         return EXIT.refused;
       }
-      io.stderr(`session-ops compose: the prompt speaks for orchestrator ${builder.authority?.orchestrator ?? '(none: the worker fills it)'}; uncommitted files ${builder.inventory?.note ?? ''}\n`);
+      io.stderr(
+        `session-ops compose: the prompt speaks for orchestrator ${builder.authority?.orchestrator ?? '(none: the worker fills it)'}; uncommitted files ${builder.inventory?.note ?? ''}\n`,
+      );
       for (const w of builder.authority?.warnings ?? []) io.stderr(`session-ops compose: warning: ${clean(w)}\n`);
       const out = a.values.get('--out');
       if (out !== undefined) {

@@ -3,7 +3,18 @@ import { resolveAuthority } from '../core/actions/authority';
 import { dispatchTask } from '../core/actions/dispatch';
 import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, parseArgv, UsageError, wantsHelp } from './args';
 import { withMarkStore } from './mark-store';
-import { clean, contextFor, defaultActionIo, EXIT, EXIT_HELP, modelArg, readTextFile, sessionArg, withUsage, type ActionIo } from './action-io';
+import {
+  clean,
+  contextFor,
+  defaultActionIo,
+  EXIT,
+  EXIT_HELP,
+  modelArg,
+  readTextFile,
+  sessionArg,
+  withUsage,
+  type ActionIo,
+} from './action-io';
 
 const USAGE = `Usage: session-ops dispatch SESSION --base-url URL --directory DIR --prompt-file FILE --model P/M
        [--agent NAME] [--ticket T] [--orchestrator ID] [--label L] [--json]
@@ -32,7 +43,11 @@ ${ENVIRONMENT_HELP}`;
 export async function runDispatch(argv: string[], ioOverrides: Partial<ActionIo> = {}): Promise<number> {
   const io = { ...defaultActionIo(), ...ioOverrides };
   return withUsage(io, 'dispatch', USAGE, async () => {
-    const a = parseArgv(argv, { flags: ['--json'], options: [...BACKEND_OPTIONS, '--prompt-file', '--model', '--agent', '--ticket', '--orchestrator', '--label'], positionals: 1 });
+    const a = parseArgv(argv, {
+      flags: ['--json'],
+      options: [...BACKEND_OPTIONS, '--prompt-file', '--model', '--agent', '--ticket', '--orchestrator', '--label'],
+      positionals: 1,
+    });
     if (wantsHelp(a)) {
       io.stdout(`${USAGE}\n`);
       return EXIT.done;
@@ -50,10 +65,25 @@ export async function runDispatch(argv: string[], ioOverrides: Partial<ActionIo>
         const ctx = contextFor(client, b.directory, io);
         const sessions = await client.listSessions(b.directory).catch(() => null);
         const title = sessions?.sessions.find((s) => s.id === session)?.title ?? null;
-        const authority = resolveAuthority({ ticket: a.values.get('--ticket'), orchestrator: a.values.get('--orchestrator'), label: a.values.get('--label'), env: io.env, sessionTitle: title });
-        const r = await dispatchTask(ctx, { sessionId: session, task, model, agent: a.values.get('--agent') ?? 'build', authority });
-        io.stderr(`session-ops dispatch: the prompt speaks for orchestrator ${authority.orchestrator ?? '(none: the worker fills it)'}\n`);
-        if (a.flags.has('--json')) io.stdout(`${JSON.stringify({ session, model: r.model, sent: r.sent, instead: r.instead })}\n`);
+        const authority = resolveAuthority({
+          ticket: a.values.get('--ticket'),
+          orchestrator: a.values.get('--orchestrator'),
+          label: a.values.get('--label'),
+          env: io.env,
+          sessionTitle: title,
+        });
+        const r = await dispatchTask(ctx, {
+          sessionId: session,
+          task,
+          model,
+          agent: a.values.get('--agent') ?? 'build',
+          authority,
+        });
+        io.stderr(
+          `session-ops dispatch: the prompt speaks for orchestrator ${authority.orchestrator ?? '(none: the worker fills it)'}\n`,
+        );
+        if (a.flags.has('--json'))
+          io.stdout(`${JSON.stringify({ session, model: r.model, sent: r.sent, instead: r.instead })}\n`);
         else io.stdout(`${clean(r.message)}\n`);
         if (!r.sent) io.stderr(`session-ops dispatch: ${clean(r.message)}\n`);
         return r.outcome === 'sent' ? EXIT.done : r.outcome === 'refused' ? EXIT.refused : EXIT.failed;

@@ -48,7 +48,12 @@ export interface MarkStore {
   save(): Promise<string | null>;
 }
 
-export async function openMarkStore(baseUrl: string, env: Record<string, string | undefined>, now: () => EpochMs, options: QuotaMarkBookOptions = {}): Promise<MarkStore> {
+export async function openMarkStore(
+  baseUrl: string,
+  env: Record<string, string | undefined>,
+  now: () => EpochMs,
+  options: QuotaMarkBookOptions = {},
+): Promise<MarkStore> {
   const dir = stateDir(env);
   const book = new QuotaMarkBook(now, options);
   if (!dir) return { book, file: null, warning: null, save: async () => null };
@@ -78,14 +83,25 @@ export async function openMarkStore(baseUrl: string, env: Record<string, string 
   };
 }
 
-async function readStore(file: string, now: () => EpochMs, options: QuotaMarkBookOptions): Promise<{ book: QuotaMarkBook | null; warning: string | null }> {
+async function readStore(
+  file: string,
+  now: () => EpochMs,
+  options: QuotaMarkBookOptions,
+): Promise<{ book: QuotaMarkBook | null; warning: string | null }> {
   try {
     const info = await stat(file);
-    if (info.size > MARK_STORE_MAX_BYTES) return { book: null, warning: `${file} is ${info.size} bytes (over ${MARK_STORE_MAX_BYTES}): not read` };
-    return { book: QuotaMarkBook.fromState(JSON.parse(await readFile(file, 'utf8')) as unknown, now, options), warning: null };
+    if (info.size > MARK_STORE_MAX_BYTES)
+      return { book: null, warning: `${file} is ${info.size} bytes (over ${MARK_STORE_MAX_BYTES}): not read` };
+    return {
+      book: QuotaMarkBook.fromState(JSON.parse(await readFile(file, 'utf8')) as unknown, now, options),
+      warning: null,
+    };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { book: null, warning: null };
-    return { book: null, warning: `${file} could not be read (${(err as Error).message}): starting with no stored quota marks` };
+    return {
+      book: null,
+      warning: `${file} could not be read (${(err as Error).message}): starting with no stored quota marks`,
+    };
   }
 }
 

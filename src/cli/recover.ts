@@ -3,9 +3,31 @@ import { promptBuilder } from '../core/actions/prompt-builder';
 import { recoverSession, type RecoverResult } from '../core/actions/recover';
 import { DEFAULT_RESET_WITHIN_REACH_MS } from '../core/health/action';
 import { MIN_SPACING_MS } from '../core/health/verdict';
-import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, numberOption, parseArgv, UsageError, wantsHelp } from './args';
+import {
+  backendArgs,
+  BACKEND_OPTIONS,
+  clientFor,
+  ENVIRONMENT_HELP,
+  numberOption,
+  parseArgv,
+  UsageError,
+  wantsHelp,
+} from './args';
 import { withMarkStore } from './mark-store';
-import { clean, contextFor, defaultActionIo, EXIT, promptInputs, isoOrUnknown, modelArg, providersArg, PROVIDERS_HELP, sessionArg, withUsage, type ActionIo } from './action-io';
+import {
+  clean,
+  contextFor,
+  defaultActionIo,
+  EXIT,
+  promptInputs,
+  isoOrUnknown,
+  modelArg,
+  providersArg,
+  PROVIDERS_HELP,
+  sessionArg,
+  withUsage,
+  type ActionIo,
+} from './action-io';
 import { PROMPT_HELP, PROMPT_OPTIONS } from './wake';
 
 const USAGE = `Usage: session-ops recover SESSION --base-url URL --directory DIR
@@ -57,7 +79,16 @@ export async function runRecover(argv: string[], ioOverrides: Partial<ActionIo> 
   return withUsage(io, 'recover', USAGE, async () => {
     const a = parseArgv(argv, {
       flags: ['--json', '--allow-short-spacing'],
-      options: [...BACKEND_OPTIONS, '--spacing', '--model', '--agent', '--wait', '--reset-within-reach', '--providers', ...PROMPT_OPTIONS.filter((o) => o !== '--facts')],
+      options: [
+        ...BACKEND_OPTIONS,
+        '--spacing',
+        '--model',
+        '--agent',
+        '--wait',
+        '--reset-within-reach',
+        '--providers',
+        ...PROMPT_OPTIONS.filter((o) => o !== '--facts'),
+      ],
       positionals: 1,
     });
     if (wantsHelp(a)) {
@@ -68,7 +99,10 @@ export async function runRecover(argv: string[], ioOverrides: Partial<ActionIo> 
     const b = backendArgs(a);
     const spacing = numberOption(a, '--spacing', 45, 0);
     const allowShort = a.flags.has('--allow-short-spacing');
-    if (spacing * 1000 < MIN_SPACING_MS && !allowShort) throw new UsageError(`--spacing ${spacing} is under 30 s (the spec's minimum); --allow-short-spacing exists for tests`);
+    if (spacing * 1000 < MIN_SPACING_MS && !allowShort)
+      throw new UsageError(
+        `--spacing ${spacing} is under 30 s (the spec's minimum); --allow-short-spacing exists for tests`,
+      );
     const waitMs = Math.round(numberOption(a, '--wait', 120, 0) * 1000);
     const model = modelArg(a);
     return withMarkStore('recover', b.baseUrl, io, io.clock.now, {}, async (marks) => {
@@ -85,21 +119,31 @@ export async function runRecover(argv: string[], ioOverrides: Partial<ActionIo> 
           agent: a.values.get('--agent') ?? 'build',
           spacingMs: Math.round(spacing * 1000),
           minSpacingMs: allowShort ? 0 : MIN_SPACING_MS,
-          resetWithinReachMs: Math.round(numberOption(a, '--reset-within-reach', DEFAULT_RESET_WITHIN_REACH_MS / 60_000, 0) * 60_000),
+          resetWithinReachMs: Math.round(
+            numberOption(a, '--reset-within-reach', DEFAULT_RESET_WITHIN_REACH_MS / 60_000, 0) * 60_000,
+          ),
           providers: providersArg(a),
           abort: { waitMs },
           confirm: { withinMs: waitMs },
         });
         if (builder.authority) {
-          io.stderr(`session-ops recover: the prompt speaks for orchestrator ${builder.authority.orchestrator ?? '(none: the worker fills it)'}\n`);
+          io.stderr(
+            `session-ops recover: the prompt speaks for orchestrator ${builder.authority.orchestrator ?? '(none: the worker fills it)'}\n`,
+          );
           for (const w of builder.authority.warnings) io.stderr(`session-ops recover: warning: ${clean(w)}\n`);
         }
         if (a.flags.has('--json')) {
-          io.stdout(`${JSON.stringify({ session, decision: r.decision, provider: r.provider, model: r.model, waitUntil: r.waitUntil, marks: r.marks, confirmed: r.confirmed, aborted: r.aborted, message: r.message })}\n`);
+          io.stdout(
+            `${JSON.stringify({ session, decision: r.decision, provider: r.provider, model: r.model, waitUntil: r.waitUntil, marks: r.marks, confirmed: r.confirmed, aborted: r.aborted, message: r.message })}\n`,
+          );
         } else {
           const out = [clean(r.message)];
           if (r.decision === 'wait-for-reset') out.push(`retry after ${isoOrUnknown(r.waitUntil)}`);
-          if (r.decision === 'escalated' || r.decision === 'wait-for-reset') for (const m of r.marks) out.push(`  ${clean(m.provider)}  markedAt ${isoOrUnknown(m.markedAt)}  resetAt ${isoOrUnknown(m.resetAt)}`);
+          if (r.decision === 'escalated' || r.decision === 'wait-for-reset')
+            for (const m of r.marks)
+              out.push(
+                `  ${clean(m.provider)}  markedAt ${isoOrUnknown(m.markedAt)}  resetAt ${isoOrUnknown(m.resetAt)}`,
+              );
           io.stdout(`${out.join('\n')}\n`);
         }
         if (r.decision === null || r.decision === 'refused') io.stderr(`session-ops recover: ${clean(r.message)}\n`);

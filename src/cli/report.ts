@@ -34,14 +34,19 @@ export async function runReport(argv: string[], ioOverrides: Partial<ActionIo> =
       }
       const report = findReport(await io.readStdin());
       if (!report) {
-        io.stderr('session-ops report parse: stdin holds no completion report (ticket=... status=done|blocked|handoff)\n');
+        io.stderr(
+          'session-ops report parse: stdin holds no completion report (ticket=... status=done|blocked|handoff)\n',
+        );
         return EXIT.failed;
       }
       io.stdout(`${JSON.stringify(report)}\n`);
       return EXIT.done;
     }
     if (sub === 'format') {
-      const a = parseArgv(rest, { flags: [], options: ['--ticket', '--status', '--label', '--pr', '--summary', '--reason'] });
+      const a = parseArgv(rest, {
+        flags: [],
+        options: ['--ticket', '--status', '--label', '--pr', '--summary', '--reason'],
+      });
       if (wantsHelp(a)) {
         io.stdout(`${USAGE}\n`);
         return EXIT.done;
@@ -49,9 +54,12 @@ export async function runReport(argv: string[], ioOverrides: Partial<ActionIo> =
       const ticket = a.values.get('--ticket');
       if (!ticket || ticket.trim() === '') throw new UsageError('--ticket is required');
       const status = a.values.get('--status');
-      if (status !== 'done' && status !== 'blocked' && status !== 'handoff') throw new UsageError('--status must be done, blocked or handoff');
+      if (status !== 'done' && status !== 'blocked' && status !== 'handoff')
+        throw new UsageError('--status must be done, blocked or handoff');
       const opt = (k: string) => a.values.get(k) ?? null;
-      io.stdout(`${formatReport({ ticket, status: status as ReportStatus, label: opt('--label'), pr: opt('--pr'), summary: opt('--summary'), reason: opt('--reason') })}\n`);
+      io.stdout(
+        `${formatReport({ ticket, status: status as ReportStatus, label: opt('--label'), pr: opt('--pr'), summary: opt('--summary'), reason: opt('--reason') })}\n`,
+      );
       return EXIT.done;
     }
     throw new UsageError(sub ? `unknown report command "${sub}" (parse or format)` : 'report needs parse or format');

@@ -70,7 +70,17 @@ interface StatusArgs {
 }
 
 const FLAGS = ['--allow-short-spacing', '--json'];
-const OPTIONS = [...BACKEND_OPTIONS, '--spacing', '--max-samples', '--reset-within-reach', '--retry-wall-minutes', '--tool-ceiling-minutes', '--mark-max-age-minutes', '--timeout', '--providers'];
+const OPTIONS = [
+  ...BACKEND_OPTIONS,
+  '--spacing',
+  '--max-samples',
+  '--reset-within-reach',
+  '--retry-wall-minutes',
+  '--tool-ceiling-minutes',
+  '--mark-max-age-minutes',
+  '--timeout',
+  '--providers',
+];
 
 function parseArgs(argv: string[]): StatusArgs | 'help' {
   const parsed = parseArgv(argv, { flags: FLAGS, options: OPTIONS });
@@ -81,7 +91,9 @@ function parseArgs(argv: string[]): StatusArgs | 'help' {
   const spacing = number('--spacing', 45, 0);
   const allowShort = flags.has('--allow-short-spacing');
   if (spacing * 1000 < MIN_SPACING_MS && !allowShort) {
-    throw new UsageError(`--spacing ${spacing} is under 30 s: two samples closer than 30 s cannot tell a hung session from a busy one (the spec's minimum); --allow-short-spacing exists for tests`);
+    throw new UsageError(
+      `--spacing ${spacing} is under 30 s: two samples closer than 30 s cannot tell a hung session from a busy one (the spec's minimum); --allow-short-spacing exists for tests`,
+    );
   }
   return {
     baseUrl,
@@ -127,7 +139,9 @@ export async function runStatus(argv: string[], ioOverrides: Partial<StatusIo> =
   // Said once per run, on stderr, never in the JSON document.
   const plain = plainHttpWarning(args.baseUrl);
   if (plain) io.stderr(`session-ops status: warning: ${plain}\n`);
-  return withMarkStore('status', args.baseUrl, io, io.now, { maxAgeMs: args.markMaxAgeMs }, (marks) => statusWith(args, io, marks));
+  return withMarkStore('status', args.baseUrl, io, io.now, { maxAgeMs: args.markMaxAgeMs }, (marks) =>
+    statusWith(args, io, marks),
+  );
 }
 
 async function statusWith(args: StatusArgs, io: StatusIo, marks: QuotaMarkBook): Promise<number> {
@@ -169,7 +183,11 @@ async function collect(client: BackendClient, args: StatusArgs, io: StatusIo): P
     toolCeilingMs: args.toolCeilingMs,
     providers: args.providers,
   });
-  const errors = settled.latest.unreadable.map((u) => ({ sessionId: u.session.id, kind: u.error.kind, message: u.error.message }));
+  const errors = settled.latest.unreadable.map((u) => ({
+    sessionId: u.session.id,
+    kind: u.error.kind,
+    message: u.error.message,
+  }));
   return buildStatusDocument({
     assessments,
     listing,
@@ -197,7 +215,14 @@ function time(at: number | null): string {
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 export function renderTable(doc: StatusDocument, now: number): string {
@@ -211,18 +236,34 @@ export function renderTable(doc: StatusDocument, now: number): string {
   else {
     // The WAITING FOR column appears when a session waits for a person (permission or question).
     const anyWaiting = doc.sessions.some((s) => s.waiting);
-    const rows = [['SESSION', 'TITLE', 'VERDICT', 'ACTION', ...(anyWaiting ? ['WAITING FOR'] : []), 'QUOTA WALL', 'REPORT']];
+    const rows = [
+      ['SESSION', 'TITLE', 'VERDICT', 'ACTION', ...(anyWaiting ? ['WAITING FOR'] : []), 'QUOTA WALL', 'REPORT'],
+    ];
     for (const s of doc.sessions) {
-      const wall = s.quotaWall ? `${s.quotaWall.category} on ${clean(s.quotaWall.provider ?? '?', 20)}${s.quotaWall.resetAt ? `, reset ${time(s.quotaWall.resetAt)}` : ''}` : '-';
-      const report = s.report ? `${s.report.status} ${clean(s.report.ticket, 20)}${s.report.pr ? ` pr=${clean(s.report.pr, 20)}` : ''}` : '-';
+      const wall = s.quotaWall
+        ? `${s.quotaWall.category} on ${clean(s.quotaWall.provider ?? '?', 20)}${s.quotaWall.resetAt ? `, reset ${time(s.quotaWall.resetAt)}` : ''}`
+        : '-';
+      const report = s.report
+        ? `${s.report.status} ${clean(s.report.ticket, 20)}${s.report.pr ? ` pr=${clean(s.report.pr, 20)}` : ''}`
+        : '-';
       const action = `${s.action}${s.abortFirst && s.action !== 'abort-then-wake' ? ' (abort first)' : ''}${s.recoverOn ? ` on ${clean(s.recoverOn, 20)}` : ''}`;
       const waiting = s.waiting ? clean(s.waiting.title, 50) : '-';
-      rows.push([clean(s.parentId ? `└ ${s.id}` : s.id, 42), clean(s.title ?? '', 30), `${s.verdict}${s.settled || s.unreadable ? '' : '?'}`, action, ...(anyWaiting ? [waiting] : []), wall, report]);
+      rows.push([
+        clean(s.parentId ? `└ ${s.id}` : s.id, 42),
+        clean(s.title ?? '', 30),
+        `${s.verdict}${s.settled || s.unreadable ? '' : '?'}`,
+        action,
+        ...(anyWaiting ? [waiting] : []),
+        wall,
+        report,
+      ]);
     }
     out.push(table(rows));
     out.push('');
-    for (const s of doc.sessions) out.push(`  ${clean(s.id, 40)}: ${clean(s.basis, 200)}; ${clean(s.actionBasis, 200)}`);
-    if (doc.sessions.some((s) => !s.settled && !s.unreadable)) out.push('  (? = the samples never agreed: no action until they do)');
+    for (const s of doc.sessions)
+      out.push(`  ${clean(s.id, 40)}: ${clean(s.basis, 200)}; ${clean(s.actionBasis, 200)}`);
+    if (doc.sessions.some((s) => !s.settled && !s.unreadable))
+      out.push('  (? = the samples never agreed: no action until they do)');
   }
   out.push('');
   if (doc.providers.length === 0) out.push('No connected or marked provider.');
@@ -230,7 +271,13 @@ export function renderTable(doc: StatusDocument, now: number): string {
     const rows = [['PROVIDER', 'CONNECTED', 'QUOTA']];
     for (const p of doc.providers) {
       const age = p.quota ? ` (${Math.round((p.quota.ageMs ?? now - p.quota.markedAt) / 60_000)} min ago)` : '';
-      rows.push([clean(p.id, 40), p.connected ? 'yes' : 'no', p.quota ? `marked ${time(p.quota.markedAt)}${age}${p.category ? ` ${p.category}` : ''}, reset ${time(p.quota.resetAt)}` : '-']);
+      rows.push([
+        clean(p.id, 40),
+        p.connected ? 'yes' : 'no',
+        p.quota
+          ? `marked ${time(p.quota.markedAt)}${age}${p.category ? ` ${p.category}` : ''}, reset ${time(p.quota.resetAt)}`
+          : '-',
+      ]);
     }
     out.push(table(rows));
   }

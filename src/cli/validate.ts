@@ -73,15 +73,13 @@ export async function runValidate(argv: string[], io: ValidateIo = defaultIo): P
     } else if (a.startsWith('--source-root=')) {
       sourceRoot = a.slice('--source-root='.length);
       if (sourceRoot === '') return usage(io, 'missing value after --source-root');
-    }
-    else if (a === '-h' || a === '--help') {
+    } else if (a === '-h' || a === '--help') {
       io.stdout(USAGE + '\n');
       return 0;
     } else if (a === '--') {
       paths.push(...argv.slice(i + 1));
       i = argv.length;
-    }
-    else if (a.startsWith('-') && a !== '-') return usage(io, `unknown option ${a}`);
+    } else if (a.startsWith('-') && a !== '-') return usage(io, `unknown option ${a}`);
     else paths.push(a);
   }
   if (paths.length === 0) return usage(io, 'no PATH given');
@@ -89,7 +87,14 @@ export async function runValidate(argv: string[], io: ValidateIo = defaultIo): P
   let only: DocumentKind | undefined;
   if (kindId !== undefined) {
     only = registry.get(kindId);
-    if (!only) return usage(io, `unknown kind "${kindId}" (known: ${registry.all().map((k) => k.id).join(', ')})`);
+    if (!only)
+      return usage(
+        io,
+        `unknown kind "${kindId}" (known: ${registry
+          .all()
+          .map((k) => k.id)
+          .join(', ')})`,
+      );
     if (only.unavailable) {
       io.stderr(`session-ops validate: --kind ${only.id} is not available in this build: ${only.unavailable}\n`);
       return 2;
@@ -166,7 +171,9 @@ export async function runValidate(argv: string[], io: ValidateIo = defaultIo): P
       for (const e of entries) {
         const more = cross.get(e.real) ?? [];
         if (more.length === 0) continue;
-        e.diags = [...e.diags, ...more].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+        e.diags = [...e.diags, ...more].sort(
+          (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
+        );
       }
     }
   };
@@ -178,7 +185,10 @@ export async function runValidate(argv: string[], io: ValidateIo = defaultIo): P
       io.stderr(`session-ops validate: cannot read folder ${shown}: ${errMessage(e.error)}\n`);
       ioError = true;
     }
-    if (found.truncated) io.stderr(`session-ops validate: ${shownDir}: not every file was checked (a walk stops ${WALK_MAX_DEPTH} folders deep and after ${WALK_MAX_FILES} files); name the folders below separately\n`);
+    if (found.truncated)
+      io.stderr(
+        `session-ops validate: ${shownDir}: not every file was checked (a walk stops ${WALK_MAX_DEPTH} folders deep and after ${WALK_MAX_FILES} files); name the folders below separately\n`,
+      );
     for (const f of found.files) await validateFile(f.segments.reduce(joinShown, shownDir), f.path, false);
   };
 
@@ -218,7 +228,9 @@ export async function runValidate(argv: string[], io: ValidateIo = defaultIo): P
   if (json) io.stdout(JSON.stringify({ diagnostics: out }) + '\n');
   else {
     for (const d of out) io.stdout(`${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message} [${d.code}]\n`);
-    io.stderr(`${files} file${files === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`);
+    io.stderr(
+      `${files} file${files === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`,
+    );
   }
   if (ioError) return 2;
   return errors > 0 ? 1 : 0;

@@ -2,11 +2,44 @@
 import { readBaselineFacts, type FactBaselineFacts } from '../core/actions/compose';
 import { promptBuilder } from '../core/actions/prompt-builder';
 import { wakeSession } from '../core/actions/wake';
-import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, numberOption, parseArgv, UsageError, wantsHelp, type ParsedArgs } from './args';
+import {
+  backendArgs,
+  BACKEND_OPTIONS,
+  clientFor,
+  ENVIRONMENT_HELP,
+  numberOption,
+  parseArgv,
+  UsageError,
+  wantsHelp,
+  type ParsedArgs,
+} from './args';
 import { withMarkStore } from './mark-store';
-import { clean, contextFor, defaultActionIo, EXIT, EXIT_HELP, promptInputs, modelArg, providersArg, PROVIDERS_HELP, readTextFile, sessionArg, withUsage, type ActionIo } from './action-io';
+import {
+  clean,
+  contextFor,
+  defaultActionIo,
+  EXIT,
+  EXIT_HELP,
+  promptInputs,
+  modelArg,
+  providersArg,
+  PROVIDERS_HELP,
+  readTextFile,
+  sessionArg,
+  withUsage,
+  type ActionIo,
+} from './action-io';
 
-export const PROMPT_OPTIONS = ['--ticket', '--orchestrator', '--label', '--task', '--resume', '--facts', '--pr', '--worktree'];
+export const PROMPT_OPTIONS = [
+  '--ticket',
+  '--orchestrator',
+  '--label',
+  '--task',
+  '--resume',
+  '--facts',
+  '--pr',
+  '--worktree',
+];
 
 export const PROMPT_HELP = `Prompt inputs (for --compose; all optional, never refused for):
   --worktree DIR        directory whose uncommitted files the prompt names (default --directory);
@@ -71,7 +104,20 @@ export async function baselineArg(a: ParsedArgs, io: ActionIo): Promise<FactBase
 export async function runWake(argv: string[], ioOverrides: Partial<ActionIo> = {}): Promise<number> {
   const io = { ...defaultActionIo(), ...ioOverrides };
   return withUsage(io, 'wake', USAGE, async () => {
-    const a = parseArgv(argv, { flags: ['--json', '--abort-first'], options: [...BACKEND_OPTIONS, '--prompt-file', '--compose', '--model', '--agent', '--wait', '--providers', ...PROMPT_OPTIONS], positionals: 1 });
+    const a = parseArgv(argv, {
+      flags: ['--json', '--abort-first'],
+      options: [
+        ...BACKEND_OPTIONS,
+        '--prompt-file',
+        '--compose',
+        '--model',
+        '--agent',
+        '--wait',
+        '--providers',
+        ...PROMPT_OPTIONS,
+      ],
+      positionals: 1,
+    });
     if (wantsHelp(a)) {
       io.stdout(`${USAGE}\n`);
       return EXIT.done;
@@ -80,8 +126,10 @@ export async function runWake(argv: string[], ioOverrides: Partial<ActionIo> = {
     const b = backendArgs(a);
     const file = a.values.get('--prompt-file');
     const kind = a.values.get('--compose');
-    if ((file === undefined) === (kind === undefined)) throw new UsageError('give exactly one of --prompt-file FILE or --compose wake|quota-wake|fact-baseline');
-    if (kind !== undefined && !['wake', 'quota-wake', 'fact-baseline'].includes(kind)) throw new UsageError(`--compose must be wake, quota-wake or fact-baseline, not "${kind}"`);
+    if ((file === undefined) === (kind === undefined))
+      throw new UsageError('give exactly one of --prompt-file FILE or --compose wake|quota-wake|fact-baseline');
+    if (kind !== undefined && !['wake', 'quota-wake', 'fact-baseline'].includes(kind))
+      throw new UsageError(`--compose must be wake, quota-wake or fact-baseline, not "${kind}"`);
     const model = modelArg(a);
     const waitMs = Math.round(numberOption(a, '--wait', 60, 0) * 1000);
     const agent = a.values.get('--agent') ?? 'build';
@@ -112,10 +160,13 @@ export async function runWake(argv: string[], ioOverrides: Partial<ActionIo> = {
           confirm: { withinMs: waitMs },
         });
         if (builder?.authority) {
-          io.stderr(`session-ops wake: the prompt speaks for orchestrator ${builder.authority.orchestrator ?? '(none: the worker fills it)'}\n`);
+          io.stderr(
+            `session-ops wake: the prompt speaks for orchestrator ${builder.authority.orchestrator ?? '(none: the worker fills it)'}\n`,
+          );
           for (const w of builder.authority.warnings) io.stderr(`session-ops wake: warning: ${clean(w)}\n`);
         }
-        if (a.flags.has('--json')) io.stdout(`${JSON.stringify({ session, model: r.model, aborted: r.aborted, confirmed: r.confirmed })}\n`);
+        if (a.flags.has('--json'))
+          io.stdout(`${JSON.stringify({ session, model: r.model, aborted: r.aborted, confirmed: r.confirmed })}\n`);
         else io.stdout(`${clean(r.message)}\n`);
         if (r.outcome !== 'confirmed') io.stderr(`session-ops wake: ${clean(r.message)}\n`);
         if (r.outcome === 'confirmed') return EXIT.done;

@@ -22,7 +22,8 @@ export interface FailureFacts {
 
 const BALANCE_TEXT = /insufficient[_ ]quota|insufficient (credit|balance|funds)|credit balance is too low/i;
 const FREE_TEXT = /free[- _](tier|limit|quota|usage)|free (plan|models?) limit/i;
-const USAGE_TEXT = /usage[- _]limit|(weekly|monthly|daily|plan|account)[- ](usage[- ])?limit|limit (reached|exceeded) for (your|this) (plan|account)|quota (exceeded|reached|exhausted)|exceeded your (current )?quota/i;
+const USAGE_TEXT =
+  /usage[- _]limit|(weekly|monthly|daily|plan|account)[- ](usage[- ])?limit|limit (reached|exceeded) for (your|this) (plan|account)|quota (exceeded|reached|exhausted)|exceeded your (current )?quota/i;
 const RATE_TEXT = /rate[- _]?limit|too many requests|\b429\b/i;
 
 /** Category of a spec metadata.reason ("or similar" values are matched by family). */
@@ -31,7 +32,8 @@ export function categoryFromReason(reason: string): FailureCategory | null {
   if (r === 'insufficient_quota' || r.includes('balance')) return 'balance';
   if (r === 'free_tier_limit' || r.includes('free')) return 'free-tier';
   if (r === 'account_usage_limit' || r.includes('usage_limit') || r.includes('usage-limit')) return 'usage-limit';
-  if (r === 'rate_limit' || r === 'account_rate_limit' || r.includes('rate_limit') || r.includes('rate-limit')) return 'rate-limit';
+  if (r === 'rate_limit' || r === 'account_rate_limit' || r.includes('rate_limit') || r.includes('rate-limit'))
+    return 'rate-limit';
   return null;
 }
 
@@ -53,7 +55,8 @@ export function categoryFromText(text: string): FailureCategory | null {
 export function classifyFailure(f: FailureFacts, options: { textAlone?: boolean } = {}): FailureCategory | null {
   const text = f.text ?? '';
   const reason = f.reason ?? null;
-  if (f.statusCode === 402 || BALANCE_TEXT.test(text) || (reason !== null && categoryFromReason(reason) === 'balance')) return 'balance';
+  if (f.statusCode === 402 || BALANCE_TEXT.test(text) || (reason !== null && categoryFromReason(reason) === 'balance'))
+    return 'balance';
   if (reason !== null && reason !== '') return categoryFromReason(reason);
   if (f.statusCode === 429) {
     const refined = categoryFromText(text);

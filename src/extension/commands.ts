@@ -40,10 +40,13 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
         return undefined;
       }
     };
-  const register = (id: string, fn: Handler) => context.subscriptions.push(vscode.commands.registerCommand(id, guard(id, fn)));
+  const register = (id: string, fn: Handler) =>
+    context.subscriptions.push(vscode.commands.registerCommand(id, guard(id, fn)));
 
   register('sessionOps.refresh', () =>
-    vscode.window.withProgress({ location: { viewId: 'sessionOps.sessions' }, title: 'Sampling sessions' }, () => deps.monitor.refresh(true)),
+    vscode.window.withProgress({ location: { viewId: 'sessionOps.sessions' }, title: 'Sampling sessions' }, () =>
+      deps.monitor.refresh(true),
+    ),
   );
   register('sessionOps.retryBackend', (node?: SessionsNode) => {
     if (node && 'backend' in node) deps.monitor.resetClient(node.backend.key);
@@ -99,7 +102,11 @@ async function addBackend({ configuration }: CommandDeps): Promise<void> {
     if (!picks) return;
     if (picks.length !== folders.length) directories = picks.map((p) => p.description!);
   } else {
-    const dir = await vscode.window.showInputBox({ title: 'Working directory on the backend machine', prompt: 'Absolute path', ignoreFocusOut: true });
+    const dir = await vscode.window.showInputBox({
+      title: 'Working directory on the backend machine',
+      prompt: 'Absolute path',
+      ignoreFocusOut: true,
+    });
     if (!dir) return;
     directories = [dir];
   }
@@ -134,7 +141,7 @@ async function setPassword(deps: CommandDeps, node?: SessionsNode): Promise<void
   if (username === undefined) return;
   const password = await vscode.window.showInputBox({
     title: `Password for ${backend.name}`,
-    prompt: 'Kept in the editor\'s secret storage, never in settings',
+    prompt: "Kept in the editor's secret storage, never in settings",
     password: true,
     ignoreFocusOut: true,
   });

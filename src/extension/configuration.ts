@@ -86,7 +86,9 @@ export class Configuration implements vscode.Disposable {
   /** sessionOps.recovery.providers: the providers wake and recovery may choose ([] = all but the built-in `opencode`). */
   recoveryProviders(): string[] {
     const v = this.section().get<unknown>('recovery.providers', []);
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(x)) : [];
+    return Array.isArray(v)
+      ? v.filter((x): x is string => typeof x === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(x))
+      : [];
   }
 
   /** sessionOps.toolCeilingMinutes (default 30), in ms. */

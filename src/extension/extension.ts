@@ -54,7 +54,13 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
   const testHooks = createTestHooks(); // inert unless the editor test runner asked for them
   const monitor = new SessionMonitor({
     ...(testHooks.enabled ? { now: testHooks.now } : {}),
-    createClient: (config, credentials, marks) => new BackendClient({ baseUrl: config.baseUrl, username: credentials?.username, password: credentials?.password, marks }),
+    createClient: (config, credentials, marks) =>
+      new BackendClient({
+        baseUrl: config.baseUrl,
+        username: credentials?.username,
+        password: credentials?.password,
+        marks,
+      }),
     getCredentials: (config) => passwords.get(config.key),
     spacingMs: configuration.sampleSpacingSeconds() * 1000,
     resetWithinReachMs: configuration.resetWithinReachMs(),
@@ -77,14 +83,24 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
   const portAnalysis = new PortAnalysisView(languageClient, log); // asks the language server once visible
   context.subscriptions.push(portAnalysis);
   const prompts = new PromptDocuments();
-  const actions = new SessionActions({ monitor, sessions, configuration, operations, prompts, workspaceState: context.workspaceState, log });
+  const actions = new SessionActions({
+    monitor,
+    sessions,
+    configuration,
+    operations,
+    prompts,
+    workspaceState: context.workspaceState,
+    log,
+  });
   const automatic = new AutomaticRunner(monitor, actions, configuration, operations, log);
   const answers = new Answers(monitor, sessions, operations, log);
   context.subscriptions.push(prompts, actions, automatic);
 
   // Sample only while someone looks (or an automatic action is armed).
   const updateActivity = () => {
-    monitor.setActive(sessions.treeView.visible || providers.treeView.visible || AutomaticPolicy.armed(automatic.settings()));
+    monitor.setActive(
+      sessions.treeView.visible || providers.treeView.visible || AutomaticPolicy.armed(automatic.settings()),
+    );
   };
   const applyConfiguration = () => {
     monitor.updateOptions({
@@ -114,7 +130,23 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
 
   const activationMs = performance.now() - started;
   log.info(`Session Ops ${context.extension.packageJSON.version} activated in ${activationMs.toFixed(1)} ms`);
-  return { activationMs, configuration, passwords, monitor, sessions, providers, statusBar, notifier, languageClient, portAnalysis, operations, actions, prompts, automatic, answers };
+  return {
+    activationMs,
+    configuration,
+    passwords,
+    monitor,
+    sessions,
+    providers,
+    statusBar,
+    notifier,
+    languageClient,
+    portAnalysis,
+    operations,
+    actions,
+    prompts,
+    automatic,
+    answers,
+  };
 }
 
 /** Resolves once the language server has stopped, so that VS Code waits for it. */

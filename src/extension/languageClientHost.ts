@@ -40,7 +40,9 @@ export class LanguageClientHost implements vscode.Disposable {
     this.starting ??= (async () => {
       const started = performance.now();
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- the client bundle is loaded lazily, at run time, from dist
-      const { createRoutingClient } = require(path.join(this.context.extensionPath, 'dist', 'client.js')) as typeof import('./client/client');
+      const { createRoutingClient } = require(
+        path.join(this.context.extensionPath, 'dist', 'client.js'),
+      ) as typeof import('./client/client');
       const client = createRoutingClient(this.context, this.log);
       await client.start();
       this.client = client;

@@ -44,17 +44,27 @@ export class Notifier implements vscode.Disposable {
     for (const t of batch) byKind.set(t.kind, [...(byKind.get(t.kind) ?? []), t]);
     for (const group of byKind.values()) {
       this.displayed++;
-      void (group.length === 1 ? this.notifyOne(group[0]) : this.notifyGroup(group)).catch((err) => this.log.error(`notification: ${String(err)}`));
+      void (group.length === 1 ? this.notifyOne(group[0]) : this.notifyGroup(group)).catch((err) =>
+        this.log.error(`notification: ${String(err)}`),
+      );
     }
   }
 
   private async notifyGroup(group: Transition[]): Promise<void> {
     const names = group.map((t) => `"${t.row.title ?? t.row.id}"`);
     const list = names.length > 4 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
-    const what: Record<string, string> = { hung: 'are hung', 'quota-wall': 'hit a quota wall', report: 'delivered completion reports', waiting: 'are waiting for you' };
+    const what: Record<string, string> = {
+      hung: 'are hung',
+      'quota-wall': 'hit a quota wall',
+      report: 'delivered completion reports',
+      waiting: 'are waiting for you',
+    };
     const text = `${group.length} sessions ${what[group[0].kind] ?? `changed (${group[0].kind})`}: ${list}.`;
     const show = 'Show Sessions';
-    const choice = group[0].kind === 'report' ? await vscode.window.showInformationMessage(text, show) : await vscode.window.showWarningMessage(text, show);
+    const choice =
+      group[0].kind === 'report'
+        ? await vscode.window.showInformationMessage(text, show)
+        : await vscode.window.showWarningMessage(text, show);
     if (choice === show) await this.sessions.reveal(group[0].row);
   }
 
@@ -63,20 +73,35 @@ export class Notifier implements vscode.Disposable {
     const show = 'Show Session';
     let choice: string | undefined;
     if (t.kind === 'hung') {
-      choice = await vscode.window.showWarningMessage(`Session "${name}" is hung: generating with steps, heartbeat and newest message all frozen across two samples.`, show, 'Copy ID');
+      choice = await vscode.window.showWarningMessage(
+        `Session "${name}" is hung: generating with steps, heartbeat and newest message all frozen across two samples.`,
+        show,
+        'Copy ID',
+      );
     } else if (t.kind === 'quota-wall') {
       const q = t.row.quotaWall;
-      choice = await vscode.window.showWarningMessage(`Session "${name}" hit a quota wall${q?.provider ? ` on ${q.provider}` : ''} (${q?.category ?? 'usage limit'}).`, show, 'Copy ID');
+      choice = await vscode.window.showWarningMessage(
+        `Session "${name}" hit a quota wall${q?.provider ? ` on ${q.provider}` : ''} (${q?.category ?? 'usage limit'}).`,
+        show,
+        'Copy ID',
+      );
     } else if (t.kind === 'report') {
       const r = t.row.report;
-      choice = await vscode.window.showInformationMessage(`Session "${name}" reported ${r?.ticket ?? ''} ${r?.status ?? ''}${r?.summary ? `: ${r.summary}` : ''}`, 'Open Report', show);
+      choice = await vscode.window.showInformationMessage(
+        `Session "${name}" reported ${r?.ticket ?? ''} ${r?.status ?? ''}${r?.summary ? `: ${r.summary}` : ''}`,
+        'Open Report',
+        show,
+      );
       if (choice === 'Open Report') {
         await vscode.commands.executeCommand('sessionOps.openReport', t.row);
         return;
       }
     } else {
       const asked = t.row.waiting?.title;
-      choice = await vscode.window.showWarningMessage(`Session "${name}" is waiting for you${asked ? `: ${asked}` : ''}.`, show);
+      choice = await vscode.window.showWarningMessage(
+        `Session "${name}" is waiting for you${asked ? `: ${asked}` : ''}.`,
+        show,
+      );
     }
     if (choice === show) await this.sessions.reveal(t.row);
     if (choice === 'Copy ID') await vscode.env.clipboard.writeText(t.row.id);

@@ -27,7 +27,10 @@ export class PasswordStore {
     try {
       const parsed = JSON.parse(raw) as Partial<Credentials>;
       if (typeof parsed.password === 'string') {
-        return { username: typeof parsed.username === 'string' && parsed.username ? parsed.username : DEFAULT_USERNAME, password: parsed.password };
+        return {
+          username: typeof parsed.username === 'string' && parsed.username ? parsed.username : DEFAULT_USERNAME,
+          password: parsed.password,
+        };
       }
     } catch {
       // A value from an older format: treat it as the bare password.

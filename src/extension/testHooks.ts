@@ -38,7 +38,8 @@ export function createTestHooks(env: NodeJS.ProcessEnv = process.env): TestHooks
       return vscode.commands.registerCommand(CONFIGURE_MONITOR_COMMAND, (settings: MonitorTestSettings = {}) => {
         if (settings.minSpacingMs !== undefined) {
           const v = settings.minSpacingMs;
-          if (v !== null && (!Number.isFinite(v) || v < 0)) throw new Error(`minSpacingMs must be a non-negative number or null, got ${String(v)}`);
+          if (v !== null && (!Number.isFinite(v) || v < 0))
+            throw new Error(`minSpacingMs must be a non-negative number or null, got ${String(v)}`);
           monitor.updateOptions({ minSpacingMs: v ?? undefined });
         }
         if (settings.spacingMs !== undefined) {

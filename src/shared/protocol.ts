@@ -87,10 +87,14 @@ export interface StatsResult {
 }
 
 /** Request (client → server): the Port analysis view's data. */
-export const PortAnalysisRequest = new RequestType<PortAnalysisParams | null, PortAnalysisResult, void>('sessionOps/portAnalysis');
+export const PortAnalysisRequest = new RequestType<PortAnalysisParams | null, PortAnalysisResult, void>(
+  'sessionOps/portAnalysis',
+);
 
 /** Notification (server → client): page diagnostics (or page files on disk) changed. */
-export const PortAnalysisChangedNotification = new NotificationType<PortAnalysisChangedParams>('sessionOps/portAnalysisChanged');
+export const PortAnalysisChangedNotification = new NotificationType<PortAnalysisChangedParams>(
+  'sessionOps/portAnalysisChanged',
+);
 
 /** Notification (client → server): the editor's environment changed (Red Hat's YAML extension installed or removed). */
 export const EnvironmentNotification = new NotificationType<EnvironmentParams>('sessionOps/environment');

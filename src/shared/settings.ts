@@ -53,7 +53,8 @@ export function readSettings(into: ServerSettings, src: unknown): void {
   const nested = section?.routing ?? src.routing;
   if (isRecord(nested)) readSettings(into, nested);
   if (Array.isArray(src.extraGlobs)) into.extraGlobs = src.extraGlobs.filter((g): g is string => typeof g === 'string');
-  if (src.schemaDiagnostics === 'auto' || src.schemaDiagnostics === 'always' || src.schemaDiagnostics === 'never') into.schemaDiagnostics = src.schemaDiagnostics;
+  if (src.schemaDiagnostics === 'auto' || src.schemaDiagnostics === 'always' || src.schemaDiagnostics === 'never')
+    into.schemaDiagnostics = src.schemaDiagnostics;
   if (typeof src.redhatYamlPresent === 'boolean') into.redhatYamlPresent = src.redhatYamlPresent;
   if (typeof src.debounceMs === 'number' && src.debounceMs >= 0) into.debounceMs = src.debounceMs;
   // pages.sourceRoot: absent from a full `sessionOps` section means unset.

@@ -6,7 +6,13 @@ import { runDispatch } from '../../src/cli/dispatch';
 import { runRecover } from '../../src/cli/recover';
 import { runWake } from '../../src/cli/wake';
 
-export const COMMANDS = { abort: runAbort, wake: runWake, recover: runRecover, dispatch: runDispatch, compose: runCompose };
+export const COMMANDS = {
+  abort: runAbort,
+  wake: runWake,
+  recover: runRecover,
+  dispatch: runDispatch,
+  compose: runCompose,
+};
 
 export interface CliRun {
   code: number;
@@ -18,7 +24,12 @@ export interface CliRun {
 export async function cli(command: keyof typeof COMMANDS, argv: string[], io: Partial<ActionIo> = {}): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
-  const code = await COMMANDS[command](argv, { env: {}, ...io, stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  const code = await COMMANDS[command](argv, {
+    env: {},
+    ...io,
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+  });
   let json: Record<string, unknown> | null = null;
   if (argv.includes('--json') && stdout.trim().startsWith('{')) json = JSON.parse(stdout) as Record<string, unknown>;
   return { code, stdout, stderr, json };

@@ -28,7 +28,14 @@ describe('action commands against the real opencode server', function () {
       modelUrl: model.url,
       configure: (config) => {
         const provider = config.provider as Record<string, { options: Record<string, unknown> }>;
-        return { ...config, disabled_providers: ['opencode'], provider: { ...provider, backup: { ...provider.local, name: 'Backup', options: { ...provider.local.options } } } };
+        return {
+          ...config,
+          disabled_providers: ['opencode'],
+          provider: {
+            ...provider,
+            backup: { ...provider.local, name: 'Backup', options: { ...provider.local.options } },
+          },
+        };
       },
     });
     proxy = await startLoggingProxy(oc.baseUrl);
@@ -45,7 +52,8 @@ describe('action commands against the real opencode server', function () {
   afterEach(function () {
     for (const r of proxy.log) {
       assert.ok(r.query.get('directory'), `directory on ${r.method} ${r.path}`);
-      if (r.method === 'GET' && r.path.endsWith('/message')) assert.equal(r.query.get('limit'), '1', 'liveness reads with limit=1');
+      if (r.method === 'GET' && r.path.endsWith('/message'))
+        assert.equal(r.query.get('limit'), '1', 'liveness reads with limit=1');
       if (r.path.endsWith('/prompt_async')) {
         const body = JSON.parse(r.body) as { model?: { providerID?: string; modelID?: string } };
         assert.ok(body.model?.providerID && body.model.modelID, 'an explicit model on every prompt');
@@ -67,10 +75,19 @@ describe('action commands against the real opencode server', function () {
   };
   const base = (dir: string) => ['--base-url', proxy.url, '--directory', dir];
   const prompts = () => proxy.log.filter((r) => r.method === 'POST' && r.path.endsWith('/prompt_async'));
-  const markerSeen = (marker: string, n = 1) => () => model.requests.filter((r) => r.marker === marker).length >= n;
-  const idle = (dir: string, id: string) => waitFor(`${id} idle`, async () => (await client.listSessions(dir)).sessions.find((s) => s.id === id)?.state === 'idle', 60_000);
+  const markerSeen =
+    (marker: string, n = 1) =>
+    () =>
+      model.requests.filter((r) => r.marker === marker).length >= n;
+  const idle = (dir: string, id: string) =>
+    waitFor(
+      `${id} idle`,
+      async () => (await client.listSessions(dir)).sessions.find((s) => s.id === id)?.state === 'idle',
+      60_000,
+    );
 
-  const launch = (dir: string, text: string, on = LOCAL): Promise<string> => launchSession(oc, dir, undefined, text, on);
+  const launch = (dir: string, text: string, on = LOCAL): Promise<string> =>
+    launchSession(oc, dir, undefined, text, on);
 
   /** Index of the first GET /session/status after `after` whose answer shows `id` not busy. */
   const idleReadAfter = (id: string, after: number) =>
@@ -87,7 +104,13 @@ describe('action commands against the real opencode server', function () {
     await waitFor('the reply', async () => (await client.newestMessage(dir, id))?.completedAt);
     await idle(dir, id);
     model.when('[woken]', { kind: 'reply', text: 'Continuing.' });
-    const r = await cli('wake', [id, ...base(dir), '--prompt-file', file(dir, 'Wake up "now" [woken]\n$HOME'), '--json']);
+    const r = await cli('wake', [
+      id,
+      ...base(dir),
+      '--prompt-file',
+      file(dir, 'Wake up "now" [woken]\n$HOME'),
+      '--json',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.json, { session: id, model: LOCAL, aborted: false, confirmed: true });
     await waitFor('the model to receive the wake prompt', markerSeen('[woken]'));
@@ -101,7 +124,10 @@ describe('action commands against the real opencode server', function () {
     model.when('[before-wall]', { kind: 'reply', text: 'Part one done; more later.' });
     const b = await launch(dirB, 'start [before-wall]');
     const c = await launch(dirC, 'start [before-wall]');
-    for (const [d, id] of [[dirB, b], [dirC, c]] as const) {
+    for (const [d, id] of [
+      [dirB, b],
+      [dirC, c],
+    ] as const) {
       await waitFor('the reply', async () => (await client.newestMessage(d, id))?.completedAt);
       await idle(d, id);
     }
@@ -118,14 +144,21 @@ describe('action commands against the real opencode server', function () {
     const stored = readdirSync(stateDir).filter((f) => f.startsWith('quota-marks-'));
     assert.equal(stored.length, 1, 'one store file for the backend');
     const text = readFileSync(path.join(stateDir, stored[0]), 'utf8');
-    assert.deepEqual((JSON.parse(text) as { marks: Array<{ provider: string }> }).marks.map((m) => m.provider), ['local']);
+    assert.deepEqual(
+      (JSON.parse(text) as { marks: Array<{ provider: string }> }).marks.map((m) => m.provider),
+      ['local'],
+    );
     assert.ok(!/sk-|apiKey|password/i.test(text), 'the store holds no secrets');
     model.when('[after-wall]', { kind: 'reply', text: 'Continuing.' });
     // The next process, with the store: local is marked, B is woken on the backup provider.
-    const woken = await cli('wake', [b, ...base(dirB), '--prompt-file', file(dirB, 'Wake up [after-wall]'), '--json'], { env: { SESSION_OPS_STATE_DIR: stateDir } });
+    const woken = await cli('wake', [b, ...base(dirB), '--prompt-file', file(dirB, 'Wake up [after-wall]'), '--json'], {
+      env: { SESSION_OPS_STATE_DIR: stateDir },
+    });
     assert.deepEqual(woken.json?.model, { providerID: 'backup', modelID: 'm1' }, woken.stderr);
     // Without it (an empty SESSION_OPS_STATE_DIR: this run's marks only) the wall is unknown to the run.
-    const blind = await cli('wake', [c, ...base(dirC), '--prompt-file', file(dirC, 'Wake up [after-wall]'), '--json'], { env: { SESSION_OPS_STATE_DIR: '' } });
+    const blind = await cli('wake', [c, ...base(dirC), '--prompt-file', file(dirC, 'Wake up [after-wall]'), '--json'], {
+      env: { SESSION_OPS_STATE_DIR: '' },
+    });
     assert.deepEqual(blind.json?.model, LOCAL, blind.stderr);
   });
 
@@ -140,7 +173,16 @@ describe('action commands against the real opencode server', function () {
     assert.match(refused.stderr, /--abort-first/);
     assert.equal(prompts().length, 0);
     model.when('[after-abort]', { kind: 'reply', text: 'Back.' });
-    const r = await cli('wake', [id, ...base(dir), '--prompt-file', p, '--abort-first', '--model', 'local/m1', '--json']);
+    const r = await cli('wake', [
+      id,
+      ...base(dir),
+      '--prompt-file',
+      p,
+      '--abort-first',
+      '--model',
+      'local/m1',
+      '--json',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.json, { session: id, model: LOCAL, aborted: true, confirmed: true });
     const a = proxy.log.findIndex((x) => x.method === 'POST' && x.path.endsWith('/abort'));
@@ -150,7 +192,10 @@ describe('action commands against the real opencode server', function () {
     await idle(dir, id);
     const s2 = await launch(dir, 'again [stall-b]');
     model.when('[stall-b]', { kind: 'stall' });
-    await waitFor('running', async () => (await client.listSessions(dir)).sessions.find((s) => s.id === s2)?.state === 'generating');
+    await waitFor(
+      'running',
+      async () => (await client.listSessions(dir)).sessions.find((s) => s.id === s2)?.state === 'generating',
+    );
     const ab = await cli('abort', [s2, ...base(dir), '--json']);
     assert.equal(ab.code, 0, ab.stderr);
     assert.deepEqual(ab.json, { session: s2, idle: true });
@@ -160,12 +205,35 @@ describe('action commands against the real opencode server', function () {
     const dir = newDir();
     model.when('[rl-long]', { kind: 'rate-limit', retryAfter: 3600 });
     const id = await launch(dir, 'go [rl-long]');
-    await waitFor('the retry status', async () => (await client.listSessions(dir)).sessions.find((s) => s.id === id)?.retry);
-    const r = await cli('recover', [id, ...base(dir), '--spacing', '1', '--allow-short-spacing', '--ticket', 'PROJ-21', '--json']);
+    await waitFor(
+      'the retry status',
+      async () => (await client.listSessions(dir)).sessions.find((s) => s.id === id)?.retry,
+    );
+    const r = await cli('recover', [
+      id,
+      ...base(dir),
+      '--spacing',
+      '1',
+      '--allow-short-spacing',
+      '--ticket',
+      'PROJ-21',
+      '--json',
+    ]);
     assert.equal(r.code, 0, r.stderr);
-    const j = r.json as { decision: string; provider: string; model: unknown; marks: Array<{ provider: string; resetAt: number | null }> };
-    assert.deepEqual([j.decision, j.provider, j.model], ['recovered', 'backup', { providerID: 'backup', modelID: 'm1' }]);
-    assert.ok(j.marks.some((m) => m.provider === 'local' && m.resetAt !== null && m.resetAt > Date.now() + 3_000_000), 'the wall was considered with its reset');
+    const j = r.json as {
+      decision: string;
+      provider: string;
+      model: unknown;
+      marks: Array<{ provider: string; resetAt: number | null }>;
+    };
+    assert.deepEqual(
+      [j.decision, j.provider, j.model],
+      ['recovered', 'backup', { providerID: 'backup', modelID: 'm1' }],
+    );
+    assert.ok(
+      j.marks.some((m) => m.provider === 'local' && m.resetAt !== null && m.resetAt > Date.now() + 3_000_000),
+      'the wall was considered with its reset',
+    );
     const sent = prompts();
     assert.equal(sent.length, 1);
     const body = JSON.parse(sent[0].body) as { model: { providerID: string }; parts: Array<{ text: string }> };
@@ -194,7 +262,8 @@ describe('action commands against the real opencode server', function () {
   it('compose wake in a git worktree names its uncommitted files (read-only)', async () => {
     const dir = newDir();
     const { execFileSync } = await import('node:child_process');
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: dir });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: dir });
     git('init', '-q');
     writeFileSync(path.join(dir, 'done.ts'), 'x');
     git('add', 'done.ts');
@@ -207,7 +276,9 @@ describe('action commands against the real opencode server', function () {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Uncommitted files in your worktree \(1\)[^\n]*\n\s+- `half-done.ts`/);
     assert.match(r.stderr, /uncommitted files from (the backend \(GET \/vcs\/status\)|git in )/);
-    process.stdout.write(`      (inventory source: ${/from the backend/.test(r.stderr) ? 'GET /vcs/status' : 'git'})\n`);
+    process.stdout.write(
+      `      (inventory source: ${/from the backend/.test(r.stderr) ? 'GET /vcs/status' : 'git'})\n`,
+    );
     assert.ok(proxy.log.every((x) => x.method === 'GET'));
   });
 
@@ -217,10 +288,23 @@ describe('action commands against the real opencode server', function () {
     await waitFor('the reply', async () => (await client.newestMessage(dir, id))?.completedAt);
     await idle(dir, id);
     const task = file(dir, 'Implement PROJ-30.');
-    const ok = await cli('dispatch', [id, ...base(dir), '--prompt-file', task, '--model', 'local/m1', '--ticket', 'PROJ-30', '--json']);
+    const ok = await cli('dispatch', [
+      id,
+      ...base(dir),
+      '--prompt-file',
+      task,
+      '--model',
+      'local/m1',
+      '--ticket',
+      'PROJ-30',
+      '--json',
+    ]);
     assert.equal(ok.code, 0, ok.stderr);
     assert.deepEqual(ok.json, { session: id, model: LOCAL, sent: true, instead: null });
-    assert.match(JSON.parse(prompts()[0].body).parts[0].text, /^Implement PROJ-30\.\n\nCompletion report protocol:[\s\S]*reason=quota-exhausted/);
+    assert.match(
+      JSON.parse(prompts()[0].body).parts[0].text,
+      /^Implement PROJ-30\.\n\nCompletion report protocol:[\s\S]*reason=quota-exhausted/,
+    );
     await idle(dir, id);
     const off = await cli('dispatch', [id, ...base(dir), '--prompt-file', task, '--model', 'nowhere/x', '--json']);
     assert.equal(off.code, 3);

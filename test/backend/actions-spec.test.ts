@@ -25,7 +25,14 @@ describe('action commands against the stateful spec-dialect server', function ()
   beforeEach(async () => {
     server = await startSpecServer({ password: 'pw-SECRET-1' });
     server.answerPrompts = { delayMs: 150, text: 'Resumed.' };
-    server.setProviders([{ id: 'anthropic', models: ['sonnet'], options: { apiKey: 'sk-SECRET' } }, { id: 'openai', models: ['gpt-5'] }, { id: 'groq', models: ['llama'] }], ['anthropic', 'openai']);
+    server.setProviders(
+      [
+        { id: 'anthropic', models: ['sonnet'], options: { apiKey: 'sk-SECRET' } },
+        { id: 'openai', models: ['gpt-5'] },
+        { id: 'groq', models: ['llama'] },
+      ],
+      ['anthropic', 'openai'],
+    );
     tmp = mkdtempSync(path.join(os.tmpdir(), 'so-actions-'));
     base = ['--base-url', server.url, '--directory', DIR];
   });
@@ -44,7 +51,10 @@ describe('action commands against the stateful spec-dialect server', function ()
     rmSync(tmp, { recursive: true, force: true });
   });
   const env = { SESSION_OPS_PASSWORD: 'pw-SECRET-1' };
-  const idleRead = (id: string, after: number) => server.requests.findIndex((q, i) => i > after && q.method === 'GET' && q.path === '/session' && q.states?.[id] === 'idle');
+  const idleRead = (id: string, after: number) =>
+    server.requests.findIndex(
+      (q, i) => i > after && q.method === 'GET' && q.path === '/session' && q.states?.[id] === 'idle',
+    );
   const index = (suffix: string) => server.requests.findIndex((r) => r.method === 'POST' && r.path.endsWith(suffix));
 
   it('abort: 0 once a read shows idle ({"session","idle"}); 1 when it does not in time; the password only from the environment', async () => {
@@ -75,7 +85,12 @@ describe('action commands against the stateful spec-dialect server', function ()
     const text = 'Line 1 "quoted" $HOME `cmd` \\ {"agent":"evil"}\nLine 2';
     const r = await cli('wake', [id, ...base, '--prompt-file', file('p.md', text), '--json'], { env });
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(r.json, { session: id, model: { providerID: 'openai', modelID: 'gpt-5' }, aborted: false, confirmed: true });
+    assert.deepEqual(r.json, {
+      session: id,
+      model: { providerID: 'openai', modelID: 'gpt-5' },
+      aborted: false,
+      confirmed: true,
+    });
     assert.equal(server.prompts[0].payload.parts[0].text, text);
     assert.equal(server.prompts[0].payload.agent, 'build');
   });
@@ -108,12 +123,36 @@ describe('action commands against the stateful spec-dialect server', function ()
 
   it('wake --abort-first --compose wake: abort, a read showing idle, only then the composed prompt (0)', async () => {
     const d = server.directory(DIR);
-    const id = d.addSession({ state: 'generating', progress: { stepCount: 2, lastStepAt: 1 }, title: 'PROJ-77 port the parser' });
+    const id = d.addSession({
+      state: 'generating',
+      progress: { stepCount: 2, lastStepAt: 1 },
+      title: 'PROJ-77 port the parser',
+    });
     d.addMessage(id, { role: 'user', text: 'continue; report to orchestrator session ses_other1' });
     server.abortDelayMs = 200;
-    const r = await cli('wake', [id, ...base, '--compose', 'wake', '--abort-first', '--model', 'anthropic/sonnet', '--orchestrator', 'ses_orch9', '--json'], { env });
+    const r = await cli(
+      'wake',
+      [
+        id,
+        ...base,
+        '--compose',
+        'wake',
+        '--abort-first',
+        '--model',
+        'anthropic/sonnet',
+        '--orchestrator',
+        'ses_orch9',
+        '--json',
+      ],
+      { env },
+    );
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(r.json, { session: id, model: { providerID: 'anthropic', modelID: 'sonnet' }, aborted: true, confirmed: true });
+    assert.deepEqual(r.json, {
+      session: id,
+      model: { providerID: 'anthropic', modelID: 'sonnet' },
+      aborted: true,
+      confirmed: true,
+    });
     const a = index('/abort');
     const read = idleRead(id, a);
     const prompt = index('/prompt_async');
@@ -130,23 +169,44 @@ describe('action commands against the stateful spec-dialect server', function ()
   it('wake not confirmed in time exits 1 and says where the prompt is', async () => {
     server.answerPrompts = null;
     const id = server.directory(DIR).addSession({ state: 'idle' });
-    const r = await cli('wake', [id, ...base, '--prompt-file', file('p.md', 'x'), '--model', 'openai/gpt-5', '--wait', '0.5', '--json'], { env });
+    const r = await cli(
+      'wake',
+      [id, ...base, '--prompt-file', file('p.md', 'x'), '--model', 'openai/gpt-5', '--wait', '0.5', '--json'],
+      { env },
+    );
     assert.equal(r.code, 1);
     assert.equal((r.json as { confirmed: boolean }).confirmed, false);
     assert.match(r.stderr, /newest user message/);
   });
 
-  const recoverArgs = (id: string) => [id, ...base, '--spacing', '0.1', '--allow-short-spacing', '--wait', '5', '--json'];
+  const recoverArgs = (id: string) => [
+    id,
+    ...base,
+    '--spacing',
+    '0.1',
+    '--allow-short-spacing',
+    '--wait',
+    '5',
+    '--json',
+  ];
 
   it('recover: 0 recovered on a free provider with the quota-wall prompt; the JSON document', async () => {
     const d = server.directory(DIR);
     const id = d.addSession({ state: 'idle', title: 'PROJ-8' });
-    d.addMessage(id, { error: { text: 'Weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' } });
+    d.addMessage(id, {
+      error: { text: 'Weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' },
+    });
     const r = await cli('recover', recoverArgs(id), { env });
     assert.equal(r.code, 0, r.stderr);
     const j = r.json as Record<string, unknown>;
-    assert.deepEqual([j.session, j.decision, j.provider, j.model, j.waitUntil], [id, 'recovered', 'openai', { providerID: 'openai', modelID: 'gpt-5' }, null]);
-    assert.deepEqual((j.marks as Array<{ provider: string }>).map((m) => m.provider), ['anthropic']);
+    assert.deepEqual(
+      [j.session, j.decision, j.provider, j.model, j.waitUntil],
+      [id, 'recovered', 'openai', { providerID: 'openai', modelID: 'gpt-5' }, null],
+    );
+    assert.deepEqual(
+      (j.marks as Array<{ provider: string }>).map((m) => m.provider),
+      ['anthropic'],
+    );
     const text = server.prompts[0].payload.parts[0].text;
     assert.match(text, /killed by a usage limit on anthropic/);
     assert.match(text, /You now run on openai\/gpt-5/);
@@ -159,19 +219,33 @@ describe('action commands against the stateful spec-dialect server', function ()
     const now = Date.now();
     server.setQuota('openai', { markedAt: now - 5000, resetAt: now + HOUR });
     const id = d.addSession({ state: 'idle' });
-    d.addMessage(id, { error: { text: 'Weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' } });
+    d.addMessage(id, {
+      error: { text: 'Weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' },
+    });
     const w = await cli('recover', recoverArgs(id), { env });
     assert.equal(w.code, 4, w.stderr);
     assert.equal((w.json as { waitUntil: number }).waitUntil, now + HOUR);
-    const text = await cli('recover', recoverArgs(id).filter((a) => a !== '--json'), { env });
+    const text = await cli(
+      'recover',
+      recoverArgs(id).filter((a) => a !== '--json'),
+      { env },
+    );
     assert.equal(text.code, 4);
     assert.match(text.stdout, new RegExp(`retry after ${new Date(now + HOUR).toISOString()}`));
     server.setQuota('openai', { markedAt: now - 5000 });
-    const e = await cli('recover', recoverArgs(id).filter((a) => a !== '--json'), { env });
+    const e = await cli(
+      'recover',
+      recoverArgs(id).filter((a) => a !== '--json'),
+      { env },
+    );
     assert.equal(e.code, 5, e.stderr);
     assert.match(e.stdout, /openai\s+markedAt \S+\s+resetAt unknown/);
     const ej = await cli('recover', recoverArgs(id), { env });
-    assert.ok((ej.json as { marks: Array<{ provider: string; markedAt: number; resetAt: number | null }> }).marks.some((m) => m.provider === 'openai' && m.markedAt === now - 5000 && m.resetAt === null));
+    assert.ok(
+      (ej.json as { marks: Array<{ provider: string; markedAt: number; resetAt: number | null }> }).marks.some(
+        (m) => m.provider === 'openai' && m.markedAt === now - 5000 && m.resetAt === null,
+      ),
+    );
     const plain = d.addSession({ state: 'idle' });
     d.addMessage(plain, { text: 'just idle' });
     const ref = await cli('recover', recoverArgs(plain), { env });
@@ -186,18 +260,34 @@ describe('action commands against the stateful spec-dialect server', function ()
     const d = server.directory(DIR);
     const id = d.addSession({ state: 'idle' });
     const task = file('task.md', 'Implement PROJ-5: the CRLF fix.');
-    const ok = await cli('dispatch', [id, ...base, '--prompt-file', task, '--model', 'openai/gpt-5', '--ticket', 'PROJ-5', '--json'], { env: { ...env, SESSION_OPS_ORCHESTRATOR: 'ses_orch2' } });
+    const ok = await cli(
+      'dispatch',
+      [id, ...base, '--prompt-file', task, '--model', 'openai/gpt-5', '--ticket', 'PROJ-5', '--json'],
+      { env: { ...env, SESSION_OPS_ORCHESTRATOR: 'ses_orch2' } },
+    );
     assert.equal(ok.code, 0, ok.stderr);
-    assert.deepEqual(ok.json, { session: id, model: { providerID: 'openai', modelID: 'gpt-5' }, sent: true, instead: null });
+    assert.deepEqual(ok.json, {
+      session: id,
+      model: { providerID: 'openai', modelID: 'gpt-5' },
+      sent: true,
+      instead: null,
+    });
     const text = server.prompts[0].payload.parts[0].text;
     assert.ok(text.startsWith('Implement PROJ-5: the CRLF fix.\n\nCompletion report protocol:'));
     assert.match(text, /the orchestrator session ses_orch2/);
     assert.match(text, /report status=blocked reason=quota-exhausted/);
     const now = Date.now();
     server.setQuota('openai', { markedAt: now, resetAt: now + HOUR });
-    const marked = await cli('dispatch', [id, ...base, '--prompt-file', task, '--model', 'openai/gpt-5', '--json'], { env });
+    const marked = await cli('dispatch', [id, ...base, '--prompt-file', task, '--model', 'openai/gpt-5', '--json'], {
+      env,
+    });
     assert.equal(marked.code, 3);
-    assert.deepEqual(marked.json, { session: id, model: { providerID: 'openai', modelID: 'gpt-5' }, sent: false, instead: 'anthropic' });
+    assert.deepEqual(marked.json, {
+      session: id,
+      model: { providerID: 'openai', modelID: 'gpt-5' },
+      sent: false,
+      instead: 'anthropic',
+    });
     const off = await cli('dispatch', [id, ...base, '--prompt-file', task, '--model', 'groq/llama', '--json'], { env });
     assert.equal(off.code, 3);
     assert.equal((off.json as { instead: string }).instead, 'anthropic');
@@ -216,10 +306,19 @@ describe('action commands against the stateful spec-dialect server', function ()
     assert.match(text, /free-tier limit on anthropic/);
     assert.match(text, /You now run on openai\/gpt-5/);
     assert.match(text, /ticket=PROJ-3/);
-    const w = await cli('compose', ['wake', id, ...base, '--task', 'Rename things', '--resume', 'finish the rename'], { env });
+    const w = await cli('compose', ['wake', id, ...base, '--task', 'Rename things', '--resume', 'finish the rename'], {
+      env,
+    });
     assert.equal(w.code, 0);
     assert.match(w.stdout, /Resume with: finish the rename/);
-    const facts = file('facts.json', JSON.stringify({ event: 'restart', facts: [{ statement: 'PR #4 merged', source: 'https://x/4', at: '2026-01-01' }], assignment: 'rebase' }));
+    const facts = file(
+      'facts.json',
+      JSON.stringify({
+        event: 'restart',
+        facts: [{ statement: 'PR #4 merged', source: 'https://x/4', at: '2026-01-01' }],
+        assignment: 'rebase',
+      }),
+    );
     assert.equal((await cli('compose', ['fact-baseline', id, ...base, '--facts', facts], { env })).code, 0);
     const disp = await cli('compose', ['dispatch', id, ...base, '--prompt-file', file('t.md', 'Task body')], { env });
     assert.match(disp.stdout, /^Task body\n\nCompletion report protocol:/);
@@ -227,6 +326,9 @@ describe('action commands against the stateful spec-dialect server', function ()
     assert.equal((await cli('compose', ['quota-wake', plain, ...base], { env })).code, 3, 'not at a wall');
     assert.equal((await cli('compose', ['nonsense', id, ...base], { env })).code, 2);
     assert.equal((await cli('compose', ['fact-baseline', id, ...base], { env })).code, 2, 'facts required');
-    assert.ok(server.requests.every((r) => r.method === 'GET'), 'compose only reads');
+    assert.ok(
+      server.requests.every((r) => r.method === 'GET'),
+      'compose only reads',
+    );
   });
 });

@@ -28,9 +28,16 @@ export interface CliProcessRun {
 }
 
 /** Runs the bundled CLI with only PATH and `env` in its environment; `nodeArgs` go before it (e.g. `-r preload`). */
-export function runCliProcess(cli: string, args: string[], env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<CliProcessRun> {
+export function runCliProcess(
+  cli: string,
+  args: string[],
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<CliProcessRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...nodeArgs, cli, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    const child = spawn(process.execPath, [...nodeArgs, cli, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));

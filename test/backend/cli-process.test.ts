@@ -30,11 +30,24 @@ describe('session-ops status as a process (bundled CLI)', function () {
     const d = server.directory('/w');
     const id = d.addSession({ state: 'idle' });
     d.addMessage(id, { text: 'ticket=T-1 status=handoff summary="over to review"' });
-    const r = await run(cli, ['status', '--base-url', server.url, '--directory', '/w', '--spacing', '1', '--allow-short-spacing', '--json']);
+    const r = await run(cli, [
+      'status',
+      '--base-url',
+      server.url,
+      '--directory',
+      '/w',
+      '--spacing',
+      '1',
+      '--allow-short-spacing',
+      '--json',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     const doc = JSON.parse(r.stdout);
     assert.deepEqual(Object.keys(doc).slice(0, 3), ['sessions', 'providers', 'allFreeAt']);
-    assert.deepEqual([doc.sessions[0].id, doc.sessions[0].verdict, doc.sessions[0].action, doc.sessions[0].report.status], [id, 'idle', 'harvest', 'handoff']);
+    assert.deepEqual(
+      [doc.sessions[0].id, doc.sessions[0].verdict, doc.sessions[0].action, doc.sessions[0].report.status],
+      [id, 'idle', 'harvest', 'handoff'],
+    );
     assert.equal(r.stdout.trim().split('\n').length, 1);
   });
 
@@ -42,7 +55,17 @@ describe('session-ops status as a process (bundled CLI)', function () {
     let r = await run(cli, ['status', '--base-url', server.url, '--directory', '/w', '--spacing', '5']);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /under 30 s/);
-    r = await run(cli, ['status', '--base-url', 'http://127.0.0.1:1/', '--directory', '/w', '--spacing', '1', '--allow-short-spacing', '--json']);
+    r = await run(cli, [
+      'status',
+      '--base-url',
+      'http://127.0.0.1:1/',
+      '--directory',
+      '/w',
+      '--spacing',
+      '1',
+      '--allow-short-spacing',
+      '--json',
+    ]);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /cannot read the backend: GET \/session on http:\/\/127\.0\.0\.1:1\/: connection refused/);
     assert.equal(r.stdout, '');
@@ -52,7 +75,17 @@ describe('session-ops status as a process (bundled CLI)', function () {
     const locked = await startSpecServer({ password: 'pw' });
     try {
       locked.setProviders([], []);
-      const args = ['status', '--base-url', locked.url, '--directory', '/w', '--spacing', '1', '--allow-short-spacing', '--json'];
+      const args = [
+        'status',
+        '--base-url',
+        locked.url,
+        '--directory',
+        '/w',
+        '--spacing',
+        '1',
+        '--allow-short-spacing',
+        '--json',
+      ];
       assert.equal((await run(cli, args)).code, 1);
       assert.equal((await run(cli, args, { SESSION_OPS_PASSWORD: 'pw' })).code, 0);
     } finally {

@@ -14,7 +14,6 @@ import { launchSession, startOpencode, type OpencodeServer } from '../support/op
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
 import { waitFor } from './helpers';
 
-
 interface Relay {
   url: string;
   target: number | null;
@@ -37,7 +36,10 @@ async function startRelay(): Promise<Relay> {
     upstream.on('error', () => client.destroy());
     client.on('close', () => upstream.destroy());
     client.on('data', (chunk: Buffer) => {
-      for (const m of chunk.toString('latin1').matchAll(/(?:^|\r\n)((?:GET|POST|PUT|PATCH|DELETE) \/[^ \r\n]*) HTTP\/1\.1\r\n/g)) relay.requestLines.push(m[1]);
+      for (const m of chunk
+        .toString('latin1')
+        .matchAll(/(?:^|\r\n)((?:GET|POST|PUT|PATCH|DELETE) \/[^ \r\n]*) HTTP\/1\.1\r\n/g))
+        relay.requestLines.push(m[1]);
     });
     client.pipe(upstream);
     upstream.pipe(client);
@@ -104,7 +106,11 @@ describe('the real opencode server killed mid-sampling and restarted: the monito
     monitor.setBackends(backends);
     monitor.setActive(true);
     const state = () => monitor!.backends()[0];
-    await waitFor('the busy session in the rows and the event stream open', () => monitor!.rows().some((r) => r.id === before) && state().eventStream === 'open', 60_000);
+    await waitFor(
+      'the busy session in the rows and the event stream open',
+      () => monitor!.rows().some((r) => r.id === before) && state().eventStream === 'open',
+      60_000,
+    );
 
     // Killed while a round is in flight.
     const round = monitor.refresh();
@@ -124,16 +130,25 @@ describe('the real opencode server killed mid-sampling and restarted: the monito
     const after = await launch(second, 'and again [busy]');
     relay.target = portOf(second.baseUrl);
     const restartedAt = Date.now();
-    await waitFor('rows from the restarted server', () => state().status === 'ok' && monitor!.rows().some((r) => r.id === after), 30_000);
+    await waitFor(
+      'rows from the restarted server',
+      () => state().status === 'ok' && monitor!.rows().some((r) => r.id === after),
+      30_000,
+    );
     const rowsBackIn = Date.now() - restartedAt;
     await waitFor('the event stream open again', () => state().eventStream === 'open', 60_000);
     const streamBackIn = Date.now() - restartedAt;
-    console.log(`      restart: error after ${downFor} ms; rows back in ${rowsBackIn} ms, event stream in ${streamBackIn} ms`);
+    console.log(
+      `      restart: error after ${downFor} ms; rows back in ${rowsBackIn} ms, event stream in ${streamBackIn} ms`,
+    );
 
     assert.deepEqual(unhandled, [], 'no unhandled rejection');
     const posts = relay.requestLines.filter((l) => !l.startsWith('GET '));
     assert.deepEqual(posts, [], 'the monitor never POSTs');
-    assert.ok(logs.some((l) => l.startsWith('warn ') && l.includes(relay.url)), 'the outage is logged once, naming the backend');
+    assert.ok(
+      logs.some((l) => l.startsWith('warn ') && l.includes(relay.url)),
+      'the outage is logged once, naming the backend',
+    );
     monitor.dispose();
     monitor = undefined;
   });

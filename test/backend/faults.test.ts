@@ -15,7 +15,13 @@ import { readEventStream, type EventStreamState } from '../../src/core/backend/e
 import { guardPrompt } from '../../src/core/actions/guard';
 import { startSpecServer } from '../support/spec-server';
 import { status } from './helpers';
-import { startFaultServer, type FaultDialect, type FaultEndpoint, type FaultKind, type FaultServer } from '../support/fault-server';
+import {
+  startFaultServer,
+  type FaultDialect,
+  type FaultEndpoint,
+  type FaultKind,
+  type FaultServer,
+} from '../support/fault-server';
 
 const DIR = '/work/fault dir';
 const PASSWORD = 'pw-SECRET-7f3a9c';
@@ -25,7 +31,21 @@ const DEADLINE_MS = 400;
 const HUGE_DEADLINE_MS = 10_000;
 
 type MatrixFault = FaultKind | 'refused';
-const FAULTS: MatrixFault[] = ['refused', 'reset', 'no-answer', 'drip', '401', '404', '429', '500', '503', 'malformed', 'wrong-shape', 'huge', 'html'];
+const FAULTS: MatrixFault[] = [
+  'refused',
+  'reset',
+  'no-answer',
+  'drip',
+  '401',
+  '404',
+  '429',
+  '500',
+  '503',
+  'malformed',
+  'wrong-shape',
+  'huge',
+  'html',
+];
 const EVENT_FAULTS: MatrixFault[] = [...FAULTS, 'event-close', 'event-silent'];
 const REQUEST_ENDPOINTS: Record<FaultDialect, FaultEndpoint[]> = {
   opencode: ['sessions', 'message', 'status', 'providers', 'abort', 'prompt'],
@@ -81,10 +101,16 @@ function expected(endpoint: FaultEndpoint, fault: MatrixFault): BackendErrorKind
 }
 
 function assertNoSecret(text: string, where: string): void {
-  for (const secret of [PASSWORD, AUTH, API_KEY]) assert.ok(!text.includes(secret), `${where} leaks a secret: ${text.slice(0, 300)}`);
+  for (const secret of [PASSWORD, AUTH, API_KEY])
+    assert.ok(!text.includes(secret), `${where} leaks a secret: ${text.slice(0, 300)}`);
 }
 
-async function call(client: BackendClient, server: FaultServer, endpoint: FaultEndpoint, timeoutMs: number): Promise<void> {
+async function call(
+  client: BackendClient,
+  server: FaultServer,
+  endpoint: FaultEndpoint,
+  timeoutMs: number,
+): Promise<void> {
   const id = server.sessionIds[0];
   switch (endpoint) {
     case 'sessions':
@@ -110,7 +136,10 @@ async function call(client: BackendClient, server: FaultServer, endpoint: FaultE
         agent: 'build',
         model: { providerID: 'p', modelID: 'm' },
         text: 'go on',
-        listing: { providers: [{ id: 'p', name: null, connected: true, quota: null, models: ['m'] }], connected: ['p'] },
+        listing: {
+          providers: [{ id: 'p', name: null, connected: true, quota: null, models: ['m'] }],
+          connected: ['p'],
+        },
         wallProvider: null,
       });
       assert.ok(guarded.ok);
@@ -124,7 +153,15 @@ async function call(client: BackendClient, server: FaultServer, endpoint: FaultE
 
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
-const table: Array<{ via: string; dialect: string; endpoint: string; fault: string; outcome: string; ms: number; rssMb?: number }> = [];
+const table: Array<{
+  via: string;
+  dialect: string;
+  endpoint: string;
+  fault: string;
+  outcome: string;
+  ms: number;
+  rssMb?: number;
+}> = [];
 
 function sampleRss(): { stop(): number } {
   const base = process.memoryUsage().rss;
@@ -145,7 +182,10 @@ describe('fault matrix', function () {
   before(() => process.on('unhandledRejection', onUnhandled));
   after(() => {
     process.off('unhandledRejection', onUnhandled);
-    const rows = table.map((r) => `${r.via.padEnd(6)} ${r.dialect.padEnd(8)} ${r.endpoint.padEnd(9)} ${r.fault.padEnd(12)} ${r.outcome.padEnd(22)} ${String(r.ms).padStart(5)} ms${r.rssMb !== undefined ? (r.via === 'cli' ? `  peak RSS ${r.rssMb.toFixed(0)} MB` : `  RSS +${r.rssMb.toFixed(0)} MB`) : ''}`);
+    const rows = table.map(
+      (r) =>
+        `${r.via.padEnd(6)} ${r.dialect.padEnd(8)} ${r.endpoint.padEnd(9)} ${r.fault.padEnd(12)} ${r.outcome.padEnd(22)} ${String(r.ms).padStart(5)} ms${r.rssMb !== undefined ? (r.via === 'cli' ? `  peak RSS ${r.rssMb.toFixed(0)} MB` : `  RSS +${r.rssMb.toFixed(0)} MB`) : ''}`,
+    );
     if (process.env.SESSION_OPS_FAULT_TABLE) writeFileSync(process.env.SESSION_OPS_FAULT_TABLE, `${rows.join('\n')}\n`);
   });
   afterEach(() => assert.deepEqual(unhandled, [], 'no unhandled rejection'));
@@ -161,7 +201,12 @@ describe('fault matrix', function () {
           for (const fault of FAULTS) {
             const want = expected(endpoint, fault);
             const timeoutMs = fault === 'huge' ? HUGE_DEADLINE_MS : DEADLINE_MS;
-            const client = new BackendClient({ baseUrl: server.url, password: PASSWORD, timeoutMs: DEADLINE_MS, providerTimeoutMs: DEADLINE_MS });
+            const client = new BackendClient({
+              baseUrl: server.url,
+              password: PASSWORD,
+              timeoutMs: DEADLINE_MS,
+              providerTimeoutMs: DEADLINE_MS,
+            });
             const postsBefore = server.requests.filter((r) => r.method === 'POST').length;
             if (fault === 'refused') await server.stop();
             else server.setFault(endpoint, fault);
@@ -175,17 +220,33 @@ describe('fault matrix', function () {
               assert.ok(err instanceof BackendError, `${endpoint}/${fault}: not a BackendError: ${String(err)}`);
               outcome = err.kind;
               const op = operationFor(endpoint, fault);
-              assert.ok(err.message.startsWith(`${op} on ${server.url}`), `${endpoint}/${fault}: the message names the endpoint: ${err.message}`);
+              assert.ok(
+                err.message.startsWith(`${op} on ${server.url}`),
+                `${endpoint}/${fault}: the message names the endpoint: ${err.message}`,
+              );
               assertNoSecret(err.message, `${endpoint}/${fault}`);
             }
             const ms = Date.now() - t0;
             const grew = rss.stop();
-            table.push({ via: 'client', dialect, endpoint, fault, outcome, ms, rssMb: fault === 'huge' ? grew : undefined });
+            table.push({
+              via: 'client',
+              dialect,
+              endpoint,
+              fault,
+              outcome,
+              ms,
+              rssMb: fault === 'huge' ? grew : undefined,
+            });
             assert.equal(outcome, want, `${endpoint}/${fault}`);
             assert.ok(ms < timeoutMs + 2_500, `${endpoint}/${fault}: bounded time (${ms} ms)`);
-            if (fault === 'huge') assert.ok(grew < 250, `${endpoint}/${fault}: bounded memory (+${grew.toFixed(0)} MB)`);
+            if (fault === 'huge')
+              assert.ok(grew < 250, `${endpoint}/${fault}: bounded memory (+${grew.toFixed(0)} MB)`);
             const posts = server.requests.filter((r) => r.method === 'POST').length - postsBefore;
-            assert.equal(posts, endpoint === 'abort' || endpoint === 'prompt' ? (fault === 'refused' ? 0 : 1) : 0, `${endpoint}/${fault}: no POST caused by the fault`);
+            assert.equal(
+              posts,
+              endpoint === 'abort' || endpoint === 'prompt' ? (fault === 'refused' ? 0 : 1) : 0,
+              `${endpoint}/${fault}: no POST caused by the fault`,
+            );
             // Recovery: the fault ends, the same client works again.
             if (fault === 'refused') await server.restart();
             server.clearFaults();
@@ -260,8 +321,19 @@ describe('fault matrix', function () {
         });
         try {
           const w = want[fault];
-          const seen = await waitUntil(() => states.find((s) => s.state === w.state && (w.kind === undefined || s.error?.kind === w.kind)), 5_000, `${fault}: state ${w.state}/${w.kind}; saw ${states.map((s) => `${s.state}/${s.error?.kind ?? ''}`).join(' ')}`);
-          table.push({ via: 'events', dialect: 'opencode', endpoint: 'events', fault, outcome: `${seen.state}/${seen.error?.kind ?? ''}`, ms: seen.at - t0 });
+          const seen = await waitUntil(
+            () => states.find((s) => s.state === w.state && (w.kind === undefined || s.error?.kind === w.kind)),
+            5_000,
+            `${fault}: state ${w.state}/${w.kind}; saw ${states.map((s) => `${s.state}/${s.error?.kind ?? ''}`).join(' ')}`,
+          );
+          table.push({
+            via: 'events',
+            dialect: 'opencode',
+            endpoint: 'events',
+            fault,
+            outcome: `${seen.state}/${seen.error?.kind ?? ''}`,
+            ms: seen.at - t0,
+          });
           for (const s of states) if (s.error) assertNoSecret(s.error.message, `events/${fault}`);
           if (seen.error) assert.ok(seen.error.message.startsWith(`GET /event on ${server.url}`), seen.error.message);
           assert.equal(server.requests.filter((r) => r.method === 'POST').length, 0, 'no POST');
@@ -272,16 +344,30 @@ describe('fault matrix', function () {
             // A new reader (as the monitor starts on its next sync) opens once the fault ends.
             const again = new AbortController();
             let opened = false;
-            const r2 = readEventStream(client.transport, { directory: DIR, signal: again.signal, onEvent: () => undefined, onState: (s) => (opened ||= s === 'open') });
+            const r2 = readEventStream(client.transport, {
+              directory: DIR,
+              signal: again.signal,
+              onEvent: () => undefined,
+              onState: (s) => (opened ||= s === 'open'),
+            });
             await waitUntil(() => opened, 5_000, 'a new reader opens');
             again.abort();
             assert.equal(await r2, 'stopped');
           } else {
             const mark = events;
             const from = states.length;
-            await waitUntil(() => states.slice(from).some((s) => s.state === 'open') && events > mark, 5_000, `${fault}: reconnects and delivers events; saw ${states.map((s) => s.state).join(' ')}`);
+            await waitUntil(
+              () => states.slice(from).some((s) => s.state === 'open') && events > mark,
+              5_000,
+              `${fault}: reconnects and delivers events; saw ${states.map((s) => s.state).join(' ')}`,
+            );
             // Reconnection waited for a backoff first.
-            assert.ok(states.slice(0, from + states.slice(from).findIndex((s) => s.state === 'open')).some((s) => s.state === 'backoff'), 'a backoff before reconnecting');
+            assert.ok(
+              states
+                .slice(0, from + states.slice(from).findIndex((s) => s.state === 'open'))
+                .some((s) => s.state === 'backoff'),
+              'a backoff before reconnecting',
+            );
           }
         } finally {
           stop.abort();
@@ -303,7 +389,10 @@ describe('fault matrix', function () {
       cli = path.join(out, 'cli.js');
       preload = path.join(out, 'maxrss.cjs');
       // Reports the process's peak RSS on stderr as it exits.
-      writeFileSync(preload, "process.on('exit', () => process.stderr.write(`\\nmaxrss=${process.resourceUsage().maxRSS}\\n`));\n");
+      writeFileSync(
+        preload,
+        "process.on('exit', () => process.stderr.write(`\\nmaxrss=${process.resourceUsage().maxRSS}\\n`));\n",
+      );
       await bundleCli(cli);
     });
     after(() => rmSync(out, { recursive: true, force: true }));
@@ -319,7 +408,11 @@ describe('fault matrix', function () {
     };
     const cases: Array<{ endpoint: FaultEndpoint; fault: MatrixFault }> = [];
     for (const endpoint of ['sessions', 'message', 'status', 'providers', 'events'] as FaultEndpoint[]) {
-      const faults = process.env.SESSION_OPS_FAULTS_FULL ? (endpoint === 'events' ? EVENT_FAULTS : FAULTS) : SUBSET[endpoint]!;
+      const faults = process.env.SESSION_OPS_FAULTS_FULL
+        ? endpoint === 'events'
+          ? EVENT_FAULTS
+          : FAULTS
+        : SUBSET[endpoint]!;
       for (const fault of faults) if (fault !== 'refused') cases.push({ endpoint, fault });
     }
 
@@ -330,22 +423,45 @@ describe('fault matrix', function () {
         else if (endpoint) server.setFault(endpoint, fault as FaultKind);
         try {
           const t0 = Date.now();
-          const r = await runCli(cli, preload, ['status', '--base-url', server.url, '--directory', DIR, '--spacing', '0', '--allow-short-spacing', '--max-samples', '2', '--timeout', '0.5', '--json'], {
-            SESSION_OPS_PASSWORD: PASSWORD,
-          });
+          const r = await runCli(
+            cli,
+            preload,
+            [
+              'status',
+              '--base-url',
+              server.url,
+              '--directory',
+              DIR,
+              '--spacing',
+              '0',
+              '--allow-short-spacing',
+              '--max-samples',
+              '2',
+              '--timeout',
+              '0.5',
+              '--json',
+            ],
+            {
+              SESSION_OPS_PASSWORD: PASSWORD,
+            },
+          );
           const ms = Date.now() - t0;
           const maxRss = Number(/maxrss=(\d+)/.exec(r.stderr)?.[1] ?? NaN) / 1024;
           const label = `${endpoint ?? 'backend'}/${fault}`;
-          table.push({ via: 'cli', dialect: 'opencode', endpoint: endpoint ?? 'all', fault, outcome: `exit ${r.code}`, ms, rssMb: maxRss });
+          table.push({
+            via: 'cli',
+            dialect: 'opencode',
+            endpoint: endpoint ?? 'all',
+            fault,
+            outcome: `exit ${r.code}`,
+            ms,
+            rssMb: maxRss,
+          });
           assert.ok(!/\n\s+at .+:\d+:\d+\)?\n/.test(r.stderr), `${label}: no stack trace: ${r.stderr}`);
           assertNoSecret(r.stdout + r.stderr, label);
           assert.ok(ms < 15_000, `${label}: bounded time (${ms} ms)`);
           assert.ok(maxRss < 300, `${label}: bounded memory (${maxRss.toFixed(0)} MB peak RSS)`);
-          assert.equal(
-            server.requests.filter((q) => q.method === 'POST').length,
-            0,
-            `${label}: status never POSTs`,
-          );
+          assert.equal(server.requests.filter((q) => q.method === 'POST').length, 0, `${label}: status never POSTs`);
           if (endpoint === 'events') {
             assert.equal(r.code, 0, `${label}: the event stream is optional: ${r.stderr}`);
             const doc = JSON.parse(r.stdout);
@@ -370,7 +486,10 @@ describe('fault matrix', function () {
           if (fault !== 'refused') await server.stop();
         }
       };
-      const all: Array<{ endpoint: FaultEndpoint | null; fault: MatrixFault }> = [{ endpoint: null, fault: 'refused' }, ...cases];
+      const all: Array<{ endpoint: FaultEndpoint | null; fault: MatrixFault }> = [
+        { endpoint: null, fault: 'refused' },
+        ...cases,
+      ];
       let next = 0;
       const worker = async () => {
         while (next < all.length) {
@@ -384,7 +503,10 @@ describe('fault matrix', function () {
 });
 
 /** Sessions whose newest message could not be read: listed at most as unknown, never acted on. */
-function assertNoVerdict(sessions: Array<{ id: string; verdict: string; action: string; settled: boolean }>, label: string): void {
+function assertNoVerdict(
+  sessions: Array<{ id: string; verdict: string; action: string; settled: boolean }>,
+  label: string,
+): void {
   for (const s of sessions) {
     assert.equal(s.verdict, 'unknown', `${label}: no verdict without samples (${s.id})`);
     assert.equal(s.action, 'leave-alone', `${label}: no action on unknown data (${s.id})`);
@@ -410,11 +532,33 @@ describe('session-ops status: limits and warnings said in its output', function 
   this.timeout(60_000);
 
   it('a plain-http backend off this machine: one warning on stderr, none in the JSON', async () => {
-    const r = await status(['--base-url', 'http://0.0.0.0:1/', '--directory', DIR, '--spacing', '0', '--allow-short-spacing', '--timeout', '0.5', '--json']);
+    const r = await status([
+      '--base-url',
+      'http://0.0.0.0:1/',
+      '--directory',
+      DIR,
+      '--spacing',
+      '0',
+      '--allow-short-spacing',
+      '--timeout',
+      '0.5',
+      '--json',
+    ]);
     assert.equal(r.code, 1);
     assert.equal(r.stderr.match(/clear-text http:\/\//g)?.length, 1, r.stderr);
     assert.match(r.stderr, /^session-ops status: warning: http:\/\/0\.0\.0\.0:1 is reached over clear-text http:\/\//);
-    const local = await status(['--base-url', 'http://127.0.0.1:1/', '--directory', DIR, '--spacing', '0', '--allow-short-spacing', '--timeout', '0.5', '--json']);
+    const local = await status([
+      '--base-url',
+      'http://127.0.0.1:1/',
+      '--directory',
+      DIR,
+      '--spacing',
+      '0',
+      '--allow-short-spacing',
+      '--timeout',
+      '0.5',
+      '--json',
+    ]);
     assert.ok(!/clear-text/.test(local.stderr), local.stderr);
   });
 
@@ -423,12 +567,39 @@ describe('session-ops status: limits and warnings said in its output', function 
     try {
       server.setProviders([{ id: 'p' }], ['p']);
       const d = server.directory(DIR);
-      for (let i = 0; i < 1_003; i++) d.addSession({ state: 'generating', progress: { stepCount: 1, lastStepAt: Date.now() } });
-      const json = await status(['--base-url', server.url, '--directory', DIR, '--spacing', '0', '--allow-short-spacing', '--max-samples', '2', '--json']);
+      for (let i = 0; i < 1_003; i++)
+        d.addSession({ state: 'generating', progress: { stepCount: 1, lastStepAt: Date.now() } });
+      const json = await status([
+        '--base-url',
+        server.url,
+        '--directory',
+        DIR,
+        '--spacing',
+        '0',
+        '--allow-short-spacing',
+        '--max-samples',
+        '2',
+        '--json',
+      ]);
       assert.equal(json.code, 0, json.stderr);
       assert.equal(json.doc!.sessions.length, 1_000);
-      assert.ok(json.doc!.warnings.includes('1003 sessions listed; only the 1000 most recently updated were sampled (the limit per directory per round)'), JSON.stringify(json.doc!.warnings));
-      const table = await status(['--base-url', server.url, '--directory', DIR, '--spacing', '0', '--allow-short-spacing', '--max-samples', '2']);
+      assert.ok(
+        json.doc!.warnings.includes(
+          '1003 sessions listed; only the 1000 most recently updated were sampled (the limit per directory per round)',
+        ),
+        JSON.stringify(json.doc!.warnings),
+      );
+      const table = await status([
+        '--base-url',
+        server.url,
+        '--directory',
+        DIR,
+        '--spacing',
+        '0',
+        '--allow-short-spacing',
+        '--max-samples',
+        '2',
+      ]);
       assert.match(table.stdout, /warning: 1003 sessions listed; only the 1000 most recently updated were sampled/);
     } finally {
       await server.stop();

@@ -30,7 +30,17 @@ export async function status(args: string[], env: Record<string, string | undefi
 }
 
 export function statusArgs(baseUrl: string, directory: string, ...extra: string[]): string[] {
-  return ['--base-url', baseUrl, '--directory', directory, '--spacing', '1', '--allow-short-spacing', '--json', ...extra];
+  return [
+    '--base-url',
+    baseUrl,
+    '--directory',
+    directory,
+    '--spacing',
+    '1',
+    '--allow-short-spacing',
+    '--json',
+    ...extra,
+  ];
 }
 
 /** The shared polling helper (test/support/wait-for.ts), re-exported for this layer's files. */
@@ -41,25 +51,45 @@ export function assertDocumentShape(doc: StatusDocument): void {
   const fail = (m: string) => {
     throw new Error(`status document: ${m}`);
   };
-  if (!Array.isArray(doc.sessions) || !Array.isArray(doc.providers) || !('allFreeAt' in doc)) fail('sessions, providers and allFreeAt are required');
+  if (!Array.isArray(doc.sessions) || !Array.isArray(doc.providers) || !('allFreeAt' in doc))
+    fail('sessions, providers and allFreeAt are required');
   if (doc.allFreeAt !== null && !Number.isInteger(doc.allFreeAt)) fail('allFreeAt must be an integer or null');
   for (const s of doc.sessions) {
     if (typeof s.id !== 'string') fail('session id');
     // 'unknown': the newest message could not be read (with the reason in `unreadable`).
     if (!['healthy', 'idle', 'hung', 'waiting', 'unknown'].includes(s.verdict)) fail(`verdict ${s.verdict}`);
     if (s.verdict === 'unknown' && !s.unreadable) fail('verdict unknown without the reason');
-    if (!['leave-alone', 'answer', 'wake', 'harvest', 'abort-then-wake', 'recover', 'wait-for-reset', 'escalate'].includes(s.action)) fail(`action ${s.action}`);
+    if (
+      ![
+        'leave-alone',
+        'answer',
+        'wake',
+        'harvest',
+        'abort-then-wake',
+        'recover',
+        'wait-for-reset',
+        'escalate',
+      ].includes(s.action)
+    )
+      fail(`action ${s.action}`);
     if (!('quotaWall' in s) || !('report' in s)) fail('quotaWall and report are required (null allowed)');
     if (s.quotaWall) {
-      if (!['usage-limit', 'free-tier', 'rate-limit', 'balance'].includes(s.quotaWall.category)) fail('quotaWall.category');
+      if (!['usage-limit', 'free-tier', 'rate-limit', 'balance'].includes(s.quotaWall.category))
+        fail('quotaWall.category');
       if (!('provider' in s.quotaWall) || !('reason' in s.quotaWall)) fail('quotaWall.provider/reason');
     }
     if (s.report) {
-      for (const k of ['ticket', 'label', 'status', 'pr', 'summary', 'reason']) if (!(k in s.report)) fail(`report.${k}`);
+      for (const k of ['ticket', 'label', 'status', 'pr', 'summary', 'reason'])
+        if (!(k in s.report)) fail(`report.${k}`);
     }
   }
   for (const p of doc.providers) {
-    if (typeof p.id !== 'string' || typeof p.connected !== 'boolean' || !('quota' in p)) fail('provider id/connected/quota');
-    if (p.quota && (!Number.isInteger(p.quota.markedAt) || !(p.quota.resetAt === null || Number.isInteger(p.quota.resetAt)))) fail('provider quota');
+    if (typeof p.id !== 'string' || typeof p.connected !== 'boolean' || !('quota' in p))
+      fail('provider id/connected/quota');
+    if (
+      p.quota &&
+      (!Number.isInteger(p.quota.markedAt) || !(p.quota.resetAt === null || Number.isInteger(p.quota.resetAt)))
+    )
+      fail('provider quota');
   }
 }

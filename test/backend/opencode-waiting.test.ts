@@ -10,7 +10,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BackendClient } from '../../src/core/backend/client';
-import { readEventStream, readGlobalEventStream, type BackendEvent, type GlobalBackendEvent } from '../../src/core/backend/events';
+import {
+  readEventStream,
+  readGlobalEventStream,
+  type BackendEvent,
+  type GlobalBackendEvent,
+} from '../../src/core/backend/events';
 import { parseBackendConfigs } from '../../src/core/config/backends';
 import { SessionMonitor, type Transition } from '../../src/core/monitor/sessionMonitor';
 import { recoverSession } from '../../src/core/actions/recover';
@@ -32,10 +37,30 @@ describe('stock opencode: sessions waiting for a person, todos, sub-agents (real
     model = await startScriptedModel();
     oc = await startOpencode({ modelUrl: model.url, configure: (c) => ({ ...c, permission: { bash: 'ask' } }) });
     client = new BackendClient({ baseUrl: oc.baseUrl });
-    model.when('[perm]', { kind: 'tool-calls', calls: [{ tool: 'bash', args: { command: 'ls -la', description: 'list the files' } }], then: 'listed the files' });
+    model.when('[perm]', {
+      kind: 'tool-calls',
+      calls: [{ tool: 'bash', args: { command: 'ls -la', description: 'list the files' } }],
+      then: 'listed the files',
+    });
     model.when('[ask]', {
       kind: 'tool-calls',
-      calls: [{ tool: 'question', args: { questions: [{ question: 'Which colour?', header: 'Colour', options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }] }] } }],
+      calls: [
+        {
+          tool: 'question',
+          args: {
+            questions: [
+              {
+                question: 'Which colour?',
+                header: 'Colour',
+                options: [
+                  { label: 'Red', description: 'warm' },
+                  { label: 'Blue', description: 'cool' },
+                ],
+              },
+            ],
+          },
+        },
+      ],
       then: 'thanks for the answer',
     });
     model.when('[plan]', {
@@ -54,7 +79,16 @@ describe('stock opencode: sessions waiting for a person, todos, sub-agents (real
       ],
       then: 'planned',
     });
-    model.when('[delegate]', { kind: 'tool-calls', calls: [{ tool: 'task', args: { description: 'look around', prompt: 'list the files [child]', subagent_type: 'general' } }], then: 'delegated' });
+    model.when('[delegate]', {
+      kind: 'tool-calls',
+      calls: [
+        {
+          tool: 'task',
+          args: { description: 'look around', prompt: 'list the files [child]', subagent_type: 'general' },
+        },
+      ],
+      then: 'delegated',
+    });
     model.when('[child]', { kind: 'reply', text: 'the child is done' });
   });
   after(async function () {
@@ -95,14 +129,26 @@ describe('stock opencode: sessions waiting for a person, todos, sub-agents (real
     assert.equal(recovered.aborted, false);
     // The same through the command line: exit 3 (refused by a safety rule), nothing aborted.
     const B = ['--base-url', oc.baseUrl, '--directory', dir];
-    const wakeCli = await cli('wake', [id, ...B, '--prompt-file', '/dev/null', '--abort-first', '--model', 'local/m1', '--json']);
+    const wakeCli = await cli('wake', [
+      id,
+      ...B,
+      '--prompt-file',
+      '/dev/null',
+      '--abort-first',
+      '--model',
+      'local/m1',
+      '--json',
+    ]);
     assert.equal(wakeCli.code, 3, wakeCli.stderr);
     assert.match(wakeCli.stderr, /waits for a person/);
     const recoverCli = await cli('recover', [id, ...B, '--spacing', '1', '--allow-short-spacing', '--json']);
     assert.equal(recoverCli.code, 3, recoverCli.stderr);
     assert.match(recoverCli.stdout + recoverCli.stderr, /waits for a person/);
     const pending = await client.pendingRequests(dir);
-    assert.ok([...pending.permissions, ...pending.questions].some((r) => r.requestID === requestID), 'the request is still pending after wake and recover');
+    assert.ok(
+      [...pending.permissions, ...pending.questions].some((r) => r.requestID === requestID),
+      'the request is still pending after wake and recover',
+    );
     const list = await client.listSessions(dir);
     assert.equal(list.sessions.find((s) => s.id === id)?.state, 'generating', 'still busy (not aborted)');
   }
@@ -110,7 +156,9 @@ describe('stock opencode: sessions waiting for a person, todos, sub-agents (real
   it('a pending permission: waiting / answer in status --json (never hung), never aborted, Allow Once lets it go on', async () => {
     const dir = newDir();
     const id = await launch(dir, 'list the files [perm]');
-    const request = await waitFor('the permission request', async () => (await client.listPermissions(dir)).requests.find((r) => r.sessionID === id));
+    const request = await waitFor('the permission request', async () =>
+      (await client.listPermissions(dir)).requests.find((r) => r.sessionID === id),
+    );
     assert.equal(request.kind, 'permission');
     assert.deepEqual(request.permission, { tool: 'bash', patterns: ['ls -la'], always: ['ls *'] });
     assert.match(request.requestID, /^per/);
@@ -129,18 +177,34 @@ describe('stock opencode: sessions waiting for a person, todos, sub-agents (real
     await assertNeverAborted(dir, id, request.requestID);
 
     await client.replyPermission(dir, request.requestID, 'once');
-    await waitFor('the next assistant message after Allow Once', async () => (await newestText(dir, id)).includes('listed the files'), 30_000, 200);
+    await waitFor(
+      'the next assistant message after Allow Once',
+      async () => (await newestText(dir, id)).includes('listed the files'),
+      30_000,
+      200,
+    );
     assert.equal((await client.listPermissions(dir)).requests.length, 0);
   });
 
   it('a pending question: waiting / answer (never hung), never aborted, the answer lets it go on', async () => {
     const dir = newDir();
     const id = await launch(dir, 'ask me [ask]');
-    const request = await waitFor('the question', async () => (await client.listQuestions(dir)).requests.find((r) => r.sessionID === id));
+    const request = await waitFor('the question', async () =>
+      (await client.listQuestions(dir)).requests.find((r) => r.sessionID === id),
+    );
     assert.equal(request.kind, 'question');
     assert.equal(request.title, 'question: Colour');
     assert.deepEqual(request.questions, [
-      { question: 'Which colour?', header: 'Colour', options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }], multiple: false, custom: true },
+      {
+        question: 'Which colour?',
+        header: 'Colour',
+        options: [
+          { label: 'Red', description: 'warm' },
+          { label: 'Blue', description: 'cool' },
+        ],
+        multiple: false,
+        custom: true,
+      },
     ]);
 
     const run = await status(statusArgs(oc.baseUrl, dir));
@@ -156,17 +220,29 @@ describe('stock opencode: sessions waiting for a person, todos, sub-agents (real
     await assert.rejects(client.replyQuestion(dir, request.requestID, []), /answers must be a non-empty array/);
     await assert.rejects(client.replyQuestion(dir, '../session', [['Red']]), /request id is not a safe path segment/);
     await client.replyQuestion(dir, request.requestID, [['Red']]);
-    await waitFor('the next assistant message after the answer', async () => (await newestText(dir, id)).includes('thanks for the answer'), 30_000, 200);
+    await waitFor(
+      'the next assistant message after the answer',
+      async () => (await newestText(dir, id)).includes('thanks for the answer'),
+      30_000,
+      200,
+    );
     assert.equal((await client.listQuestions(dir)).requests.length, 0);
   });
 
   it('a rejected question lets the session go on too', async () => {
     const dir = newDir();
     const id = await launch(dir, 'ask again [ask]');
-    const request = await waitFor('the question', async () => (await client.listQuestions(dir)).requests.find((r) => r.sessionID === id));
+    const request = await waitFor('the question', async () =>
+      (await client.listQuestions(dir)).requests.find((r) => r.sessionID === id),
+    );
     await client.rejectQuestion(dir, request.requestID);
     await waitFor('the question to go', async () => (await client.listQuestions(dir)).requests.length === 0);
-    await waitFor('the session to turn idle', async () => (await client.listSessions(dir)).sessions.find((s) => s.id === id)?.state === 'idle', 30_000, 200);
+    await waitFor(
+      'the session to turn idle',
+      async () => (await client.listSessions(dir)).sessions.find((s) => s.id === id)?.state === 'idle',
+      30_000,
+      200,
+    );
   });
 
   it('todo progress: GET /session/{id}/todo and the todo.updated event give 1/3', async () => {
@@ -175,7 +251,12 @@ describe('stock opencode: sessions waiting for a person, todos, sub-agents (real
     const stop = new AbortController();
     let open!: () => void;
     const opened = new Promise<void>((r) => (open = r));
-    const reader = readEventStream(client.transport, { directory: dir, signal: stop.signal, onEvent: (e) => events.push(e), onState: (st) => st === 'open' && open() });
+    const reader = readEventStream(client.transport, {
+      directory: dir,
+      signal: stop.signal,
+      onEvent: (e) => events.push(e),
+      onState: (st) => st === 'open' && open(),
+    });
     await opened;
     try {
       const id = await launch(dir, 'make a plan [plan]');
@@ -184,7 +265,9 @@ describe('stock opencode: sessions waiting for a person, todos, sub-agents (real
         return t && t.total > 0 ? t : null;
       });
       assert.deepEqual(todos, { done: 1, total: 3, inProgress: 'write the fix' });
-      const event = await waitFor('a todo.updated event', () => events.find((e) => e.type === 'todo.updated' && e.sessionID === id));
+      const event = await waitFor('a todo.updated event', () =>
+        events.find((e) => e.type === 'todo.updated' && e.sessionID === id),
+      );
       assert.deepEqual(event.todos, { done: 1, total: 3, inProgress: 'write the fix' });
     } finally {
       stop.abort();
@@ -195,7 +278,12 @@ describe('stock opencode: sessions waiting for a person, todos, sub-agents (real
   it('a sub-agent session carries its parent (parentId) and is listed among the children', async () => {
     const dir = newDir();
     const id = await launch(dir, 'delegate it [delegate]');
-    const child = await waitFor('the sub-agent session', async () => (await client.listSessions(dir)).sessions.find((s) => s.id !== id && s.parentId === id), 30_000, 200);
+    const child = await waitFor(
+      'the sub-agent session',
+      async () => (await client.listSessions(dir)).sessions.find((s) => s.id !== id && s.parentId === id),
+      30_000,
+      200,
+    );
     assert.equal(child.parentId, id);
     assert.deepEqual(await client.children(dir, id), [child.id]);
     const parent = (await client.listSessions(dir)).sessions.find((s) => s.id === id);
@@ -228,8 +316,13 @@ describe('stock opencode: sessions waiting for a person, todos, sub-agents (real
       const id = await launch(dir, 'ask me first [ask]');
       const planner = await launch(dir, 'make a plan [plan]');
       const parent = await launch(dir, 'delegate it [delegate]');
-      await waitFor('rows for the new sessions (from event nudges alone)', () => monitor.rows().some((r) => r.id === id) && monitor.rows().some((r) => r.parentId === parent));
-      await waitFor('the question to be pending', async () => (await client.listQuestions(dir)).requests.some((r) => r.sessionID === id));
+      await waitFor(
+        'rows for the new sessions (from event nudges alone)',
+        () => monitor.rows().some((r) => r.id === id) && monitor.rows().some((r) => r.parentId === parent),
+      );
+      await waitFor('the question to be pending', async () =>
+        (await client.listQuestions(dir)).requests.some((r) => r.sessionID === id),
+      );
       clock += 45_000;
       await monitor.refresh();
       clock += 45_000;
@@ -238,16 +331,30 @@ describe('stock opencode: sessions waiting for a person, todos, sub-agents (real
       assert.deepEqual([row.badge, row.verdict, row.action], ['waiting', 'waiting', 'answer'], row.pending ?? '');
       assert.equal(row.waiting?.kind, 'question');
       assert.equal(row.waiting?.title, 'question: Colour');
-      assert.deepEqual(row.waiting?.detail.kind === 'question' && row.waiting.detail.questions[0].options.map((o) => o.label), ['Red', 'Blue']);
+      assert.deepEqual(
+        row.waiting?.detail.kind === 'question' && row.waiting.detail.questions[0].options.map((o) => o.label),
+        ['Red', 'Blue'],
+      );
       assert.equal(transitions.filter((t) => t.kind === 'waiting' && t.row.id === id).length, 1, 'notified once');
-      await waitFor('todo progress on the planner row', () => monitor.rows().find((r) => r.id === planner)?.todos?.total === 3);
-      assert.deepEqual(monitor.rows().find((r) => r.id === planner)?.todos, { done: 1, total: 3, inProgress: 'write the fix' });
+      await waitFor(
+        'todo progress on the planner row',
+        () => monitor.rows().find((r) => r.id === planner)?.todos?.total === 3,
+      );
+      assert.deepEqual(monitor.rows().find((r) => r.id === planner)?.todos, {
+        done: 1,
+        total: 3,
+        inProgress: 'write the fix',
+      });
       const ids = monitor.rows().map((r) => r.id);
       const child = monitor.rows().find((r) => r.parentId === parent)!;
       assert.equal(ids.indexOf(child.id), ids.indexOf(parent) + 1, 'the sub-agent row follows its parent');
       const request = (await client.listQuestions(dir)).requests.find((r) => r.sessionID === id)!;
       await client.replyQuestion(dir, request.requestID, [['Blue']]);
-      await waitFor('the answered session to leave waiting (question.replied nudges a sample)', () => monitor.rows().find((r) => r.id === id)?.badge !== 'waiting', 10_000);
+      await waitFor(
+        'the answered session to leave waiting (question.replied nudges a sample)',
+        () => monitor.rows().find((r) => r.id === id)?.badge !== 'waiting',
+        10_000,
+      );
     } finally {
       monitor.dispose();
     }
@@ -259,12 +366,19 @@ describe('stock opencode: sessions waiting for a person, todos, sub-agents (real
     const stop = new AbortController();
     let open!: () => void;
     const opened = new Promise<void>((r) => (open = r));
-    const reader = readGlobalEventStream(client.transport, { signal: stop.signal, onEvent: (e) => seen.push(e), onState: (st) => st === 'open' && open() });
+    const reader = readGlobalEventStream(client.transport, {
+      signal: stop.signal,
+      onEvent: (e) => seen.push(e),
+      onState: (st) => st === 'open' && open(),
+    });
     await opened;
     try {
       const id = await launch(dir, 'plan again [plan]');
       await waitFor('an event of the new session', () => seen.find((e) => e.event.sessionID === id));
-      assert.ok(seen.filter((e) => e.event.sessionID === id).every((e) => e.directory === dir), JSON.stringify(seen.slice(0, 3)));
+      assert.ok(
+        seen.filter((e) => e.event.sessionID === id).every((e) => e.directory === dir),
+        JSON.stringify(seen.slice(0, 3)),
+      );
     } finally {
       stop.abort();
       await reader;

@@ -22,14 +22,19 @@ describe('status CLI against the spec-dialect server', function () {
     const now = Date.now();
     server.setProviders(
       [
-        { id: 'anthropic', quota: { markedAt: now - 60_000, resetAt: now + HOUR }, options: { apiKey: 'sk-ant-SECRET' } },
+        {
+          id: 'anthropic',
+          quota: { markedAt: now - 60_000, resetAt: now + HOUR },
+          options: { apiKey: 'sk-ant-SECRET' },
+        },
         { id: 'openai', options: { apiKey: 'sk-oai-SECRET' } },
         { id: 'groq' },
       ],
       ['anthropic', 'openai'],
     );
     const d = server.directory('/work/project');
-    const add = (state: 'generating' | 'idle', progress?: { stepCount: number; lastStepAt: number }) => d.addSession({ state, progress });
+    const add = (state: 'generating' | 'idle', progress?: { stepCount: number; lastStepAt: number }) =>
+      d.addSession({ state, progress });
 
     const steps = add('generating', { stepCount: 1, lastStepAt: now });
     d.addMessage(steps, { text: 'working' });
@@ -57,25 +62,35 @@ describe('status CLI against the spec-dialect server', function () {
     d.addMessage(idleUser, { role: 'user', text: 'please continue' });
 
     const report = add('idle');
-    d.addMessage(report, { text: 'All green.\nticket=PROJ-12 label=Kind/Bug status=done pr=#34 summary="CRLF parsing fixed"' });
+    d.addMessage(report, {
+      text: 'All green.\nticket=PROJ-12 label=Kind/Bug status=done pr=#34 summary="CRLF parsing fixed"',
+    });
 
     const blocked = add('idle');
-    d.addMessage(blocked, { text: 'ticket=PROJ-13 status=blocked reason=quota-exhausted summary="quota exhausted on anthropic"' });
+    d.addMessage(blocked, {
+      text: 'ticket=PROJ-13 status=blocked reason=quota-exhausted summary="quota exhausted on anthropic"',
+    });
 
     const toolError = add('idle');
     d.addMessage(toolError, { error: { text: 'Tool execution failed: ENOENT', reason: 'tool_error' } });
 
     const wallIdle = add('idle');
-    d.addMessage(wallIdle, { error: { text: 'Weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' } });
+    d.addMessage(wallIdle, {
+      error: { text: 'Weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' },
+    });
 
     const wallGenerating = add('generating', { stepCount: 4, lastStepAt: now - 90_000 });
-    d.addMessage(wallGenerating, { error: { text: 'Rate limited (HTTP 429)', reason: 'rate_limit', provider: 'anthropic' } });
+    d.addMessage(wallGenerating, {
+      error: { text: 'Rate limited (HTTP 429)', reason: 'rate_limit', provider: 'anthropic' },
+    });
 
     const retrySpin = add('generating', { stepCount: 6, lastStepAt: now - 90_000 });
     d.addMessage(retrySpin, { text: 'calling the model', info: { providerID: 'anthropic' } });
 
     const balance = add('idle');
-    d.addMessage(balance, { error: { text: 'generation failed with HTTP 402 insufficient_quota', provider: 'openai' } });
+    d.addMessage(balance, {
+      error: { text: 'generation failed with HTTP 402 insufficient_quota', provider: 'openai' },
+    });
 
     const empty = add('idle');
 
@@ -94,13 +109,27 @@ describe('status CLI against the spec-dialect server', function () {
     assert.deepEqual(v(idle), ['idle', 'wake']);
     assert.deepEqual(v(idleUser), ['idle', 'wake']);
     assert.deepEqual(v(report), ['idle', 'harvest']);
-    assert.deepEqual(run.session(report).report, { ticket: 'PROJ-12', label: 'Kind/Bug', status: 'done', pr: '#34', summary: 'CRLF parsing fixed', reason: null });
+    assert.deepEqual(run.session(report).report, {
+      ticket: 'PROJ-12',
+      label: 'Kind/Bug',
+      status: 'done',
+      pr: '#34',
+      summary: 'CRLF parsing fixed',
+      reason: null,
+    });
     assert.deepEqual(v(blocked), ['idle', 'harvest']);
     assert.equal(run.session(blocked).report?.reason, 'quota-exhausted');
     assert.deepEqual(v(toolError), ['idle', 'wake']);
     assert.equal(run.session(toolError).quotaWall, null, 'an error text part that is not a quota wall');
     assert.deepEqual(v(wallIdle), ['idle', 'recover']);
-    assert.deepEqual(run.session(wallIdle).quotaWall, { provider: 'anthropic', reason: 'account_usage_limit', category: 'usage-limit', resetAt: now + HOUR, source: 'tail-probe', abortFirst: false });
+    assert.deepEqual(run.session(wallIdle).quotaWall, {
+      provider: 'anthropic',
+      reason: 'account_usage_limit',
+      category: 'usage-limit',
+      resetAt: now + HOUR,
+      source: 'tail-probe',
+      abortFirst: false,
+    });
     assert.equal(run.session(wallIdle).recoverOn, 'openai');
     assert.deepEqual(v(wallGenerating), ['hung', 'recover']);
     assert.equal(run.session(wallGenerating).abortFirst, true);
@@ -112,10 +141,17 @@ describe('status CLI against the spec-dialect server', function () {
     assert.equal(run.session(balance).quotaWall?.category, 'balance');
     assert.deepEqual(v(empty), ['idle', 'leave-alone']);
 
-    assert.deepEqual(run.doc!.providers.map((p) => [p.id, p.connected, p.quota && { markedAt: p.quota.markedAt, resetAt: p.quota.resetAt }]), [
-      ['anthropic', true, { markedAt: now - 60_000, resetAt: now + HOUR }],
-      ['openai', true, null],
-    ]);
+    assert.deepEqual(
+      run.doc!.providers.map((p) => [
+        p.id,
+        p.connected,
+        p.quota && { markedAt: p.quota.markedAt, resetAt: p.quota.resetAt },
+      ]),
+      [
+        ['anthropic', true, { markedAt: now - 60_000, resetAt: now + HOUR }],
+        ['openai', true, null],
+      ],
+    );
     assert.equal(run.doc!.allFreeAt, now + HOUR);
     assert.ok(!run.stdout.includes('SECRET'));
 
@@ -158,7 +194,8 @@ describe('status CLI against the spec-dialect server', function () {
     const id = d.addSession({ state: 'generating' });
     d.addMessage(id, { text: 'x' });
     server.onRequest = (r) => {
-      if (r.method === 'GET' && r.path === '/session') d.setSession(id, { state: d.sessions.get(id)!.state === 'idle' ? 'generating' : 'idle' });
+      if (r.method === 'GET' && r.path === '/session')
+        d.setSession(id, { state: d.sessions.get(id)!.state === 'idle' ? 'generating' : 'idle' });
     };
     const run = await status(statusArgs(server.url, '/w', '--max-samples', '3'));
     assert.equal(run.code, 0);
@@ -188,7 +225,11 @@ describe('status CLI against the spec-dialect server', function () {
     assert.equal(s.action, 'wait-for-reset');
     assert.equal(s.waitUntil, now + 10 * 60_000, 'groq is not connected: its reset does not count');
     assert.equal(run.doc!.allFreeAt, now + 30 * 60_000, 'the latest reset among marked providers');
-    assert.deepEqual(run.doc!.providers.map((p) => p.id), ['anthropic', 'openai', 'groq'], 'marked providers are listed even when not connected');
+    assert.deepEqual(
+      run.doc!.providers.map((p) => p.id),
+      ['anthropic', 'openai', 'groq'],
+      'marked providers are listed even when not connected',
+    );
   });
 
   it('escalate: reset unknown, reset out of reach (unless the reach is widened), balance failure', async () => {
@@ -213,11 +254,22 @@ describe('status CLI against the spec-dialect server', function () {
 
   it('the readable table names verdicts, actions, walls and providers, and strips control characters', async () => {
     const now = Date.now();
-    server.setProviders([{ id: 'anthropic', quota: { markedAt: now, resetAt: now + HOUR } }, { id: 'openai' }], ['anthropic', 'openai']);
+    server.setProviders(
+      [{ id: 'anthropic', quota: { markedAt: now, resetAt: now + HOUR } }, { id: 'openai' }],
+      ['anthropic', 'openai'],
+    );
     const d = server.directory('/w');
     const id = d.addSession({ state: 'idle', title: 'evil \u001b[31mred\u001b[0m title' });
     d.addMessage(id, { error: { text: 'usage limit', reason: 'account_usage_limit', provider: 'anthropic' } });
-    const run = await status(['--base-url', server.url, '--directory', '/w', '--spacing', '1', '--allow-short-spacing']);
+    const run = await status([
+      '--base-url',
+      server.url,
+      '--directory',
+      '/w',
+      '--spacing',
+      '1',
+      '--allow-short-spacing',
+    ]);
     assert.equal(run.code, 0);
     assert.match(run.stdout, /SESSION\s+TITLE\s+VERDICT\s+ACTION\s+QUOTA WALL\s+REPORT/);
     assert.match(run.stdout, /idle\s+recover on openai\s+usage-limit on anthropic/);
@@ -232,7 +284,10 @@ describe('status CLI against the spec-dialect server', function () {
       server.setProviders([{ id: 'openai' }], ['openai']);
       const d = server.directory('/w');
       const id = d.addSession({ state: 'generating', progress: { stepCount: 5, lastStepAt: now - 47 * 60_000 } });
-      d.addMessage(id, { text: '', parts: [{ type: 'tool', tool: 'bash', state: { status: 'running', time: { start: now - 47 * 60_000 } } }] });
+      d.addMessage(id, {
+        text: '',
+        parts: [{ type: 'tool', tool: 'bash', state: { status: 'running', time: { start: now - 47 * 60_000 } } }],
+      });
       let run = await status(statusArgs(server.url, '/w'));
       assert.equal(run.session(id).verdict, 'hung', run.session(id).basis);
       assert.match(run.session(id).basis, /tool `bash` running for 47 min, nothing else moved/);
@@ -243,10 +298,16 @@ describe('status CLI against the spec-dialect server', function () {
 
     it('findings 5 and 6: a wall beats a report everywhere; a user prompt quoting a report is no report', async () => {
       const now = Date.now();
-      server.setProviders([{ id: 'anthropic', quota: { markedAt: now - 5 * 60_000 } }, { id: 'openai' }], ['anthropic', 'openai']);
+      server.setProviders(
+        [{ id: 'anthropic', quota: { markedAt: now - 5 * 60_000 } }, { id: 'openai' }],
+        ['anthropic', 'openai'],
+      );
       const d = server.directory('/w');
       const both = d.addSession({ state: 'idle' });
-      d.addMessage(both, { text: 'ticket=T-1 status=done summary="half"', error: { text: 'weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' } });
+      d.addMessage(both, {
+        text: 'ticket=T-1 status=done summary="half"',
+        error: { text: 'weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' },
+      });
       const quoted = d.addSession({ state: 'idle' });
       d.addMessage(quoted, { role: 'user', text: 'Report like this:\nticket=T-2 status=done summary="example"' });
       const run = await status(statusArgs(server.url, '/w'));
@@ -255,8 +316,16 @@ describe('status CLI against the spec-dialect server', function () {
       const q = run.session(quoted);
       assert.deepEqual([q.report, q.action, q.headline], [null, 'wake', 'idle']);
       const mark = run.doc!.providers.find((p) => p.id === 'anthropic')!.quota!;
-      assert.ok(mark.ageMs! >= 5 * 60_000 && mark.ageMs! < 6 * 60_000, 'finding 3: the mark\'s age is shown');
-      const table = await status(['--base-url', server.url, '--directory', '/w', '--spacing', '1', '--allow-short-spacing']);
+      assert.ok(mark.ageMs! >= 5 * 60_000 && mark.ageMs! < 6 * 60_000, "finding 3: the mark's age is shown");
+      const table = await status([
+        '--base-url',
+        server.url,
+        '--directory',
+        '/w',
+        '--spacing',
+        '1',
+        '--allow-short-spacing',
+      ]);
       assert.match(table.stdout, /marked \S+ \(5 min ago\)/);
     });
   });
@@ -303,7 +372,12 @@ describe('status CLI against the spec-dialect server', function () {
       d.addMessage(ok, { text: 'I will continue tomorrow' });
       const gone = d.addSession({ state: 'generating' });
       d.addMessage(gone, { text: 'working' });
-      server.fault({ path: new RegExp(`^/session/${gone}/message$`), status: 404, body: '{"error":"not found"}', times: Infinity });
+      server.fault({
+        path: new RegExp(`^/session/${gone}/message$`),
+        status: 404,
+        body: '{"error":"not found"}',
+        times: Infinity,
+      });
       let run = await status(statusArgs(server.url, '/w'));
       assert.equal(run.code, 0, run.stderr);
       assertDocumentShape(run.doc!);
@@ -312,7 +386,10 @@ describe('status CLI against the spec-dialect server', function () {
       assert.deepEqual([s.verdict, s.headline, s.action, s.settled], ['unknown', 'unreadable', 'leave-alone', false]);
       assert.match(s.unreadable ?? '', /vanished|not found|404/i);
       assert.match(s.basis, /could not be read/);
-      assert.ok(run.doc!.errors.some((e) => e.sessionId === gone && e.kind === 'not-found'), 'the document says the data is unavailable');
+      assert.ok(
+        run.doc!.errors.some((e) => e.sessionId === gone && e.kind === 'not-found'),
+        'the document says the data is unavailable',
+      );
 
       server.clearFaults();
       server.fault({ path: new RegExp(`^/session/${gone}/message$`), status: 500, body: 'boom', times: Infinity });

@@ -59,7 +59,10 @@ await spec.stop(); await model.stop();
     const saved = process.env.SESSION_OPS_OPENCODE_BIN;
     delete process.env.SESSION_OPS_OPENCODE_BIN;
     try {
-      assert.throws(() => findOpencodeBinary('/'), /opencode binary was not found .*npm install --save-dev opencode-ai/);
+      assert.throws(
+        () => findOpencodeBinary('/'),
+        /opencode binary was not found .*npm install --save-dev opencode-ai/,
+      );
       assert.match(findOpencodeBinary(root), /node_modules\/\.bin\/opencode$/);
     } finally {
       if (saved !== undefined) process.env.SESSION_OPS_OPENCODE_BIN = saved;
@@ -71,7 +74,18 @@ await spec.stop(); await model.stop();
     beforeEach(async () => (model = await startScriptedModel()));
     afterEach(async () => model.stop());
     const call = (content: string, tools: unknown[] = [{ type: 'function' }]) =>
-      fetch(`${model.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ stream: true, tools, messages: [{ role: 'system', content: 'sys' }, { role: 'user', content }] }) });
+      fetch(`${model.url}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          stream: true,
+          tools,
+          messages: [
+            { role: 'system', content: 'sys' },
+            { role: 'user', content },
+          ],
+        }),
+      });
 
     it('429 with and without retry-after, 402 insufficient_quota', async () => {
       model.when('[a]', { kind: 'rate-limit', retryAfter: 30 });
@@ -90,7 +104,11 @@ await spec.stop(); await model.stop();
       model.setDefault({ kind: 'stall' });
       model.when('[r]', { kind: 'reply', text: 'done\nticket=T-1 status=done', chunks: 3 });
       const text = await (await call('x [r]')).text();
-      const content = text.split('\n').filter((l) => l.startsWith('data: {')).map((l) => JSON.parse(l.slice(6)).choices[0].delta.content ?? '').join('');
+      const content = text
+        .split('\n')
+        .filter((l) => l.startsWith('data: {'))
+        .map((l) => JSON.parse(l.slice(6)).choices[0].delta.content ?? '')
+        .join('');
       assert.equal(content, 'done\nticket=T-1 status=done');
       assert.match(text, /data: \[DONE\]/);
       const title = await (await call('Generate a title for this conversation', [])).text();
@@ -105,7 +123,10 @@ await spec.stop(); await model.stop();
       const first = new TextDecoder().decode((await reader.read()).value);
       assert.match(first, /thinking/);
       const pending = reader.read();
-      const raced = await Promise.race([pending.then(() => 'data'), new Promise((r) => setTimeout(() => r('stalled'), 300))]);
+      const raced = await Promise.race([
+        pending.then(() => 'data'),
+        new Promise((r) => setTimeout(() => r('stalled'), 300)),
+      ]);
       assert.equal(raced, 'stalled');
       model.releaseStalls('bye');
       let rest = new TextDecoder().decode((await pending).value);

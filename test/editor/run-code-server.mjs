@@ -40,7 +40,9 @@ async function waitForHttp(url, timeoutMs, isAlive) {
     try {
       const res = await fetch(url);
       if (res.ok) return;
-    } catch { /* not up yet */ }
+    } catch {
+      /* not up yet */
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
@@ -62,18 +64,22 @@ export async function launchCodeServer(options = {}) {
   cpSync(options.workspace ?? path.join(root, 'test', 'editor', 'workspace'), workspace, { recursive: true });
   writeFileSync(
     path.join(userData, 'User', 'settings.json'),
-    JSON.stringify({
-      'security.workspace.trust.enabled': options.trust ?? false,
-      'workbench.startupEditor': 'none',
-      'workbench.tips.enabled': false,
-      'telemetry.telemetryLevel': 'off',
-      'extensions.autoCheckUpdates': false,
-      'extensions.autoUpdate': false,
-      'update.mode': 'none',
-      // No "your application on port N is available" notification stealing focus from input boxes.
-      'remote.autoForwardPorts': false,
-      ...(options.settings ?? {}),
-    }, null, 2),
+    JSON.stringify(
+      {
+        'security.workspace.trust.enabled': options.trust ?? false,
+        'workbench.startupEditor': 'none',
+        'workbench.tips.enabled': false,
+        'telemetry.telemetryLevel': 'off',
+        'extensions.autoCheckUpdates': false,
+        'extensions.autoUpdate': false,
+        'update.mode': 'none',
+        // No "your application on port N is available" notification stealing focus from input boxes.
+        'remote.autoForwardPorts': false,
+        ...(options.settings ?? {}),
+      },
+      null,
+      2,
+    ),
   );
   const env = {
     ...process.env,
@@ -84,25 +90,46 @@ export async function launchCodeServer(options = {}) {
     ...(options.env ?? {}),
   };
   for (const vsix of options.installExtensions ?? []) {
-    const r = spawnSync(process.execPath, [codeServerBin, '--user-data-dir', userData, '--extensions-dir', extensionsDir, '--install-extension', vsix], { env, encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [codeServerBin, '--user-data-dir', userData, '--extensions-dir', extensionsDir, '--install-extension', vsix],
+      { env, encoding: 'utf8' },
+    );
     if (r.status !== 0) throw new Error(`code-server --install-extension ${vsix} failed: ${r.stderr || r.stdout}`);
   }
   const port = await freePort();
-  const args = [codeServerBin, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry',
-    '--disable-update-check', '--user-data-dir', userData, '--extensions-dir', extensionsDir];
+  const args = [
+    codeServerBin,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--user-data-dir',
+    userData,
+    '--extensions-dir',
+    extensionsDir,
+  ];
   if (options.trust !== true) args.push('--disable-workspace-trust');
   args.push(workspace);
   const serverLog = [];
   // Its own process group, killed whole on every exit path of this process (test/support/processes.mjs).
   const server = spawnTracked(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let alive = true;
-  server.on('exit', () => { alive = false; });
+  server.on('exit', () => {
+    alive = false;
+  });
   server.stdout.on('data', (d) => serverLog.push(String(d)));
   server.stderr.on('data', (d) => serverLog.push(String(d)));
   await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000, () => alive);
   const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
   return {
-    port, work, userData, workspace, serverLog,
+    port,
+    work,
+    userData,
+    workspace,
+    serverLog,
     /** The workbench URL for the workspace, with the extension under development and optional tests. */
     url(testsPath, { development = true } = {}) {
       if (!development) return `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
@@ -124,8 +151,16 @@ export async function launchBrowser() {
   return pw.launch({
     executablePath: chromium,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 
@@ -154,16 +189,22 @@ export async function runEditorSuite(options = {}) {
         await page.screenshot({ path: file });
         log(`screenshot saved: ${path.relative(root, file)}`);
       } else if (req.url === '/query') {
-        result = await page.$$eval(args.selector, (els) => els.map((e) => ({
-          text: e.textContent ?? '',
-          ariaLabel: e.getAttribute('aria-label'),
-          className: typeof e.className === 'string' ? e.className : '',
-          title: e.getAttribute('title'),
-        })));
+        result = await page.$$eval(args.selector, (els) =>
+          els.map((e) => ({
+            text: e.textContent ?? '',
+            ariaLabel: e.getAttribute('aria-label'),
+            className: typeof e.className === 'string' ? e.className : '',
+            title: e.getAttribute('title'),
+          })),
+        );
       } else if (req.url === '/click') {
         // A hover tooltip left by the last pointer position can cover the element to click.
         await page.mouse.move(0, 0);
-        await page.locator('.context-view .monaco-hover, .workbench-hover-container').first().waitFor({ state: 'hidden', timeout: 3_000 }).catch(() => undefined);
+        await page
+          .locator('.context-view .monaco-hover, .workbench-hover-container')
+          .first()
+          .waitFor({ state: 'hidden', timeout: 3_000 })
+          .catch(() => undefined);
         await page.click(args.selector, { timeout: 10_000, button: args.button === 'right' ? 'right' : 'left' });
       } else if (req.url === '/press') {
         await page.keyboard.press(args.keys);
@@ -208,9 +249,14 @@ export async function runEditorSuite(options = {}) {
         // The workbench forwards extension-host output as ['%c INFO', 'color: ...', format, ...values].
         const args = await Promise.all(msg.args().map((a) => a.jsonValue()));
         if (typeof args[0] === 'string' && args[0].startsWith('%c')) text = format(...args.slice(2));
-      } catch { /* keep msg.text() */ }
+      } catch {
+        /* keep msg.text() */
+      }
       consoleLines.push(text);
-      if (process.env.SESSION_OPS_EDITOR_VERBOSE || /passing|failing|pending|✔|✓|\d+\) |Error|AssertionError/.test(text)) {
+      if (
+        process.env.SESSION_OPS_EDITOR_VERBOSE ||
+        /passing|failing|pending|✔|✓|\d+\) |Error|AssertionError/.test(text)
+      ) {
         if (!/Failed to load resource|DevTools|webview/i.test(text)) console.log(`  ${text}`);
       }
     });
@@ -221,10 +267,17 @@ export async function runEditorSuite(options = {}) {
     await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
     log('workbench is up; running the suite in its extension host');
     let timer;
-    const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`the suite did not finish within ${TOTAL_TIMEOUT_MS / 60000} min`)), TOTAL_TIMEOUT_MS); });
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`the suite did not finish within ${TOTAL_TIMEOUT_MS / 60000} min`)),
+        TOTAL_TIMEOUT_MS,
+      );
+    });
     exitCode = await Promise.race([exited, timeout]);
     clearTimeout(timer);
-    await page.screenshot({ path: path.join(resultsDir, `editor-final${options.tag ? '-' + options.tag : ''}.png`) }).catch(() => {});
+    await page
+      .screenshot({ path: path.join(resultsDir, `editor-final${options.tag ? '-' + options.tag : ''}.png`) })
+      .catch(() => {});
   } catch (err) {
     console.error(`[editor] ${err.message}`);
     if (page) await page.screenshot({ path: path.join(resultsDir, 'editor-failure.png') }).catch(() => {});
@@ -233,7 +286,19 @@ export async function runEditorSuite(options = {}) {
     const summaryFile = path.join(resultsDir, 'editor-results.json');
     if (existsSync(summaryFile)) {
       const { outcomes } = JSON.parse(readFileSync(summaryFile, 'utf8'));
-      for (const o of outcomes) console.log(`  ${o.state === 'passed' ? 'ok  ' : o.state === 'failed' ? 'FAIL' : 'skip'} ${o.title}${o.error ? '\n' + o.error.split('\n').slice(0, 8).map((l) => '       ' + l).join('\n') : ''}`);
+      for (const o of outcomes)
+        console.log(
+          `  ${o.state === 'passed' ? 'ok  ' : o.state === 'failed' ? 'FAIL' : 'skip'} ${o.title}${
+            o.error
+              ? '\n' +
+                o.error
+                  .split('\n')
+                  .slice(0, 8)
+                  .map((l) => '       ' + l)
+                  .join('\n')
+              : ''
+          }`,
+        );
     }
     if (exitCode !== 0) {
       const suffix = options.tag ? `-${options.tag}` : '';
@@ -244,7 +309,9 @@ export async function runEditorSuite(options = {}) {
       writeFileSync(path.join(resultsDir, `editor-code-server${suffix}.log`), cs.serverLog.join(''));
       writeFileSync(path.join(resultsDir, `editor-browser-console${suffix}.log`), consoleLines.join('\n'));
       const exthost = findFiles(logsOut, /exthost|remoteexthost/i);
-      log(`failure logs saved to ${path.relative(root, logsOut)}${exthost.length ? ` (extension host: ${exthost.map((f) => path.relative(root, f)).join(', ')})` : ''}`);
+      log(
+        `failure logs saved to ${path.relative(root, logsOut)}${exthost.length ? ` (extension host: ${exthost.map((f) => path.relative(root, f)).join(', ')})` : ''}`,
+      );
     }
     await browser?.close().catch(() => {});
     service.close();

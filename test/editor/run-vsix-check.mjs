@@ -16,7 +16,20 @@ const log = (m) => console.log(`[vsix] ${m}`);
 export async function runVsixCheck() {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'session-ops-vsix-'));
   const vsix = path.join(tmp, 'session-ops.vsix');
-  const pack = spawnSync('npx', ['--no-install', 'vsce', 'package', '--no-dependencies', '--no-rewrite-relative-links', '--allow-missing-repository', '--out', vsix], { cwd: root, encoding: 'utf8' });
+  const pack = spawnSync(
+    'npx',
+    [
+      '--no-install',
+      'vsce',
+      'package',
+      '--no-dependencies',
+      '--no-rewrite-relative-links',
+      '--allow-missing-repository',
+      '--out',
+      vsix,
+    ],
+    { cwd: root, encoding: 'utf8' },
+  );
   if (pack.status !== 0) throw new Error(`vsce package failed:\n${pack.stdout}\n${pack.stderr}`);
   log(`packaged ${(statSync(vsix).size / 1024).toFixed(0)} KiB`);
   const cs = await launchCodeServer({ installExtensions: [vsix] });
@@ -34,7 +47,14 @@ export async function runVsixCheck() {
     await page.keyboard.type('Session Ops: Show Log');
     await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 15_000 });
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => [...document.querySelectorAll('.view-lines')].some((e) => /Session\s+Ops\s+[\d.]+\s+activated\s+in/.test(e.textContent ?? '')), undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('.view-lines')].some((e) =>
+          /Session\s+Ops\s+[\d.]+\s+activated\s+in/.test(e.textContent ?? ''),
+        ),
+      undefined,
+      { timeout: 30_000 },
+    );
     mkdirSync(path.join(root, 'test-results'), { recursive: true });
     await page.screenshot({ path: path.join(root, 'test-results', 'vsix-installed.png') });
     log('installed .vsix activates: container, both views and the activation log line are there');

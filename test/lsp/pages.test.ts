@@ -39,11 +39,24 @@ describe('language server: source-analysis pages', function () {
     cpSync(path.join(FIXTURES, set), dir, { recursive: true });
     const folder = path.join(dir, 'source-analysis');
     const file = (kind: string) => path.join(folder, set === 'wiki-lists' ? kind : `${kind}.md`);
-    return { dir, folder, file, uri: (kind: string) => fileUri(file(kind)), text: (kind: string) => readFileSync(file(kind), 'utf8') };
+    return {
+      dir,
+      folder,
+      file,
+      uri: (kind: string) => fileUri(file(kind)),
+      text: (kind: string) => readFileSync(file(kind), 'utf8'),
+    };
   };
   const changedSince = (mark: number, folder: string) =>
     client.waitUntil(
-      () => client.notifications.slice(mark).find((m) => m.method === 'sessionOps/portAnalysisChanged' && (m.params as PortAnalysisChangedParams).folders.includes(folder)),
+      () =>
+        client.notifications
+          .slice(mark)
+          .find(
+            (m) =>
+              m.method === 'sessionOps/portAnalysisChanged' &&
+              (m.params as PortAnalysisChangedParams).folders.includes(folder),
+          ),
       15000,
       `portAnalysisChanged for ${folder}`,
     );
@@ -74,13 +87,21 @@ describe('language server: source-analysis pages', function () {
 
   it('reports single-page errors and cross-page warnings on the right rows', async () => {
     const p = port('tables-md');
-    const text = p.text('02-public-api').replace('AUTH_003, LIST_001', 'AUTH_003, LIST_999').replace('| `GET /lists` | none |', '| `GET /lists` |  |');
+    const text = p
+      .text('02-public-api')
+      .replace('AUTH_003, LIST_001', 'AUTH_003, LIST_999')
+      .replace('| `GET /lists` | none |', '| `GET /lists` |  |');
     const uri = p.uri('02-public-api');
     const mark = client.open(uri, text, 'markdown');
     const d = (await client.diagnosticsFor(uri, () => true, mark)).diagnostics;
     const post = lineOf(text, 'LIST_999');
     const get = lineOf(text, '`GET /lists`');
-    assert.deepEqual(d.map(show), [`${get + 1}:17 page.empty-cell`, `${post + 1}:58 page.unknown-error-code`].sort((a, b) => parseInt(a) - parseInt(b)));
+    assert.deepEqual(
+      d.map(show),
+      [`${get + 1}:17 page.empty-cell`, `${post + 1}:58 page.unknown-error-code`].sort(
+        (a, b) => parseInt(a) - parseInt(b),
+      ),
+    );
     const cross = d.find((x) => x.code === 'page.unknown-error-code')!;
     assert.equal(cross.severity, 2);
     assert.equal(cross.source, 'session-ops.pages');
@@ -92,7 +113,11 @@ describe('language server: source-analysis pages', function () {
     const p = port('tables-md');
     const api = p.uri('02-public-api');
     const errors = p.uri('05-error-handling');
-    const m1 = client.open(api, p.text('02-public-api').replace('AUTH_003, LIST_001', 'AUTH_003, LIST_999'), 'markdown');
+    const m1 = client.open(
+      api,
+      p.text('02-public-api').replace('AUTH_003, LIST_001', 'AUTH_003, LIST_999'),
+      'markdown',
+    );
     await client.diagnosticsFor(api, (x) => x.diagnostics.some((d) => d.code === 'page.unknown-error-code'), m1);
     // 05 opens with LIST_999 added (unsaved): 02's warning goes away.
     const e05 = p.text('05-error-handling');
@@ -100,15 +125,23 @@ describe('language server: source-analysis pages', function () {
     assert.deepEqual((await client.diagnosticsFor(api, (x) => x.diagnostics.length === 0, m2)).diagnostics, []);
     // Removing AUTH_001 from the open 05 warns on 02's row of POST /login.
     const row = lineOf(e05, 'AUTH_001');
-    const m3 = client.change(errors, 2, [{ range: { start: { line: row, character: 0 }, end: { line: row + 1, character: 0 } }, text: '' }]);
+    const m3 = client.change(errors, 2, [
+      { range: { start: { line: row, character: 0 }, end: { line: row + 1, character: 0 } }, text: '' },
+    ]);
     const after = await client.diagnosticsFor(api, (x) => x.diagnostics.length > 0, m3);
-    assert.deepEqual(after.diagnostics.map((d) => d.code), ['page.unknown-error-code']);
+    assert.deepEqual(
+      after.diagnostics.map((d) => d.code),
+      ['page.unknown-error-code'],
+    );
     assert.equal(after.diagnostics[0].range.start.line, lineOf(p.text('02-public-api'), 'POST /login'));
     assert.match(after.diagnostics[0].message, /AUTH_001/);
     // Closing 05 drops its unsaved text: the disk (which has AUTH_001, not LIST_999) counts again.
     const m4 = client.close(errors);
     const reverted = await client.diagnosticsFor(api, (x) => x.diagnostics.some((d) => /LIST_999/.test(d.message)), m4);
-    assert.deepEqual(reverted.diagnostics.map((d) => d.code), ['page.unknown-error-code']);
+    assert.deepEqual(
+      reverted.diagnostics.map((d) => d.code),
+      ['page.unknown-error-code'],
+    );
   });
 
   it('a missing page goes on the first line of the open 10-fidelity-baseline, else of the first open page', async () => {
@@ -123,8 +156,14 @@ describe('language server: source-analysis pages', function () {
     assert.match(alone.diagnostics[0].message, /no 05-error-handling page/);
     const base = p.uri('10-fidelity-baseline');
     const m2 = client.open(base, p.text('10-fidelity-baseline'), 'markdown');
-    assert.deepEqual((await client.diagnosticsFor(base, () => true, m2)).diagnostics.map(show), ['1:1 page.missing-page']);
-    assert.deepEqual((await client.diagnosticsFor(api, () => true, m2)).diagnostics, [], 'moved to 10, once per folder');
+    assert.deepEqual((await client.diagnosticsFor(base, () => true, m2)).diagnostics.map(show), [
+      '1:1 page.missing-page',
+    ]);
+    assert.deepEqual(
+      (await client.diagnosticsFor(api, () => true, m2)).diagnostics,
+      [],
+      'moved to 10, once per folder',
+    );
   });
 
   it('file events from the client re-read the disk, re-validate the open pages and announce portAnalysisChanged', async () => {
@@ -149,7 +188,10 @@ describe('language server: source-analysis pages', function () {
     const m = client.open(logic, text, 'markdown');
     await client.diagnosticsFor(logic, () => true, m);
     const line = lineOf(text, 'covered by FID-003');
-    const fid = await client.request<{ contents: { kind: string; value: string }; range: { start: { character: number } } }>('textDocument/hover', {
+    const fid = await client.request<{
+      contents: { kind: string; value: string };
+      range: { start: { character: number } };
+    }>('textDocument/hover', {
       textDocument: { uri: logic },
       position: { line, character: text.split('\n')[line].indexOf('FID-003') + 2 },
     });
@@ -166,7 +208,10 @@ describe('language server: source-analysis pages', function () {
     assert.match(code.contents.value, /\*\*ROOM_404\*\* · HTTP 404/);
     assert.match(code.contents.value, /Room not found/);
     assert.match(code.contents.value, /05-error-handling\.md, line 7/);
-    const none = await client.request('textDocument/hover', { textDocument: { uri: logic }, position: { line: 0, character: 2 } });
+    const none = await client.request('textDocument/hover', {
+      textDocument: { uri: logic },
+      position: { line: 0, character: 2 },
+    });
     assert.equal(none, null);
   });
 
@@ -177,7 +222,10 @@ describe('language server: source-analysis pages', function () {
     const m = client.open(api, text, 'markdown');
     await client.diagnosticsFor(api, () => true, m);
     const line = lineOf(text, 'MSG_413');
-    const loc = await client.request<{ uri: string; range: { start: { line: number; character: number }; end: { character: number } } }>('textDocument/definition', {
+    const loc = await client.request<{
+      uri: string;
+      range: { start: { line: number; character: number }; end: { character: number } };
+    }>('textDocument/definition', {
       textDocument: { uri: api },
       position: { line, character: text.split('\n')[line].indexOf('MSG_413') + 3 },
     });
@@ -185,7 +233,13 @@ describe('language server: source-analysis pages', function () {
     const e05 = p.text('05-error-handling').split('\n');
     assert.equal(loc.range.start.line, 7);
     assert.equal(e05[7].slice(loc.range.start.character, loc.range.end.character), 'MSG_413');
-    assert.equal(await client.request('textDocument/definition', { textDocument: { uri: api }, position: { line: 0, character: 0 } }), null);
+    assert.equal(
+      await client.request('textDocument/definition', {
+        textDocument: { uri: api },
+        position: { line: 0, character: 0 },
+      }),
+      null,
+    );
   });
 
   it('outlines a page: headings, tables and the page items (FIDs, chunks)', async () => {
@@ -197,9 +251,15 @@ describe('language server: source-analysis pages', function () {
     assert.equal(syms[0].name, 'Fidelity baseline');
     const all = flat(syms);
     const fids = all.filter((s) => s.kind === 22);
-    assert.deepEqual(fids.map((s) => s.name), ['FID-001', 'FID-002', 'FID-003', 'FID-004', 'FID-005']);
+    assert.deepEqual(
+      fids.map((s) => s.name),
+      ['FID-001', 'FID-002', 'FID-003', 'FID-004', 'FID-005'],
+    );
     assert.match(fids[0].detail ?? '', /happy path · auth · Login with valid credentials/);
-    assert.deepEqual(all.filter((s) => s.kind === 4).map((s) => s.name), ['auth', 'lists', 'tasks']);
+    assert.deepEqual(
+      all.filter((s) => s.kind === 4).map((s) => s.name),
+      ['auth', 'lists', 'tasks'],
+    );
     assert.ok(all.some((s) => s.kind === 18 && /^Table: ID \| Behavior/.test(s.name)));
   });
 
@@ -216,7 +276,11 @@ describe('language server: source-analysis pages', function () {
     assert.match(d[0].message, new RegExp(`under ${path.join(p.dir, 'src').replace(/[\\/.]/g, '\\$&')}`));
     const m3 = client.published.length;
     client.notify('workspace/didChangeConfiguration', { settings: { sessionOps: { routing: {} } } });
-    assert.deepEqual((await client.diagnosticsFor(uri, (x) => x.diagnostics.length === 0, m3)).diagnostics, [], 'unset again');
+    assert.deepEqual(
+      (await client.diagnosticsFor(uri, (x) => x.diagnostics.length === 0, m3)).diagnostics,
+      [],
+      'unset again',
+    );
   });
 
   it('sessionOps/portAnalysis: every source-analysis folder with its six pages, counts, chunks and FIDs (0-based ranges, URIs)', async () => {
@@ -229,25 +293,61 @@ describe('language server: source-analysis pages', function () {
       const broken = path.join(root, 'broken', 'source-analysis');
       mkdirSync(broken, { recursive: true });
       const b10 = readFileSync(path.join(FIXTURES, 'tables-md', 'source-analysis', '10-fidelity-baseline.md'), 'utf8');
-      writeFileSync(path.join(broken, '10-fidelity-baseline.md'), b10.replace('| happy path | `tests/test_lists.py::test_create` |', '| cheerful path | `tests/test_lists.py::test_create` |'));
+      writeFileSync(
+        path.join(broken, '10-fidelity-baseline.md'),
+        b10.replace(
+          '| happy path | `tests/test_lists.py::test_create` |',
+          '| cheerful path | `tests/test_lists.py::test_create` |',
+        ),
+      );
       const r = await client.request<PortAnalysisResult>('sessionOps/portAnalysis', { folders: [fileUri(root)] });
-      assert.deepEqual(r.folders.map((f) => path.relative(root, f.folder)), ['billing/source-analysis', 'broken/source-analysis', 'empty/source-analysis', 'nested/invoices/source-analysis']);
+      assert.deepEqual(
+        r.folders.map((f) => path.relative(root, f.folder)),
+        [
+          'billing/source-analysis',
+          'broken/source-analysis',
+          'empty/source-analysis',
+          'nested/invoices/source-analysis',
+        ],
+      );
       const [billing, brk, empty, invoices] = r.folders;
       assert.equal(billing.portName, 'billing');
       assert.equal(billing.port, path.join(root, 'billing'));
       assert.equal(billing.folderUri, fileUri(path.join(root, 'billing', 'source-analysis')));
-      assert.deepEqual(billing.pages.map((pg) => pg.kind), ['01-source-overview', '02-public-api', '03-data-model', '04-business-logic', '05-error-handling', '10-fidelity-baseline']);
+      assert.deepEqual(
+        billing.pages.map((pg) => pg.kind),
+        [
+          '01-source-overview',
+          '02-public-api',
+          '03-data-model',
+          '04-business-logic',
+          '05-error-handling',
+          '10-fidelity-baseline',
+        ],
+      );
       assert.ok(billing.pages.every((pg) => pg.errors === 0 && pg.warnings === 0 && pg.uri === fileUri(pg.filePath!)));
-      assert.deepEqual(billing.fidelity?.chunks.map((c) => `${c.name}: ${c.fids.map((f) => f.fid).join(' ')}`), ['auth: FID-001 FID-002', 'lists: FID-003 FID-004', 'tasks: FID-005']);
+      assert.deepEqual(
+        billing.fidelity?.chunks.map((c) => `${c.name}: ${c.fids.map((f) => f.fid).join(' ')}`),
+        ['auth: FID-001 FID-002', 'lists: FID-003 FID-004', 'tasks: FID-005'],
+      );
       const fid1 = billing.fidelity!.chunks[0].fids[0];
       assert.equal(fid1.behavior, 'Login with valid credentials returns a token');
       assert.equal(fid1.type, 'happy path');
       assert.deepEqual(fid1.range.start, { line: 6, character: 0 }, '0-based: the first inventory row is line 7');
-      assert.equal(billing.fidelity?.uri, fileUri(path.join(root, 'billing', 'source-analysis', '10-fidelity-baseline.md')));
+      assert.equal(
+        billing.fidelity?.uri,
+        fileUri(path.join(root, 'billing', 'source-analysis', '10-fidelity-baseline.md')),
+      );
       // the broken port: five missing pages (folder diagnostics), an error counted on 10
-      assert.deepEqual(brk.pages.map((pg) => pg.filePath === null), [true, true, true, true, true, false]);
+      assert.deepEqual(
+        brk.pages.map((pg) => pg.filePath === null),
+        [true, true, true, true, true, false],
+      );
       assert.equal(brk.pages[0].uri, null);
-      assert.deepEqual(brk.folderDiagnostics.map((d) => d.code), Array(5).fill('page.missing-page'));
+      assert.deepEqual(
+        brk.folderDiagnostics.map((d) => d.code),
+        Array(5).fill('page.missing-page'),
+      );
       assert.equal(brk.pages[5].errors, 1);
       assert.equal(brk.pages[5].diagnostics[0].code, 'page.invalid-type');
       assert.equal(brk.pages[5].diagnostics[0].range.start.line, 8);
@@ -259,7 +359,10 @@ describe('language server: source-analysis pages', function () {
       const m = client.open(u10, b10, 'markdown');
       await client.diagnosticsFor(u10, () => true, m);
       const again = await client.request<PortAnalysisResult>('sessionOps/portAnalysis', { folders: [broken] });
-      assert.deepEqual(again.folders.map((f) => f.folder), [broken]);
+      assert.deepEqual(
+        again.folders.map((f) => f.folder),
+        [broken],
+      );
       assert.equal(again.folders[0].pages[5].errors, 0);
       assert.equal(again.folders[0].pages[5].uri, u10);
       client.close(u10);
@@ -283,8 +386,13 @@ describe('language server: source-analysis pages', function () {
     const n = client.notifications.length;
     const row = lineOf(text, '| 429 |');
     const col = text.split('\n')[row].indexOf('429');
-    const m2 = client.change(uri, 2, [{ range: { start: { line: row, character: col }, end: { line: row, character: col + 3 } }, text: '4x9' }]);
-    assert.deepEqual((await client.diagnosticsFor(uri, (x) => x.version === 2, m2)).diagnostics.map((d) => d.code), ['page.invalid-status']);
+    const m2 = client.change(uri, 2, [
+      { range: { start: { line: row, character: col }, end: { line: row, character: col + 3 } }, text: '4x9' },
+    ]);
+    assert.deepEqual(
+      (await client.diagnosticsFor(uri, (x) => x.version === 2, m2)).diagnostics.map((d) => d.code),
+      ['page.invalid-status'],
+    );
     await changedSince(n, p.folder);
   });
 
@@ -298,7 +406,10 @@ describe('language server: source-analysis pages', function () {
   });
 
   it('never sends a request to the client', () => {
-    assert.deepEqual(client.serverRequests.map((r) => r.method), []);
+    assert.deepEqual(
+      client.serverRequests.map((r) => r.method),
+      [],
+    );
   });
 });
 
@@ -312,10 +423,15 @@ describe('language server: pages over IPC with initializationOptions', function 
       cpSync(path.join(FIXTURES, 'tables-md'), path.join(ws, 'todo'), { recursive: true });
       await client.initialize({ rootPath: ws, initializationOptions: { pages: { sourceRoot: 'src' } } });
       const file = path.join(ws, 'todo', 'source-analysis', '10-fidelity-baseline.md');
-      const text = readFileSync(file, 'utf8').replace('tests/test_auth.py::test_login_ok', 'tests/test_nope.py::test_login_ok');
+      const text = readFileSync(file, 'utf8').replace(
+        'tests/test_auth.py::test_login_ok',
+        'tests/test_nope.py::test_login_ok',
+      );
       const m = client.open(fileUri(file), text, 'markdown');
       const d = await client.diagnosticsFor(fileUri(file), () => true, m);
-      assert.deepEqual(d.diagnostics.map(show), [`7:${text.split('\n')[6].indexOf('`tests/test_nope') + 1} page.source-test-not-found`]);
+      assert.deepEqual(d.diagnostics.map(show), [
+        `7:${text.split('\n')[6].indexOf('`tests/test_nope') + 1} page.source-test-not-found`,
+      ]);
     } finally {
       await client.stop();
       rmSync(ws, { recursive: true, force: true });

@@ -6,13 +6,28 @@ import path from 'node:path';
 import { fileUri, LspClient, ROOT, type InitializeResultLike, type LspDiagnostic } from './support/lspClient';
 
 const complete = readFileSync(path.join(ROOT, 'test', 'fixtures', 'routing', 'valid', 'complete.routing.yaml'), 'utf8');
-const show = (d: LspDiagnostic) => `${d.range.start.line + 1}:${d.range.start.character + 1}-${d.range.end.line + 1}:${d.range.end.character + 1} ${d.code}`;
+const show = (d: LspDiagnostic) =>
+  `${d.range.start.line + 1}:${d.range.start.character + 1}-${d.range.end.line + 1}:${d.range.end.character + 1} ${d.code}`;
 
 function table(n: number): string {
   const lines = ['version: 1', 'default: {}', 'preflight:', '  max_items: 4', 'routes:'];
   for (let i = 0; i < n; i++) {
     const id = String(i).padStart(5, '0');
-    lines.push(`  Kind/R${id}:`, '    entry:', '      skill: implement', '      mode: bugfix', '    skip: [verify]', '    keep_gates: [review-code]', '    preflight:', `      - id: p-${id}`, '        item: Check it.', '        evidence: retro C1', '        added_cycle: C1', `    notes: Route ${i}.`, '    effort: high');
+    lines.push(
+      `  Kind/R${id}:`,
+      '    entry:',
+      '      skill: implement',
+      '      mode: bugfix',
+      '    skip: [verify]',
+      '    keep_gates: [review-code]',
+      '    preflight:',
+      `      - id: p-${id}`,
+      '        item: Check it.',
+      '        evidence: retro C1',
+      '        added_cycle: C1',
+      `    notes: Route ${i}.`,
+      '    effort: high',
+    );
   }
   return lines.join('\n') + '\n';
 }
@@ -32,8 +47,14 @@ describe('language server: routing tables', function () {
   before(async () => {
     ws = mkdtempSync(path.join(os.tmpdir(), 'so-lsp-'));
     mkdirSync(path.join(ws, 'other', 'node_modules'), { recursive: true });
-    writeFileSync(path.join(ws, 'other', 'team.routing.yaml'), 'version: 1\ndefault: {}\nroutes:\n  Kind/FromDisk:\n    effort: high\n');
-    writeFileSync(path.join(ws, 'other', 'node_modules', 'routing.yaml'), 'version: 1\ndefault: {}\nroutes:\n  Kind/Hidden:\n    effort: high\n');
+    writeFileSync(
+      path.join(ws, 'other', 'team.routing.yaml'),
+      'version: 1\ndefault: {}\nroutes:\n  Kind/FromDisk:\n    effort: high\n',
+    );
+    writeFileSync(
+      path.join(ws, 'other', 'node_modules', 'routing.yaml'),
+      'version: 1\ndefault: {}\nroutes:\n  Kind/Hidden:\n    effort: high\n',
+    );
     client = LspClient.stdio();
     init = await client.initialize({ rootPath: ws, initializationOptions: { extraGlobs: ['**/*.kinds.yaml'] } });
   });
@@ -55,11 +76,16 @@ describe('language server: routing tables', function () {
 
   it('publishes precise diagnostics on open, with the document version', async () => {
     const uri = uniq('routing.yaml');
-    const text = 'version: 1\ndefault:\n  skip: [verify, roadmap-exit]\n  effort: hgih\nroutes:\n  Kind/Bug:\n    keep_gates: [verify]\n    skip: [verify]\n';
+    const text =
+      'version: 1\ndefault:\n  skip: [verify, roadmap-exit]\n  effort: hgih\nroutes:\n  Kind/Bug:\n    keep_gates: [verify]\n    skip: [verify]\n';
     const mark = client.open(uri, text, 'yaml', 3);
     const p = await client.diagnosticsFor(uri, () => true, mark);
     assert.equal(p.version, 3);
-    assert.deepEqual(p.diagnostics.map(show), ['3:18-3:30 schema.retired', '4:11-4:15 schema.enum', '7:18-7:24 routing.skip-and-keep']);
+    assert.deepEqual(p.diagnostics.map(show), [
+      '3:18-3:30 schema.retired',
+      '4:11-4:15 schema.enum',
+      '7:18-7:24 routing.skip-and-keep',
+    ]);
     const retired = p.diagnostics[0];
     assert.equal(retired.severity, 1);
     assert.equal(retired.source, 'session-ops.routing');
@@ -73,19 +99,34 @@ describe('language server: routing tables', function () {
       const uri = uniq(name);
       const mark = client.open(uri, bad);
       const p = await client.diagnosticsFor(uri, () => true, mark);
-      assert.deepEqual(p.diagnostics.map((d) => d.code), ['schema.const'], name);
+      assert.deepEqual(
+        p.diagnostics.map((d) => d.code),
+        ['schema.const'],
+        name,
+      );
     }
     const pointed = uniq('anything.yaml');
     const m1 = client.open(pointed, `$schema: ../schemas/routing.schema.json\n${bad}`);
-    assert.deepEqual((await client.diagnosticsFor(pointed, () => true, m1)).diagnostics.map((d) => d.code), ['schema.const']);
+    assert.deepEqual(
+      (await client.diagnosticsFor(pointed, () => true, m1)).diagnostics.map((d) => d.code),
+      ['schema.const'],
+    );
     const plain = uniq('compose.yaml');
     client.open(plain, 'services: {}\n');
     const probe = uniq('routing.yaml');
     const m2 = client.open(probe, complete);
     await client.diagnosticsFor(probe, () => true, m2);
-    assert.ok(!client.published.some((p) => p.uri === plain), 'no diagnostics for a YAML file that is not a routing table');
+    assert.ok(
+      !client.published.some((p) => p.uri === plain),
+      'no diagnostics for a YAML file that is not a routing table',
+    );
     // adding a $schema pointer while editing claims it
-    const m3 = client.change(plain, 2, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: `$schema: routing.schema.json\n` }]);
+    const m3 = client.change(plain, 2, [
+      {
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+        text: `$schema: routing.schema.json\n`,
+      },
+    ]);
     const p = await client.diagnosticsFor(plain, () => true, m3);
     assert.ok(p.diagnostics.some((d) => d.code === 'schema.additional-property'));
   });
@@ -96,10 +137,14 @@ describe('language server: routing tables', function () {
     assert.deepEqual((await client.diagnosticsFor(uri, () => true, mark)).diagnostics, []);
     const lines = complete.split('\n');
     const line = lines.indexOf('    effort: max');
-    const m2 = client.change(uri, 2, [{ range: { start: { line, character: 12 }, end: { line, character: 15 } }, text: 'maxx' }]);
+    const m2 = client.change(uri, 2, [
+      { range: { start: { line, character: 12 }, end: { line, character: 15 } }, text: 'maxx' },
+    ]);
     const p = await client.diagnosticsFor(uri, (x) => x.version === 2, m2);
     assert.deepEqual(p.diagnostics.map(show), [`${line + 1}:13-${line + 1}:17 schema.enum`]);
-    const m3 = client.change(uri, 3, [{ range: { start: { line, character: 12 }, end: { line, character: 16 } }, text: 'max' }]);
+    const m3 = client.change(uri, 3, [
+      { range: { start: { line, character: 12 }, end: { line, character: 16 } }, text: 'max' },
+    ]);
     assert.deepEqual((await client.diagnosticsFor(uri, (x) => x.version === 3, m3)).diagnostics, []);
     const stats = await client.request<{ stats: { reused: number; chunks: number } }>('sessionOps/stats', { uri });
     assert.equal(stats.stats.reused, stats.stats.chunks - 1, 'only the edited route was re-analysed');
@@ -115,23 +160,36 @@ describe('language server: routing tables', function () {
     for (let k = 0; k < 20; k++) {
       const text = k % 2 === 0 ? 'maxx' : 'max';
       const old = k % 2 === 0 ? 3 : 4;
-      client.change(uri, ++version, [{ range: { start: { line, character: 12 }, end: { line, character: 12 + old } }, text }]);
+      client.change(uri, ++version, [
+        { range: { start: { line, character: 12 }, end: { line, character: 12 + old } }, text },
+      ]);
     }
     const last = await client.diagnosticsFor(uri, (x) => x.version === version, since);
     assert.deepEqual(last.diagnostics, []);
     const forUri = client.published.slice(since).filter((x) => x.uri === uri);
     assert.ok(forUri.length < 20, `${forUri.length} publications for 20 edits`);
-    assert.ok(forUri.every((x, i) => i === 0 || (x.version ?? 0) > (forUri[i - 1].version ?? 0)), 'versions only increase');
+    assert.ok(
+      forUri.every((x, i) => i === 0 || (x.version ?? 0) > (forUri[i - 1].version ?? 0)),
+      'versions only increase',
+    );
   });
 
   it('abandons the validation of a version that a newer one replaced', async () => {
     const uri = uniq('routing.yaml');
     const text = table(5000);
     const mark = client.open(uri, text);
-    client.change(uri, 2, [{ range: { start: { line: 1, character: 9 }, end: { line: 1, character: 11 } }, text: '5' }]);
+    client.change(uri, 2, [
+      { range: { start: { line: 1, character: 9 }, end: { line: 1, character: 11 } }, text: '5' },
+    ]);
     const p = await client.diagnosticsFor(uri, (x) => x.version === 2, mark, 30000);
-    assert.deepEqual(p.diagnostics.map((d) => d.code), ['schema.type']);
-    assert.ok(!client.published.slice(mark).some((x) => x.uri === uri && x.version === 1), 'version 1 was never published');
+    assert.deepEqual(
+      p.diagnostics.map((d) => d.code),
+      ['schema.type'],
+    );
+    assert.ok(
+      !client.published.slice(mark).some((x) => x.uri === uri && x.version === 1),
+      'version 1 was never published',
+    );
   });
 
   it('completes keys and values, and Kind/* labels used elsewhere in the workspace', async () => {
@@ -142,7 +200,15 @@ describe('language server: routing tables', function () {
     const mark = client.open(uri, text);
     await client.diagnosticsFor(uri, () => true, mark);
     type Item = { label: string; textEdit: { newText: string } };
-    const items = async (line: number, character: number) => ((await client.request<{ items: Item[] }>('textDocument/completion', { textDocument: { uri }, position: { line, character } })).items ?? []).map((i) => i.label);
+    const items = async (line: number, character: number) =>
+      (
+        (
+          await client.request<{ items: Item[] }>('textDocument/completion', {
+            textDocument: { uri },
+            position: { line, character },
+          })
+        ).items ?? []
+      ).map((i) => i.label);
     assert.deepEqual(await items(2, 10), ['low', 'high', 'max']);
     assert.deepEqual(await items(5, 19), ['review-dag', 'review-code', 'audit-process', 'merge-pr']);
     // the background scan of the workspace finds other/team.routing.yaml (and skips node_modules)
@@ -162,7 +228,10 @@ describe('language server: routing tables', function () {
     const uri = uniq('routing.yaml');
     client.open(uri, complete);
     const line = complete.split('\n').indexOf('    effort: high');
-    const h = await client.request<{ contents: { kind: string; value: string }; range: unknown }>('textDocument/hover', { textDocument: { uri }, position: { line, character: 6 } });
+    const h = await client.request<{ contents: { kind: string; value: string }; range: unknown }>(
+      'textDocument/hover',
+      { textDocument: { uri }, position: { line, character: 6 } },
+    );
     assert.equal(h.contents.kind, 'markdown');
     assert.match(h.contents.value, /mapped to the active model's variant table/);
     assert.deepEqual(h.range, { start: { line, character: 4 }, end: { line, character: 10 } });
@@ -170,23 +239,41 @@ describe('language server: routing tables', function () {
 
   it('offers quick fixes: remove a retired stage, replace a misspelling, add a missing block', async () => {
     const uri = uniq('routing.yaml');
-    const text = 'version: 1\ndefault:\n  skip: [verify, roadmap-exit]\n  effort: hgih\nroutes: {}\nreview:\n  max_rounds:\n    default: 2\n';
+    const text =
+      'version: 1\ndefault:\n  skip: [verify, roadmap-exit]\n  effort: hgih\nroutes: {}\nreview:\n  max_rounds:\n    default: 2\n';
     const mark = client.open(uri, text);
     const p = await client.diagnosticsFor(uri, () => true, mark);
-    type Action = { title: string; kind: string; isPreferred?: boolean; diagnostics: LspDiagnostic[]; edit: { changes: Record<string, { range: unknown; newText: string }[]> } };
+    type Action = {
+      title: string;
+      kind: string;
+      isPreferred?: boolean;
+      diagnostics: LspDiagnostic[];
+      edit: { changes: Record<string, { range: unknown; newText: string }[]> };
+    };
     const actions = async (d: LspDiagnostic, only?: string[]) =>
-      client.request<Action[]>('textDocument/codeAction', { textDocument: { uri }, range: d.range, context: { diagnostics: [d], ...(only ? { only } : {}) } });
+      client.request<Action[]>('textDocument/codeAction', {
+        textDocument: { uri },
+        range: d.range,
+        context: { diagnostics: [d], ...(only ? { only } : {}) },
+      });
     const [retired, misspelt, missing] = p.diagnostics;
     const a1 = await actions(retired);
     assert.equal(a1[0].title, 'Remove retired stage "roadmap-exit"');
     assert.equal(a1[0].kind, 'quickfix');
     assert.equal(a1[0].isPreferred, true);
-    assert.deepEqual(a1[0].edit.changes[uri], [{ range: { start: { line: 2, character: 15 }, end: { line: 2, character: 29 } }, newText: '' }]);
+    assert.deepEqual(a1[0].edit.changes[uri], [
+      { range: { start: { line: 2, character: 15 }, end: { line: 2, character: 29 } }, newText: '' },
+    ]);
     assert.equal(a1[0].diagnostics[0].code, 'schema.retired');
-    assert.deepEqual((await actions(misspelt)).map((a) => a.title), ['Replace with high']);
+    assert.deepEqual(
+      (await actions(misspelt)).map((a) => a.title),
+      ['Replace with high'],
+    );
     const a3 = await actions(missing);
     assert.equal(a3[0].title, 'Add "high_risk"');
-    assert.deepEqual(a3[0].edit.changes[uri], [{ range: { start: { line: 7, character: 14 }, end: { line: 7, character: 14 } }, newText: '\n    high_risk: 0' }]);
+    assert.deepEqual(a3[0].edit.changes[uri], [
+      { range: { start: { line: 7, character: 14 }, end: { line: 7, character: 14 } }, newText: '\n    high_risk: 0' },
+    ]);
     assert.deepEqual(await actions(retired, ['refactor']), []);
   });
 
@@ -199,7 +286,10 @@ describe('language server: routing tables', function () {
     assert.equal(routes.kind, 3);
     assert.equal(routes.detail, '8 routes');
     assert.equal(routes.children?.[0].name, 'Kind/Bug');
-    assert.deepEqual(syms.find((s) => s.name === 'dag')?.children?.map((c) => c.name), ['route', 'task_route', 'ticket_creation', 'verify_milestone', 'size_derivation', 'review_depth']);
+    assert.deepEqual(
+      syms.find((s) => s.name === 'dag')?.children?.map((c) => c.name),
+      ['route', 'task_route', 'ticket_creation', 'verify_milestone', 'size_derivation', 'review_depth'],
+    );
   });
 
   it('clears the diagnostics of a closed document', async () => {
@@ -214,7 +304,10 @@ describe('language server: routing tables', function () {
     const dir = path.join(ws, 'port', 'source-analysis');
     mkdirSync(dir, { recursive: true });
     const uri = fileUri(path.join(dir, '01-source-overview.md'));
-    const text = readFileSync(path.join(ROOT, 'test', 'fixtures', 'pages', 'invalid', '01-source-overview', 'missing-field.md'), 'utf8');
+    const text = readFileSync(
+      path.join(ROOT, 'test', 'fixtures', 'pages', 'invalid', '01-source-overview', 'missing-field.md'),
+      'utf8',
+    );
     const mark = client.open(uri, text, 'markdown');
     const p = await client.diagnosticsFor(uri, () => true, mark);
     assert.ok(p.diagnostics.length > 0);
@@ -222,7 +315,10 @@ describe('language server: routing tables', function () {
   });
 
   it('never sends a request to the client (no configuration needed)', () => {
-    assert.deepEqual(client.serverRequests.map((r) => r.method), []);
+    assert.deepEqual(
+      client.serverRequests.map((r) => r.method),
+      [],
+    );
   });
 });
 
@@ -235,7 +331,10 @@ describe('language server: next to Red Hat YAML', function () {
 
   before(async () => {
     client = LspClient.stdio();
-    await client.initialize({ rootPath: dir, initializationOptions: { redhatYamlPresent: true, extraGlobs: ['*.kinds.yaml'] } });
+    await client.initialize({
+      rootPath: dir,
+      initializationOptions: { redhatYamlPresent: true, extraGlobs: ['*.kinds.yaml'] },
+    });
   });
   after(async () => {
     await client.stop();
@@ -245,17 +344,29 @@ describe('language server: next to Red Hat YAML', function () {
   it('leaves syntax and schema diagnostics, schema completion and hover to it; keeps the extra checks and quick fixes', async () => {
     const mark = client.open(uri, text);
     const p = await client.diagnosticsFor(uri, () => true, mark);
-    assert.deepEqual(p.diagnostics.map((d) => d.code), ['routing.skip-and-keep']);
-    const hover = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 2, character: 4 } });
+    assert.deepEqual(
+      p.diagnostics.map((d) => d.code),
+      ['routing.skip-and-keep'],
+    );
+    const hover = await client.request('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 2, character: 4 },
+    });
     assert.equal(hover, null);
-    const comp = await client.request<{ items: unknown[] }>('textDocument/completion', { textDocument: { uri }, position: { line: 2, character: 8 } });
+    const comp = await client.request<{ items: unknown[] }>('textDocument/completion', {
+      textDocument: { uri },
+      position: { line: 2, character: 8 },
+    });
     assert.deepEqual(comp.items, []);
     const actions = await client.request<{ title: string }[]>('textDocument/codeAction', {
       textDocument: { uri },
       range: { start: { line: 2, character: 18 }, end: { line: 2, character: 18 } },
       context: { diagnostics: [] },
     });
-    assert.ok(actions.some((a) => a.title === 'Remove retired stage "roadmap-exit"'), 'quick fixes also apply to the other server\'s squiggles');
+    assert.ok(
+      actions.some((a) => a.title === 'Remove retired stage "roadmap-exit"'),
+      "quick fixes also apply to the other server's squiggles",
+    );
   });
 
   it('still reports schema errors for files only our extra globs claim (Red Hat does not apply the schema there)', async () => {
@@ -263,32 +374,57 @@ describe('language server: next to Red Hat YAML', function () {
     const mark = client.open(kinds, 'version: 1\ndefault:\n  effort: hgih\nroutes: {}\n  bad: [\n');
     const p = await client.diagnosticsFor(kinds, () => true, mark);
     assert.ok(!p.diagnostics.some((d) => d.code.startsWith('yaml.')), 'syntax errors are left to Red Hat');
-    const fixed = client.change(kinds, 2, [{ range: { start: { line: 4, character: 0 }, end: { line: 5, character: 0 } }, text: '' }]);
+    const fixed = client.change(kinds, 2, [
+      { range: { start: { line: 4, character: 0 }, end: { line: 5, character: 0 } }, text: '' },
+    ]);
     const q = await client.diagnosticsFor(kinds, (x) => x.version === 2, fixed);
-    assert.deepEqual(q.diagnostics.map((d) => d.code), ['schema.enum']);
-    const comp = await client.request<{ items: { label: string }[] }>('textDocument/completion', { textDocument: { uri: kinds }, position: { line: 2, character: 10 } });
-    assert.deepEqual(comp.items.map((i) => i.label), ['low', 'high', 'max']);
+    assert.deepEqual(
+      q.diagnostics.map((d) => d.code),
+      ['schema.enum'],
+    );
+    const comp = await client.request<{ items: { label: string }[] }>('textDocument/completion', {
+      textDocument: { uri: kinds },
+      position: { line: 2, character: 10 },
+    });
+    assert.deepEqual(
+      comp.items.map((i) => i.label),
+      ['low', 'high', 'max'],
+    );
   });
 
-  it('still reports schema errors under a dot-folder (Red Hat\'s glob matching skips those)', async () => {
+  it("still reports schema errors under a dot-folder (Red Hat's glob matching skips those)", async () => {
     const hidden = fileUri(path.join(dir, '.config', 'routing.yaml'));
     const mark = client.open(hidden, 'version: 1\ndefault:\n  effort: hgih\nroutes: {}\n');
-    assert.deepEqual((await client.diagnosticsFor(hidden, () => true, mark)).diagnostics.map((d) => d.code), ['schema.enum']);
+    assert.deepEqual(
+      (await client.diagnosticsFor(hidden, () => true, mark)).diagnostics.map((d) => d.code),
+      ['schema.enum'],
+    );
   });
 
   it('reports everything when told Red Hat is gone, or when schemaDiagnostics is "always"', async () => {
     let mark = client.published.length;
     client.notify('sessionOps/environment', { redhatYamlPresent: false });
     let p = await client.diagnosticsFor(uri, () => true, mark);
-    assert.deepEqual(p.diagnostics.map((d) => d.code), ['schema.retired', 'routing.skip-and-keep']);
+    assert.deepEqual(
+      p.diagnostics.map((d) => d.code),
+      ['schema.retired', 'routing.skip-and-keep'],
+    );
     mark = client.published.length;
     client.notify('sessionOps/environment', { redhatYamlPresent: true });
     p = await client.diagnosticsFor(uri, () => true, mark);
-    assert.deepEqual(p.diagnostics.map((d) => d.code), ['routing.skip-and-keep']);
+    assert.deepEqual(
+      p.diagnostics.map((d) => d.code),
+      ['routing.skip-and-keep'],
+    );
     mark = client.published.length;
-    client.notify('workspace/didChangeConfiguration', { settings: { sessionOps: { routing: { schemaDiagnostics: 'always' } } } });
+    client.notify('workspace/didChangeConfiguration', {
+      settings: { sessionOps: { routing: { schemaDiagnostics: 'always' } } },
+    });
     p = await client.diagnosticsFor(uri, () => true, mark);
-    assert.deepEqual(p.diagnostics.map((d) => d.code), ['schema.retired', 'routing.skip-and-keep']);
+    assert.deepEqual(
+      p.diagnostics.map((d) => d.code),
+      ['schema.retired', 'routing.skip-and-keep'],
+    );
   });
 });
 
@@ -303,7 +439,10 @@ describe('language server: transports and clients', function () {
       const uri = 'untitled:Untitled-1';
       const mark = client.open(uri, '$schema: routing.schema.json\nversion: 1\ndefault: {}\nroutes:\n  Bug: {}\n');
       const p = await client.diagnosticsFor(uri, () => true, mark);
-      assert.deepEqual(p.diagnostics.map((d) => d.code), ['schema.property-name']);
+      assert.deepEqual(
+        p.diagnostics.map((d) => d.code),
+        ['schema.property-name'],
+      );
     } finally {
       await client.stop();
     }
@@ -316,7 +455,10 @@ describe('language server: transports and clients', function () {
       const uri = fileUri(path.join(os.tmpdir(), 'so-cli-lsp', 'routing.yaml'));
       const mark = client.open(uri, complete);
       assert.deepEqual((await client.diagnosticsFor(uri, () => true, mark)).diagnostics, []);
-      const syms = await client.request<{ name: string; containerName?: string; location: { uri: string } }[]>('textDocument/documentSymbol', { textDocument: { uri } });
+      const syms = await client.request<{ name: string; containerName?: string; location: { uri: string } }[]>(
+        'textDocument/documentSymbol',
+        { textDocument: { uri } },
+      );
       const bug = syms.find((s) => s.name === 'Kind/Bug');
       assert.equal(bug?.containerName, 'routes');
       assert.equal(bug?.location.uri, uri);
@@ -339,7 +481,12 @@ describe('language server: transports and clients', function () {
       for (let k = 0; k < 9; k++) {
         const broken = k % 2 === 0;
         const t0 = performance.now();
-        const m = client.change(uri, k + 2, [{ range: { start: { line, character: 12 }, end: { line, character: broken ? 16 : 16 } }, text: broken ? 'hgih' : 'high' }]);
+        const m = client.change(uri, k + 2, [
+          {
+            range: { start: { line, character: 12 }, end: { line, character: broken ? 16 : 16 } },
+            text: broken ? 'hgih' : 'high',
+          },
+        ]);
         const p = await client.diagnosticsFor(uri, (x) => x.version === k + 2, m);
         assert.equal(p.diagnostics.length, broken ? 1 : 0);
         times.push(p.at - t0);

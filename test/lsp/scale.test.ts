@@ -14,7 +14,15 @@ const flatKeys = (n: number) => Array.from({ length: n }, (_, i) => `key_${pad(i
 /** A valid table of n full routes. */
 function table(n: number): string {
   const lines = ['version: 1', 'default: {}', 'preflight:', '  max_items: 4', 'routes:'];
-  for (let i = 0; i < n; i++) lines.push(`  Kind/R${pad(i)}:`, '    entry:', '      skill: implement', '    skip: [verify]', `    notes: Route ${i}.`, '    effort: high');
+  for (let i = 0; i < n; i++)
+    lines.push(
+      `  Kind/R${pad(i)}:`,
+      '    entry:',
+      '      skill: implement',
+      '    skip: [verify]',
+      `    notes: Route ${i}.`,
+      '    effort: high',
+    );
   return lines.join('\n') + '\n';
 }
 
@@ -38,7 +46,8 @@ describe('language server at scale', function () {
     rmSync(ws, { recursive: true, force: true });
   });
 
-  const heap = async () => (await client.request<Stats>('sessionOps/stats', { uri: 'file:///none', gc: true })).heapUsed ?? NaN;
+  const heap = async () =>
+    (await client.request<Stats>('sessionOps/stats', { uri: 'file:///none', gc: true })).heapUsed ?? NaN;
 
   it('answers hover and completion within a second while validating 100,000 keys (1.4 MB)', async () => {
     const dir = path.join(ws, 'flat');
@@ -57,7 +66,8 @@ describe('language server at scale', function () {
     const completionMs = performance.now() - t;
     const p = await published;
     assert.ok(p.diagnostics.length > 0); // unknown top-level keys
-    if (process.env.LSP_SCALE_REPORT) console.log(`      hover ${hoverMs.toFixed(0)} ms, completion ${completionMs.toFixed(0)} ms while validating`);
+    if (process.env.LSP_SCALE_REPORT)
+      console.log(`      hover ${hoverMs.toFixed(0)} ms, completion ${completionMs.toFixed(0)} ms while validating`);
     assert.ok(hoverMs < 2000, `hover took ${hoverMs.toFixed(0)} ms`);
     assert.ok(completionMs < 2000, `completion took ${completionMs.toFixed(0)} ms`);
     client.close(uri);
@@ -73,7 +83,9 @@ describe('language server at scale', function () {
     await client.diagnosticsFor(uri, (p) => p.diagnostics.length === 0, mark, 60000);
     const line = text.split('\n').indexOf('  Kind/R005000:') + 5;
     for (let v = 2; v <= 5; v++) {
-      const m = client.change(uri, v, [{ range: { start: { line, character: 12 }, end: { line, character: 16 } }, text: v % 2 ? 'high' : 'hgih' }]);
+      const m = client.change(uri, v, [
+        { range: { start: { line, character: 12 }, end: { line, character: 16 } }, text: v % 2 ? 'high' : 'hgih' },
+      ]);
       await client.diagnosticsFor(uri, (p) => p.version === v, m, 30000);
     }
     const open = await heap();
@@ -81,8 +93,12 @@ describe('language server at scale', function () {
     await new Promise((r) => setTimeout(r, 100));
     const after = await heap();
     const mb = (b: number) => (b / 1e6).toFixed(1);
-    if (process.env.LSP_SCALE_REPORT) console.log(`      heap before open ${mb(before)} MB, open ${mb(open)} MB, after close ${mb(after)} MB`);
+    if (process.env.LSP_SCALE_REPORT)
+      console.log(`      heap before open ${mb(before)} MB, open ${mb(open)} MB, after close ${mb(after)} MB`);
     assert.ok(open - before > 20e6, `the open document should hold memory: ${mb(before)} -> ${mb(open)} MB`);
-    assert.ok(after - before < 5e6, `heap before open ${mb(before)} MB, open ${mb(open)} MB, after close ${mb(after)} MB`);
+    assert.ok(
+      after - before < 5e6,
+      `heap before open ${mb(before)} MB, open ${mb(open)} MB, after close ${mb(after)} MB`,
+    );
   });
 });

@@ -16,10 +16,14 @@ describe('language server: workspace folders added and removed', function () {
   let second: string;
   let client: LspClient;
 
-  const folders = async () => (await client.request<PortAnalysisResult>('sessionOps/portAnalysis', {})).folders.map((f) => f.folder);
+  const folders = async () =>
+    (await client.request<PortAnalysisResult>('sessionOps/portAnalysis', {})).folders.map((f) => f.folder);
   const change = (added: string[], removed: string[]) =>
     client.notify('workspace/didChangeWorkspaceFolders', {
-      event: { added: added.map((p) => ({ uri: fileUri(p), name: path.basename(p) })), removed: removed.map((p) => ({ uri: fileUri(p), name: path.basename(p) })) },
+      event: {
+        added: added.map((p) => ({ uri: fileUri(p), name: path.basename(p) })),
+        removed: removed.map((p) => ({ uri: fileUri(p), name: path.basename(p) })),
+      },
     });
   /** Polls `read` until `ok` holds (the server handles the notification before later requests, but scans in the background). */
   const until = async <T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> => {
@@ -38,16 +42,25 @@ describe('language server: workspace folders added and removed', function () {
     cpSync(path.join(FIXTURES, 'tables-md'), path.join(first, 'alpha'), { recursive: true });
     cpSync(path.join(FIXTURES, 'tables-md'), path.join(second, 'beta'), { recursive: true });
     mkdirSync(path.join(second, 'team'), { recursive: true });
-    writeFileSync(path.join(second, 'team', 'team.routing.yaml'), 'version: 1\ndefault: {}\nroutes:\n  Kind/FromSecondFolder:\n    effort: high\n');
+    writeFileSync(
+      path.join(second, 'team', 'team.routing.yaml'),
+      'version: 1\ndefault: {}\nroutes:\n  Kind/FromSecondFolder:\n    effort: high\n',
+    );
     client = LspClient.stdio();
     const init = await client.initialize({
       rootPath: first,
       capabilities: {
         workspace: { workspaceFolders: true },
-        textDocument: { documentSymbol: { hierarchicalDocumentSymbolSupport: true }, publishDiagnostics: { versionSupport: true } },
+        textDocument: {
+          documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+          publishDiagnostics: { versionSupport: true },
+        },
       },
     });
-    assert.deepEqual((init.capabilities.workspace as { workspaceFolders?: unknown } | undefined)?.workspaceFolders, { supported: true, changeNotifications: true });
+    assert.deepEqual((init.capabilities.workspace as { workspaceFolders?: unknown } | undefined)?.workspaceFolders, {
+      supported: true,
+      changeNotifications: true,
+    });
   });
 
   after(async () => {
@@ -60,7 +73,10 @@ describe('language server: workspace folders added and removed', function () {
     assert.deepEqual(await folders(), [path.join(first, 'alpha', 'source-analysis')]);
     change([second], []);
     await until(folders, (f) => f.length === 2, 'both folders');
-    assert.deepEqual(await folders(), [path.join(first, 'alpha', 'source-analysis'), path.join(second, 'beta', 'source-analysis')].sort());
+    assert.deepEqual(
+      await folders(),
+      [path.join(first, 'alpha', 'source-analysis'), path.join(second, 'beta', 'source-analysis')].sort(),
+    );
     change([], [first]);
     await until(folders, (f) => f.length === 1, 'the second folder only');
     assert.deepEqual(await folders(), [path.join(second, 'beta', 'source-analysis')]);
@@ -72,7 +88,15 @@ describe('language server: workspace folders added and removed', function () {
     const mark = client.open(uri, 'version: 1\ndefault: {}\nroutes:\n  Kind/Here:\n    effort: high\n  \n');
     await client.diagnosticsFor(uri, () => true, mark);
     type Item = { label: string };
-    const keys = async () => ((await client.request<{ items: Item[] }>('textDocument/completion', { textDocument: { uri }, position: { line: 5, character: 2 } })).items ?? []).map((i) => i.label);
+    const keys = async () =>
+      (
+        (
+          await client.request<{ items: Item[] }>('textDocument/completion', {
+            textDocument: { uri },
+            position: { line: 5, character: 2 },
+          })
+        ).items ?? []
+      ).map((i) => i.label);
     assert.ok(!(await keys()).includes('Kind/FromSecondFolder'));
     change([second], []);
     await until(keys, (k) => k.includes('Kind/FromSecondFolder'), 'route key of the added folder');

@@ -31,7 +31,15 @@ export async function startOpencodeWithModel(options = {}) {
   const model = await startScriptedModel(options.model);
   try {
     const opencode = await startOpencode({ ...options, modelUrl: model.url });
-    return { model, opencode, baseUrl: opencode.baseUrl, stop: async () => { await opencode.stop(); await model.stop(); } };
+    return {
+      model,
+      opencode,
+      baseUrl: opencode.baseUrl,
+      stop: async () => {
+        await opencode.stop();
+        await model.stop();
+      },
+    };
   } catch (err) {
     await model.stop();
     throw err;

@@ -23,7 +23,12 @@ function fail(message) {
 }
 
 export function findChromium() {
-  for (const p of [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome']) {
+  for (const p of [
+    process.env.CHROMIUM_PATH,
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+  ]) {
     if (p && existsSync(p)) return p;
   }
   return undefined;
@@ -36,7 +41,9 @@ function ensureDebianPackages(log) {
   if (!existsSync('/usr/include/krb5.h') && !existsSync('/usr/include/gssapi/gssapi.h')) missing.push('libkrb5-dev');
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0 || !have('apt-get')) {
-    fail(`missing Debian packages: ${missing.join(', ')}. Install them (apt-get install ${missing.join(' ')}) and re-run.`);
+    fail(
+      `missing Debian packages: ${missing.join(', ')}. Install them (apt-get install ${missing.join(' ')}) and re-run.`,
+    );
   }
   log(`installing Debian packages: ${missing.join(', ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
@@ -66,7 +73,8 @@ function supportsScriptApprovals() {
 }
 
 export function ensureEditor(log = (m) => console.error(`[editor harness] ${m}`)) {
-  if (process.platform !== 'linux') fail('the code-server harness runs on Linux; on a desktop use test/editor/run-electron.mjs');
+  if (process.platform !== 'linux')
+    fail('the code-server harness runs on Linux; on a desktop use test/editor/run-electron.mjs');
   ensureDebianPackages(log);
   if (!existsSync(codeServerBin)) {
     seedRipgrepCache();
@@ -78,7 +86,8 @@ export function ensureEditor(log = (m) => console.error(`[editor harness] ${m}`)
     // native builds under it) are what make it work, so install, approve, then rebuild.
     const npm = (args) => spawnSync('npm', args, { cwd: cacheDir, stdio: 'inherit', env }).status;
     let status = npm(['install', '--no-audit', '--no-fund', `code-server@${CODE_SERVER_VERSION}`]);
-    if (status === 0 && supportsScriptApprovals()) status = npm(['install-scripts', 'approve', '--all', '--no-allow-scripts-pin']);
+    if (status === 0 && supportsScriptApprovals())
+      status = npm(['install-scripts', 'approve', '--all', '--no-allow-scripts-pin']);
     if (status === 0) status = npm(['rebuild', '--foreground-scripts']);
     if (status !== 0 || !existsSync(codeServerBin)) {
       fail(`could not install code-server@${CODE_SERVER_VERSION} (npm exit ${status}); see the output above`);

@@ -77,7 +77,15 @@ export interface FaultServer {
   restart(): Promise<void>;
 }
 
-export const ALL_ENDPOINTS: FaultEndpoint[] = ['sessions', 'message', 'status', 'providers', 'abort', 'prompt', 'events'];
+export const ALL_ENDPOINTS: FaultEndpoint[] = [
+  'sessions',
+  'message',
+  'status',
+  'providers',
+  'abort',
+  'prompt',
+  'events',
+];
 
 const STATUS_FAULTS: Record<string, number> = { '401': 401, '404': 404, '429': 429, '500': 500, '503': 503 };
 
@@ -109,8 +117,20 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
     switch (endpoint) {
       case 'sessions':
         return dialect === 'spec'
-          ? { status: 200, body: sessionIds.map((id) => ({ id, title: `t ${id}`, state: 'idle', progress: { stepCount: 3, lastStepAt: t0 }, time: { created: t0, updated: t0 } })) }
-          : { status: 200, body: sessionIds.map((id) => ({ id, title: `t ${id}`, time: { created: t0, updated: t0 } })) };
+          ? {
+              status: 200,
+              body: sessionIds.map((id) => ({
+                id,
+                title: `t ${id}`,
+                state: 'idle',
+                progress: { stepCount: 3, lastStepAt: t0 },
+                time: { created: t0, updated: t0 },
+              })),
+            }
+          : {
+              status: 200,
+              body: sessionIds.map((id) => ({ id, title: `t ${id}`, time: { created: t0, updated: t0 } })),
+            };
       case 'status':
         return { status: 200, body: {} };
       case 'message':
@@ -118,13 +138,43 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
           status: 200,
           body:
             dialect === 'spec'
-              ? [{ info: { id: 'msg_0001', role: 'assistant', finish: 'stop', time: { created: t0, completed: t0 } }, parts: [{ type: 'text', text: 'working' }] }]
-              : [{ info: { id: 'msg_0001', role: 'assistant', providerID: 'local', modelID: 'm1', time: { created: t0, completed: t0 } }, parts: [{ type: 'text', text: 'working' }] }],
+              ? [
+                  {
+                    info: { id: 'msg_0001', role: 'assistant', finish: 'stop', time: { created: t0, completed: t0 } },
+                    parts: [{ type: 'text', text: 'working' }],
+                  },
+                ]
+              : [
+                  {
+                    info: {
+                      id: 'msg_0001',
+                      role: 'assistant',
+                      providerID: 'local',
+                      modelID: 'm1',
+                      time: { created: t0, completed: t0 },
+                    },
+                    parts: [{ type: 'text', text: 'working' }],
+                  },
+                ],
         };
       case 'providers':
         return dialect === 'spec'
           ? { status: 200, body: { all: [{ id: 'p', name: 'P', options: { apiKey } }], connected: ['p'] } }
-          : { status: 200, body: { all: [{ id: 'local', name: 'Local', options: { apiKey, baseURL: 'http://127.0.0.1:9/v1' }, models: { m1: {} } }], connected: ['local'], default: { local: 'm1' } } };
+          : {
+              status: 200,
+              body: {
+                all: [
+                  {
+                    id: 'local',
+                    name: 'Local',
+                    options: { apiKey, baseURL: 'http://127.0.0.1:9/v1' },
+                    models: { m1: {} },
+                  },
+                ],
+                connected: ['local'],
+                default: { local: 'm1' },
+              },
+            };
       case 'abort':
         return { status: 200, body: true };
       case 'prompt':
@@ -150,7 +200,12 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
           ? JSON.stringify({ id: 'p', models: { m: {} }, options: { apiKey } })
           : dialect === 'spec'
             ? JSON.stringify({ id: 'ses_huge', state: 'idle', title: 'x'.repeat(200), directory: '/w' })
-            : JSON.stringify({ id: 'ses_huge', title: 'x'.repeat(200), directory: '/w', time: { created: 1, updated: 1 } });
+            : JSON.stringify({
+                id: 'ses_huge',
+                title: 'x'.repeat(200),
+                directory: '/w',
+                time: { created: 1, updated: 1 },
+              });
     const [head, tail] =
       endpoint === 'message'
         ? ['[{"info":{"id":"msg_1","role":"assistant","time":{"created":1}},"parts":[', ']}]']
@@ -162,7 +217,8 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
     let counter = 0;
     const chunkOf = () => {
       const items: string[] = [];
-      for (let i = 0; i < 64; i++) items.push(endpoint === 'sessions' ? item.replace('ses_huge', `ses_h${counter++}`) : item);
+      for (let i = 0; i < 64; i++)
+        items.push(endpoint === 'sessions' ? item.replace('ses_huge', `ses_h${counter++}`) : item);
       return items.join(',');
     };
     let sent = 0;
@@ -199,8 +255,12 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
     if (fault === 'event-silent') return;
     res.write(`data: ${JSON.stringify({ type: 'server.connected', properties: {} })}\n\n`);
     if (fault === 'event-close') {
-      res.write(`data: ${JSON.stringify({ type: 'session.status', properties: { sessionID: sessionIds[0], status: { type: 'busy' } } })}\n\n`);
-      res.write(`data: ${JSON.stringify({ type: 'message.part.updated', properties: { part: { sessionID: sessionIds[0], type: 'text' } } })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ type: 'session.status', properties: { sessionID: sessionIds[0], status: { type: 'busy' } } })}\n\n`,
+      );
+      res.write(
+        `data: ${JSON.stringify({ type: 'message.part.updated', properties: { part: { sessionID: sessionIds[0], type: 'text' } } })}\n\n`,
+      );
       setTimeout(() => res.end(), 20);
       return;
     }
@@ -225,11 +285,20 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
     const endpoint = endpointOf(method, url.pathname);
     const fault = endpoint ? (faults.get(endpoint) ?? null) : null;
     const auth = req.headers.authorization;
-    requests.push({ method, endpoint, path: url.pathname, query: Object.fromEntries(url.searchParams), authorization: typeof auth === 'string' ? auth : null, fault });
+    requests.push({
+      method,
+      endpoint,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      authorization: typeof auth === 'string' ? auth : null,
+      fault,
+    });
     req.resume();
     if (!endpoint) return sendJson(res, 404, { error: 'no such endpoint' });
-    if (endpoint === 'events' && dialect === 'spec' && fault === null) return sendJson(res, 404, { error: 'no event stream' });
-    if (endpoint === 'status' && dialect === 'spec' && fault === null) return sendJson(res, 404, { error: 'not found' });
+    if (endpoint === 'events' && dialect === 'spec' && fault === null)
+      return sendJson(res, 404, { error: 'no event stream' });
+    if (endpoint === 'status' && dialect === 'spec' && fault === null)
+      return sendJson(res, 404, { error: 'not found' });
     switch (fault) {
       case null:
         if (endpoint === 'events') return openEvents(res, null);
@@ -244,7 +313,10 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
         return; // never answered; the socket stays open until the client gives up
       case 'drip': {
         res.writeHead(200, { 'content-type': endpoint === 'events' ? 'text/event-stream' : 'application/json' });
-        const text = endpoint === 'events' ? `data: ${JSON.stringify({ type: 'server.connected', properties: { pad: 'x'.repeat(1_000_000) } })}\n\n` : JSON.stringify(healthy(endpoint).body ?? {}).padEnd(1_000_000, ' ');
+        const text =
+          endpoint === 'events'
+            ? `data: ${JSON.stringify({ type: 'server.connected', properties: { pad: 'x'.repeat(1_000_000) } })}\n\n`
+            : JSON.stringify(healthy(endpoint).body ?? {}).padEnd(1_000_000, ' ');
         let i = 0;
         const drip = setInterval(() => {
           if (res.destroyed || i >= text.length) {
@@ -269,7 +341,10 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
       case '500':
       case '503':
         res.setHeader('retry-after', '1');
-        return sendJson(res, STATUS_FAULTS[fault], { error: `injected ${fault}`, echo: { authorization: auth ?? null } });
+        return sendJson(res, STATUS_FAULTS[fault], {
+          error: `injected ${fault}`,
+          echo: { authorization: auth ?? null },
+        });
       case 'malformed':
         res.writeHead(200, { 'content-type': 'application/json' });
         return void res.end('[{"id": "ses_0001", "state": ');
@@ -279,7 +354,9 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
         return streamHuge(endpoint, res);
       case 'html':
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        return void res.end('<!doctype html><html><body><form action="/login"><input name="password"></form></body></html>');
+        return void res.end(
+          '<!doctype html><html><body><form action="/login"><input name="password"></form></body></html>',
+        );
       case 'event-close':
       case 'event-silent':
         if (endpoint === 'events') return openEvents(res, fault);

@@ -33,11 +33,23 @@ export async function startLoggingProxy(target: string): Promise<LoggingProxy> {
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const url = new URL(req.url ?? '/', 'http://proxy');
-      const entry: LoggedRequest = { at: Date.now(), method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, body: body.toString('utf8') };
+      const entry: LoggedRequest = {
+        at: Date.now(),
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        body: body.toString('utf8'),
+      };
       log.push(entry);
       const keep = entry.method === 'GET' && (entry.path === '/session' || entry.path === '/session/status');
       const upstream = http.request(
-        { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } },
+        {
+          host: to.hostname,
+          port: to.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: to.host },
+        },
         (up) => {
           entry.status = up.statusCode;
           res.writeHead(up.statusCode ?? 502, up.headers);

@@ -26,7 +26,10 @@ function collect(suite: Mocha.Suite, out: Mocha.Test[]): Mocha.Test[] {
 export function pendingOf(root: Mocha.Suite): { explained: string[]; unexplained: string[] } {
   const pending = collect(root, []).filter((t) => t.isPending());
   const titles = pending.map((t) => t.fullTitle());
-  return { explained: titles.filter((t) => t.includes(PENDING_MARKER)), unexplained: titles.filter((t) => !t.includes(PENDING_MARKER)) };
+  return {
+    explained: titles.filter((t) => t.includes(PENDING_MARKER)),
+    unexplained: titles.filter((t) => !t.includes(PENDING_MARKER)),
+  };
 }
 
 /** Root hooks: after the whole run, report pending tests and fail on those that do not say why. */
@@ -40,7 +43,9 @@ export const mochaHooks = {
     console.log(`\n  pending tests (${explained.length + unexplained.length}):`);
     for (const t of [...explained, ...unexplained]) console.log(`    - ${t}`);
     if (unexplained.length > 0) {
-      throw new Error(`${unexplained.length} pending test(s) do not say why: use skipBecause(this, 'why') or put "${PENDING_MARKER}why]" in the title`);
+      throw new Error(
+        `${unexplained.length} pending test(s) do not say why: use skipBecause(this, 'why') or put "${PENDING_MARKER}why]" in the title`,
+      );
     }
   },
 };

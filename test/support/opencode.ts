@@ -31,7 +31,12 @@ export function withBackupProvider(modelUrl: string): (config: Record<string, un
     disabled_providers: ['opencode'],
     provider: {
       ...(config.provider as Record<string, unknown>),
-      backup: { npm: '@ai-sdk/openai-compatible', name: 'Backup', options: { baseURL: modelUrl, apiKey: 'sk-backup-never-shown' }, models: { b1: { name: 'B1' } } },
+      backup: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Backup',
+        options: { baseURL: modelUrl, apiKey: 'sk-backup-never-shown' },
+        models: { b1: { name: 'B1' } },
+      },
     },
   });
 }
@@ -100,7 +105,9 @@ export async function startOpencode(options: OpencodeOptions): Promise<OpencodeS
     HOME: home,
     OPENCODE_DISABLE_MODELS_FETCH: '1',
     OPENCODE_DISABLE_AUTOUPDATE: '1',
-    OPENCODE_CONFIG_CONTENT: JSON.stringify((options.configure ?? ((c) => c))(opencodeConfig(options.modelUrl, options.apiKey ?? 'sk-local-test-key'))),
+    OPENCODE_CONFIG_CONTENT: JSON.stringify(
+      (options.configure ?? ((c) => c))(opencodeConfig(options.modelUrl, options.apiKey ?? 'sk-local-test-key')),
+    ),
   });
   const username = options.username ?? 'opencode';
   if (options.password) {
@@ -133,7 +140,10 @@ export async function startOpencode(options: OpencodeOptions): Promise<OpencodeS
       } catch {
         /* already gone */
       }
-      const killed = await Promise.race([exitPromise.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5_000))]);
+      const killed = await Promise.race([
+        exitPromise.then(() => true),
+        new Promise<boolean>((r) => setTimeout(() => r(false), 5_000)),
+      ]);
       if (!killed) {
         try {
           process.kill(-child.pid, 'SIGKILL');
@@ -148,7 +158,13 @@ export async function startOpencode(options: OpencodeOptions): Promise<OpencodeS
 
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timeoutMs = options.startTimeoutMs ?? 60_000;
-    const timer = setTimeout(() => fail(new Error(`opencode did not print "listening on" within ${timeoutMs} ms. Output:\n${output.slice(-2000)}`)), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        fail(
+          new Error(`opencode did not print "listening on" within ${timeoutMs} ms. Output:\n${output.slice(-2000)}`),
+        ),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString('utf8');
       const m = /listening on (http:\/\/[^\s]+)/.exec(output);
@@ -164,7 +180,11 @@ export async function startOpencode(options: OpencodeOptions): Promise<OpencodeS
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
     child.once('error', (err) => fail(new Error(`could not start ${binary}: ${err.message}`)));
-    child.once('exit', (code, signal) => fail(new Error(`opencode exited before listening (code ${code}, signal ${signal}). Output:\n${output.slice(-2000)}`)));
+    child.once('exit', (code, signal) =>
+      fail(
+        new Error(`opencode exited before listening (code ${code}, signal ${signal}). Output:\n${output.slice(-2000)}`),
+      ),
+    );
   });
 
   return {
@@ -181,9 +201,19 @@ export async function startOpencode(options: OpencodeOptions): Promise<OpencodeS
  * Creates a session in `directory` (titled, or left for opencode to title) and sends it `text` on
  * `model` (default local/m1; 204 expected); returns its id.
  */
-export async function launchSession(server: Pick<OpencodeServer, 'baseUrl'>, directory: string, title: string | undefined, text: string, model = { providerID: 'local', modelID: 'm1' }): Promise<string> {
+export async function launchSession(
+  server: Pick<OpencodeServer, 'baseUrl'>,
+  directory: string,
+  title: string | undefined,
+  text: string,
+  model = { providerID: 'local', modelID: 'm1' },
+): Promise<string> {
   const q = `directory=${encodeURIComponent(directory)}`;
-  const res = await fetch(`${server.baseUrl}session?${q}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(title === undefined ? {} : { title }) });
+  const res = await fetch(`${server.baseUrl}session?${q}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(title === undefined ? {} : { title }),
+  });
   if (!res.ok) throw new Error(`POST /session answered ${res.status}`);
   const { id } = (await res.json()) as { id: string };
   const sent = await fetch(`${server.baseUrl}session/${id}/prompt_async?${q}`, {

@@ -12,7 +12,11 @@ function killGroup(child, signal) {
   try {
     process.kill(-child.pid, signal); // the child's whole process group
   } catch {
-    try { child.kill(signal); } catch { /* already gone */ }
+    try {
+      child.kill(signal);
+    } catch {
+      /* already gone */
+    }
   }
 }
 
@@ -25,7 +29,11 @@ function install() {
   if (installed) return;
   installed = true;
   process.on('exit', () => killAll('SIGKILL'));
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ]) {
     process.on(signal, () => {
       console.error(`\n[processes] ${signal}: stopping ${children.size} child process group(s)`);
       killAll('SIGKILL');

@@ -62,7 +62,14 @@ type ChatMessage = { role?: string; content?: unknown; tool_calls?: unknown };
 
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((c) => (c && typeof c === 'object' && typeof (c as { text?: unknown }).text === 'string' ? (c as { text: string }).text : '')).join('\n');
+  if (Array.isArray(content))
+    return content
+      .map((c) =>
+        c && typeof c === 'object' && typeof (c as { text?: unknown }).text === 'string'
+          ? (c as { text: string }).text
+          : '',
+      )
+      .join('\n');
   return '';
 }
 
@@ -79,7 +86,9 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
     req.on('end', () => {
       const url = req.url ?? '';
       if (req.method === 'GET' && url.endsWith('/models')) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'm1', object: 'model' }] }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ object: 'list', data: [{ id: 'm1', object: 'model' }] }));
         return;
       }
       if (req.method !== 'POST' || !url.endsWith('/chat/completions')) {
@@ -106,8 +115,17 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
       const rule = auxiliary ? undefined : rules.find((r) => lastUserText.includes(r.marker));
       const behaviour: Behaviour = auxiliary ? { kind: 'reply', text: 'Session title' } : (rule?.behaviour ?? fallback);
       const toolRounds = lastUser >= 0 ? messages.slice(lastUser + 1).filter((m) => m.role === 'tool').length : 0;
-      const tools = (Array.isArray(body.tools) ? body.tools : []).map((t) => (t && typeof t === 'object' ? String((t as { function?: { name?: unknown } }).function?.name ?? '') : ''));
-      requests.push({ at: Date.now(), auxiliary, marker: rule?.marker ?? null, behaviour: behaviour.kind, lastUserText, tools });
+      const tools = (Array.isArray(body.tools) ? body.tools : []).map((t) =>
+        t && typeof t === 'object' ? String((t as { function?: { name?: unknown } }).function?.name ?? '') : '',
+      );
+      requests.push({
+        at: Date.now(),
+        auxiliary,
+        marker: rule?.marker ?? null,
+        behaviour: behaviour.kind,
+        lastUserText,
+        tools,
+      });
       respond(res, behaviour, toolRounds, body.stream !== false);
     });
   });
@@ -119,16 +137,32 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
       case 'rate-limit': {
         const headers: Record<string, string> = { 'content-type': 'application/json' };
         if (b.retryAfter !== undefined && b.retryAfter !== null) headers['retry-after'] = String(b.retryAfter);
-        res.writeHead(429, headers).end(JSON.stringify({ error: { message: b.message ?? 'Rate limit reached for requests', type: 'rate_limit', code: 'rate_limit_exceeded' } }));
+        res.writeHead(429, headers).end(
+          JSON.stringify({
+            error: {
+              message: b.message ?? 'Rate limit reached for requests',
+              type: 'rate_limit',
+              code: 'rate_limit_exceeded',
+            },
+          }),
+        );
         return;
       }
       case 'balance':
-        res
-          .writeHead(402, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ error: { message: b.message ?? 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', code: 'insufficient_quota' } }));
+        res.writeHead(402, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            error: {
+              message: b.message ?? 'You exceeded your current quota, please check your plan and billing details.',
+              type: 'insufficient_quota',
+              code: 'insufficient_quota',
+            },
+          }),
+        );
         return;
       case 'server-error':
-        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'internal error', type: 'server_error' } }));
+        res
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'internal error', type: 'server_error' } }));
         return;
       default:
         break;
@@ -136,14 +170,22 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
     if (!stream) {
       const text = b.kind === 'reply' ? b.text : 'OK.';
       res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ id: id(), object: 'chat.completion', created: 0, model: 'm1', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }] }),
+        JSON.stringify({
+          id: id(),
+          object: 'chat.completion',
+          created: 0,
+          model: 'm1',
+          choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+        }),
       );
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const cid = id();
     const send = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}) =>
-      res.write(`data: ${JSON.stringify({ id: cid, object: 'chat.completion.chunk', created: 0, model: 'm1', choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id: cid, object: 'chat.completion.chunk', created: 0, model: 'm1', choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`,
+      );
     const finish = (reason: string) => {
       send({}, reason, { usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
       res.end('data: [DONE]\n\n');
@@ -162,8 +204,21 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
         finish('stop');
         return;
       }
-      send({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: `call_${cid}`, type: 'function', function: { name: 'bash', arguments: '' } }] });
-      send({ tool_calls: [{ index: 0, function: { arguments: JSON.stringify({ command: b.command ?? 'sleep 0.2', description: 'scripted step' }) } }] });
+      send({
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ index: 0, id: `call_${cid}`, type: 'function', function: { name: 'bash', arguments: '' } }],
+      });
+      send({
+        tool_calls: [
+          {
+            index: 0,
+            function: {
+              arguments: JSON.stringify({ command: b.command ?? 'sleep 0.2', description: 'scripted step' }),
+            },
+          },
+        ],
+      });
       finish('tool_calls');
       return;
     }
@@ -174,7 +229,11 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
         finish('stop');
         return;
       }
-      send({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: `call_${cid}`, type: 'function', function: { name: call.tool, arguments: '' } }] });
+      send({
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ index: 0, id: `call_${cid}`, type: 'function', function: { name: call.tool, arguments: '' } }],
+      });
       send({ tool_calls: [{ index: 0, function: { arguments: JSON.stringify(call.args) } }] });
       finish('tool_calls');
       return;
@@ -215,7 +274,9 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
     },
     releaseStalls(text = 'released') {
       for (const res of stalled) {
-        res.write(`data: ${JSON.stringify({ id: 'rel', object: 'chat.completion.chunk', created: 0, model: 'm1', choices: [{ index: 0, delta: { content: ` ${text}` }, finish_reason: 'stop' }] })}\n\n`);
+        res.write(
+          `data: ${JSON.stringify({ id: 'rel', object: 'chat.completion.chunk', created: 0, model: 'm1', choices: [{ index: 0, delta: { content: ` ${text}` }, finish_reason: 'stop' }] })}\n\n`,
+        );
         res.end('data: [DONE]\n\n');
       }
       stalled.clear();

@@ -50,7 +50,11 @@ export interface SpecProvider {
 export interface PromptRecord {
   directory: string;
   sessionId: string;
-  payload: { agent: string; model?: { providerID: string; modelID: string }; parts: Array<{ type: 'text'; text: string }> };
+  payload: {
+    agent: string;
+    model?: { providerID: string; modelID: string };
+    parts: Array<{ type: 'text'; text: string }>;
+  };
   at: number;
 }
 
@@ -103,7 +107,10 @@ export interface DirectoryState {
   readonly path: string;
   sessions: Map<string, SpecSessionState>;
   addSession(init?: { id?: string; state?: 'generating' | 'idle'; progress?: SpecProgress; title?: string }): string;
-  setSession(id: string, patch: { state?: 'generating' | 'idle'; progress?: SpecProgress | null; title?: string }): void;
+  setSession(
+    id: string,
+    patch: { state?: 'generating' | 'idle'; progress?: SpecProgress | null; title?: string },
+  ): void;
   /** Advances progress: stepCount + steps, lastStepAt = at (default now). */
   step(id: string, steps?: number, at?: number): void;
   addMessage(sessionId: string, init?: MessageInit): string;
@@ -163,7 +170,9 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
   const prompts: PromptRecord[] = [];
   const aborts: SpecServer['aborts'] = [];
   let sessionCounter = 0;
-  const expectedAuth = options.password ? `Basic ${Buffer.from(`${options.username ?? 'opencode'}:${options.password}`).toString('base64')}` : null;
+  const expectedAuth = options.password
+    ? `Basic ${Buffer.from(`${options.username ?? 'opencode'}:${options.password}`).toString('base64')}`
+    : null;
 
   function directory(path: string): DirectoryState {
     let d = dirs.get(path);
@@ -234,11 +243,19 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
       url.searchParams.forEach((v, k) => (query[k] = v));
       const authorized = expectedAuth === null || req.headers.authorization === expectedAuth;
       const body = Buffer.concat(chunks).toString('utf8');
-      const record: RequestRecord = { method: req.method ?? 'GET', path: url.pathname, query, authorized, at: Date.now() };
+      const record: RequestRecord = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query,
+        authorized,
+        at: Date.now(),
+      };
       if (body !== '') record.body = body;
       requests.push(record);
       server_.onRequest?.(record);
-      const fault = faults.find((f) => f.left > 0 && (!f.method || f.method === req.method) && (!f.path || f.path.test(url.pathname)));
+      const fault = faults.find(
+        (f) => f.left > 0 && (!f.method || f.method === req.method) && (!f.path || f.path.test(url.pathname)),
+      );
       const go = () => handle(req, res, url, query, authorized, body, fault, record);
       if (fault) {
         fault.left--;
@@ -258,7 +275,16 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
 
   const pendingAnswers = new Map<string, NodeJS.Timeout>();
 
-  function handle(req: http.IncomingMessage, res: http.ServerResponse, url: URL, query: Record<string, string>, authorized: boolean, body: string, fault: Fault | undefined, record: RequestRecord): void {
+  function handle(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    url: URL,
+    query: Record<string, string>,
+    authorized: boolean,
+    body: string,
+    fault: Fault | undefined,
+    record: RequestRecord,
+  ): void {
     if (fault?.destroy) {
       req.socket.destroy();
       return;
@@ -371,7 +397,10 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
             if (!dir.sessions.has(session.id)) return;
             const text = typeof answer.text === 'function' ? answer.text(record) : (answer.text ?? 'Resumed.');
             dir.step(session.id);
-            dir.addMessage(session.id, { text, info: payload.model ? { providerID: payload.model.providerID, modelID: payload.model.modelID } : {} });
+            dir.addMessage(session.id, {
+              text,
+              info: payload.model ? { providerID: payload.model.providerID, modelID: payload.model.modelID } : {},
+            });
             session.state = 'idle';
           }, answer.delayMs ?? 200);
           pendingAnswers.set(key, t);
@@ -442,12 +471,14 @@ function payloadProblem(p: unknown): string | null {
   if (typeof x.agent !== 'string' || x.agent === '') return 'agent is required';
   if (x.model !== undefined) {
     const m = x.model as Record<string, unknown>;
-    if (typeof m !== 'object' || m === null || typeof m.providerID !== 'string' || typeof m.modelID !== 'string') return 'model must be {providerID, modelID}';
+    if (typeof m !== 'object' || m === null || typeof m.providerID !== 'string' || typeof m.modelID !== 'string')
+      return 'model must be {providerID, modelID}';
   }
   if (!Array.isArray(x.parts) || x.parts.length === 0) return 'parts is required';
   for (const part of x.parts) {
     const pt = part as Record<string, unknown>;
-    if (typeof pt !== 'object' || pt === null || pt.type !== 'text' || typeof pt.text !== 'string') return 'parts must be {type: "text", text}';
+    if (typeof pt !== 'object' || pt === null || pt.type !== 'text' || typeof pt.text !== 'string')
+      return 'parts must be {type: "text", text}';
   }
   return null;
 }

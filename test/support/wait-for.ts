@@ -15,7 +15,10 @@ export async function waitFor<T>(what: string, probe: Probe<T>, timeoutMs = 30_0
       lastError = err;
     }
     if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`, { cause: lastError });
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`,
+        { cause: lastError },
+      );
     }
     await new Promise((r) => setTimeout(r, everyMs));
   }

@@ -27,13 +27,24 @@ export interface AbortResult {
 
 export const QUEUED_PROMPTS_NOTE = 'prompts queued before the abort may never fire: re-send them';
 
-export async function abortSession(ctx: ActionContext, sessionId: string, options: AbortOptions = {}): Promise<AbortResult> {
+export async function abortSession(
+  ctx: ActionContext,
+  sessionId: string,
+  options: AbortOptions = {},
+): Promise<AbortResult> {
   const clock = clockOf(ctx);
   const waitMs = options.waitMs ?? 60_000;
   let pause = options.pollMs ?? 250;
   const maxPause = options.maxPollMs ?? 2_000;
   let reads = 0;
-  const result = (outcome: AbortOutcome, message: string, error: ActionFailure | null = null): AbortResult => ({ session: sessionId, idle: outcome === 'idle', outcome, reads, error, message });
+  const result = (outcome: AbortOutcome, message: string, error: ActionFailure | null = null): AbortResult => ({
+    session: sessionId,
+    idle: outcome === 'idle',
+    outcome,
+    reads,
+    error,
+    message,
+  });
   try {
     await ctx.backend.abort(ctx.directory, sessionId, callOpts(ctx));
     const deadline = clock.now() + waitMs;
@@ -43,7 +54,11 @@ export async function abortSession(ctx: ActionContext, sessionId: string, option
       if (!s) return result('not-listed', `aborted ${sessionId}, but it is no longer listed: idle cannot be confirmed`);
       if (s.state === 'idle') return result('idle', `aborted ${sessionId}; it reads idle (${QUEUED_PROMPTS_NOTE})`);
       const left = deadline - clock.now();
-      if (left <= 0) return result('not-idle', `aborted ${sessionId}, but it still reads ${s.state} after ${Math.round(waitMs / 1000)} s`);
+      if (left <= 0)
+        return result(
+          'not-idle',
+          `aborted ${sessionId}, but it still reads ${s.state} after ${Math.round(waitMs / 1000)} s`,
+        );
       await clock.sleep(Math.min(pause, left), ctx.signal);
       pause = Math.min(maxPause, Math.round(pause * 1.5));
     }

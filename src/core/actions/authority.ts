@@ -30,7 +30,8 @@ export const TICKET_PLACEHOLDER = '<ticket>';
 export const ORCHESTRATOR_PLACEHOLDER = '<orchestrator session id>';
 
 const TICKET_RE = /\bticket[=:]\s*([A-Za-z0-9][\w.-]*-\d+|#\d+)|\b([A-Z][A-Z0-9]+-\d+)\b/;
-const ORCHESTRATOR_RE = /\borchestrator(?:\s+session)?(?:\s+id)?\s*[=:]?\s*(ses_[A-Za-z0-9]+|[A-Za-z0-9_-]*\d[A-Za-z0-9_-]*)/i;
+const ORCHESTRATOR_RE =
+  /\borchestrator(?:\s+session)?(?:\s+id)?\s*[=:]?\s*(ses_[A-Za-z0-9]+|[A-Za-z0-9_-]*\d[A-Za-z0-9_-]*)/i;
 
 export function ticketIn(text: string | null | undefined): string | null {
   if (!text) return null;
@@ -72,7 +73,11 @@ export function resolveAuthority(input: AuthorityInput): Authority {
     );
   }
   return {
-    report: { ticket: ticket ?? TICKET_PLACEHOLDER, label: clean(input.label), orchestratorSessionId: orchestrator ?? ORCHESTRATOR_PLACEHOLDER },
+    report: {
+      ticket: ticket ?? TICKET_PLACEHOLDER,
+      label: clean(input.label),
+      orchestratorSessionId: orchestrator ?? ORCHESTRATOR_PLACEHOLDER,
+    },
     orchestrator,
     ticket,
     ticketSource,

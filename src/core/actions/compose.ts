@@ -39,12 +39,16 @@ export interface ComposeInputs {
   baseline?: FactBaselineFacts | null;
 }
 
-export type Composed = { ok: true; kind: ComposeKind; text: string } | { ok: false; kind: ComposeKind; problem: string };
+export type Composed =
+  { ok: true; kind: ComposeKind; text: string } | { ok: false; kind: ComposeKind; problem: string };
 
-const DEFAULT_RESUME = 'the next unfinished step of your task: re-read the ticket and your last messages, re-validate the uncommitted files, then continue';
+const DEFAULT_RESUME =
+  'the next unfinished step of your task: re-read the ticket and your last messages, re-validate the uncommitted files, then continue';
 
 function fillNote(a: Authority): string | null {
-  const missing = [a.ticket ? null : TICKET_PLACEHOLDER, a.orchestrator ? null : ORCHESTRATOR_PLACEHOLDER].filter(Boolean);
+  const missing = [a.ticket ? null : TICKET_PLACEHOLDER, a.orchestrator ? null : ORCHESTRATOR_PLACEHOLDER].filter(
+    Boolean,
+  );
   if (missing.length === 0) return null;
   return `Fill ${missing.join(' and ')} above from your assignment (ticket assignee, claim comment, orchestrator session id) before you report; verify them at their source.`;
 }
@@ -69,22 +73,38 @@ export function composePrompt(kind: ComposeKind, inputs: ComposeInputs): Compose
         break;
       case 'quota-wake':
         if (!inputs.wall) return fail('the session is not at a quota wall: compose a wake prompt instead');
-        if (!inputs.nextModel) return fail('a quota-wall wake prompt names the model the session is woken on: add --model PROVIDER/MODEL');
+        if (!inputs.nextModel)
+          return fail('a quota-wall wake prompt names the model the session is woken on: add --model PROVIDER/MODEL');
         text = composeQuotaWallWakePrompt({
           now: inputs.now,
           wall: inputs.wall,
           nextModel: inputs.nextModel,
-          done: { steps: inputs.steps ?? [], commits: inputs.inventory.commits, pullRequest: inputs.pullRequest ?? null, uncommittedFiles: files },
+          done: {
+            steps: inputs.steps ?? [],
+            commits: inputs.inventory.commits,
+            pullRequest: inputs.pullRequest ?? null,
+            uncommittedFiles: files,
+          },
           resume: inputs.resume?.trim() || DEFAULT_RESUME,
           report,
         });
         break;
       case 'fact-baseline':
-        if (!inputs.baseline) return fail('a fact baseline needs its facts: give --facts FILE (JSON: event, facts [{statement, source, at}], invalidAssumptions, assignment)');
-        text = composeFactBaseline({ ...inputs.baseline, invalidAssumptions: inputs.baseline.invalidAssumptions ?? [], now: inputs.now, uncommittedFiles: files, report });
+        if (!inputs.baseline)
+          return fail(
+            'a fact baseline needs its facts: give --facts FILE (JSON: event, facts [{statement, source, at}], invalidAssumptions, assignment)',
+          );
+        text = composeFactBaseline({
+          ...inputs.baseline,
+          invalidAssumptions: inputs.baseline.invalidAssumptions ?? [],
+          now: inputs.now,
+          uncommittedFiles: files,
+          report,
+        });
         break;
       case 'dispatch':
-        if (!inputs.task || inputs.task.trim() === '') return fail('a dispatch prompt needs the task: give --prompt-file FILE');
+        if (!inputs.task || inputs.task.trim() === '')
+          return fail('a dispatch prompt needs the task: give --prompt-file FILE');
         text = composeDispatchPrompt(inputs.task, report);
         break;
     }
@@ -100,17 +120,25 @@ export function readBaselineFacts(json: unknown): FactBaselineFacts | string {
   if (typeof json !== 'object' || json === null) return 'the facts file must hold a JSON object';
   const o = json as Record<string, unknown>;
   if (typeof o.event !== 'string' || o.event.trim() === '') return 'facts file: "event" (what happened) is required';
-  if (!Array.isArray(o.facts) || o.facts.length === 0) return 'facts file: "facts" must be a non-empty array of {statement, source, at}';
+  if (!Array.isArray(o.facts) || o.facts.length === 0)
+    return 'facts file: "facts" must be a non-empty array of {statement, source, at}';
   const facts: Fact[] = [];
   for (const f of o.facts) {
     const x = f as Record<string, unknown>;
-    if (typeof x !== 'object' || x === null || typeof x.statement !== 'string' || typeof x.source !== 'string' || !(typeof x.at === 'string' || typeof x.at === 'number')) {
+    if (
+      typeof x !== 'object' ||
+      x === null ||
+      typeof x.statement !== 'string' ||
+      typeof x.source !== 'string' ||
+      !(typeof x.at === 'string' || typeof x.at === 'number')
+    ) {
       return 'facts file: every fact needs "statement", "source" (artifact link) and "at" (time)';
     }
     facts.push({ statement: x.statement, source: x.source, at: x.at });
   }
   const inv = o.invalidAssumptions ?? [];
-  if (!Array.isArray(inv) || !inv.every((s) => typeof s === 'string')) return 'facts file: "invalidAssumptions" must be an array of strings';
+  if (!Array.isArray(inv) || !inv.every((s) => typeof s === 'string'))
+    return 'facts file: "invalidAssumptions" must be an array of strings';
   let assignment: Assignment;
   const a = o.assignment as Record<string, unknown> | undefined;
   if (typeof o.assignment === 'string') assignment = { kind: 'task', step: o.assignment };

@@ -20,15 +20,24 @@ export interface Confirmation {
   message: MessageSnapshot | null;
 }
 
-export async function confirmStarted(ctx: ActionContext, sessionId: string, beforeId: string | null, options: ConfirmOptions = {}): Promise<Confirmation> {
+export async function confirmStarted(
+  ctx: ActionContext,
+  sessionId: string,
+  beforeId: string | null,
+  options: ConfirmOptions = {},
+): Promise<Confirmation> {
   const clock = clockOf(ctx);
   const deadline = clock.now() + (options.withinMs ?? 60_000);
   const acceptGenerating = options.acceptGenerating ?? true;
   let pause = options.pollMs ?? 250;
   const maxPause = options.maxPollMs ?? 2_000;
   for (;;) {
-    const [m, s] = await Promise.all([ctx.backend.newestMessage(ctx.directory, sessionId, callOpts(ctx)), acceptGenerating ? readSession(ctx, sessionId) : Promise.resolve(null)]);
-    if (m && m.role === 'assistant' && (beforeId === null || m.id > beforeId)) return { confirmed: true, by: 'assistant-message', message: m };
+    const [m, s] = await Promise.all([
+      ctx.backend.newestMessage(ctx.directory, sessionId, callOpts(ctx)),
+      acceptGenerating ? readSession(ctx, sessionId) : Promise.resolve(null),
+    ]);
+    if (m && m.role === 'assistant' && (beforeId === null || m.id > beforeId))
+      return { confirmed: true, by: 'assistant-message', message: m };
     if (s && s.state === 'generating') return { confirmed: true, by: 'generating', message: null };
     const left = deadline - clock.now();
     if (left <= 0) return { confirmed: false, by: null, message: null };

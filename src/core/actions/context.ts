@@ -4,7 +4,10 @@ import type { BackendClient } from '../backend/client';
 import { BackendError } from '../backend/errors';
 import type { EpochMs } from '../model';
 
-export type ActionBackend = Pick<BackendClient, 'listSessions' | 'newestMessage' | 'abort' | 'promptAsync' | 'listProviders' | 'sampleRound' | 'vcsStatus'> &
+export type ActionBackend = Pick<
+  BackendClient,
+  'listSessions' | 'newestMessage' | 'abort' | 'promptAsync' | 'listProviders' | 'sampleRound' | 'vcsStatus'
+> &
   /** Stock opencode: pending permissions and questions (a backend without it has none). */
   Partial<Pick<BackendClient, 'pendingRequests'>>;
 

@@ -7,7 +7,12 @@ import type { WorktreeInventory } from './inventory';
 
 function git(args: string[], cwd: string, timeoutMs: number, signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, signal, encoding: 'utf8' }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+    execFile(
+      'git',
+      args,
+      { cwd, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, signal, encoding: 'utf8' },
+      (err, stdout) => (err ? reject(err) : resolve(stdout)),
+    );
   });
 }
 
@@ -23,7 +28,12 @@ export function gitInventory(options: { timeoutMs?: number; commits?: number } =
     }
     let commits: string[];
     try {
-      const log = await git(['log', '--oneline', '--no-decorate', `-n${options.commits ?? 5}`], directory, timeoutMs, signal);
+      const log = await git(
+        ['log', '--oneline', '--no-decorate', `-n${options.commits ?? 5}`],
+        directory,
+        timeoutMs,
+        signal,
+      );
       commits = log.split('\n').filter((l) => l.trim() !== '');
     } catch {
       commits = []; // a repository without commits

@@ -6,7 +6,19 @@
 import type { ModelRef, ProviderListing } from '../model';
 import { payloadProblem, textPrompt, type PromptPayload } from '../backend/payload';
 
-export type SendRefusalCode = 'no-model' | 'empty-prompt' | 'compose-failed' | 'not-idle' | 'not-at-wall' | 'no-verdict' | 'pre-dispatch' | 'invalid-payload' | 'provider-not-connected' | 'provider-marked' | 'provider-is-wall' | 'waiting-for-person';
+export type SendRefusalCode =
+  | 'no-model'
+  | 'empty-prompt'
+  | 'compose-failed'
+  | 'not-idle'
+  | 'not-at-wall'
+  | 'no-verdict'
+  | 'pre-dispatch'
+  | 'invalid-payload'
+  | 'provider-not-connected'
+  | 'provider-marked'
+  | 'provider-is-wall'
+  | 'waiting-for-person';
 
 /** Why a prompt was not sent; `prompt` and `model` are kept for the caller to show or retry. */
 export interface SendRefusal {
@@ -52,33 +64,60 @@ export function isGuardedPrompt(value: unknown): value is GuardedPrompt {
 }
 
 export function guardPrompt(input: GuardInput): GuardResult {
-  const refuse = (code: SendRefusalCode, reason: string): GuardResult => ({ ok: false, refusal: { code, reason, prompt: input.text, model: input.model } });
+  const refuse = (code: SendRefusalCode, reason: string): GuardResult => ({
+    ok: false,
+    refusal: { code, reason, prompt: input.text, model: input.model },
+  });
   const model = input.model;
   if (!model || model.providerID === '' || model.modelID === '') {
-    return refuse('no-model', 'no explicit model could be determined: name one with --model PROVIDER/MODEL (a connected provider without a quota mark)');
+    return refuse(
+      'no-model',
+      'no explicit model could be determined: name one with --model PROVIDER/MODEL (a connected provider without a quota mark)',
+    );
   }
-  if (input.text.trim() === '') return refuse('empty-prompt', 'the prompt is empty: give a non-empty --prompt-file or a --compose kind');
+  if (input.text.trim() === '')
+    return refuse('empty-prompt', 'the prompt is empty: give a non-empty --prompt-file or a --compose kind');
   const p = model.providerID;
   const name = `${p}/${model.modelID}`;
   if (input.wallProvider !== null && p === input.wallProvider) {
-    return refuse('provider-is-wall', `${name}: ${p} is the provider of this session's quota wall; choose another provider with --model`);
+    return refuse(
+      'provider-is-wall',
+      `${name}: ${p} is the provider of this session's quota wall; choose another provider with --model`,
+    );
   }
   if (!input.listing.connected.includes(p)) {
-    const free = input.listing.connected.filter((id) => !input.listing.providers.find((r) => r.id === id)?.quota && id !== input.wallProvider);
-    return refuse('provider-not-connected', `${name}: provider ${p} is not connected; choose a connected one with --model${free.length ? ` (free: ${free.join(', ')})` : ''}`);
+    const free = input.listing.connected.filter(
+      (id) => !input.listing.providers.find((r) => r.id === id)?.quota && id !== input.wallProvider,
+    );
+    return refuse(
+      'provider-not-connected',
+      `${name}: provider ${p} is not connected; choose a connected one with --model${free.length ? ` (free: ${free.join(', ')})` : ''}`,
+    );
   }
   const record = input.listing.providers.find((r) => r.id === p);
   if (record?.quota) {
-    const reset = record.quota.resetAt !== null ? `until ${new Date(record.quota.resetAt).toISOString()}` : 'reset unknown';
-    return refuse('provider-marked', `${name}: provider ${p} has a quota mark (${reset}); choose another provider with --model`);
+    const reset =
+      record.quota.resetAt !== null ? `until ${new Date(record.quota.resetAt).toISOString()}` : 'reset unknown';
+    return refuse(
+      'provider-marked',
+      `${name}: provider ${p} has a quota mark (${reset}); choose another provider with --model`,
+    );
   }
   const payload = textPrompt(input.agent, model, input.text);
   const problem = payloadProblem(payload);
-  if (problem) return refuse('invalid-payload', `the prompt payload is invalid: ${problem}${/agent/.test(problem) ? ' (set --agent NAME)' : ''}`);
+  if (problem)
+    return refuse(
+      'invalid-payload',
+      `the prompt payload is invalid: ${problem}${/agent/.test(problem) ? ' (set --agent NAME)' : ''}`,
+    );
   const prompt = Object.freeze({
     directory: input.directory,
     sessionId: input.sessionId,
-    payload: Object.freeze({ ...payload, model: Object.freeze({ ...payload.model }), parts: Object.freeze(payload.parts.map((x) => Object.freeze({ ...x }))) as PromptPayload['parts'] }),
+    payload: Object.freeze({
+      ...payload,
+      model: Object.freeze({ ...payload.model }),
+      parts: Object.freeze(payload.parts.map((x) => Object.freeze({ ...x }))) as PromptPayload['parts'],
+    }),
     text: input.text,
     model: Object.freeze({ providerID: model.providerID, modelID: model.modelID }),
   }) as GuardedPrompt;

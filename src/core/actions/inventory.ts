@@ -25,7 +25,9 @@ export function backendInventory(backend: Pick<ActionBackend, 'vcsStatus'>, time
   return async ({ directory, signal }) => {
     try {
       const files = await backend.vcsStatus(directory, { signal, timeoutMs });
-      return files === null ? null : { files, commits: [], source: 'vcs-status', note: 'from the backend (GET /vcs/status)' };
+      return files === null
+        ? null
+        : { files, commits: [], source: 'vcs-status', note: 'from the backend (GET /vcs/status)' };
     } catch {
       return null;
     }
@@ -43,5 +45,10 @@ export async function takeInventory(sources: WorktreeInventory[], req: Inventory
       tried.push(err instanceof Error ? err.message : String(err));
     }
   }
-  return { files: null, commits: [], source: null, note: `the inventory was not available${tried.length ? ` (${tried.join('; ')})` : ''}` };
+  return {
+    files: null,
+    commits: [],
+    source: null,
+    note: `the inventory was not available${tried.length ? ` (${tried.join('; ')})` : ''}`,
+  };
 }

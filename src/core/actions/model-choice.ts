@@ -33,24 +33,52 @@ export function qualifies(providerID: string, listing: ProviderListing, wallProv
 }
 
 export function chooseModel(input: ModelChoiceInput): ModelChoice {
-  if (input.requested) return { model: input.requested, source: 'requested', basis: `--model ${input.requested.providerID}/${input.requested.modelID} as given` };
+  if (input.requested)
+    return {
+      model: input.requested,
+      source: 'requested',
+      basis: `--model ${input.requested.providerID}/${input.requested.modelID} as given`,
+    };
   const { last, listing, wallProvider } = input;
   if (last && qualifies(last.providerID, listing, wallProvider) && inScope(last.providerID, input.providers)) {
-    return { model: last, source: 'session', basis: `the session's last model ${last.providerID}/${last.modelID} (provider connected and unmarked)` };
+    return {
+      model: last,
+      source: 'session',
+      basis: `the session's last model ${last.providerID}/${last.modelID} (provider connected and unmarked)`,
+    };
   }
   const free = freeProviders(listing, [wallProvider], input.providers);
-  const ordered = input.prefer ? [...free.filter((p) => p.id === input.prefer), ...free.filter((p) => p.id !== input.prefer)] : free;
+  const ordered = input.prefer
+    ? [...free.filter((p) => p.id === input.prefer), ...free.filter((p) => p.id !== input.prefer)]
+    : free;
   for (const p of ordered) {
     const preferred = last && last.providerID === p.id ? last.modelID : null;
     const model = modelOn(p, preferred);
     if (model) {
-      const why = last ? `the session's last provider ${last.providerID} does not qualify` : "the session's last model is unknown";
-      return { model, source: 'provider', basis: `${why}; ${model.providerID}/${model.modelID} is on a connected provider without a quota mark` };
+      const why = last
+        ? `the session's last provider ${last.providerID} does not qualify`
+        : "the session's last model is unknown";
+      return {
+        model,
+        source: 'provider',
+        basis: `${why}; ${model.providerID}/${model.modelID} is on a connected provider without a quota mark`,
+      };
     }
   }
-  const scoped = input.providers ? (input.providers.length > 0 ? ` among the allowed providers (${input.providers.join(', ')})` : ' among the configured providers (the built-in opencode is left out unless named)') : '';
-  const none = free.length > 0 ? `the free providers (${free.map((p) => p.id).join(', ')}) list no model` : `no connected provider without a quota mark exists${scoped}`;
-  return { model: null, source: null, basis: `no explicit model could be determined: ${none}; add --model PROVIDER/MODEL` };
+  const scoped = input.providers
+    ? input.providers.length > 0
+      ? ` among the allowed providers (${input.providers.join(', ')})`
+      : ' among the configured providers (the built-in opencode is left out unless named)'
+    : '';
+  const none =
+    free.length > 0
+      ? `the free providers (${free.map((p) => p.id).join(', ')}) list no model`
+      : `no connected provider without a quota mark exists${scoped}`;
+  return {
+    model: null,
+    source: null,
+    basis: `no explicit model could be determined: ${none}; add --model PROVIDER/MODEL`,
+  };
 }
 
 /** "provider/model" (the model id may itself hold slashes) -> ModelRef, or null. */

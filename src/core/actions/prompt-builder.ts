@@ -39,8 +39,15 @@ export function promptBuilder(o: PromptBuilderOptions): PromptBuilder {
     inventory: null,
     async build(facts) {
       const newest = facts.newest;
-      const authority = resolveAuthority({ ...o.authority, sessionTitle: facts.session.title, newestUserText: newest && newest.role === 'user' ? newest.text : null });
-      const inventory = o.kind === 'dispatch' ? { files: null, commits: [], source: null, note: 'not needed for a dispatch' } : await takeInventory(o.inventory, { directory: o.worktree, signal: o.signal });
+      const authority = resolveAuthority({
+        ...o.authority,
+        sessionTitle: facts.session.title,
+        newestUserText: newest && newest.role === 'user' ? newest.text : null,
+      });
+      const inventory =
+        o.kind === 'dispatch'
+          ? { files: null, commits: [], source: null, note: 'not needed for a dispatch' }
+          : await takeInventory(o.inventory, { directory: o.worktree, signal: o.signal });
       self.authority = authority;
       self.inventory = inventory;
       const now = o.now();
@@ -53,7 +60,9 @@ export function promptBuilder(o: PromptBuilderOptions): PromptBuilder {
         resume: o.resume,
         wakeReason: o.aborted ? 'hung' : newest?.failure && newest.role === 'assistant' ? 'failed' : 'idle',
         failureText: newest?.failure?.text ?? null,
-        wall: wall ? { provider: wall.provider, category: wall.category, resetAt: wall.resetAt, text: wall.text } : null,
+        wall: wall
+          ? { provider: wall.provider, category: wall.category, resetAt: wall.resetAt, text: wall.text }
+          : null,
         nextModel: facts.model,
         steps: o.steps,
         pullRequest: o.pullRequest,

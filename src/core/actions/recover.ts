@@ -68,7 +68,8 @@ export interface RecoverResult {
 
 function marksConsidered(listing: ProviderListing, wall: QuotaWall | null, now: EpochMs): MarkConsidered[] {
   const marks = markedProviders(listing);
-  if (wall?.provider && !marks.some((m) => m.provider === wall.provider)) marks.push({ provider: wall.provider, markedAt: now, resetAt: wall.resetAt });
+  if (wall?.provider && !marks.some((m) => m.provider === wall.provider))
+    marks.push({ provider: wall.provider, markedAt: now, resetAt: wall.resetAt });
   return marks;
 }
 
@@ -80,8 +81,28 @@ function samplingBackendOf(backend: ActionContext['backend']): SamplingBackend {
 export async function recoverSession(ctx: ActionContext, req: RecoverRequest): Promise<RecoverResult> {
   const id = req.sessionId;
   const clock = clockOf(ctx);
-  const res: RecoverResult = { session: id, decision: null, confirmed: false, provider: null, model: null, waitUntil: null, marks: [], aborted: false, abort: null, assessment: null, prompt: null, refusal: null, error: null, message: '' };
-  const refused = (code: SendRefusal['code'], reason: string): RecoverResult => ({ ...res, decision: 'refused', refusal: { code, reason, prompt: res.prompt ?? '', model: res.model }, message: `refused, nothing sent: ${reason}` });
+  const res: RecoverResult = {
+    session: id,
+    decision: null,
+    confirmed: false,
+    provider: null,
+    model: null,
+    waitUntil: null,
+    marks: [],
+    aborted: false,
+    abort: null,
+    assessment: null,
+    prompt: null,
+    refusal: null,
+    error: null,
+    message: '',
+  };
+  const refused = (code: SendRefusal['code'], reason: string): RecoverResult => ({
+    ...res,
+    decision: 'refused',
+    refusal: { code, reason, prompt: res.prompt ?? '', model: res.model },
+    message: `refused, nothing sent: ${reason}`,
+  });
   try {
     // Step 1: two samples (more while they disagree), never one snapshot.
     const minSpacingMs = req.minSpacingMs ?? MIN_SPACING_MS;
@@ -101,34 +122,72 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
       signal: ctx.signal,
       onRound: (round) => {
         if (round.samples.some((s) => s.session.id === id)) return false;
-        missing = round.vanished.includes(id) ? 'vanished' : round.errors.find((e) => e.sessionId === id)?.error.message ?? 'is not listed in this directory';
+        missing = round.vanished.includes(id)
+          ? 'vanished'
+          : (round.errors.find((e) => e.sessionId === id)?.error.message ?? 'is not listed in this directory');
         return true;
       },
     });
-    if (missing !== null) return { ...res, error: { kind: 'not-listed', message: `session ${id} ${missing}` }, message: `session ${id} ${missing}; nothing sent` };
+    if (missing !== null)
+      return {
+        ...res,
+        error: { kind: 'not-listed', message: `session ${id} ${missing}` },
+        message: `session ${id} ${missing}; nothing sent`,
+      };
     const history = settled.history;
     const taken = history.count(id);
-    const listing: ProviderListing | null = taken >= 2 ? await ctx.backend.listProviders(ctx.directory, callOpts(ctx)) : null;
+    const listing: ProviderListing | null =
+      taken >= 2 ? await ctx.backend.listProviders(ctx.directory, callOpts(ctx)) : null;
     const assessment: SessionAssessment | null = listing
-      ? assessSession(history.pair(id), listing, { now: clock.now(), resetWithinReachMs: req.resetWithinReachMs, minSpacingMs, providers: req.providers })
+      ? assessSession(history.pair(id), listing, {
+          now: clock.now(),
+          resetWithinReachMs: req.resetWithinReachMs,
+          minSpacingMs,
+          providers: req.providers,
+        })
       : null;
     const samples = history.samples(id);
     res.assessment = assessment;
-    if (!assessment || !listing || !assessment.settled) return refused('no-verdict', `no settled verdict after ${taken} samples (${assessment?.verdictBasis ?? 'no samples'}): sample again later; nothing is done on a guess`);
+    if (!assessment || !listing || !assessment.settled)
+      return refused(
+        'no-verdict',
+        `no settled verdict after ${taken} samples (${assessment?.verdictBasis ?? 'no samples'}): sample again later; nothing is done on a guess`,
+      );
     const latestSample = samples[samples.length - 1];
-    if (assessment.verdict === 'waiting' && latestSample?.waiting) return refused('waiting-for-person', waitingReason(id, latestSample.waiting, 'recovery'));
-    if (assessment.verdict === 'waiting') return refused('waiting-for-person', `session ${id} ${assessment.verdictBasis}: recovery does not abort it`);
+    if (assessment.verdict === 'waiting' && latestSample?.waiting)
+      return refused('waiting-for-person', waitingReason(id, latestSample.waiting, 'recovery'));
+    if (assessment.verdict === 'waiting')
+      return refused('waiting-for-person', `session ${id} ${assessment.verdictBasis}: recovery does not abort it`);
     const wall = assessment.quotaWall;
     const decision = assessment.decision;
     const now = clock.now();
     res.marks = marksConsidered(listing, wall, now);
-    if (!wall) return refused('not-at-wall', `not at a quota wall (verdict ${assessment.verdict}, action ${decision.action}): use wake`);
+    if (!wall)
+      return refused(
+        'not-at-wall',
+        `not at a quota wall (verdict ${assessment.verdict}, action ${decision.action}): use wake`,
+      );
     res.provider = wall.provider;
-    if (decision.action === 'wait-for-reset') return { ...res, decision: 'wait-for-reset', waitUntil: decision.waitUntil, message: `${decision.basis}; nothing sent` };
+    if (decision.action === 'wait-for-reset')
+      return {
+        ...res,
+        decision: 'wait-for-reset',
+        waitUntil: decision.waitUntil,
+        message: `${decision.basis}; nothing sent`,
+      };
     if (decision.action === 'escalate') {
-      return { ...res, decision: 'escalated', marks: decision.escalation?.marks ?? res.marks, message: `escalated to a human: ${decision.escalation?.message ?? decision.basis}; nothing sent` };
+      return {
+        ...res,
+        decision: 'escalated',
+        marks: decision.escalation?.marks ?? res.marks,
+        message: `escalated to a human: ${decision.escalation?.message ?? decision.basis}; nothing sent`,
+      };
     }
-    if (decision.action !== 'recover') return refused('not-at-wall', `the session is at a quota wall but its action is ${decision.action} (${decision.basis}); nothing sent`);
+    if (decision.action !== 'recover')
+      return refused(
+        'not-at-wall',
+        `the session is at a quota wall but its action is ${decision.action} (${decision.basis}); nothing sent`,
+      );
 
     // Step 1 (cont.): abort only when generating and frozen.
     const latest = samples[samples.length - 1];
@@ -139,10 +198,18 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
       const aborted = await abortSession(ctx, id, req.abort);
       res.abort = aborted;
       res.aborted = aborted.outcome !== 'error';
-      if (!aborted.idle) return { ...res, error: aborted.error ?? { kind: 'timeout', message: aborted.message }, message: `${aborted.message}; nothing sent` };
+      if (!aborted.idle)
+        return {
+          ...res,
+          error: aborted.error ?? { kind: 'timeout', message: aborted.message },
+          message: `${aborted.message}; nothing sent`,
+        };
     }
     // Steps 2-3: inventory (in the prompt builder), a free provider, the wake prompt.
-    const [newest, fresh] = await Promise.all([ctx.backend.newestMessage(ctx.directory, id, callOpts(ctx)), ctx.backend.listProviders(ctx.directory, callOpts(ctx))]);
+    const [newest, fresh] = await Promise.all([
+      ctx.backend.newestMessage(ctx.directory, id, callOpts(ctx)),
+      ctx.backend.listProviders(ctx.directory, callOpts(ctx)),
+    ]);
     const session = { ...latest.session, state: 'idle' as const };
     const sent = await chooseAndSend(ctx, {
       sessionId: id,
@@ -157,13 +224,30 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
       wallProvider: wall.provider,
     });
     res.prompt = sent.text;
-    if (!sent.sent && sent.refusal) return { ...res, decision: 'refused', model: sent.refusal.model, refusal: sent.refusal, message: `refused, nothing sent: ${sent.refusal.reason}` };
-    if (!sent.sent && sent.error) return { ...res, model: sent.model, error: sent.error, message: `the recovery prompt was not delivered (${sent.error.message}); it is kept for a retry` };
+    if (!sent.sent && sent.refusal)
+      return {
+        ...res,
+        decision: 'refused',
+        model: sent.refusal.model,
+        refusal: sent.refusal,
+        message: `refused, nothing sent: ${sent.refusal.reason}`,
+      };
+    if (!sent.sent && sent.error)
+      return {
+        ...res,
+        model: sent.model,
+        error: sent.error,
+        message: `the recovery prompt was not delivered (${sent.error.message}); it is kept for a retry`,
+      };
     if (!sent.sent) return res;
     res.model = sent.model;
     res.provider = sent.model.providerID;
     // Step 5: an assistant message newer than the prompt.
-    const confirmation = await confirmStarted(ctx, id, newest?.id ?? null, { withinMs: 120_000, ...req.confirm, acceptGenerating: false });
+    const confirmation = await confirmStarted(ctx, id, newest?.id ?? null, {
+      withinMs: 120_000,
+      ...req.confirm,
+      acceptGenerating: false,
+    });
     const on = `${sent.model.providerID}/${sent.model.modelID}`;
     return {
       ...res,

@@ -43,16 +43,43 @@ export function lastModelOf(newest: MessageSnapshot | null): ModelRef | null {
 }
 
 export async function chooseAndSend(ctx: ActionContext, input: SendInput): Promise<SendOutcome> {
-  const choice = chooseModel({ requested: input.requested, last: lastModelOf(input.newest), listing: input.listing, wallProvider: input.wallProvider, prefer: input.prefer, providers: input.providers });
+  const choice = chooseModel({
+    requested: input.requested,
+    last: lastModelOf(input.newest),
+    listing: input.listing,
+    wallProvider: input.wallProvider,
+    prefer: input.prefer,
+    providers: input.providers,
+  });
   let text: string;
   if (typeof input.prompt === 'string') text = input.prompt;
   else if (!choice.model) text = '';
   else {
-    const composed = await input.prompt({ model: choice.model, session: input.session, newest: input.newest, wallProvider: input.wallProvider });
-    if (!composed.ok) return { sent: false, refusal: { code: 'compose-failed', reason: composed.problem, prompt: '', model: choice.model }, choice, text: null, error: null };
+    const composed = await input.prompt({
+      model: choice.model,
+      session: input.session,
+      newest: input.newest,
+      wallProvider: input.wallProvider,
+    });
+    if (!composed.ok)
+      return {
+        sent: false,
+        refusal: { code: 'compose-failed', reason: composed.problem, prompt: '', model: choice.model },
+        choice,
+        text: null,
+        error: null,
+      };
     text = composed.text;
   }
-  const guarded = guardPrompt({ directory: ctx.directory, sessionId: input.sessionId, agent: input.agent, model: choice.model, text, listing: input.listing, wallProvider: input.wallProvider });
+  const guarded = guardPrompt({
+    directory: ctx.directory,
+    sessionId: input.sessionId,
+    agent: input.agent,
+    model: choice.model,
+    text,
+    listing: input.listing,
+    wallProvider: input.wallProvider,
+  });
   if (!guarded.ok) {
     const refusal = choice.model ? guarded.refusal : { ...guarded.refusal, reason: choice.basis };
     return { sent: false, refusal, choice, text: text === '' ? null : text, error: null };

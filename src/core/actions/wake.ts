@@ -47,8 +47,26 @@ export interface WakeResult {
 
 export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise<WakeResult> {
   const id = req.sessionId;
-  const base: WakeResult = { session: id, outcome: 'error', confirmed: false, confirmedBy: null, model: null, modelBasis: null, aborted: false, abort: null, prompt: typeof req.prompt === 'string' ? req.prompt : null, refusal: null, error: null, message: '' };
-  const refuse = (code: SendRefusal['code'], reason: string): WakeResult => ({ ...base, outcome: 'refused', refusal: { code, reason, prompt: base.prompt ?? '', model: req.model ?? null }, message: `refused, nothing sent: ${reason}` });
+  const base: WakeResult = {
+    session: id,
+    outcome: 'error',
+    confirmed: false,
+    confirmedBy: null,
+    model: null,
+    modelBasis: null,
+    aborted: false,
+    abort: null,
+    prompt: typeof req.prompt === 'string' ? req.prompt : null,
+    refusal: null,
+    error: null,
+    message: '',
+  };
+  const refuse = (code: SendRefusal['code'], reason: string): WakeResult => ({
+    ...base,
+    outcome: 'refused',
+    refusal: { code, reason, prompt: base.prompt ?? '', model: req.model ?? null },
+    message: `refused, nothing sent: ${reason}`,
+  });
   const fail = (error: ActionFailure, message: string): WakeResult => ({ ...base, outcome: 'error', error, message });
   try {
     if (req.abortFirst) {
@@ -57,30 +75,75 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
       const aborted = await abortSession(ctx, id, req.abort);
       base.abort = aborted;
       base.aborted = aborted.outcome !== 'error';
-      if (!aborted.idle) return aborted.error ? fail(aborted.error, aborted.message) : { ...base, outcome: 'not-confirmed', message: `${aborted.message}; nothing sent` };
+      if (!aborted.idle)
+        return aborted.error
+          ? fail(aborted.error, aborted.message)
+          : { ...base, outcome: 'not-confirmed', message: `${aborted.message}; nothing sent` };
     }
     const [session, newest, listing] = await Promise.all([
       readSession(ctx, id),
       ctx.backend.newestMessage(ctx.directory, id, callOpts(ctx)),
       ctx.backend.listProviders(ctx.directory, callOpts(ctx)),
     ]);
-    if (!session) return fail({ kind: 'not-listed', message: `session ${id} is not listed in this directory` }, `session ${id} is not listed in this directory; nothing sent`);
+    if (!session)
+      return fail(
+        { kind: 'not-listed', message: `session ${id} is not listed in this directory` },
+        `session ${id} is not listed in this directory; nothing sent`,
+      );
     if (session.state !== 'idle') {
-      return refuse('not-idle', `session ${id} reads ${session.state}, not idle: add --abort-first (abort, read idle, then send), or wait until it is idle`);
+      return refuse(
+        'not-idle',
+        `session ${id} reads ${session.state}, not idle: add --abort-first (abort, read idle, then send), or wait until it is idle`,
+      );
     }
     const wall = tailProbe({ at: clockOf(ctx).now(), session, newest });
     const wallProvider = wall?.provider ?? null;
-    const sent = await chooseAndSend(ctx, { sessionId: id, agent: req.agent ?? 'build', requested: req.model ?? null, providers: req.providers, prompt: req.prompt, session, newest, listing, wallProvider });
+    const sent = await chooseAndSend(ctx, {
+      sessionId: id,
+      agent: req.agent ?? 'build',
+      requested: req.model ?? null,
+      providers: req.providers,
+      prompt: req.prompt,
+      session,
+      newest,
+      listing,
+      wallProvider,
+    });
     base.modelBasis = sent.choice.basis;
     base.prompt = sent.text;
-    if (!sent.sent && sent.refusal) return { ...base, model: sent.refusal.model, outcome: 'refused', refusal: sent.refusal, message: `refused, nothing sent: ${sent.refusal.reason}` };
-    if (!sent.sent && sent.error) return { ...base, model: sent.model, outcome: 'error', error: sent.error, message: `the prompt was not delivered (${sent.error.message}); it is kept for a retry` };
+    if (!sent.sent && sent.refusal)
+      return {
+        ...base,
+        model: sent.refusal.model,
+        outcome: 'refused',
+        refusal: sent.refusal,
+        message: `refused, nothing sent: ${sent.refusal.reason}`,
+      };
+    if (!sent.sent && sent.error)
+      return {
+        ...base,
+        model: sent.model,
+        outcome: 'error',
+        error: sent.error,
+        message: `the prompt was not delivered (${sent.error.message}); it is kept for a retry`,
+      };
     if (!sent.sent) return base;
     base.model = sent.model;
     const confirmation = await confirmStarted(ctx, id, newest?.id ?? null, req.confirm);
     const on = `${sent.model.providerID}/${sent.model.modelID}`;
-    if (confirmation.confirmed) return { ...base, outcome: 'confirmed', confirmed: true, confirmedBy: confirmation.by, message: `woken on ${on}, confirmed (${confirmation.by === 'generating' ? 'the session turned generating' : 'a newer assistant message appeared'})` };
-    return { ...base, outcome: 'not-confirmed', message: `sent on ${on} (accepted with 204), not confirmed in time: the prompt is stored in session ${id} as its newest user message; it has not started` };
+    if (confirmation.confirmed)
+      return {
+        ...base,
+        outcome: 'confirmed',
+        confirmed: true,
+        confirmedBy: confirmation.by,
+        message: `woken on ${on}, confirmed (${confirmation.by === 'generating' ? 'the session turned generating' : 'a newer assistant message appeared'})`,
+      };
+    return {
+      ...base,
+      outcome: 'not-confirmed',
+      message: `sent on ${on} (accepted with 204), not confirmed in time: the prompt is stored in session ${id} as its newest user message; it has not started`,
+    };
   } catch (err) {
     const f = failureOf(err);
     return fail(f, `wake of ${id} failed: ${f.message}`);

@@ -1,7 +1,17 @@
 // One BackendClient per base URL and credentials. It speaks both dialects (the spec's and stock
 // opencode 1.18), detected from the responses, and returns only the normalized model. Every
 // request carries `directory`; liveness reads the newest message with limit=1 only.
-import type { BackendCapabilities, Dialect, EpochMs, MessageSnapshot, ProviderListing, SessionSample, SessionSnapshot, TodoProgress, WaitingRequest } from '../model';
+import type {
+  BackendCapabilities,
+  Dialect,
+  EpochMs,
+  MessageSnapshot,
+  ProviderListing,
+  SessionSample,
+  SessionSnapshot,
+  TodoProgress,
+  WaitingRequest,
+} from '../model';
 import type { ActivityCounter } from './activity';
 import { BackendError } from './errors';
 import { HttpTransport, type Query, type TransportOptions } from './http';
@@ -78,8 +88,26 @@ export interface SampleRound {
 }
 
 const CAPABILITIES: Record<Dialect, BackendCapabilities> = {
-  spec: { events: false, sessionStatus: false, quotaObjects: true, progress: true, permissions: false, questions: false, todos: false, globalEvents: false },
-  opencode: { events: true, sessionStatus: true, quotaObjects: false, progress: false, permissions: true, questions: true, todos: true, globalEvents: true },
+  spec: {
+    events: false,
+    sessionStatus: false,
+    quotaObjects: true,
+    progress: true,
+    permissions: false,
+    questions: false,
+    todos: false,
+    globalEvents: false,
+  },
+  opencode: {
+    events: true,
+    sessionStatus: true,
+    quotaObjects: false,
+    progress: false,
+    permissions: true,
+    questions: true,
+    todos: true,
+    globalEvents: true,
+  },
 };
 
 export class BackendClient {
@@ -97,7 +125,9 @@ export class BackendClient {
     this.baseUrl = this.http.baseUrl;
     this.now = options.now ?? Date.now;
     this.marks = options.marks ?? new QuotaMarkBook(this.now);
-    this.providerTimeoutMs = options.providerTimeoutMs ?? (options.timeoutMs !== undefined ? PROVIDER_TIMEOUT_FACTOR * options.timeoutMs : DEFAULT_PROVIDER_TIMEOUT_MS);
+    this.providerTimeoutMs =
+      options.providerTimeoutMs ??
+      (options.timeoutMs !== undefined ? PROVIDER_TIMEOUT_FACTOR * options.timeoutMs : DEFAULT_PROVIDER_TIMEOUT_MS);
     this.maxSessionsPerRound = Math.max(1, Math.floor(options.maxSessionsPerRound ?? MAX_SESSIONS_PER_ROUND));
   }
 
@@ -124,7 +154,15 @@ export class BackendClient {
     // When the backend is known to be stock opencode, read the status map alongside the list.
     const statusEarly = this.detected === 'opencode' ? this.statusMap(directory, opts) : null;
     statusEarly?.catch(() => undefined);
-    const res = await this.http.request({ method: 'GET', path: 'session', query: { directory }, operation: 'GET /session', read: 'json', maxBytes: BODY_LIMITS.sessionList, ...opts });
+    const res = await this.http.request({
+      method: 'GET',
+      path: 'session',
+      query: { directory },
+      operation: 'GET /session',
+      read: 'json',
+      maxBytes: BODY_LIMITS.sessionList,
+      ...opts,
+    });
     const raw = this.shaped('GET /session', () => readSessionList(res.json));
     if (raw.dialect) this.detected = raw.dialect;
     let sessions: SessionSnapshot[];
@@ -150,7 +188,15 @@ export class BackendClient {
     const op = 'POST /session/{id}/abort';
     this.checkDirectory(directory, op);
     this.checkSession(sessionId, op);
-    await this.http.request({ method: 'POST', path: `session/${segment(sessionId)}/abort`, query: { directory }, operation: op, sessionId, read: 'discard', ...opts });
+    await this.http.request({
+      method: 'POST',
+      path: `session/${segment(sessionId)}/abort`,
+      query: { directory },
+      operation: op,
+      sessionId,
+      read: 'discard',
+      ...opts,
+    });
   }
 
   /**
@@ -161,13 +207,25 @@ export class BackendClient {
   async promptAsync(prompt: GuardedPrompt, opts: CallOptions = {}): Promise<void> {
     const op = 'POST /session/{id}/prompt_async';
     if (!isGuardedPrompt(prompt)) {
-      throw new BackendError({ kind: 'invalid-request', operation: op, baseUrl: this.baseUrl, detail: 'the prompt did not pass the send guard (guardPrompt): nothing was sent' });
+      throw new BackendError({
+        kind: 'invalid-request',
+        operation: op,
+        baseUrl: this.baseUrl,
+        detail: 'the prompt did not pass the send guard (guardPrompt): nothing was sent',
+      });
     }
     const { directory, sessionId, payload } = prompt;
     this.checkDirectory(directory, op);
     this.checkSession(sessionId, op);
     const problem = payloadProblem(payload);
-    if (problem) throw new BackendError({ kind: 'invalid-request', operation: op, baseUrl: this.baseUrl, sessionId, detail: problem });
+    if (problem)
+      throw new BackendError({
+        kind: 'invalid-request',
+        operation: op,
+        baseUrl: this.baseUrl,
+        sessionId,
+        detail: problem,
+      });
     await this.http.request({
       method: 'POST',
       path: `session/${segment(sessionId)}/prompt_async`,
@@ -189,7 +247,14 @@ export class BackendClient {
     this.checkDirectory(directory, op);
     let res;
     try {
-      res = await this.http.request({ method: 'GET', path: 'vcs/status', query: { directory }, operation: op, read: 'json', ...opts });
+      res = await this.http.request({
+        method: 'GET',
+        path: 'vcs/status',
+        query: { directory },
+        operation: op,
+        read: 'json',
+        ...opts,
+      });
     } catch (err) {
       if (err instanceof BackendError && err.kind === 'not-found') return null;
       throw err;
@@ -198,7 +263,10 @@ export class BackendClient {
   }
 
   /** Stock opencode GET /permission: pending permission requests of the directory ([] when unsupported). */
-  async listPermissions(directory: string, opts: CallOptions = {}): Promise<{ requests: WaitingRequest[]; warnings: string[] }> {
+  async listPermissions(
+    directory: string,
+    opts: CallOptions = {},
+  ): Promise<{ requests: WaitingRequest[]; warnings: string[] }> {
     const op = 'GET /permission';
     this.checkDirectory(directory, op);
     const body = await this.optionalJson('permission', directory, op, opts);
@@ -206,7 +274,10 @@ export class BackendClient {
   }
 
   /** Stock opencode GET /question: pending questions of the directory ([] when unsupported). */
-  async listQuestions(directory: string, opts: CallOptions = {}): Promise<{ requests: WaitingRequest[]; warnings: string[] }> {
+  async listQuestions(
+    directory: string,
+    opts: CallOptions = {},
+  ): Promise<{ requests: WaitingRequest[]; warnings: string[] }> {
     const op = 'GET /question';
     this.checkDirectory(directory, op);
     const body = await this.optionalJson('question', directory, op, opts);
@@ -220,24 +291,53 @@ export class BackendClient {
   }
 
   /** Stock opencode POST /permission/{requestID}/reply {"reply", "message"?}. */
-  async replyPermission(directory: string, requestID: string, reply: PermissionReply, message?: string, opts: CallOptions = {}): Promise<void> {
+  async replyPermission(
+    directory: string,
+    requestID: string,
+    reply: PermissionReply,
+    message?: string,
+    opts: CallOptions = {},
+  ): Promise<void> {
     const op = 'POST /permission/{id}/reply';
     this.checkDirectory(directory, op);
     this.checkRequest(requestID, op);
-    if (reply !== 'once' && reply !== 'always' && reply !== 'reject') throw this.invalid(op, 'reply must be once, always or reject');
-    if (message !== undefined && (typeof message !== 'string' || message.length > 10_000)) throw this.invalid(op, 'message must be a string up to 10,000 characters');
+    if (reply !== 'once' && reply !== 'always' && reply !== 'reject')
+      throw this.invalid(op, 'reply must be once, always or reject');
+    if (message !== undefined && (typeof message !== 'string' || message.length > 10_000))
+      throw this.invalid(op, 'message must be a string up to 10,000 characters');
     const body = message === undefined || message === '' ? { reply } : { reply, message };
-    await this.http.request({ method: 'POST', path: `permission/${segment(requestID)}/reply`, query: { directory }, body: JSON.stringify(body), operation: op, read: 'discard', ...opts });
+    await this.http.request({
+      method: 'POST',
+      path: `permission/${segment(requestID)}/reply`,
+      query: { directory },
+      body: JSON.stringify(body),
+      operation: op,
+      read: 'discard',
+      ...opts,
+    });
   }
 
   /** Stock opencode POST /question/{requestID}/reply {"answers": [[label, ...], ...]} (one array per question). */
-  async replyQuestion(directory: string, requestID: string, answers: string[][], opts: CallOptions = {}): Promise<void> {
+  async replyQuestion(
+    directory: string,
+    requestID: string,
+    answers: string[][],
+    opts: CallOptions = {},
+  ): Promise<void> {
     const op = 'POST /question/{id}/reply';
     this.checkDirectory(directory, op);
     this.checkRequest(requestID, op);
     const problem = answersProblem(answers);
     if (problem) throw this.invalid(op, problem);
-    await this.http.request({ method: 'POST', path: `question/${segment(requestID)}/reply`, query: { directory }, body: JSON.stringify({ answers }), operation: op, read: 'discard', ...opts });
+    await this.http.request({
+      method: 'POST',
+      path: `question/${segment(requestID)}/reply`,
+      query: { directory },
+      body: JSON.stringify({ answers }),
+      operation: op,
+      read: 'discard',
+      ...opts,
+    });
   }
 
   /** Stock opencode POST /question/{requestID}/reject: the agent is told the question was dismissed. */
@@ -245,7 +345,14 @@ export class BackendClient {
     const op = 'POST /question/{id}/reject';
     this.checkDirectory(directory, op);
     this.checkRequest(requestID, op);
-    await this.http.request({ method: 'POST', path: `question/${segment(requestID)}/reject`, query: { directory }, operation: op, read: 'discard', ...opts });
+    await this.http.request({
+      method: 'POST',
+      path: `question/${segment(requestID)}/reject`,
+      query: { directory },
+      operation: op,
+      read: 'discard',
+      ...opts,
+    });
   }
 
   /** Stock opencode GET /session/{id}/todo: the todo list in numbers (null when unsupported). */
@@ -255,7 +362,15 @@ export class BackendClient {
     this.checkSession(sessionId, op);
     let res;
     try {
-      res = await this.http.request({ method: 'GET', path: `session/${segment(sessionId)}/todo`, query: { directory }, operation: op, sessionId, read: 'json', ...opts });
+      res = await this.http.request({
+        method: 'GET',
+        path: `session/${segment(sessionId)}/todo`,
+        query: { directory },
+        operation: op,
+        sessionId,
+        read: 'json',
+        ...opts,
+      });
     } catch (err) {
       if (err instanceof BackendError && err.kind === 'not-found' && this.detected !== 'opencode') return null;
       throw err;
@@ -268,7 +383,15 @@ export class BackendClient {
     const op = 'GET /session/{id}/children';
     this.checkDirectory(directory, op);
     this.checkSession(sessionId, op);
-    const res = await this.http.request({ method: 'GET', path: `session/${segment(sessionId)}/children`, query: { directory }, operation: op, sessionId, read: 'json', ...opts });
+    const res = await this.http.request({
+      method: 'GET',
+      path: `session/${segment(sessionId)}/children`,
+      query: { directory },
+      operation: op,
+      sessionId,
+      read: 'json',
+      ...opts,
+    });
     return this.shaped(op, () => readSessionList(res.json).sessions.map((s) => s.id as string), sessionId);
   }
 
@@ -284,7 +407,16 @@ export class BackendClient {
     if (cached && opts.maxAgeMs !== undefined && this.now() - cached.at <= opts.maxAgeMs) {
       listing = cached.listing;
     } else {
-      const res = await this.http.request({ method: 'GET', path: 'provider', query: { directory }, operation: op, read: 'json', maxBytes: BODY_LIMITS.providers, timeoutMs: opts.timeoutMs ?? this.providerTimeoutMs, signal: opts.signal });
+      const res = await this.http.request({
+        method: 'GET',
+        path: 'provider',
+        query: { directory },
+        operation: op,
+        read: 'json',
+        maxBytes: BODY_LIMITS.providers,
+        timeoutMs: opts.timeoutMs ?? this.providerTimeoutMs,
+        signal: opts.signal,
+      });
       const read = this.shaped(op, () => readProviderListing(res.json));
       if (!this.detected && read.dialect) this.detected = read.dialect;
       listing = read.listing;
@@ -302,7 +434,10 @@ export class BackendClient {
    * `activity`: the counter fed by the event stream (readEventStream), copied into each sample.
    * `sessionIds`: sample only these sessions (an event named them); the list is read as always.
    */
-  async sampleRound(directory: string, opts: CallOptions & { activity?: ActivityCounter; sessionIds?: Iterable<string> } = {}): Promise<SampleRound> {
+  async sampleRound(
+    directory: string,
+    opts: CallOptions & { activity?: ActivityCounter; sessionIds?: Iterable<string> } = {},
+  ): Promise<SampleRound> {
     const at = this.now();
     const list = await this.listSessions(directory, opts);
     // A nudge for named sessions: the list (and status map) as always, the newest message of
@@ -323,7 +458,8 @@ export class BackendClient {
         },
         (err: unknown) => {
           if (err instanceof BackendError && err.kind === 'not-found') vanished.push(session.id);
-          else if (err instanceof BackendError && err.kind !== 'aborted') errors.push({ sessionId: session.id, error: err });
+          else if (err instanceof BackendError && err.kind !== 'aborted')
+            errors.push({ sessionId: session.id, error: err });
           else throw err;
           unreadable.push({ session, at: this.now(), error: err });
           return null;
@@ -349,7 +485,18 @@ export class BackendClient {
       warnings.push(...pending.warnings);
       attachWaiting(samples, [...pending.permissions, ...pending.questions]);
     }
-    const round: SampleRound = { directory, at, dialect: list.dialect, samples, vanished, errors, unreadable, warnings, listed: list.sessions.map((s) => s.id), partial: only !== null };
+    const round: SampleRound = {
+      directory,
+      at,
+      dialect: list.dialect,
+      samples,
+      vanished,
+      errors,
+      unreadable,
+      warnings,
+      listed: list.sessions.map((s) => s.id),
+      partial: only !== null,
+    };
     // A partial round samples fewer than listed by design: truncated only when the bound cut it.
     if (kept.length < sampled.length) {
       round.truncated = { listed: list.sessions.length, kept: kept.length };
@@ -364,7 +511,12 @@ export class BackendClient {
 
   // ---- internals ---------------------------------------------------------------------------
 
-  private async readNewest(directory: string, sessionId: string, opts: CallOptions, derive = this.detected === 'opencode') {
+  private async readNewest(
+    directory: string,
+    sessionId: string,
+    opts: CallOptions,
+    derive = this.detected === 'opencode',
+  ) {
     const op = 'GET /session/{id}/message';
     this.checkDirectory(directory, op);
     this.checkSession(sessionId, op);
@@ -383,7 +535,14 @@ export class BackendClient {
       const raw = newestRawMessage(res.json);
       return { message: raw ? toMessageSnapshot(raw) : null, progress: derive ? deriveProgress(raw) : null };
     } catch (err) {
-      if (err instanceof ShapeError) throw new BackendError({ kind: 'malformed', operation: op, baseUrl: this.baseUrl, sessionId, detail: err.message });
+      if (err instanceof ShapeError)
+        throw new BackendError({
+          kind: 'malformed',
+          operation: op,
+          baseUrl: this.baseUrl,
+          sessionId,
+          detail: err.message,
+        });
       throw err;
     }
   }
@@ -392,10 +551,23 @@ export class BackendClient {
     const op = 'GET /session/status';
     let res;
     try {
-      res = await this.http.request({ method: 'GET', path: 'session/status', query: { directory } satisfies Query, operation: op, read: 'json', maxBytes: BODY_LIMITS.statusMap, ...opts });
+      res = await this.http.request({
+        method: 'GET',
+        path: 'session/status',
+        query: { directory } satisfies Query,
+        operation: op,
+        read: 'json',
+        maxBytes: BODY_LIMITS.statusMap,
+        ...opts,
+      });
     } catch (err) {
       if (err instanceof BackendError && err.kind === 'not-found') {
-        throw new BackendError({ kind: 'malformed', operation: 'GET /session', baseUrl: this.baseUrl, detail: 'sessions carry no state and GET /session/status does not exist' });
+        throw new BackendError({
+          kind: 'malformed',
+          operation: 'GET /session',
+          baseUrl: this.baseUrl,
+          detail: 'sessions carry no state and GET /session/status does not exist',
+        });
       }
       throw err;
     }
@@ -405,7 +577,14 @@ export class BackendClient {
   /** GET of an optional stock-opencode endpoint: null when the backend has none (404). */
   private async optionalJson(path: string, directory: string, operation: string, opts: CallOptions): Promise<unknown> {
     try {
-      const res = await this.http.request({ method: 'GET', path, query: { directory }, operation, read: 'json', ...opts });
+      const res = await this.http.request({
+        method: 'GET',
+        path,
+        query: { directory },
+        operation,
+        read: 'json',
+        ...opts,
+      });
       return res.json;
     } catch (err) {
       if (err instanceof BackendError && err.kind === 'not-found') return null;
@@ -416,7 +595,14 @@ export class BackendClient {
   /** The dialect of a directory with no sessions: GET /session/status exists only on stock opencode. */
   private async probeDialect(directory: string, opts: CallOptions): Promise<Dialect | null> {
     try {
-      const res = await this.http.request({ method: 'GET', path: 'session/status', query: { directory }, operation: 'GET /session/status', read: 'json', ...opts });
+      const res = await this.http.request({
+        method: 'GET',
+        path: 'session/status',
+        query: { directory },
+        operation: 'GET /session/status',
+        read: 'json',
+        ...opts,
+      });
       if (res.json !== null && typeof res.json === 'object' && !Array.isArray(res.json)) this.detected = 'opencode';
     } catch (err) {
       if (!(err instanceof BackendError) || err.kind === 'aborted') throw err;
@@ -441,10 +627,18 @@ export class BackendClient {
     const providers = listing.providers.map((p) => {
       const m = byId.get(p.id);
       byId.delete(p.id);
-      return p.quota || !m ? p : { ...p, quota: { markedAt: m.markedAt, resetAt: m.resetAt, category: m.category ?? null } };
+      return p.quota || !m
+        ? p
+        : { ...p, quota: { markedAt: m.markedAt, resetAt: m.resetAt, category: m.category ?? null } };
     });
     for (const m of byId.values()) {
-      providers.push({ id: m.provider, name: null, connected: false, quota: { markedAt: m.markedAt, resetAt: m.resetAt, category: m.category ?? null }, models: [] });
+      providers.push({
+        id: m.provider,
+        name: null,
+        connected: false,
+        quota: { markedAt: m.markedAt, resetAt: m.resetAt, category: m.category ?? null },
+        models: [],
+      });
     }
     return { providers, connected: listing.connected };
   }
@@ -453,7 +647,8 @@ export class BackendClient {
     try {
       return read();
     } catch (err) {
-      if (err instanceof ShapeError) throw new BackendError({ kind: 'malformed', operation, baseUrl: this.baseUrl, sessionId, detail: err.message });
+      if (err instanceof ShapeError)
+        throw new BackendError({ kind: 'malformed', operation, baseUrl: this.baseUrl, sessionId, detail: err.message });
       throw err;
     }
   }
@@ -465,7 +660,12 @@ export class BackendClient {
 
   private checkSession(sessionId: string, operation: string): void {
     if (!isValidSessionId(sessionId)) {
-      throw new BackendError({ kind: 'invalid-request', operation, baseUrl: this.baseUrl, detail: 'session id is not a safe path segment' });
+      throw new BackendError({
+        kind: 'invalid-request',
+        operation,
+        baseUrl: this.baseUrl,
+        detail: 'session id is not a safe path segment',
+      });
     }
   }
 }
@@ -477,7 +677,8 @@ export function attachWaiting(samples: SessionSample[], requests: WaitingRequest
   for (const sample of samples) {
     const w = bySession.get(sample.session.id) ?? null;
     sample.waiting = w;
-    if (w && sample.newest?.runningTool) sample.newest.runningTool = { ...sample.newest.runningTool, waitingFor: w.kind };
+    if (w && sample.newest?.runningTool)
+      sample.newest.runningTool = { ...sample.newest.runningTool, waitingFor: w.kind };
   }
 }
 

@@ -61,9 +61,15 @@ export class BackendError extends Error {
 
   constructor(init: BackendErrorInit) {
     const status = init.status ?? null;
-    const what = init.kind === 'not-found' && init.sessionId ? `session ${init.sessionId} not found (it may have been deleted)` : SUMMARY[init.kind];
+    const what =
+      init.kind === 'not-found' && init.sessionId
+        ? `session ${init.sessionId} not found (it may have been deleted)`
+        : SUMMARY[init.kind];
     const tail = [status !== null ? `HTTP ${status}` : null, init.detail ?? null].filter(Boolean).join('; ');
-    super(redactSecrets(`${init.operation} on ${init.baseUrl}: ${what}${tail ? ` (${tail})` : ''}`), init.cause !== undefined ? { cause: init.cause } : undefined);
+    super(
+      redactSecrets(`${init.operation} on ${init.baseUrl}: ${what}${tail ? ` (${tail})` : ''}`),
+      init.cause !== undefined ? { cause: init.cause } : undefined,
+    );
     this.name = 'BackendError';
     this.kind = init.kind;
     this.operation = init.operation;

@@ -28,7 +28,8 @@ export interface BackendEvent {
  * `backoff`: waiting before the next connection (after a failure, silent or closed); terminal:
  * unsupported (no GET /event), unauthorized, stopped (the caller's signal).
  */
-export type EventStreamState = 'connecting' | 'open' | 'silent' | 'closed' | 'backoff' | 'unsupported' | 'unauthorized' | 'stopped';
+export type EventStreamState =
+  'connecting' | 'open' | 'silent' | 'closed' | 'backoff' | 'unsupported' | 'unauthorized' | 'stopped';
 
 export interface EventStreamOptions {
   directory: string;
@@ -100,16 +101,32 @@ function eventOf(v: object | null): BackendEvent | null {
  * the credentials (resolves 'unsupported' / 'unauthorized'). Never rejects: problems are reported
  * through onState (an invalid directory ends it at once as 'stopped' with the error).
  */
-export async function readEventStream(transport: HttpTransport, options: EventStreamOptions): Promise<EventStreamState> {
+export async function readEventStream(
+  transport: HttpTransport,
+  options: EventStreamOptions,
+): Promise<EventStreamState> {
   const problem = directoryProblem(options.directory);
   if (problem) {
-    options.onState?.('stopped', new BackendError({ kind: 'invalid-request', operation: 'GET /event', baseUrl: transport.baseUrl, detail: problem }));
+    options.onState?.(
+      'stopped',
+      new BackendError({
+        kind: 'invalid-request',
+        operation: 'GET /event',
+        baseUrl: transport.baseUrl,
+        detail: problem,
+      }),
+    );
     return 'stopped';
   }
-  return streamLoop(transport, { path: 'event', query: { directory: options.directory }, operation: 'GET /event' }, options, (data) => {
-    const event = toBackendEvent(data);
-    if (event) options.onEvent(event);
-  });
+  return streamLoop(
+    transport,
+    { path: 'event', query: { directory: options.directory }, operation: 'GET /event' },
+    options,
+    (data) => {
+      const event = toBackendEvent(data);
+      if (event) options.onEvent(event);
+    },
+  );
 }
 
 /** One event of the global stream: the directory it concerns and the event itself. */
@@ -136,7 +153,10 @@ export interface GlobalEventStreamOptions extends Omit<EventStreamOptions, 'dire
  * backend instead of one per directory). Same contract as readEventStream; 'unsupported' when the
  * server has no such endpoint (then read GET /event per directory).
  */
-export async function readGlobalEventStream(transport: HttpTransport, options: GlobalEventStreamOptions): Promise<EventStreamState> {
+export async function readGlobalEventStream(
+  transport: HttpTransport,
+  options: GlobalEventStreamOptions,
+): Promise<EventStreamState> {
   return streamLoop(transport, { path: 'global/event', query: {}, operation: 'GET /global/event' }, options, (data) => {
     const event = toGlobalEvent(data);
     if (event) options.onEvent(event);
@@ -149,9 +169,17 @@ interface StreamTarget {
   operation: string;
 }
 
-type LoopOptions = Pick<EventStreamOptions, 'signal' | 'onState' | 'minBackoffMs' | 'maxBackoffMs' | 'idleTimeoutMs' | 'maxEventChars'>;
+type LoopOptions = Pick<
+  EventStreamOptions,
+  'signal' | 'onState' | 'minBackoffMs' | 'maxBackoffMs' | 'idleTimeoutMs' | 'maxEventChars'
+>;
 
-async function streamLoop(transport: HttpTransport, target: StreamTarget, options: LoopOptions, onData: (data: string) => void): Promise<EventStreamState> {
+async function streamLoop(
+  transport: HttpTransport,
+  target: StreamTarget,
+  options: LoopOptions,
+  onData: (data: string) => void,
+): Promise<EventStreamState> {
   const minBackoff = options.minBackoffMs ?? 1_000;
   const maxBackoff = options.maxBackoffMs ?? 30_000;
   const idleTimeout = options.idleTimeoutMs ?? DEFAULT_EVENT_IDLE_TIMEOUT_MS;
@@ -161,13 +189,23 @@ async function streamLoop(transport: HttpTransport, target: StreamTarget, option
     setState('connecting');
     let healthy = false;
     try {
-      const { client, body } = await transport.openStream(target.path, target.query, target.operation, options.signal, idleTimeout);
+      const { client, body } = await transport.openStream(
+        target.path,
+        target.query,
+        target.operation,
+        options.signal,
+        idleTimeout,
+      );
       setState('open');
       const openedAt = Date.now();
       const parser = new SseParser(options.maxEventChars ?? MAX_EVENT_CHARS);
       const decoder = new TextDecoder();
-      const dropped = (kind: BackendError['kind'], detail: string) => new BackendError({ kind, operation: target.operation, baseUrl: transport.baseUrl, detail });
-      let end: { state: EventStreamState; error: BackendError } = { state: 'closed', error: dropped('network', 'the backend closed the event stream') };
+      const dropped = (kind: BackendError['kind'], detail: string) =>
+        new BackendError({ kind, operation: target.operation, baseUrl: transport.baseUrl, detail });
+      let end: { state: EventStreamState; error: BackendError } = {
+        state: 'closed',
+        error: dropped('network', 'the backend closed the event stream'),
+      };
       // The heartbeat watch: a complete line (an event, a heartbeat, a comment) restarts it; bytes
       // alone do not (a stream dripping one endless line is as dead as a silent one).
       let silent = false;
@@ -186,7 +224,8 @@ async function streamLoop(transport: HttpTransport, target: StreamTarget, option
         if (silent) end = { state: 'silent', error: dropped('timeout', `no event or heartbeat for ${idleTimeout} ms`) };
       } catch (err) {
         // a dropped, silent or flooding stream: reconnect below
-        if (silent || isIdleTimeout(err)) end = { state: 'silent', error: dropped('timeout', `no event or heartbeat for ${idleTimeout} ms`) };
+        if (silent || isIdleTimeout(err))
+          end = { state: 'silent', error: dropped('timeout', `no event or heartbeat for ${idleTimeout} ms`) };
         else if (err instanceof SseOverflow) end = { state: 'closed', error: dropped('too-large', err.message) };
         else end = { state: 'closed', error: dropped('network', 'the event stream broke off') };
       } finally {

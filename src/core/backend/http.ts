@@ -124,7 +124,11 @@ export class HttpTransport {
     let qs = '';
     // Fast path for the common {directory} and {directory, limit} queries (one encoding per directory).
     const keys = Object.keys(query);
-    if (keys[0] === 'directory' && typeof query.directory === 'string' && (keys.length === 1 || (keys.length === 2 && keys[1] === 'limit' && query.limit !== undefined))) {
+    if (
+      keys[0] === 'directory' &&
+      typeof query.directory === 'string' &&
+      (keys.length === 1 || (keys.length === 2 && keys[1] === 'limit' && query.limit !== undefined))
+    ) {
       if (this.lastDirectory !== query.directory) {
         this.lastDirectory = query.directory;
         this.lastDirectoryQuery = `?directory=${encodeURIComponent(query.directory)}`;
@@ -183,7 +187,10 @@ export class HttpTransport {
       if (status < 200 || status >= 300) {
         // The error body is never read into a message: it may echo request data or secrets.
         await res.body.dump().catch(() => undefined);
-        throw this.error(spec, kindForStatus(status), { status, detail: status === 429 ? 'too many requests' : undefined });
+        throw this.error(spec, kindForStatus(status), {
+          status,
+          detail: status === 429 ? 'too many requests' : undefined,
+        });
       }
       if (mediaType(res.headers['content-type']) === 'text/html') {
         // A login or proxy page: the request never reached the backend, even for a POST.
@@ -199,13 +206,20 @@ export class HttpTransport {
       try {
         text = await readCapped(res, maxBytes);
       } catch (err) {
-        if (err instanceof BodyTooLarge) throw this.error(spec, 'too-large', { status, detail: `more than the ${formatBytes(maxBytes)} read from one answer of ${spec.operation}` });
+        if (err instanceof BodyTooLarge)
+          throw this.error(spec, 'too-large', {
+            status,
+            detail: `more than the ${formatBytes(maxBytes)} read from one answer of ${spec.operation}`,
+          });
         throw this.transportError(spec, err, timeoutMs, deadline);
       }
       try {
         return { status, headers: res.headers, json: JSON.parse(text) };
       } catch {
-        throw this.error(spec, 'malformed', { status, detail: `body is not JSON${describeContentType(res.headers['content-type'])}` });
+        throw this.error(spec, 'malformed', {
+          status,
+          detail: `body is not JSON${describeContentType(res.headers['content-type'])}`,
+        });
       }
     } finally {
       deadline.dispose();
@@ -213,16 +227,35 @@ export class HttpTransport {
     }
   }
 
-  private error(spec: RequestSpec, kind: BackendError['kind'], extra: { status?: number; detail?: string; cause?: unknown } = {}): BackendError {
-    return new BackendError({ kind, operation: spec.operation, baseUrl: this.baseUrl, sessionId: spec.sessionId, ...extra });
+  private error(
+    spec: RequestSpec,
+    kind: BackendError['kind'],
+    extra: { status?: number; detail?: string; cause?: unknown } = {},
+  ): BackendError {
+    return new BackendError({
+      kind,
+      operation: spec.operation,
+      baseUrl: this.baseUrl,
+      sessionId: spec.sessionId,
+      ...extra,
+    });
   }
 
   private transportError(spec: RequestSpec, err: unknown, timeoutMs: number, deadline: Deadline): BackendError {
     if (err instanceof BackendError) return err;
     if (spec.signal?.aborted) return this.error(spec, 'aborted');
-    if (deadline.expired) return this.error(spec, 'timeout', { detail: `no complete answer within ${timeoutMs} ms (one deadline for headers and body)` });
+    if (deadline.expired)
+      return this.error(spec, 'timeout', {
+        detail: `no complete answer within ${timeoutMs} ms (one deadline for headers and body)`,
+      });
     const kind = kindForTransportError(err);
-    return this.error(spec, kind, kind === 'timeout' ? { detail: `no answer within ${timeoutMs} ms` } : { detail: transportDetail(err), cause: err });
+    return this.error(
+      spec,
+      kind,
+      kind === 'timeout'
+        ? { detail: `no answer within ${timeoutMs} ms` }
+        : { detail: transportDetail(err), cause: err },
+    );
   }
 
   /**
@@ -236,7 +269,11 @@ export class HttpTransport {
     signal: AbortSignal,
     idleTimeoutMs: number,
   ): Promise<{ client: Client; body: Dispatcher.ResponseData['body'] }> {
-    const client = new (undici().Client)(this.origin, { connect: { timeout: Math.min(this.timeoutMs, 10_000) }, bodyTimeout: idleTimeoutMs, headersTimeout: this.timeoutMs });
+    const client = new (undici().Client)(this.origin, {
+      connect: { timeout: Math.min(this.timeoutMs, 10_000) },
+      bodyTimeout: idleTimeoutMs,
+      headersTimeout: this.timeoutMs,
+    });
     const fail = (kind: BackendError['kind'], extra: { status?: number; detail?: string; cause?: unknown } = {}) =>
       new BackendError({ kind, operation, baseUrl: this.baseUrl, ...extra });
     // The answer's headers within the request deadline (a server may drip them too).
@@ -259,7 +296,11 @@ export class HttpTransport {
       const type = mediaType(res.headers['content-type']);
       if (type !== null && type !== 'text/event-stream') {
         discardBody(res.body);
-        throw fail('malformed', { status: res.statusCode, detail: type === 'text/html' ? HTML_PAGE : `not an event stream${describeContentType(res.headers['content-type'])}` });
+        throw fail('malformed', {
+          status: res.statusCode,
+          detail:
+            type === 'text/html' ? HTML_PAGE : `not an event stream${describeContentType(res.headers['content-type'])}`,
+        });
       }
       return { client, body: res.body };
     } catch (err) {

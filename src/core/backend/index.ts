@@ -1,7 +1,25 @@
-export { BackendClient, type BackendClientOptions, type CallOptions, type PendingRequests, type PermissionReply, type SampleRound, type SessionList } from './client';
+export {
+  BackendClient,
+  type BackendClientOptions,
+  type CallOptions,
+  type PendingRequests,
+  type PermissionReply,
+  type SampleRound,
+  type SessionList,
+} from './client';
 export { BackendError, isBackendError, type BackendErrorKind } from './errors';
 export { QuotaMarkBook, type StoredMark, type WallObservation } from './quota-marks';
 export { textPrompt, payloadProblem, type PromptPayload } from './payload';
-export { readEventStream, readGlobalEventStream, toBackendEvent, toGlobalEvent, type BackendEvent, type EventStreamOptions, type EventStreamState, type GlobalBackendEvent, type GlobalEventStreamOptions } from './events';
+export {
+  readEventStream,
+  readGlobalEventStream,
+  toBackendEvent,
+  toGlobalEvent,
+  type BackendEvent,
+  type EventStreamOptions,
+  type EventStreamState,
+  type GlobalBackendEvent,
+  type GlobalEventStreamOptions,
+} from './events';
 export { isValidSessionId } from './ids';
 export { ActivityCounter } from './activity';

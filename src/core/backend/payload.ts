@@ -18,13 +18,20 @@ export function payloadProblem(p: unknown): string | null {
   if (typeof p !== 'object' || p === null) return 'payload must be an object';
   const x = p as Partial<PromptPayload>;
   if (typeof x.agent !== 'string' || x.agent.trim() === '') return 'agent must be a non-empty string';
-  if (typeof x.model !== 'object' || x.model === null) return 'model {providerID, modelID} is required: every launch or wake names a model';
-  if (typeof x.model.providerID !== 'string' || x.model.providerID === '' || typeof x.model.modelID !== 'string' || x.model.modelID === '') {
+  if (typeof x.model !== 'object' || x.model === null)
+    return 'model {providerID, modelID} is required: every launch or wake names a model';
+  if (
+    typeof x.model.providerID !== 'string' ||
+    x.model.providerID === '' ||
+    typeof x.model.modelID !== 'string' ||
+    x.model.modelID === ''
+  ) {
     return 'model.providerID and model.modelID must be non-empty strings';
   }
   if (!Array.isArray(x.parts) || x.parts.length === 0) return 'parts must be a non-empty array';
   for (const part of x.parts) {
-    if (typeof part !== 'object' || part === null || part.type !== 'text' || typeof part.text !== 'string') return 'each part must be {type: "text", text: string}';
+    if (typeof part !== 'object' || part === null || part.type !== 'text' || typeof part.text !== 'string')
+      return 'each part must be {type: "text", text: string}';
   }
   return null;
 }

@@ -59,7 +59,12 @@ export class QuotaMarkBook {
     if (cleared !== undefined && wall.at <= cleared) return;
     const existing = this.marks.get(provider);
     if (!existing) {
-      this.marks.set(provider, { provider, markedAt: wall.at, resetAt: wall.category === 'balance' ? null : wall.resetAt, category: wall.category });
+      this.marks.set(provider, {
+        provider,
+        markedAt: wall.at,
+        resetAt: wall.category === 'balance' ? null : wall.resetAt,
+        category: wall.category,
+      });
       return;
     }
     const newer = wall.at >= existing.markedAt;
@@ -120,7 +125,11 @@ export class QuotaMarkBook {
       for (const d of data) {
         if (d && typeof d.provider === 'string' && typeof d.markedAt === 'number') {
           const category = typeof d.category === 'string' ? (d.category as FailureCategory) : 'rate-limit';
-          book.record(d.provider, { at: d.markedAt, resetAt: typeof d.resetAt === 'number' ? d.resetAt : null, category });
+          book.record(d.provider, {
+            at: d.markedAt,
+            resetAt: typeof d.resetAt === 'number' ? d.resetAt : null,
+            category,
+          });
         }
       }
     }
@@ -136,7 +145,11 @@ export class QuotaMarkBook {
   static fromState(data: unknown, now: () => EpochMs = Date.now, options: QuotaMarkBookOptions = {}): QuotaMarkBook {
     if (Array.isArray(data)) return QuotaMarkBook.fromJSON(data, now, options);
     const book = new QuotaMarkBook(now, options);
-    if (data && typeof data === 'object') book.merge(QuotaMarkBook.fromJSON((data as { marks?: unknown }).marks, now, options), (data as { cleared?: unknown }).cleared);
+    if (data && typeof data === 'object')
+      book.merge(
+        QuotaMarkBook.fromJSON((data as { marks?: unknown }).marks, now, options),
+        (data as { cleared?: unknown }).cleared,
+      );
     return book;
   }
 
@@ -150,7 +163,8 @@ export class QuotaMarkBook {
         if (typeof at === 'number' && Number.isFinite(at)) this.observeSuccess(provider, at);
       }
     }
-    for (const m of other.list()) this.record(m.provider, { at: m.markedAt, resetAt: m.resetAt, category: m.category ?? 'rate-limit' });
+    for (const m of other.list())
+      this.record(m.provider, { at: m.markedAt, resetAt: m.resetAt, category: m.category ?? 'rate-limit' });
   }
 
   private expired(m: StoredMark): boolean {

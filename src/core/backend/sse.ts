@@ -72,8 +72,7 @@ export class SseParser {
       this.pending += value.length + 1;
       if (this.pending > this.maxChars) throw new SseOverflow(this.maxChars);
       this.data.push(value);
-    }
-    else if (field === 'event') this.event = value;
+    } else if (field === 'event') this.event = value;
     else if (field === 'id' && !value.includes('\0')) this.id = value;
   }
 }

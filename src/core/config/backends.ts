@@ -98,7 +98,13 @@ export function parseBackendConfigs(
     const insecure = warning !== null;
     if (warning) problems.push({ index, message: warning });
     const name = typeof e.name === 'string' && e.name.trim() !== '' ? e.name.trim() : url.host;
-    backends.push({ key, name, baseUrl: url.href.replace(/\/$/, ''), directories: [...new Set(directories)], insecure });
+    backends.push({
+      key,
+      name,
+      baseUrl: url.href.replace(/\/$/, ''),
+      directories: [...new Set(directories)],
+      insecure,
+    });
   });
   return { backends, problems };
 }

@@ -10,7 +10,15 @@
 //   wait-for-reset   quota wall, no free provider, and the earliest known reset of the marked
 //                    connected providers is within reach
 //   escalate         balance failure (top-up, not time, cures it), or reset unknown / out of reach
-import type { ActionDecision, CompletionReport, EpochMs, MessageSnapshot, ProviderListing, QuotaWall, VerdictResult } from '../model';
+import type {
+  ActionDecision,
+  CompletionReport,
+  EpochMs,
+  MessageSnapshot,
+  ProviderListing,
+  QuotaWall,
+  VerdictResult,
+} from '../model';
 import { headline } from './precedence';
 import { chooseRecoveryProvider, earliestConnectedReset, markedProviders, type ProviderScope } from './provider-choice';
 
@@ -39,8 +47,18 @@ function withWallMark(listing: ProviderListing, wall: QuotaWall, now: EpochMs): 
   const known = listing.providers.find((p) => p.id === wall.provider);
   if (known?.quota) return listing;
   const mark = { markedAt: now, resetAt: wall.resetAt, category: wall.category };
-  if (known) return { ...listing, providers: listing.providers.map((p) => (p.id === wall.provider ? { ...p, quota: mark } : p)) };
-  return { ...listing, providers: [...listing.providers, { id: wall.provider, name: null, connected: listing.connected.includes(wall.provider), quota: mark, models: [] }] };
+  if (known)
+    return {
+      ...listing,
+      providers: listing.providers.map((p) => (p.id === wall.provider ? { ...p, quota: mark } : p)),
+    };
+  return {
+    ...listing,
+    providers: [
+      ...listing.providers,
+      { id: wall.provider, name: null, connected: listing.connected.includes(wall.provider), quota: mark, models: [] },
+    ],
+  };
 }
 
 export function chooseAction(input: ActionInput): ActionDecision {
@@ -48,7 +66,11 @@ export function chooseAction(input: ActionInput): ActionDecision {
   const reach = input.resetWithinReachMs ?? DEFAULT_RESET_WITHIN_REACH_MS;
   if (verdict.verdict === null) return decide('leave-alone', `no verdict yet (${verdict.basis})`);
   if (verdict.verdict === 'healthy') return decide('leave-alone', 'healthy: leave alone');
-  if (verdict.verdict === 'waiting') return decide('answer', `${verdict.basis}: a person must answer (never abort-and-wake: that would throw the request away)`);
+  if (verdict.verdict === 'waiting')
+    return decide(
+      'answer',
+      `${verdict.basis}: a person must answer (never abort-and-wake: that would throw the request away)`,
+    );
 
   // One precedence (health/precedence): quota wall, then report, then the verdict.
   const head = headline({ verdict: verdict.verdict, quotaWall: wall, report });
@@ -57,39 +79,77 @@ export function chooseAction(input: ActionInput): ActionDecision {
     const abortFirst = wall.abortFirst || verdict.verdict === 'hung';
     const who = wall.provider ?? 'an unknown provider';
     if (wall.category === 'balance') {
-      return decide('escalate', `balance failure on ${who} (HTTP 402 insufficient_quota): a human must top up; switching provider is not the cure`, {
-        abortFirst,
-        escalation: { reason: 'balance', message: `balance failure on ${who}: top up the account`, marks: markedProviders(listing) },
-      });
+      return decide(
+        'escalate',
+        `balance failure on ${who} (HTTP 402 insufficient_quota): a human must top up; switching provider is not the cure`,
+        {
+          abortFirst,
+          escalation: {
+            reason: 'balance',
+            message: `balance failure on ${who}: top up the account`,
+            marks: markedProviders(listing),
+          },
+        },
+      );
     }
     const free = chooseRecoveryProvider(listing, wall.provider, input.providers);
     if (free) {
-      return decide('recover', `${wall.category} wall on ${who}; ${free.id} is connected and has no quota object: re-wake there${abortFirst ? ' after aborting (still generating)' : ''}`, {
-        abortFirst,
-        recoverOn: free.id,
-      });
+      return decide(
+        'recover',
+        `${wall.category} wall on ${who}; ${free.id} is connected and has no quota object: re-wake there${abortFirst ? ' after aborting (still generating)' : ''}`,
+        {
+          abortFirst,
+          recoverOn: free.id,
+        },
+      );
     }
     const earliest = earliestConnectedReset(listing);
     if (earliest === null) {
-      return decide('escalate', `${wall.category} wall on ${who}; no connected provider is free and no reset time is known`, {
-        abortFirst,
-        escalation: { reason: 'reset-unknown', message: 'no connected provider is free and no marked provider has a known reset', marks: markedProviders(listing) },
-      });
+      return decide(
+        'escalate',
+        `${wall.category} wall on ${who}; no connected provider is free and no reset time is known`,
+        {
+          abortFirst,
+          escalation: {
+            reason: 'reset-unknown',
+            message: 'no connected provider is free and no marked provider has a known reset',
+            marks: markedProviders(listing),
+          },
+        },
+      );
     }
     if (earliest - now <= reach) {
-      return decide('wait-for-reset', `${wall.category} wall on ${who}; no connected provider is free; the earliest reset (${new Date(earliest).toISOString()}) is within reach: leave the worker down and retry then`, {
-        abortFirst,
-        waitUntil: earliest,
-      });
+      return decide(
+        'wait-for-reset',
+        `${wall.category} wall on ${who}; no connected provider is free; the earliest reset (${new Date(earliest).toISOString()}) is within reach: leave the worker down and retry then`,
+        {
+          abortFirst,
+          waitUntil: earliest,
+        },
+      );
     }
-    return decide('escalate', `${wall.category} wall on ${who}; no connected provider is free; the earliest reset (${new Date(earliest).toISOString()}) is out of reach`, {
-      abortFirst,
-      escalation: { reason: 'reset-out-of-reach', message: `the earliest reset is ${new Date(earliest).toISOString()}`, marks: markedProviders(listing) },
-    });
+    return decide(
+      'escalate',
+      `${wall.category} wall on ${who}; no connected provider is free; the earliest reset (${new Date(earliest).toISOString()}) is out of reach`,
+      {
+        abortFirst,
+        escalation: {
+          reason: 'reset-out-of-reach',
+          message: `the earliest reset is ${new Date(earliest).toISOString()}`,
+          marks: markedProviders(listing),
+        },
+      },
+    );
   }
 
-  if (head === 'report' && report) return decide('harvest', `completion report present (status=${report.status}): harvest it`);
-  if (verdict.verdict === 'hung') return decide('abort-then-wake', 'hung: abort, confirm idle, then re-wake (queued prompts of a dead stream never fire)', { abortFirst: true });
+  if (head === 'report' && report)
+    return decide('harvest', `completion report present (status=${report.status}): harvest it`);
+  if (verdict.verdict === 'hung')
+    return decide(
+      'abort-then-wake',
+      'hung: abort, confirm idle, then re-wake (queued prompts of a dead stream never fire)',
+      { abortFirst: true },
+    );
   if (!newest) return decide('leave-alone', 'idle with no message at all: nothing to wake');
   const why =
     newest.role !== 'assistant'

@@ -22,14 +22,31 @@ export interface AssessOptions {
   providers?: ProviderScope | null;
 }
 
-export function assessSession(samples: SessionSample[], listing: ProviderListing, options: AssessOptions): SessionAssessment {
+export function assessSession(
+  samples: SessionSample[],
+  listing: ProviderListing,
+  options: AssessOptions,
+): SessionAssessment {
   if (samples.length === 0) throw new Error('assessSession needs at least one sample');
   const latest = samples[samples.length - 1];
   const previous = samples.length >= 2 ? samples[samples.length - 2] : undefined;
-  const verdict = judgeVerdict(previous ?? latest, previous ? latest : undefined, { minSpacingMs: options.minSpacingMs, toolCeilingMs: options.toolCeilingMs, retryWaitMs: options.retryWaitMs });
+  const verdict = judgeVerdict(previous ?? latest, previous ? latest : undefined, {
+    minSpacingMs: options.minSpacingMs,
+    toolCeilingMs: options.toolCeilingMs,
+    retryWaitMs: options.retryWaitMs,
+  });
   const wall = detectQuotaWall(latest, verdict, listing, { retryWaitMs: options.retryWaitMs });
   const report = reportOf(latest.newest);
-  const decision = chooseAction({ verdict, wall, report, newest: latest.newest, listing, now: options.now, resetWithinReachMs: options.resetWithinReachMs, providers: options.providers });
+  const decision = chooseAction({
+    verdict,
+    wall,
+    report,
+    newest: latest.newest,
+    listing,
+    now: options.now,
+    resetWithinReachMs: options.resetWithinReachMs,
+    providers: options.providers,
+  });
   return {
     id: latest.session.id,
     title: latest.session.title,
@@ -63,7 +80,14 @@ export function unreadableAssessment(session: SessionSnapshot, reason: string, s
     samples: sampleCount,
     quotaWall: null,
     report: null,
-    decision: { action: 'leave-alone', abortFirst: false, basis: `${basis}: no action on unknown data`, recoverOn: null, waitUntil: null, escalation: null },
+    decision: {
+      action: 'leave-alone',
+      abortFirst: false,
+      basis: `${basis}: no action on unknown data`,
+      recoverOn: null,
+      waitUntil: null,
+      escalation: null,
+    },
     unreadable: reason,
     parentId: session.parentId ?? null,
   };

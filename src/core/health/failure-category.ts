@@ -1,2 +1,9 @@
 // The failure categories live in src/core/failure-category.ts (the backend layer reads them too).
-export { classifyFailure, categoryFromReason, categoryFromText, reasonForCategory, QUOTA_REASONS, type FailureFacts } from '../failure-category';
+export {
+  classifyFailure,
+  categoryFromReason,
+  categoryFromText,
+  reasonForCategory,
+  QUOTA_REASONS,
+  type FailureFacts,
+} from '../failure-category';

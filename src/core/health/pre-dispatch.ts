@@ -19,7 +19,10 @@ export function preDispatchCheck(intended: string, listing: ProviderListing): Di
   const record = listing.providers.find((p) => p.id === intended);
   const connected = listing.connected.includes(intended);
   const marked = !!record?.quota;
-  if (marked) problems.push(`${intended} has a quota object (cooling down${record?.quota?.resetAt ? ` until ${new Date(record.quota.resetAt).toISOString()}` : ', reset unknown'})`);
+  if (marked)
+    problems.push(
+      `${intended} has a quota object (cooling down${record?.quota?.resetAt ? ` until ${new Date(record.quota.resetAt).toISOString()}` : ', reset unknown'})`,
+    );
   if (!connected) problems.push(`${intended} is not connected`);
   const others = listing.connected.filter((id) => id !== intended);
   const freeOthers = freeProviders(listing, [intended]).map((p) => p.id);
@@ -28,5 +31,10 @@ export function preDispatchCheck(intended: string, listing: ProviderListing): Di
   const usable = connected && !marked;
   const dispatchOn = usable ? intended : (freeOthers[0] ?? null);
   if (!usable && dispatchOn === null) problems.push('no connected provider without a quota object is available');
-  return { ok: problems.length === 0, problems, dispatchOn, fallback: dispatchOn === fallback ? (freeOthers[1] ?? others.find((o) => o !== dispatchOn) ?? null) : fallback };
+  return {
+    ok: problems.length === 0,
+    problems,
+    dispatchOn,
+    fallback: dispatchOn === fallback ? (freeOthers[1] ?? others.find((o) => o !== dispatchOn) ?? null) : fallback,
+  };
 }

@@ -24,12 +24,17 @@ export function parseProviderScope(text: string): ProviderScope {
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
-  for (const id of ids) if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(id)) throw new Error(`"${id.slice(0, 40)}" is not a provider id`);
+  for (const id of ids)
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(id)) throw new Error(`"${id.slice(0, 40)}" is not a provider id`);
   return ids;
 }
 
 /** Connected providers with no quota object, in the listing's `connected` order (within the scope, when given). */
-export function freeProviders(listing: ProviderListing, exclude: Array<string | null> = [], scope?: ProviderScope | null): ProviderRecord[] {
+export function freeProviders(
+  listing: ProviderListing,
+  exclude: Array<string | null> = [],
+  scope?: ProviderScope | null,
+): ProviderRecord[] {
   const skip = new Set(exclude.filter((x): x is string => x !== null));
   const byId = new Map(listing.providers.map((p) => [p.id, p]));
   const out: ProviderRecord[] = [];
@@ -42,13 +47,21 @@ export function freeProviders(listing: ProviderListing, exclude: Array<string | 
 }
 
 /** Step 3: a connected provider without a quota object, other than the failed one. */
-export function chooseRecoveryProvider(listing: ProviderListing, failed: string | null, scope?: ProviderScope | null): ProviderRecord | null {
+export function chooseRecoveryProvider(
+  listing: ProviderListing,
+  failed: string | null,
+  scope?: ProviderScope | null,
+): ProviderRecord | null {
   return freeProviders(listing, [failed], scope)[0] ?? null;
 }
 
 /** The model to name explicitly on a provider: the backend's default, else its first model. */
 export function modelOn(provider: ProviderRecord, preferred?: string | null): ModelRef | null {
-  const modelID = (preferred && provider.models.includes(preferred) ? preferred : null) ?? provider.defaultModel ?? provider.models[0] ?? null;
+  const modelID =
+    (preferred && provider.models.includes(preferred) ? preferred : null) ??
+    provider.defaultModel ??
+    provider.models[0] ??
+    null;
   return modelID ? { providerID: provider.id, modelID } : null;
 }
 
@@ -63,6 +76,10 @@ export function earliestConnectedReset(listing: ProviderListing): EpochMs | null
 }
 
 /** Each marked provider's id, markedAt and resetAt: what an escalation reports. */
-export function markedProviders(listing: ProviderListing): Array<{ provider: string; markedAt: EpochMs; resetAt: EpochMs | null }> {
-  return listing.providers.filter((p) => p.quota).map((p) => ({ provider: p.id, markedAt: p.quota!.markedAt, resetAt: p.quota!.resetAt }));
+export function markedProviders(
+  listing: ProviderListing,
+): Array<{ provider: string; markedAt: EpochMs; resetAt: EpochMs | null }> {
+  return listing.providers
+    .filter((p) => p.quota)
+    .map((p) => ({ provider: p.id, markedAt: p.quota!.markedAt, resetAt: p.quota!.resetAt }));
 }

@@ -69,7 +69,12 @@ function markOf(listing: ProviderListing | null, provider: string | null): Quota
  * `abortFirst` follows rule 2: a session that still reads generating is aborted before re-waking.
  * The listing's resetAt for the failed provider, when it has one, wins over the failure's own.
  */
-export function detectQuotaWall(latest: SessionSample, verdict: VerdictResult | null, listing: ProviderListing | null, options: WallOptions = {}): QuotaWall | null {
+export function detectQuotaWall(
+  latest: SessionSample,
+  verdict: VerdictResult | null,
+  listing: ProviderListing | null,
+  options: WallOptions = {},
+): QuotaWall | null {
   const generating = latest.session.state === 'generating';
   const fromSample = observedWall(latest, options);
   if (fromSample) {
@@ -84,7 +89,15 @@ export function detectQuotaWall(latest: SessionSample, verdict: VerdictResult | 
     const mark = markOf(listing, provider);
     if (mark) {
       const category = mark.category ?? 'rate-limit';
-      return { provider, reason: null, category, resetAt: category === 'balance' ? null : mark.resetAt, source: 'provider-listing', abortFirst: true, text: null };
+      return {
+        provider,
+        reason: null,
+        category,
+        resetAt: category === 'balance' ? null : mark.resetAt,
+        source: 'provider-listing',
+        abortFirst: true,
+        text: null,
+      };
     }
   }
   return null;

@@ -39,7 +39,11 @@ export class SampleHistory {
     // Younger samples are kept one per step (the oldest): a baseline found among them is at most
     // one step older than the best one, and still inside the window (a quarter of its width).
     this.stepMs = Math.min(this.minSpacingMs, this.maxBaselineAgeMs - this.minSpacingMs) / 4;
-    this.verdictOptions = { minSpacingMs: this.minSpacingMs, toolCeilingMs: options.toolCeilingMs, retryWaitMs: options.retryWaitMs };
+    this.verdictOptions = {
+      minSpacingMs: this.minSpacingMs,
+      toolCeilingMs: options.toolCeilingMs,
+      retryWaitMs: options.retryWaitMs,
+    };
   }
 
   /** Adds samples (any sessions); each session's list stays ordered by time. */
@@ -126,7 +130,13 @@ export class SampleHistory {
       if (age < this.minSpacingMs) {
         // The oldest of its step: it becomes a baseline first, so a verdict is never delayed.
         const prev = list[i - 1];
-        if (prev && this.stepMs > 0 && newest.at - prev.at < this.minSpacingMs && Math.floor(prev.at / this.stepMs) === Math.floor(s.at / this.stepMs)) continue;
+        if (
+          prev &&
+          this.stepMs > 0 &&
+          newest.at - prev.at < this.minSpacingMs &&
+          Math.floor(prev.at / this.stepMs) === Math.floor(s.at / this.stepMs)
+        )
+          continue;
       } else if (age <= this.maxBaselineAgeMs) {
         if (++inWindow > 2) continue;
       } else if (++beyond > 1) {

@@ -14,7 +14,8 @@ import { recordWalls } from './record-walls';
 import { SampleHistory } from './sample-history';
 
 /** What sampling needs of a backend client: a real BackendClient, or the narrower one of an action. */
-export type SamplingBackend = Pick<BackendClient, 'sampleRound'> & Partial<Pick<BackendClient, 'capabilities' | 'marks' | 'dialect' | 'transport'>>;
+export type SamplingBackend = Pick<BackendClient, 'sampleRound'> &
+  Partial<Pick<BackendClient, 'capabilities' | 'marks' | 'dialect' | 'transport'>>;
 
 export interface SettledSamplesOptions {
   /** Time between two samples (the spec: 30-60 s). */
@@ -51,9 +52,18 @@ export interface SettledSamples {
 }
 
 /** Samples `directory` until every session of interest has a settled verdict (or maxSamples). */
-export async function collectSettledSamples(client: SamplingBackend, directory: string, options: SettledSamplesOptions): Promise<SettledSamples> {
+export async function collectSettledSamples(
+  client: SamplingBackend,
+  directory: string,
+  options: SettledSamplesOptions,
+): Promise<SettledSamples> {
   const maxSamples = Math.max(2, options.maxSamples ?? 4);
-  const history = new SampleHistory({ spacingMs: options.spacingMs, minSpacingMs: options.minSpacingMs, toolCeilingMs: options.toolCeilingMs, retryWaitMs: options.retryWaitMs });
+  const history = new SampleHistory({
+    spacingMs: options.spacingMs,
+    minSpacingMs: options.minSpacingMs,
+    toolCeilingMs: options.toolCeilingMs,
+    retryWaitMs: options.retryWaitMs,
+  });
   const activity = new ActivityCounter();
   const stopEvents = new AbortController();
   const onAbort = () => stopEvents.abort();
@@ -65,14 +75,22 @@ export async function collectSettledSamples(client: SamplingBackend, directory: 
     const round = await client.sampleRound(directory, { activity, signal: options.signal, ...narrow });
     rounds.push(round);
     history.add(...round.samples);
-    if (client.capabilities?.quotaObjects === false && client.marks) recordWalls(client.marks, round.samples, { retryWaitMs: options.retryWaitMs });
+    if (client.capabilities?.quotaObjects === false && client.marks)
+      recordWalls(client.marks, round.samples, { retryWaitMs: options.retryWaitMs });
     return round;
   };
-  const result = (latest: SampleRound): SettledSamples => ({ history, latest, sampledAt: rounds.map((r) => r.at), dialect: client.dialect ?? null, warnings: [...new Set(rounds.flatMap((r) => r.warnings))] });
+  const result = (latest: SampleRound): SettledSamples => ({
+    history,
+    latest,
+    sampledAt: rounds.map((r) => r.at),
+    dialect: client.dialect ?? null,
+    warnings: [...new Set(rounds.flatMap((r) => r.warnings))],
+  });
   try {
     let latest = await sample();
     if (options.onRound?.(latest) === true) return result(latest);
-    if (options.events !== false && client.capabilities?.events && client.transport) reader = (await openEvents(client.transport, directory, activity, stopEvents.signal)).reader;
+    if (options.events !== false && client.capabilities?.events && client.transport)
+      reader = (await openEvents(client.transport, directory, activity, stopEvents.signal)).reader;
     for (;;) {
       await options.sleep(options.spacingMs);
       latest = await sample();
@@ -81,7 +99,9 @@ export async function collectSettledSamples(client: SamplingBackend, directory: 
       // Sample again while a session has no settled verdict (states disagree, it moved while
       // idle, or it appeared after the first sample): never guess.
       const wanted = options.sessionIds ? new Set(options.sessionIds) : null;
-      const unsettled = latest.samples.some((s) => (!wanted || wanted.has(s.session.id)) && !history.settled(s.session.id));
+      const unsettled = latest.samples.some(
+        (s) => (!wanted || wanted.has(s.session.id)) && !history.settled(s.session.id),
+      );
       if (!unsettled) break;
     }
     return result(latest);
@@ -93,7 +113,12 @@ export async function collectSettledSamples(client: SamplingBackend, directory: 
 }
 
 /** Starts the event stream reader and waits (up to 2 s) until it is open or has given up. */
-async function openEvents(transport: NonNullable<SamplingBackend['transport']>, directory: string, activity: ActivityCounter, signal: AbortSignal): Promise<{ reader: Promise<unknown> }> {
+async function openEvents(
+  transport: NonNullable<SamplingBackend['transport']>,
+  directory: string,
+  activity: ActivityCounter,
+  signal: AbortSignal,
+): Promise<{ reader: Promise<unknown> }> {
   let settle!: () => void;
   const settled = new Promise<void>((resolve) => (settle = resolve));
   const reader = readEventStream(transport, {
@@ -115,11 +140,16 @@ async function openEvents(transport: NonNullable<SamplingBackend['transport']>, 
  * The assessment of every session of the last round: the verdict of its pair of samples, or
  * unknown with the reason when its newest message could not be read. List order is kept.
  */
-export function assessSettled(settled: Pick<SettledSamples, 'history' | 'latest'>, listing: ProviderListing, options: AssessOptions): SessionAssessment[] {
+export function assessSettled(
+  settled: Pick<SettledSamples, 'history' | 'latest'>,
+  listing: ProviderListing,
+  options: AssessOptions,
+): SessionAssessment[] {
   const { history, latest } = settled;
   const out: SessionAssessment[] = latest.samples.map((s) =>
     assessSession(history.pair(s.session.id), listing, { ...options, sampleCount: history.count(s.session.id) }),
   );
-  for (const u of latest.unreadable) out.push(unreadableAssessment(u.session, u.error.message, history.count(u.session.id)));
+  for (const u of latest.unreadable)
+    out.push(unreadableAssessment(u.session, u.error.message, history.count(u.session.id)));
   return out;
 }

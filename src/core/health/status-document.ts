@@ -6,7 +6,15 @@
 // settled=false and action leave-alone (no action is ever taken on an unsettled verdict).
 // A session whose newest message could not be read has verdict "unknown" with the reason in
 // `unreadable` and `basis`. `headline` is the one precedence (health/precedence) the views use too.
-import type { CompletionReport, Dialect, EpochMs, FailureCategory, ProviderListing, SessionAssessment, Verdict } from '../model';
+import type {
+  CompletionReport,
+  Dialect,
+  EpochMs,
+  FailureCategory,
+  ProviderListing,
+  SessionAssessment,
+  Verdict,
+} from '../model';
 import { headline, type Headline } from './precedence';
 import { allFreeAt } from './quota-wall';
 
@@ -18,7 +26,14 @@ export interface StatusSession {
   /** Why the newest message could not be read (verdict unknown), else null. */
   unreadable: string | null;
   action: SessionAssessment['decision']['action'];
-  quotaWall: null | { provider: string | null; reason: string | null; category: FailureCategory; resetAt: EpochMs | null; source: string; abortFirst: boolean };
+  quotaWall: null | {
+    provider: string | null;
+    reason: string | null;
+    category: FailureCategory;
+    resetAt: EpochMs | null;
+    source: string;
+    abortFirst: boolean;
+  };
   report: CompletionReport | null;
   settled: boolean;
   basis: string;
@@ -39,7 +54,11 @@ export interface StatusSession {
 export interface StatusProvider {
   id: string;
   connected: boolean;
-  quota: null | { markedAt: EpochMs; resetAt: EpochMs | null; /** How old the mark is when the document was built. */ ageMs?: number };
+  quota: null | {
+    markedAt: EpochMs;
+    resetAt: EpochMs | null;
+    /** How old the mark is when the document was built. */ ageMs?: number;
+  };
   name: string | null;
   category: FailureCategory | null;
 }
@@ -64,7 +83,16 @@ export function statusSession(a: SessionAssessment): StatusSession {
     headline: headline(a),
     unreadable: a.unreadable ?? null,
     action: a.decision.action,
-    quotaWall: w ? { provider: w.provider, reason: w.reason, category: w.category, resetAt: w.resetAt, source: w.source, abortFirst: w.abortFirst } : null,
+    quotaWall: w
+      ? {
+          provider: w.provider,
+          reason: w.reason,
+          category: w.category,
+          resetAt: w.resetAt,
+          source: w.source,
+          abortFirst: w.abortFirst,
+        }
+      : null,
     report: a.report,
     settled: a.settled,
     basis: a.verdictBasis,
@@ -87,7 +115,13 @@ export function statusProviders(listing: ProviderListing, now?: EpochMs): Status
     .map((p) => ({
       id: p.id,
       connected: p.connected,
-      quota: p.quota ? { markedAt: p.quota.markedAt, resetAt: p.quota.resetAt, ...(now !== undefined ? { ageMs: Math.max(0, now - p.quota.markedAt) } : {}) } : null,
+      quota: p.quota
+        ? {
+            markedAt: p.quota.markedAt,
+            resetAt: p.quota.resetAt,
+            ...(now !== undefined ? { ageMs: Math.max(0, now - p.quota.markedAt) } : {}),
+          }
+        : null,
       name: p.name,
       category: p.quota?.category ?? null,
     }));

@@ -91,13 +91,25 @@ export function movement(a: SessionSample, b: SessionSample): Movement {
  * Judges two samples of the same session (`first` taken before `second`). Without a second
  * sample there is no verdict: one snapshot is never a basis.
  */
-export function judgeVerdict(first: SessionSample, second?: SessionSample, options: VerdictOptions = {}): VerdictResult {
-  if (!second) return result(null, 'one sample only: a single snapshot is never a basis for a verdict; take a second sample 30-60 s later');
-  if (first.session.id !== second.session.id) throw new Error(`samples of different sessions: ${first.session.id} and ${second.session.id}`);
+export function judgeVerdict(
+  first: SessionSample,
+  second?: SessionSample,
+  options: VerdictOptions = {},
+): VerdictResult {
+  if (!second)
+    return result(
+      null,
+      'one sample only: a single snapshot is never a basis for a verdict; take a second sample 30-60 s later',
+    );
+  if (first.session.id !== second.session.id)
+    throw new Error(`samples of different sessions: ${first.session.id} and ${second.session.id}`);
   const minSpacing = options.minSpacingMs ?? MIN_SPACING_MS;
   const spacing = second.at - first.at;
   if (spacing < minSpacing) {
-    return result(null, `samples only ${Math.round(spacing / 1000)} s apart (at least ${Math.round(minSpacing / 1000)} s needed): sample again`);
+    return result(
+      null,
+      `samples only ${Math.round(spacing / 1000)} s apart (at least ${Math.round(minSpacing / 1000)} s needed): sample again`,
+    );
   }
 
   // A session whose server holds a pending permission or question waits for a person: it reads
@@ -116,29 +128,61 @@ export function judgeVerdict(first: SessionSample, second?: SessionSample, optio
   if (sb === 'idle') {
     if (moved || mv.heartbeat || mv.streamed) {
       const what = mv.idAdvanced ? 'the newest message changed' : 'progress moved';
-      return result(null, `idle in both samples but ${what} in between (a turn ran, or the idle reading is momentary): sample again`);
+      return result(
+        null,
+        `idle in both samples but ${what} in between (a turn ran, or the idle reading is momentary): sample again`,
+      );
     }
-    return result('idle', noProgress ? 'idle in both samples, no progress signal, newest message unchanged' : 'idle in both samples, progress stale, newest message unchanged');
+    return result(
+      'idle',
+      noProgress
+        ? 'idle in both samples, no progress signal, newest message unchanged'
+        : 'idle in both samples, progress stale, newest message unchanged',
+    );
   }
 
   // generating in both
   if (mv.idAdvanced) return result('healthy', 'generating; the newest message id advanced');
-  if (mv.stepsGrew) return result('healthy', `generating; stepCount grew (${first.session.progress?.stepCount} -> ${second.session.progress?.stepCount})`);
+  if (mv.stepsGrew)
+    return result(
+      'healthy',
+      `generating; stepCount grew (${first.session.progress?.stepCount} -> ${second.session.progress?.stepCount})`,
+    );
   if (mv.progressChanged) return result('healthy', 'generating; the progress signal appeared between the samples');
-  if (mv.heartbeat) return result('healthy', 'generating; the lastStepAt heartbeat advanced (stepCount and newest id unchanged, so not all frozen)');
-  if (mv.streamed) return result('healthy', `generating; the event stream showed ${(second.activity ?? 0) - (first.activity ?? 0)} output events between the samples (streamed text is stored only when its part ends)`);
+  if (mv.heartbeat)
+    return result(
+      'healthy',
+      'generating; the lastStepAt heartbeat advanced (stepCount and newest id unchanged, so not all frozen)',
+    );
+  if (mv.streamed)
+    return result(
+      'healthy',
+      `generating; the event stream showed ${(second.activity ?? 0) - (first.activity ?? 0)} output events between the samples (streamed text is stored only when its part ends)`,
+    );
   const tool = second.newest?.runningTool;
   if (tool) {
-    if (tool.waitingFor) return result('healthy', `generating; tool \`${tool.name}\` waits for a person's ${tool.waitingFor} (never subject to the tool ceiling)`);
+    if (tool.waitingFor)
+      return result(
+        'healthy',
+        `generating; tool \`${tool.name}\` waits for a person's ${tool.waitingFor} (never subject to the tool ceiling)`,
+      );
     const ceiling = options.toolCeilingMs ?? DEFAULT_TOOL_CEILING_MS;
     const runFor = tool.since !== null ? second.at - tool.since : null;
     if (runFor !== null && runFor > ceiling) {
-      return result('hung', `tool \`${tool.name}\` running for ${duration(runFor)}, nothing else moved (ceiling ${duration(ceiling)})`, true);
+      return result(
+        'hung',
+        `tool \`${tool.name}\` running for ${duration(runFor)}, nothing else moved (ceiling ${duration(ceiling)})`,
+        true,
+      );
     }
-    return result('healthy', `generating; the backend reports tool "${tool.name}" running${tool.since !== null ? ` since ${new Date(tool.since).toISOString()}` : ''}`);
+    return result(
+      'healthy',
+      `generating; the backend reports tool "${tool.name}" running${tool.since !== null ? ` since ${new Date(tool.since).toISOString()}` : ''}`,
+    );
   }
   // A retry that is a quota wall (long wait, usage limit named) is a retry spin: frozen, below.
-  if (second.session.retry && !retryWall(second, { retryWaitMs: options.retryWaitMs })) return result('healthy', `generating; the backend is ${retryText(second.session.retry, second.at)}`);
+  if (second.session.retry && !retryWall(second, { retryWaitMs: options.retryWaitMs }))
+    return result('healthy', `generating; the backend is ${retryText(second.session.retry, second.at)}`);
   return result(
     'hung',
     noProgress

@@ -138,7 +138,10 @@ function waitingLines(row: SessionRow): string[] {
   } else {
     for (const q of w.detail.questions.slice(0, 5)) {
       lines.push(`- ${escapeMarkdown(oneLine(q.question, 300))}`);
-      for (const o of q.options.slice(0, 10)) lines.push(`  - ${escapeMarkdown(oneLine(o.label, 80))}${o.description ? `: ${escapeMarkdown(oneLine(o.description, 160))}` : ''}`);
+      for (const o of q.options.slice(0, 10))
+        lines.push(
+          `  - ${escapeMarkdown(oneLine(o.label, 80))}${o.description ? `: ${escapeMarkdown(oneLine(o.description, 160))}` : ''}`,
+        );
       if (q.custom) lines.push('  - _(or free text)_');
     }
     lines.push('', '_Answer... from the context menu._');
@@ -165,9 +168,12 @@ function evidenceLine(label: string, e: SampleEvidence, now: number): string {
 export function tooltipMarkdown(row: SessionRow, now: number): string {
   const look = badgeLook(row.badge);
   const lines = [`**${escapeMarkdown(row.title ?? row.id)}**  `, `\`${row.id.replace(/`/g, '')}\``, ''];
-  lines.push(`Verdict: **${row.verdict ?? 'none yet'}** · badge: ${look.label}${row.action ? ` · action: **${row.action}**` : ''}`);
+  lines.push(
+    `Verdict: **${row.verdict ?? 'none yet'}** · badge: ${look.label}${row.action ? ` · action: **${row.action}**` : ''}`,
+  );
   if (row.pending) lines.push('', `_${escapeMarkdown(row.pending)}_`);
-  if (row.lastMovedAt !== null) lines.push('', `Last moved: ${localTimeExact(row.lastMovedAt)} (${ago(row.lastMovedAt, now)})`);
+  if (row.lastMovedAt !== null)
+    lines.push('', `Last moved: ${localTimeExact(row.lastMovedAt)} (${ago(row.lastMovedAt, now)})`);
   lines.push('', 'Evidence:');
   if (row.evidence.earlier) lines.push(evidenceLine('earlier sample', row.evidence.earlier, now));
   lines.push(evidenceLine('latest sample', row.evidence.latest, now));
@@ -179,12 +185,19 @@ export function tooltipMarkdown(row: SessionRow, now: number): string {
     );
   }
   lines.push(...waitingLines(row));
-  if (row.todos && row.todos.total > 0) lines.push('', `Todos: ${row.todos.done}/${row.todos.total} done${row.todos.inProgress ? ` · now: ${escapeMarkdown(oneLine(row.todos.inProgress, 200))}` : ''}`);
+  if (row.todos && row.todos.total > 0)
+    lines.push(
+      '',
+      `Todos: ${row.todos.done}/${row.todos.total} done${row.todos.inProgress ? ` · now: ${escapeMarkdown(oneLine(row.todos.inProgress, 200))}` : ''}`,
+    );
   if (row.retrying) lines.push('', `The backend is ${escapeMarkdown(row.retrying)}: not a quota wall.`);
   if (row.failureText) lines.push('', `Failure: ${escapeMarkdown(row.failureText.slice(0, 500))}`);
   if (row.report) {
     const r = row.report;
-    lines.push('', `Completion report: ticket ${escapeMarkdown(r.ticket)}, status **${r.status}**${r.pr ? `, pr ${escapeMarkdown(r.pr)}` : ''}${r.reason ? `, reason ${escapeMarkdown(r.reason)}` : ''}${r.summary ? `  \n${escapeMarkdown(r.summary)}` : ''}`);
+    lines.push(
+      '',
+      `Completion report: ticket ${escapeMarkdown(r.ticket)}, status **${r.status}**${r.pr ? `, pr ${escapeMarkdown(r.pr)}` : ''}${r.reason ? `, reason ${escapeMarkdown(r.reason)}` : ''}${r.summary ? `  \n${escapeMarkdown(r.summary)}` : ''}`,
+    );
   }
   return lines.join('\n');
 }

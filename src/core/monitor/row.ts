@@ -1,6 +1,15 @@
 // What the Sessions view shows for one session: the verdict of the pure core plus the evidence
 // behind it, flattened for rendering. Built by the session monitor; rendered by the extension.
-import type { Action, CompletionReport, EpochMs, FailureCategory, QuestionItem, SessionState, TodoProgress, Verdict } from '../model';
+import type {
+  Action,
+  CompletionReport,
+  EpochMs,
+  FailureCategory,
+  QuestionItem,
+  SessionState,
+  TodoProgress,
+  Verdict,
+} from '../model';
 
 /** The health badge: the verdict, or what overrides it (a quota wall, a report), or unknown. */
 export type Badge =

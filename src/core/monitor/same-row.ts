@@ -15,7 +15,13 @@ export function sameRow(a: SessionRow, b: SessionRow): boolean {
 
 function sameEvidence(a: SampleEvidence | null, b: SampleEvidence | null): boolean {
   if (a === null || b === null) return a === b;
-  return a.state === b.state && a.stepCount === b.stepCount && a.lastStepAt === b.lastStepAt && a.newestId === b.newestId && a.newestRole === b.newestRole;
+  return (
+    a.state === b.state &&
+    a.stepCount === b.stepCount &&
+    a.lastStepAt === b.lastStepAt &&
+    a.newestId === b.newestId &&
+    a.newestRole === b.newestRole
+  );
 }
 
 /** Structural equality of JSON-like values (what rows are made of). */

@@ -10,7 +10,18 @@
 // starts a spacing after its previous one ended (a slow backend never overlaps itself nor delays
 // the others), and a directory is sampled by one request chain at a time. An event naming a
 // session re-samples that session only (the list, plus its newest message). Never imports 'vscode'.
-import { ActivityCounter, BackendError, QuotaMarkBook, readEventStream, readGlobalEventStream, type BackendClient, type BackendEvent, type GlobalBackendEvent, type EventStreamState, type SampleRound } from '../backend';
+import {
+  ActivityCounter,
+  BackendError,
+  QuotaMarkBook,
+  readEventStream,
+  readGlobalEventStream,
+  type BackendClient,
+  type BackendEvent,
+  type GlobalBackendEvent,
+  type EventStreamState,
+  type SampleRound,
+} from '../backend';
 import type { BackendConfig } from '../config/backends';
 import { allFreeAt, assessSession, MIN_SPACING_MS, recordWalls, SampleHistory, unreadableAssessment } from '../health';
 import type { Dialect, EpochMs, ProviderListing, SessionSample, TodoProgress } from '../model';
@@ -27,7 +38,11 @@ export interface MonitorCredentials {
 
 export interface MonitorOptions {
   /** Builds a client; pass `marks` on as BackendClientOptions.marks so no quota mark is forgotten. */
-  createClient: (config: BackendConfig, credentials: MonitorCredentials | undefined, marks: QuotaMarkBook) => BackendClient;
+  createClient: (
+    config: BackendConfig,
+    credentials: MonitorCredentials | undefined,
+    marks: QuotaMarkBook,
+  ) => BackendClient;
   getCredentials: (config: BackendConfig) => Promise<MonitorCredentials | undefined>;
   /** Scheduled spacing between sampling rounds (the setting: 30-60 s). */
   spacingMs: number;
@@ -165,10 +180,24 @@ export class SessionMonitor {
 
   /** Replaces the option values that settings control (spacing, reach, event stream, quota walls, tool ceiling; tests: min spacing). */
   updateOptions(
-    patch: Partial<Pick<MonitorOptions, 'spacingMs' | 'minSpacingMs' | 'resetWithinReachMs' | 'useEventStream' | 'retryWaitMs' | 'markMaxAgeMs' | 'toolCeilingMs' | 'providers'>>,
+    patch: Partial<
+      Pick<
+        MonitorOptions,
+        | 'spacingMs'
+        | 'minSpacingMs'
+        | 'resetWithinReachMs'
+        | 'useEventStream'
+        | 'retryWaitMs'
+        | 'markMaxAgeMs'
+        | 'toolCeilingMs'
+        | 'providers'
+      >
+    >,
   ): void {
-    const changed = (k: 'spacingMs' | 'minSpacingMs' | 'toolCeilingMs' | 'retryWaitMs') => patch[k] !== undefined && patch[k] !== this.options[k];
-    const historyChanged = changed('spacingMs') || changed('minSpacingMs') || changed('toolCeilingMs') || changed('retryWaitMs');
+    const changed = (k: 'spacingMs' | 'minSpacingMs' | 'toolCeilingMs' | 'retryWaitMs') =>
+      patch[k] !== undefined && patch[k] !== this.options[k];
+    const historyChanged =
+      changed('spacingMs') || changed('minSpacingMs') || changed('toolCeilingMs') || changed('retryWaitMs');
     this.options = { ...this.options, ...patch };
     for (const rt of this.runtimes.values()) {
       if (historyChanged) rt.history.clear();
@@ -278,7 +307,9 @@ export class SessionMonitor {
 
   /** One round over every backend now (each coalesced with its round in flight), then each reschedules. */
   refresh(forceProviders = false): Promise<void> {
-    return Promise.all([...this.runtimes.values()].map((rt) => this.backendRound(rt, forceProviders))).then(() => undefined);
+    return Promise.all([...this.runtimes.values()].map((rt) => this.backendRound(rt, forceProviders))).then(
+      () => undefined,
+    );
   }
 
   /**
@@ -325,7 +356,13 @@ export class SessionMonitor {
         status: 'loading',
         error: null,
         dialect: null,
-        directories: config.directories.map((directory) => ({ directory, rows: [], error: null, partialErrors: [], truncated: null })),
+        directories: config.directories.map((directory) => ({
+          directory,
+          rows: [],
+          error: null,
+          partialErrors: [],
+          truncated: null,
+        })),
         providers: null,
         providersError: null,
         allFreeAt: null,
@@ -398,7 +435,8 @@ export class SessionMonitor {
         await Promise.all(rt.state.config.directories.map((d) => this.sampleDirectory(rt, d)));
       } finally {
         rt.round = undefined;
-        if (this.active && !this.disposed && !rt.closed) rt.timer = setTimeout(() => void this.backendRound(rt), this.options.spacingMs);
+        if (this.active && !this.disposed && !rt.closed)
+          rt.timer = setTimeout(() => void this.backendRound(rt), this.options.spacingMs);
       }
     })();
     return rt.round;
@@ -419,7 +457,11 @@ export class SessionMonitor {
     return run;
   }
 
-  private async doSampleDirectory(rt: BackendRuntime, directory: string, sessionIds: Set<string> | null): Promise<void> {
+  private async doSampleDirectory(
+    rt: BackendRuntime,
+    directory: string,
+    sessionIds: Set<string> | null,
+  ): Promise<void> {
     if (rt.sampling.has(directory)) this.counters.overlaps++;
     rt.sampling.add(directory);
     if (sessionIds) this.counters.partialSamples++;
@@ -431,7 +473,11 @@ export class SessionMonitor {
     }
   }
 
-  private async sampleDirectoryNow(rt: BackendRuntime, directory: string, sessionIds: Set<string> | null): Promise<void> {
+  private async sampleDirectoryNow(
+    rt: BackendRuntime,
+    directory: string,
+    sessionIds: Set<string> | null,
+  ): Promise<void> {
     const key = rt.state.config.key;
     const dirState = rt.state.directories.find((d) => d.directory === directory);
     if (!dirState) return;
@@ -440,14 +486,20 @@ export class SessionMonitor {
     const hadError = dirState.error;
     // The provider listing (at start, on demand, after a new quota wall, when old) is read in
     // parallel with the sample round: stock opencode's is ~6.4 MB and must not delay the rows.
-    const needProviders = rt.providerRefresh || this.now() - rt.providersAt > (this.options.providerMaxAgeMs ?? 5 * 60_000);
-    const providersRead = this.clientFor(rt).then((c) => c.listProviders(directory, needProviders ? {} : { maxAgeMs: Number.MAX_SAFE_INTEGER }));
+    const needProviders =
+      rt.providerRefresh || this.now() - rt.providersAt > (this.options.providerMaxAgeMs ?? 5 * 60_000);
+    const providersRead = this.clientFor(rt).then((c) =>
+      c.listProviders(directory, needProviders ? {} : { maxAgeMs: Number.MAX_SAFE_INTEGER }),
+    );
     providersRead.catch(() => undefined);
     let client: BackendClient;
     try {
       client = await this.clientFor(rt);
       const activity = rt.events ? rt.activity.get(directory) : undefined;
-      round = await client.sampleRound(directory, { ...(activity ? { activity } : {}), ...(sessionIds ? { sessionIds } : {}) });
+      round = await client.sampleRound(directory, {
+        ...(activity ? { activity } : {}),
+        ...(sessionIds ? { sessionIds } : {}),
+      });
       if (rt.closed) return;
       if (!round.partial) activity?.retain(listedIds(round));
       rt.state.dialect = round.dialect ?? rt.state.dialect;
@@ -472,7 +524,8 @@ export class SessionMonitor {
     rt.state.lastRoundAt = round.at;
     this.syncEvents(rt);
 
-    if (client.capabilities?.quotaObjects === false) recordWalls(rt.marks, round.samples, { retryWaitMs: this.options.retryWaitMs });
+    if (client.capabilities?.quotaObjects === false)
+      recordWalls(rt.marks, round.samples, { retryWaitMs: this.options.retryWaitMs });
     const now = this.now();
     let providersChanged: boolean;
     try {
@@ -482,7 +535,8 @@ export class SessionMonitor {
         rt.providersAt = now;
         rt.providerRefresh = false;
       }
-      providersChanged = listing !== rt.state.providers && JSON.stringify(listing) !== JSON.stringify(rt.state.providers);
+      providersChanged =
+        listing !== rt.state.providers && JSON.stringify(listing) !== JSON.stringify(rt.state.providers);
       rt.state.providers = listing;
       rt.state.providersError = null;
       rt.state.allFreeAt = allFreeAt(listing);
@@ -514,12 +568,30 @@ export class SessionMonitor {
     const built: SessionRow[] = round.samples.map((sample) => {
       const baseline = history.baseline(sample);
       const assessment = assessSession(baseline ? [baseline, sample] : [sample], listing, assessOptions);
-      return toRow({ backendKey: key, directory, assessment, baseline, latest: sample, history: history.samples(sample.session.id), listing });
+      return toRow({
+        backendKey: key,
+        directory,
+        assessment,
+        baseline,
+        latest: sample,
+        history: history.samples(sample.session.id),
+        listing,
+      });
     });
     // A session whose newest message could not be read (vanished, or the read failed): unknown, with the reason.
     for (const u of round.unreadable) {
       const latest: SessionSample = { at: u.at, session: u.session, newest: null };
-      built.push(toRow({ backendKey: key, directory, assessment: unreadableAssessment(u.session, u.error.message), baseline: null, latest, history: [], listing }));
+      built.push(
+        toRow({
+          backendKey: key,
+          directory,
+          assessment: unreadableAssessment(u.session, u.error.message),
+          baseline: null,
+          latest,
+          history: [],
+          listing,
+        }),
+      );
     }
     for (const row of built) {
       const id = row.id;
@@ -531,7 +603,16 @@ export class SessionMonitor {
       if (!prev || !sameRow(prev, row)) changedRows.push(row);
       const prevBadge = rt.badges.get(hkey);
       if (prevBadge !== undefined && prevBadge !== row.badge) {
-        const kind: TransitionKind | null = row.badge === 'hung' ? 'hung' : row.badge === 'waiting' ? 'waiting' : row.badge === 'quota-wall' ? 'quota-wall' : row.badge.startsWith('report-') ? 'report' : null;
+        const kind: TransitionKind | null =
+          row.badge === 'hung'
+            ? 'hung'
+            : row.badge === 'waiting'
+              ? 'waiting'
+              : row.badge === 'quota-wall'
+                ? 'quota-wall'
+                : row.badge.startsWith('report-')
+                  ? 'report'
+                  : null;
         if (kind) for (const l of this.transitionListeners) l({ kind, row });
       }
       if (row.quotaWall && (!prev || !prev.quotaWall)) newWall = true;
@@ -549,13 +630,17 @@ export class SessionMonitor {
       const kept = dirState.rows.filter((r) => listed.has(r.id) || byId.has(r.id)).map((r) => byId.get(r.id) ?? r);
       const listChanged = listedList.length !== before.size || listedList.some((id) => !before.has(id));
       if (listChanged) void this.sampleDirectory(rt, directory);
-      dirState.partialErrors = [...dirState.partialErrors.filter((e) => !seen.has(e.sessionId)), ...round.errors.map((e) => ({ sessionId: e.sessionId, message: e.error.message }))];
+      dirState.partialErrors = [
+        ...dirState.partialErrors.filter((e) => !seen.has(e.sessionId)),
+        ...round.errors.map((e) => ({ sessionId: e.sessionId, message: e.error.message })),
+      ];
       setChanged = kept.length !== before.size || kept.some((r) => !before.has(r.id));
       dirState.rows = orderByParent(kept);
     } else {
       dirState.partialErrors = round.errors.map((e) => ({ sessionId: e.sessionId, message: e.error.message }));
       const truncated = round.truncated ?? null;
-      if (truncated?.listed !== dirState.truncated?.listed || truncated?.kept !== dirState.truncated?.kept) truncationChanged = true;
+      if (truncated?.listed !== dirState.truncated?.listed || truncated?.kept !== dirState.truncated?.kept)
+        truncationChanged = true;
       dirState.truncated = truncated;
       for (const id of before.keys()) {
         if (seen.has(id)) continue;
@@ -569,12 +654,21 @@ export class SessionMonitor {
     if (newWall) rt.providerRefresh = true;
     const statusChanged = wasStatus !== 'ok' || hadError !== null || truncationChanged;
     if (setChanged || statusChanged || changedRows.length > 0 || providersChanged) {
-      this.emit({ structural: setChanged || statusChanged ? [key] : [], rows: setChanged ? [] : changedRows, providers: providersChanged });
+      this.emit({
+        structural: setChanged || statusChanged ? [key] : [],
+        rows: setChanged ? [] : changedRows,
+        providers: providersChanged,
+      });
     }
   }
 
   private syncEvents(rt: BackendRuntime): void {
-    const want = this.active && !this.disposed && !rt.closed && this.options.useEventStream && rt.client?.capabilities?.events === true;
+    const want =
+      this.active &&
+      !this.disposed &&
+      !rt.closed &&
+      this.options.useEventStream &&
+      rt.client?.capabilities?.events === true;
     if (!want) {
       if (rt.events) {
         rt.events.abort();
@@ -598,10 +692,16 @@ export class SessionMonitor {
     const onState = (s: EventStreamState) => {
       rt.state.eventStream = s;
     };
-    const fail = (err: unknown) => this.options.log?.('warn', `event stream ${rt.state.config.baseUrl}: ${describeError(err)}`);
+    const fail = (err: unknown) =>
+      this.options.log?.('warn', `event stream ${rt.state.config.baseUrl}: ${describeError(err)}`);
     const perDirectory = () => {
       for (const directory of directories) {
-        void readEventStream(client.transport, { directory, signal: controller.signal, onEvent: (e) => onDirectoryEvent(directory, e), onState }).catch(fail);
+        void readEventStream(client.transport, {
+          directory,
+          signal: controller.signal,
+          onEvent: (e) => onDirectoryEvent(directory, e),
+          onState,
+        }).catch(fail);
       }
     };
     if (!client.capabilities?.globalEvents) {
@@ -664,7 +764,15 @@ function sameDirectoryKey(directory: string): string {
   return directory.length > 1 ? directory.replace(/[\\/]+$/, '') : directory;
 }
 
-const NUDGES = new Set(['session.status', 'session.idle', 'session.error', 'message.updated', 'todo.updated', 'session.created', 'session.deleted']);
+const NUDGES = new Set([
+  'session.status',
+  'session.idle',
+  'session.error',
+  'message.updated',
+  'todo.updated',
+  'session.created',
+  'session.deleted',
+]);
 
 /** Events that mean "sample this directory soon": state changes, and every permission.* / question.* event. */
 export function isNudge(e: BackendEvent): boolean {

@@ -32,7 +32,8 @@ function evidence(s: SessionSample): SampleEvidence {
 /** When the newest id or step count last changed, as far as the kept samples show. */
 function lastMoved(history: readonly SessionSample[], latest: SessionSample): EpochMs | null {
   const signal = (s: SessionSample) => `${s.newest?.id ?? ''}|${s.session.progress?.stepCount ?? ''}`;
-  let movedAt: EpochMs | null = latest.session.progress?.lastStepAt ?? latest.newest?.completedAt ?? latest.newest?.createdAt ?? null;
+  let movedAt: EpochMs | null =
+    latest.session.progress?.lastStepAt ?? latest.newest?.completedAt ?? latest.newest?.createdAt ?? null;
   for (let i = 1; i < history.length; i++) {
     if (signal(history[i]) !== signal(history[i - 1])) movedAt = Math.max(movedAt ?? 0, history[i].at);
   }
@@ -47,7 +48,9 @@ function waitingView(a: SessionAssessment): WaitingView | null {
     kind: w.kind,
     title: w.title,
     requestID: w.requestID,
-    detail: w.permission ? { kind: 'permission', tool: w.permission.tool, patterns: w.permission.patterns, always: w.permission.always } : { kind: 'question', questions: w.questions },
+    detail: w.permission
+      ? { kind: 'permission', tool: w.permission.tool, patterns: w.permission.patterns, always: w.permission.always }
+      : { kind: 'question', questions: w.questions },
   };
 }
 
@@ -61,7 +64,15 @@ export interface RowInput {
   listing: ProviderListing;
 }
 
-export function toRow({ backendKey, directory, assessment: a, baseline, latest, history, listing }: RowInput): SessionRow {
+export function toRow({
+  backendKey,
+  directory,
+  assessment: a,
+  baseline,
+  latest,
+  history,
+  listing,
+}: RowInput): SessionRow {
   const wall = a.quotaWall;
   const mark = wall?.provider ? (listing.providers.find((p) => p.id === wall.provider)?.quota ?? null) : null;
   const retry = latest.session.retry;
@@ -78,8 +89,19 @@ export function toRow({ backendKey, directory, assessment: a, baseline, latest, 
     state: a.state,
     stepCount: latest.session.progress?.stepCount ?? null,
     lastMovedAt: lastMoved(history, latest),
-    model: latest.newest?.providerID && latest.newest.modelID ? `${latest.newest.providerID}/${latest.newest.modelID}` : null,
-    quotaWall: wall ? { provider: wall.provider, reason: wall.reason, category: wall.category, resetAt: wall.resetAt, markedAt: mark?.markedAt ?? null } : null,
+    model:
+      latest.newest?.providerID && latest.newest.modelID
+        ? `${latest.newest.providerID}/${latest.newest.modelID}`
+        : null,
+    quotaWall: wall
+      ? {
+          provider: wall.provider,
+          reason: wall.reason,
+          category: wall.category,
+          resetAt: wall.resetAt,
+          markedAt: mark?.markedAt ?? null,
+        }
+      : null,
     report: a.report,
     failureText: latest.newest?.failure?.text ?? null,
     newestText: latest.newest?.text ?? null,

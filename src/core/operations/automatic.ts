@@ -20,7 +20,9 @@ export const MAX_AUTOMATIC_PER_HOUR = 3;
 
 /** The identity of one verdict of one session (see the header). */
 export function verdictKey(row: SessionRow): string {
-  return [row.key, row.verdict ?? 'none', row.action ?? 'none', row.evidence.latest.newestId ?? 'no-message'].join('\u0000');
+  return [row.key, row.verdict ?? 'none', row.action ?? 'none', row.evidence.latest.newestId ?? 'no-message'].join(
+    '\u0000',
+  );
 }
 
 export class AutomaticPolicy {
@@ -33,7 +35,11 @@ export class AutomaticPolicy {
   ) {}
 
   /** The action to take now on this row, or null. Does not record it: call `record` when acting. */
-  decide(row: SessionRow, settings: AutomaticSettings, opts: { trusted: boolean; busy: boolean }): AutomaticAction | null {
+  decide(
+    row: SessionRow,
+    settings: AutomaticSettings,
+    opts: { trusted: boolean; busy: boolean },
+  ): AutomaticAction | null {
     if (!opts.trusted || opts.busy) return null;
     if (row.verdict === null || row.action === null) return null; // never on one snapshot
     if (this.acted.has(verdictKey(row))) return null;
@@ -45,7 +51,8 @@ export class AutomaticPolicy {
       if (row.state === 'generating' && !settings.abortHung) return null;
       return settings.recoverQuotaWalls ? 'recover' : null;
     }
-    if (row.action === 'wake' && row.verdict === 'idle' && row.state === 'idle') return settings.wakeIdle ? 'wake' : null;
+    if (row.action === 'wake' && row.verdict === 'idle' && row.state === 'idle')
+      return settings.wakeIdle ? 'wake' : null;
     return null;
   }
 

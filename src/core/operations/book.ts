@@ -5,7 +5,18 @@ import type { EpochMs } from '../model';
 
 export type OperationKind = 'abort' | 'wake' | 'abort-and-wake' | 'recover' | 'dispatch' | 'answer' | 'scheduled-retry';
 
-export type OperationOutcome = 'running' | 'confirmed' | 'not-confirmed' | 'idle' | 'not-idle' | 'refused' | 'failed' | 'scheduled' | 'escalated' | 'cancelled' | 'answered';
+export type OperationOutcome =
+  | 'running'
+  | 'confirmed'
+  | 'not-confirmed'
+  | 'idle'
+  | 'not-idle'
+  | 'refused'
+  | 'failed'
+  | 'scheduled'
+  | 'escalated'
+  | 'cancelled'
+  | 'answered';
 
 export interface Operation {
   kind: OperationKind;
@@ -43,10 +54,22 @@ export class OperationBook {
     if (op && op.outcome === 'running') this.set(rowKey, { ...op, text });
   }
 
-  finish(rowKey: string, outcome: Exclude<OperationOutcome, 'running'>, text: string, extra: Partial<Pick<Operation, 'at' | 'kind'>> = {}): void {
+  finish(
+    rowKey: string,
+    outcome: Exclude<OperationOutcome, 'running'>,
+    text: string,
+    extra: Partial<Pick<Operation, 'at' | 'kind'>> = {},
+  ): void {
     const op = this.ops.get(rowKey);
     const now = this.now();
-    this.set(rowKey, { kind: extra.kind ?? op?.kind ?? 'wake', outcome, text, startedAt: op?.startedAt ?? now, endedAt: outcome === 'scheduled' ? null : now, ...extra });
+    this.set(rowKey, {
+      kind: extra.kind ?? op?.kind ?? 'wake',
+      outcome,
+      text,
+      startedAt: op?.startedAt ?? now,
+      endedAt: outcome === 'scheduled' ? null : now,
+      ...extra,
+    });
   }
 
   clear(rowKey: string): void {

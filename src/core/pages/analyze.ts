@@ -24,7 +24,11 @@ const CACHE_SIZE = 24;
 const cache = new Map<string, { text: string; check: PageCheck }>();
 
 /** Model and single-page diagnostics of a page; null when the path is not a page and no kind is given. */
-export function checkPage(text: string, filePath: string, kind: PageKind | null = pageKindOf(filePath)): PageCheck | null {
+export function checkPage(
+  text: string,
+  filePath: string,
+  kind: PageKind | null = pageKindOf(filePath),
+): PageCheck | null {
   if (!kind) return null;
   const key = `${kind}\u0000${filePath}`;
   const hit = cache.get(key);
@@ -43,9 +47,19 @@ function run(text: string, filePath: string, kind: PageKind): PageCheck {
   const doc = parseMarkdown(text);
   const check = runKind(doc, filePath, kind);
   if (doc.limits.length === 0) return check;
-  const limits = doc.limits.map((l) => diag(doc.lines.range(l.start, l.end), l.kind === 'size' ? 'error' : 'warning', l.kind === 'size' ? PageCodes.tooLarge : PageCodes.notChecked, l.message));
+  const limits = doc.limits.map((l) =>
+    diag(
+      doc.lines.range(l.start, l.end),
+      l.kind === 'size' ? 'error' : 'warning',
+      l.kind === 'size' ? PageCodes.tooLarge : PageCodes.notChecked,
+      l.message,
+    ),
+  );
   // an oversized page is not parsed: only its limit is reported
-  return { model: check.model, diagnostics: doc.limits.some((l) => l.kind === 'size') ? limits : [...limits, ...check.diagnostics] };
+  return {
+    model: check.model,
+    diagnostics: doc.limits.some((l) => l.kind === 'size') ? limits : [...limits, ...check.diagnostics],
+  };
 }
 
 function runKind(doc: ParsedDoc, filePath: string, kind: PageKind): PageCheck {

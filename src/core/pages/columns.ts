@@ -59,7 +59,9 @@ export function matchColumns(headers: readonly string[], specs: readonly ColumnS
       }
     }
   }
-  const missing = specs.filter((s) => !s.optional && !(s.key in index) && !(s.standIn !== undefined && s.standIn in index));
+  const missing = specs.filter(
+    (s) => !s.optional && !(s.key in index) && !(s.standIn !== undefined && s.standIn in index),
+  );
   return { index, missing, matched: Object.keys(index).length };
 }
 
@@ -67,7 +69,10 @@ export function matchColumns(headers: readonly string[], specs: readonly ColumnS
  * The page's main tables: those matching at least two of the specs. When none qualifies, the
  * first table stands in (so its header gets the missing-column errors); none when there is no table.
  */
-export function pickTables(tables: readonly TableInfo[], specs: readonly ColumnSpec[]): { table: TableInfo; match: ColumnMatch }[] {
+export function pickTables(
+  tables: readonly TableInfo[],
+  specs: readonly ColumnSpec[],
+): { table: TableInfo; match: ColumnMatch }[] {
   const scored = tables.map((table) => ({ table, match: matchColumns(table.columns, specs) }));
   const qualifying = scored.filter((s) => s.match.matched >= 2);
   if (qualifying.length > 0) return qualifying;
@@ -88,12 +93,18 @@ export function requireTables(
 ): { table: TableInfo; match: ColumnMatch }[] {
   const picked = pickTables(tables, specs);
   if (picked.length === 0) {
-    const cols = specs.filter((s) => !s.optional).map((s) => s.label).join(', ');
+    const cols = specs
+      .filter((s) => !s.optional)
+      .map((s) => s.label)
+      .join(', ');
     report.error(anchor, PageCodes.noTable, `The page has no ${what} table (columns: ${cols}).`);
   }
   for (const { table, match } of picked) {
     for (const spec of match.missing) {
-      report.error(table.header.range, PageCodes.missingColumn, `The ${what} table has no "${spec.label}" column.`, { column: spec.key, label: spec.label });
+      report.error(table.header.range, PageCodes.missingColumn, `The ${what} table has no "${spec.label}" column.`, {
+        column: spec.key,
+        label: spec.label,
+      });
     }
   }
   return picked;

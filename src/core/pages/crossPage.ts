@@ -41,7 +41,7 @@ export function groupPageSet(pages: ReadonlyMap<string, string | PageModel>): Pa
   const paths = [...pages.keys()].sort();
   for (const p of paths) {
     const entry = pages.get(p) as string | PageModel;
-    const model = typeof entry === 'string' ? checkPage(entry, p)?.model ?? null : entry;
+    const model = typeof entry === 'string' ? (checkPage(entry, p)?.model ?? null) : entry;
     if (!model) continue;
     const folder = pageFolderOf(p);
     let f = folders.get(folder);
@@ -70,20 +70,35 @@ function resolveRoot(opts: PageSetOptions, folder: string): string | null {
   return path.isAbsolute(root) ? root : path.resolve(path.dirname(folder), root);
 }
 
-function checkFolder(f: PageFolder, opts: PageSetOptions, out: Map<string, Diagnostic[]>, folderDiags: Diagnostic[]): void {
+function checkFolder(
+  f: PageFolder,
+  opts: PageSetOptions,
+  out: Map<string, Diagnostic[]>,
+  folderDiags: Diagnostic[],
+): void {
   const add = (filePath: string, d: Diagnostic): void => {
     out.get(filePath)?.push(d);
   };
 
   for (const kind of PAGE_KINDS) {
     if (!f.byKind.has(kind)) {
-      folderDiags.push(diag(ZERO, 'warning', PageCodes.missingPage, `The source-analysis set has no ${kind} page.`, { kind }));
+      folderDiags.push(
+        diag(ZERO, 'warning', PageCodes.missingPage, `The source-analysis set has no ${kind} page.`, { kind }),
+      );
     }
   }
   for (const m of f.pages) {
     const first = f.byKind.get(m.kind);
     if (first && first !== m) {
-      add(m.filePath, diag(m.title?.range ?? ZERO, 'warning', PageCodes.duplicatePage, `This set already has a ${m.kind} page (${first.filePath}); this one is ignored by the cross-page checks.`));
+      add(
+        m.filePath,
+        diag(
+          m.title?.range ?? ZERO,
+          'warning',
+          PageCodes.duplicatePage,
+          `This set already has a ${m.kind} page (${first.filePath}); this one is ignored by the cross-page checks.`,
+        ),
+      );
     }
   }
 
@@ -95,7 +110,12 @@ function checkFolder(f: PageFolder, opts: PageSetOptions, out: Map<string, Diagn
     for (const e of api.endpoints) {
       for (const ref of e.errors) {
         if (!known.has(ref.code)) {
-          add(api.filePath, diag(ref.range, 'warning', PageCodes.unknownErrorCode, `${ref.code} is not defined in 05-error-handling.`, { code: ref.code }));
+          add(
+            api.filePath,
+            diag(ref.range, 'warning', PageCodes.unknownErrorCode, `${ref.code} is not defined in 05-error-handling.`, {
+              code: ref.code,
+            }),
+          );
         }
       }
     }
@@ -111,7 +131,16 @@ function checkFolder(f: PageFolder, opts: PageSetOptions, out: Map<string, Diagn
       for (const match of m.text.matchAll(FID_SCAN)) {
         if (fids.has(match[0])) continue;
         const at = match.index ?? 0;
-        add(m.filePath, diag(lines.range(at, at + match[0].length), 'warning', PageCodes.unknownFid, `${match[0]} is not in the fidelity baseline (10-fidelity-baseline).`, { fid: match[0] }));
+        add(
+          m.filePath,
+          diag(
+            lines.range(at, at + match[0].length),
+            'warning',
+            PageCodes.unknownFid,
+            `${match[0]} is not in the fidelity baseline (10-fidelity-baseline).`,
+            { fid: match[0] },
+          ),
+        );
       }
     }
     const root = resolveRoot(opts, f.folder);
@@ -122,7 +151,16 @@ function checkFolder(f: PageFolder, opts: PageSetOptions, out: Map<string, Diagn
         if (!rel) continue;
         const full = path.isAbsolute(rel) ? rel : path.resolve(root, rel);
         if (!exists(full)) {
-          add(baseline.filePath, diag(row.sourceTestRange, 'warning', PageCodes.sourceTestNotFound, `Source test "${rel}" does not exist under ${root}.`, { path: full }));
+          add(
+            baseline.filePath,
+            diag(
+              row.sourceTestRange,
+              'warning',
+              PageCodes.sourceTestNotFound,
+              `Source test "${rel}" does not exist under ${root}.`,
+              { path: full },
+            ),
+          );
         }
       }
     }
@@ -134,7 +172,10 @@ function checkFolder(f: PageFolder, opts: PageSetOptions, out: Map<string, Diagn
  * stale diagnostics can be cleared, and one per source-analysis folder (keyed by the folder path)
  * for folder-level diagnostics such as a missing page.
  */
-export function validatePageSet(pages: ReadonlyMap<string, string | PageModel>, opts: PageSetOptions = {}): Map<string, Diagnostic[]> {
+export function validatePageSet(
+  pages: ReadonlyMap<string, string | PageModel>,
+  opts: PageSetOptions = {},
+): Map<string, Diagnostic[]> {
   const out = new Map<string, Diagnostic[]>();
   for (const f of groupPageSet(pages)) {
     for (const m of f.pages) out.set(m.filePath, []);
@@ -146,7 +187,10 @@ export function validatePageSet(pages: ReadonlyMap<string, string | PageModel>, 
 }
 
 /** Single-page and cross-page diagnostics of a page set, merged per path (plus the folder keys). */
-export function validateAllPages(pages: ReadonlyMap<string, string>, opts: PageSetOptions = {}): Map<string, Diagnostic[]> {
+export function validateAllPages(
+  pages: ReadonlyMap<string, string>,
+  opts: PageSetOptions = {},
+): Map<string, Diagnostic[]> {
   const models = new Map<string, PageModel>();
   const out = new Map<string, Diagnostic[]>();
   for (const [p, text] of pages) {

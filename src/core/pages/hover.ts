@@ -42,17 +42,26 @@ export function idAt(text: string, position: Position): { id: string; kind: IdKi
     if (position.character < start || position.character > end) continue;
     const kind = idKindOf(m[0]);
     if (!kind) continue;
-    return { id: m[0], kind, range: { start: { line: position.line, character: start }, end: { line: position.line, character: end } } };
+    return {
+      id: m[0],
+      kind,
+      range: { start: { line: position.line, character: start }, end: { line: position.line, character: end } },
+    };
   }
   return null;
 }
 
 function asModel(entry: string | PageModel, filePath: string): PageModel | null {
-  return typeof entry === 'string' ? checkPage(entry, filePath)?.model ?? null : entry;
+  return typeof entry === 'string' ? (checkPage(entry, filePath)?.model ?? null) : entry;
 }
 
 /** The page of `kind` for the set `filePath` belongs to: the page itself, else a sibling (same folder first). */
-export function findSiblingModel(kind: PageKind, self: PageModel | null, filePath: string, siblings?: SiblingPages): PageModel | null {
+export function findSiblingModel(
+  kind: PageKind,
+  self: PageModel | null,
+  filePath: string,
+  siblings?: SiblingPages,
+): PageModel | null {
   if (self?.kind === kind) return self;
   if (!siblings) return null;
   const folder = pageFolderOf(filePath);
@@ -80,7 +89,9 @@ function lookup(id: string, kind: IdKind, target: PageModel): { contents: string
     case 'fid': {
       const row = (target as FidelityModel).rows.find((r) => r.fid === id);
       if (!row) return null;
-      const head = [`**${row.fid}**`, row.type || null, row.chunk ? `chunk \`${row.chunk}\`` : null].filter(Boolean).join(' · ');
+      const head = [`**${row.fid}**`, row.type || null, row.chunk ? `chunk \`${row.chunk}\`` : null]
+        .filter(Boolean)
+        .join(' · ');
       const parts = [head, row.behavior || '*(no behavior)*'];
       if (row.sourceTest) parts.push(`Source test: \`${row.sourceTest}\``);
       parts.push(lineNote(target.filePath, row.range));
@@ -89,7 +100,10 @@ function lookup(id: string, kind: IdKind, target: PageModel): { contents: string
     case 'error-code': {
       const row = (target as ErrorHandlingModel).errors.find((e) => e.code === id);
       if (!row) return null;
-      const parts = [[`**${row.code}**`, row.statusText ? `HTTP ${row.statusText}` : null].filter(Boolean).join(' · '), row.message || '*(no message)*'];
+      const parts = [
+        [`**${row.code}**`, row.statusText ? `HTTP ${row.statusText}` : null].filter(Boolean).join(' · '),
+        row.message || '*(no message)*',
+      ];
       if (row.condition) parts.push(`When: ${row.condition}`);
       parts.push(lineNote(target.filePath, row.range));
       return { contents: parts.join('\n\n'), definition: row.codeRange };
@@ -116,8 +130,13 @@ const MISSING: Readonly<Record<IdKind, string>> = {
  * other pages of the set (needed when the id is defined on another page). Null when there is no
  * id there or its defining page is not available.
  */
-export function hoverAt(doc: string | PageModel, filePath: string, position: Position, siblings?: SiblingPages): PageHover | null {
-  const self = typeof doc === 'string' ? checkPage(doc, filePath)?.model ?? null : doc;
+export function hoverAt(
+  doc: string | PageModel,
+  filePath: string,
+  position: Position,
+  siblings?: SiblingPages,
+): PageHover | null {
+  const self = typeof doc === 'string' ? (checkPage(doc, filePath)?.model ?? null) : doc;
   const text = typeof doc === 'string' ? doc : doc.text;
   const at = idAt(text, position);
   if (!at) return null;
@@ -128,8 +147,13 @@ export function hoverAt(doc: string | PageModel, filePath: string, position: Pos
 }
 
 /** Where the id at `position` is defined (its row on 10, 05 or 04), or null. */
-export function definitionAt(doc: string | PageModel, filePath: string, position: Position, siblings?: SiblingPages): PageDefinition | null {
-  const self = typeof doc === 'string' ? checkPage(doc, filePath)?.model ?? null : doc;
+export function definitionAt(
+  doc: string | PageModel,
+  filePath: string,
+  position: Position,
+  siblings?: SiblingPages,
+): PageDefinition | null {
+  const self = typeof doc === 'string' ? (checkPage(doc, filePath)?.model ?? null) : doc;
   const text = typeof doc === 'string' ? doc : doc.text;
   const at = idAt(text, position);
   if (!at) return null;

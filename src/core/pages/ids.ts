@@ -13,7 +13,8 @@ export const ERROR_CODE_SCAN = /(?<![A-Za-z0-9_])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_\
 export const FID_SCAN = /(?<![A-Za-z0-9_-])FID-\d{3}(?![A-Za-z0-9_])/g;
 
 /** Anything that looks like one of the three ids (for hover). */
-export const ANY_ID_SCAN = /(?<![A-Za-z0-9_-])(?:FID-\d+|RULE-\d+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_\d{3})(?![A-Za-z0-9_])/g;
+export const ANY_ID_SCAN =
+  /(?<![A-Za-z0-9_-])(?:FID-\d+|RULE-\d+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_\d{3})(?![A-Za-z0-9_])/g;
 
 export type IdKind = 'fid' | 'rule' | 'error-code';
 

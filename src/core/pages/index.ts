@@ -10,8 +10,23 @@ import type { PageModel } from './model';
 export { checkPage, type PageCheck } from './analyze';
 export { PAGE_KINDS, PAGE_TITLES, SOURCE_ANALYSIS_FOLDER, pageFolderOf, pageKindOf, type PageKind } from './kinds';
 export { PAGES_SOURCE, PageCodes, type PageCode } from './diag';
-export { groupPageSet, sourceTestPath, validateAllPages, validatePageSet, type PageFolder, type PageSetOptions } from './crossPage';
-export { definitionAt, findSiblingModel, hoverAt, idAt, type PageDefinition, type PageHover, type SiblingPages } from './hover';
+export {
+  groupPageSet,
+  sourceTestPath,
+  validateAllPages,
+  validatePageSet,
+  type PageFolder,
+  type PageSetOptions,
+} from './crossPage';
+export {
+  definitionAt,
+  findSiblingModel,
+  hoverAt,
+  idAt,
+  type PageDefinition,
+  type PageHover,
+  type SiblingPages,
+} from './hover';
 export { documentSymbols, LSP_SYMBOL_KIND, type PageSymbol, type PageSymbolKind } from './symbols';
 export {
   portAnalysis,

@@ -86,7 +86,14 @@ export function guardMarkdown(text: string): Guarded {
   if (text.length > MAX_PAGE_CHARS) {
     return {
       text: '',
-      issues: [{ start: 0, end: lineEnd(text, 0), kind: 'size', message: `This page is larger than ${MAX_PAGE_CHARS / 1024} KB (${Math.ceil(text.length / 1024)} KB): it is not checked.` }],
+      issues: [
+        {
+          start: 0,
+          end: lineEnd(text, 0),
+          kind: 'size',
+          message: `This page is larger than ${MAX_PAGE_CHARS / 1024} KB (${Math.ceil(text.length / 1024)} KB): it is not checked.`,
+        },
+      ],
     };
   }
   const issues: LimitIssue[] = [];
@@ -99,7 +106,12 @@ export function guardMarkdown(text: string): Guarded {
       for (const m of para.markers) chars[m] = ' ';
       if (!emphasisReported) {
         const at = para.markers[MAX_EMPHASIS_MARKERS];
-        issues.push({ start: at, end: lineEnd(text, at), kind: 'emphasis', message: `More than ${MAX_EMPHASIS_MARKERS} emphasis markers (* or _) in one paragraph: they are not read as emphasis.` });
+        issues.push({
+          start: at,
+          end: lineEnd(text, at),
+          kind: 'emphasis',
+          message: `More than ${MAX_EMPHASIS_MARKERS} emphasis markers (* or _) in one paragraph: they are not read as emphasis.`,
+        });
         emphasisReported = true;
       }
     }
@@ -117,7 +129,12 @@ export function guardMarkdown(text: string): Guarded {
       chars ??= Array.from({ length: text.length }, (_, k) => text[k]);
       maskLine(chars, pos, end);
       if (!nestingReported) {
-        issues.push({ start: pos, end, kind: 'nesting', message: `Nesting deeper than ${MAX_PAGE_NESTING} levels is not checked (this line and any other that deep).` });
+        issues.push({
+          start: pos,
+          end,
+          kind: 'nesting',
+          message: `Nesting deeper than ${MAX_PAGE_NESTING} levels is not checked (this line and any other that deep).`,
+        });
         nestingReported = true;
       }
     } else {

@@ -249,7 +249,8 @@ export function tablesOf(doc: ParsedDoc): TableInfo[] {
 /** Top-level lists, each with its section. */
 export function listsOf(doc: ParsedDoc): { list: List; section: HeadingInfo | null; sectionIndex: number }[] {
   const out: { list: List; section: HeadingInfo | null; sectionIndex: number }[] = [];
-  for (const b of doc.blocks) if (b.node.type === 'list') out.push({ list: b.node, section: b.section, sectionIndex: b.sectionIndex });
+  for (const b of doc.blocks)
+    if (b.node.type === 'list') out.push({ list: b.node, section: b.section, sectionIndex: b.sectionIndex });
   return out;
 }
 

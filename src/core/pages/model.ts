@@ -27,7 +27,8 @@ interface PageModelBase {
 
 // ---- 01-source-overview -------------------------------------------------------------------------
 
-export type OverviewFieldKey = 'projectName' | 'language' | 'framework' | 'featureScope' | 'fileCount' | 'lineCount' | 'modules';
+export type OverviewFieldKey =
+  'projectName' | 'language' | 'framework' | 'featureScope' | 'fileCount' | 'lineCount' | 'modules';
 
 export interface OverviewField {
   key: OverviewFieldKey;
@@ -197,4 +198,5 @@ export interface FidelityModel extends PageModelBase {
   declaredChunks: ChunkDeclaration[] | null;
 }
 
-export type PageModel = OverviewModel | PublicApiModel | DataModelModel | BusinessLogicModel | ErrorHandlingModel | FidelityModel;
+export type PageModel =
+  OverviewModel | PublicApiModel | DataModelModel | BusinessLogicModel | ErrorHandlingModel | FidelityModel;

@@ -27,17 +27,42 @@ const LABELS: Record<OverviewFieldKey, { label: string; aliases: string[] }> = {
   projectName: { label: 'Project name', aliases: ['project name', 'project', 'name', 'project title'] },
   language: {
     label: 'Language/runtime',
-    aliases: ['language/runtime', 'language', 'runtime', 'languages', 'language and runtime', 'language/runtimes', 'languages/runtime'],
+    aliases: [
+      'language/runtime',
+      'language',
+      'runtime',
+      'languages',
+      'language and runtime',
+      'language/runtimes',
+      'languages/runtime',
+    ],
   },
   framework: { label: 'Framework', aliases: ['framework', 'frameworks', 'main framework'] },
   featureScope: { label: 'Feature scope', aliases: ['feature scope', 'scope', 'features', 'feature set'] },
   fileCount: {
     label: 'Source file count',
-    aliases: ['source file count', 'file count', 'source files', 'number of source files', 'files', 'source file number', 'source files count'],
+    aliases: [
+      'source file count',
+      'file count',
+      'source files',
+      'number of source files',
+      'files',
+      'source file number',
+      'source files count',
+    ],
   },
   lineCount: {
     label: 'Source line count',
-    aliases: ['source line count', 'line count', 'source lines', 'lines of code', 'loc', 'source loc', 'number of source lines', 'source lines count'],
+    aliases: [
+      'source line count',
+      'line count',
+      'source lines',
+      'lines of code',
+      'loc',
+      'source loc',
+      'number of source lines',
+      'source lines count',
+    ],
   },
   modules: {
     label: 'Functional modules',
@@ -90,7 +115,10 @@ function splitModules(doc: ParsedDoc, value: string, range: Range): Located[] {
   const base = doc.lines.offset(range.start);
   const raw = doc.text.slice(base, doc.lines.offset(range.end));
   let from = 0;
-  for (const name of value.split(/[,;]/).map((p) => p.trim()).filter((p) => p.length > 0)) {
+  for (const name of value
+    .split(/[,;]/)
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0)) {
     const at = raw.indexOf(name, from);
     if (at >= 0) {
       out.push({ text: name, range: doc.lines.range(base + at, base + at + name.length) });
@@ -116,7 +144,12 @@ export function analyze01(doc: ParsedDoc, filePath: string): { model: OverviewMo
   // Tables: two-column field tables; under a modules heading, the first column lists modules.
   for (const t of tables) {
     if (isModulesHeading(t.section)) {
-      moduleLists.push(t.rows.map((r) => cellAt(r, 0)).filter((c) => c.text.length > 0).map((c) => ({ text: c.text, range: c.range })));
+      moduleLists.push(
+        t.rows
+          .map((r) => cellAt(r, 0))
+          .filter((c) => c.text.length > 0)
+          .map((c) => ({ text: c.text, range: c.range })),
+      );
       continue;
     }
     const isFieldTable = t.columns.length === 2 || FIELD_TABLE_HEADERS.includes(normalizeHeader(t.columns[0] ?? ''));
@@ -126,7 +159,14 @@ export function analyze01(doc: ParsedDoc, filePath: string): { model: OverviewMo
       const labelCell = cellAt(row, 0);
       const valueCell = cellAt(row, 1);
       const key = labelKey(labelCell.text);
-      if (key) fields.push({ key, label: labelCell.text, value: valueCell.text, range: row.range, valueRange: valueCell.range });
+      if (key)
+        fields.push({
+          key,
+          label: labelCell.text,
+          value: valueCell.text,
+          range: row.range,
+          valueRange: valueCell.range,
+        });
     }
   }
 
@@ -141,7 +181,13 @@ export function analyze01(doc: ParsedDoc, filePath: string): { model: OverviewMo
       const key = parts ? labelKey(parts.label) : null;
       if (!parts || !key) continue;
       fieldsAnchor ??= firstLineRange(doc, item);
-      fields.push({ key, label: parts.label, value: parts.value, range: firstLineRange(doc, item), valueRange: parts.valueRange });
+      fields.push({
+        key,
+        label: parts.label,
+        value: parts.value,
+        range: firstLineRange(doc, item),
+        valueRange: parts.valueRange,
+      });
       if (key === 'modules') {
         const nested = item.children.find((c): c is List => c.type === 'list');
         if (nested) moduleLists.push(bulletModules(doc, nested));
@@ -155,7 +201,11 @@ export function analyze01(doc: ParsedDoc, filePath: string): { model: OverviewMo
   for (const f of fields) {
     const prior = seen.seen(f.key, f.range);
     if (prior) {
-      report.warning(f.range, PageCodes.duplicateField, `"${LABELS[f.key].label}" is already given on line ${lineOf(prior)}; this one is ignored.`);
+      report.warning(
+        f.range,
+        PageCodes.duplicateField,
+        `"${LABELS[f.key].label}" is already given on line ${lineOf(prior)}; this one is ignored.`,
+      );
       continue;
     }
     byKey.set(f.key, f);
@@ -170,7 +220,8 @@ export function analyze01(doc: ParsedDoc, filePath: string): { model: OverviewMo
   // Modules: from the field's value (comma-separated) and/or bullets.
   const modulesField = byKey.get('modules');
   let modules: Located[] = [];
-  if (modulesField && !isUnfilled(modulesField.value)) modules = splitModules(doc, modulesField.value, modulesField.valueRange);
+  if (modulesField && !isUnfilled(modulesField.value))
+    modules = splitModules(doc, modulesField.value, modulesField.valueRange);
   for (const list of moduleLists) modules = modules.concat(list);
 
   for (const key of KEYS) {
@@ -178,8 +229,18 @@ export function analyze01(doc: ParsedDoc, filePath: string): { model: OverviewMo
     const label = LABELS[key].label;
     if (key === 'modules') {
       if (modules.length > 0) continue;
-      if (f) report.error(f.range, PageCodes.emptyField, `"${label}" lists no modules: give them comma-separated or as bullets.`);
-      else if (modulesHeading) report.error(modulesHeading.range, PageCodes.emptyField, `"${label}" lists no modules: add bullets under this heading.`);
+      if (f)
+        report.error(
+          f.range,
+          PageCodes.emptyField,
+          `"${label}" lists no modules: give them comma-separated or as bullets.`,
+        );
+      else if (modulesHeading)
+        report.error(
+          modulesHeading.range,
+          PageCodes.emptyField,
+          `"${label}" lists no modules: add bullets under this heading.`,
+        );
       else report.error(anchor, PageCodes.missingField, `The overview has no "${label}" entry.`, { field: key, label });
       continue;
     }
@@ -192,7 +253,11 @@ export function analyze01(doc: ParsedDoc, filePath: string): { model: OverviewMo
       continue;
     }
     if ((key === 'fileCount' || key === 'lineCount') && !/^\d+$/.test(f.value)) {
-      report.error(f.valueRange, PageCodes.invalidCount, `"${label}" must be a non-negative integer written in plain digits, not "${f.value}".`);
+      report.error(
+        f.valueRange,
+        PageCodes.invalidCount,
+        `"${label}" must be a non-negative integer written in plain digits, not "${f.value}".`,
+      );
     }
   }
 
@@ -219,4 +284,3 @@ export function analyze01(doc: ParsedDoc, filePath: string): { model: OverviewMo
   };
   return { model, diagnostics: report.diagnostics };
 }
-

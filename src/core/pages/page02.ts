@@ -13,22 +13,63 @@ export const API_COLUMNS: readonly ColumnSpec[] = [
     label: 'Method/endpoint',
     standIn: 'method',
     aliases: [
-      'method/endpoint', 'endpoint', 'endpoints', 'method endpoint', 'method/path', 'method/route', 'method/function',
-      'function/method', 'operation', 'function', 'route', 'api', 'command', 'signature', 'path', 'url',
+      'method/endpoint',
+      'endpoint',
+      'endpoints',
+      'method endpoint',
+      'method/path',
+      'method/route',
+      'method/function',
+      'function/method',
+      'operation',
+      'function',
+      'route',
+      'api',
+      'command',
+      'signature',
+      'path',
+      'url',
     ],
   },
   { key: 'method', label: 'Method', aliases: ['method', 'http method', 'verb'], optional: true },
   {
     key: 'input',
     label: 'Input schema',
-    aliases: ['input schema', 'input', 'inputs', 'request', 'request body', 'request schema', 'parameters', 'params', 'arguments', 'args', 'input/params'],
+    aliases: [
+      'input schema',
+      'input',
+      'inputs',
+      'request',
+      'request body',
+      'request schema',
+      'parameters',
+      'params',
+      'arguments',
+      'args',
+      'input/params',
+    ],
   },
   {
     key: 'output',
     label: 'Output schema',
-    aliases: ['output schema', 'output', 'outputs', 'response', 'response schema', 'response body', 'returns', 'return', 'return type', 'result'],
+    aliases: [
+      'output schema',
+      'output',
+      'outputs',
+      'response',
+      'response schema',
+      'response body',
+      'returns',
+      'return',
+      'return type',
+      'result',
+    ],
   },
-  { key: 'errors', label: 'Errors', aliases: ['errors', 'error', 'error codes', 'errors raised', 'throws', 'raises', 'failures', 'error responses'] },
+  {
+    key: 'errors',
+    label: 'Errors',
+    aliases: ['errors', 'error', 'error codes', 'errors raised', 'throws', 'raises', 'failures', 'error responses'],
+  },
   { key: 'notes', label: 'Notes', aliases: ['notes', 'note', 'remarks', 'comments', 'description', 'details'] },
 ];
 
@@ -77,23 +118,41 @@ export function analyze02(doc: ParsedDoc, filePath: string): { model: PublicApiM
         continue;
       }
       const prior = seen.seen(endpoint.toLowerCase(), e.endpointRange);
-      if (prior) report.warning(e.endpointRange, PageCodes.duplicateEndpoint, `"${endpoint}" is already listed on line ${lineOf(prior)}.`);
+      if (prior)
+        report.warning(
+          e.endpointRange,
+          PageCodes.duplicateEndpoint,
+          `"${endpoint}" is already listed on line ${lineOf(prior)}.`,
+        );
       for (const key of ['input', 'output', 'errors'] as const) {
         if (ix[key] === undefined) continue;
         const cell = cellAt(row, ix[key]);
         if (cell.text.length === 0) {
           const label = API_COLUMNS.find((c) => c.key === key)?.label ?? key;
-          report.warning(cell.range, PageCodes.emptyCell, `"${label}" of ${endpoint} is blank: write "none" when there is none.`);
+          report.warning(
+            cell.range,
+            PageCodes.emptyCell,
+            `"${label}" of ${endpoint} is blank: write "none" when there is none.`,
+          );
         }
       }
     }
   }
 
-  const model: PublicApiModel = { kind: '02-public-api', filePath, text: doc.text, title: titleOf(doc), headings: doc.headings, tables, endpoints };
+  const model: PublicApiModel = {
+    kind: '02-public-api',
+    filePath,
+    text: doc.text,
+    title: titleOf(doc),
+    headings: doc.headings,
+    tables,
+    endpoints,
+  };
   return { model, diagnostics: report.diagnostics };
 }
 
 function spanning(a: Range, b: Range): Range {
-  const before = (p: Range['start'], q: Range['start']): boolean => p.line < q.line || (p.line === q.line && p.character <= q.character);
+  const before = (p: Range['start'], q: Range['start']): boolean =>
+    p.line < q.line || (p.line === q.line && p.character <= q.character);
   return { start: before(a.start, b.start) ? a.start : b.start, end: before(a.end, b.end) ? b.end : a.end };
 }

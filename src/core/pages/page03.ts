@@ -4,16 +4,39 @@
 import type { Diagnostic } from '../diagnostics';
 import { matchColumns, normalizeHeader, type ColumnSpec } from './columns';
 import { IdRegistry, lineOf, PageCodes, Reporter } from './diag';
-import { cellAt, firstLineRange, itemLeadText, listsOf, pageAnchor, ParsedDoc, tablesOf, titleOf, type HeadingInfo, type TableInfo } from './markdown';
+import {
+  cellAt,
+  firstLineRange,
+  itemLeadText,
+  listsOf,
+  pageAnchor,
+  ParsedDoc,
+  tablesOf,
+  titleOf,
+  type HeadingInfo,
+  type TableInfo,
+} from './markdown';
 import type { DataModelModel, Entity, Relationship } from './model';
 
 export const ENTITY_COLUMNS: readonly ColumnSpec[] = [
-  { key: 'field', label: 'Field', aliases: ['field', 'fields', 'name', 'field name', 'column', 'column name', 'attribute', 'property', 'key'] },
+  {
+    key: 'field',
+    label: 'Field',
+    aliases: ['field', 'fields', 'name', 'field name', 'column', 'column name', 'attribute', 'property', 'key'],
+  },
   { key: 'type', label: 'Type', aliases: ['type', 'data type', 'datatype', 'field type', 'kind'] },
   {
     key: 'constraints',
     label: 'Constraints',
-    aliases: ['constraints', 'constraint', 'rules', 'validation', 'validations', 'restrictions', 'constraints and notes'],
+    aliases: [
+      'constraints',
+      'constraint',
+      'rules',
+      'validation',
+      'validations',
+      'restrictions',
+      'constraints and notes',
+    ],
   },
 ];
 
@@ -70,7 +93,11 @@ export function analyze03(doc: ParsedDoc, filePath: string): { model: DataModelM
     const { from, to } = ends(text, card && cardText === text ? card : null);
     relationships.push({ text, cardinality: card?.value ?? null, from, to, range });
     if (!card) {
-      report.error(range, PageCodes.missingCardinality, 'This relationship states no cardinality (1:1, 1:N, N:M, 0..1, 1..*, one-to-many ...).');
+      report.error(
+        range,
+        PageCodes.missingCardinality,
+        'This relationship states no cardinality (1:1, 1:N, N:M, 0..1, 1..*, one-to-many ...).',
+      );
     }
   };
 
@@ -80,7 +107,11 @@ export function analyze03(doc: ParsedDoc, filePath: string): { model: DataModelM
       continue;
     }
     if (table.section === null || table.section === title) {
-      report.error(table.header.range, PageCodes.missingEntityHeading, 'This table has no entity heading: put a heading naming the entity directly over it.');
+      report.error(
+        table.header.range,
+        PageCodes.missingEntityHeading,
+        'This table has no entity heading: put a heading naming the entity directly over it.',
+      );
       continue;
     }
     let entity = byHeading.get(table.section);
@@ -90,13 +121,22 @@ export function analyze03(doc: ParsedDoc, filePath: string): { model: DataModelM
       byHeading.set(h, entity);
       entities.push(entity);
       const prior = entityNames.seen(h.text.toLowerCase(), h.range);
-      if (prior) report.warning(h.selectionRange, PageCodes.duplicateEntity, `Entity "${h.text}" is already described on line ${lineOf(prior)}.`);
+      if (prior)
+        report.warning(
+          h.selectionRange,
+          PageCodes.duplicateEntity,
+          `Entity "${h.text}" is already described on line ${lineOf(prior)}.`,
+        );
     }
     readEntityTable(table, entity, report);
   }
 
   if (entities.length === 0 && !tables.some((t) => !isRelationshipsHeading(t.section))) {
-    report.error(pageAnchor(doc), PageCodes.noTable, 'The data model describes no entity: add a heading per entity with a table of field, type, constraints.');
+    report.error(
+      pageAnchor(doc),
+      PageCodes.noTable,
+      'The data model describes no entity: add a heading per entity with a table of field, type, constraints.',
+    );
   }
 
   const relHeading = doc.headings.find((h) => isRelationshipsHeading(h)) ?? null;
@@ -109,7 +149,11 @@ export function analyze03(doc: ParsedDoc, filePath: string): { model: DataModelM
   }
   if (entities.length >= 2) {
     if (!relHeading) {
-      report.error(pageAnchor(doc), PageCodes.missingSection, 'The data model has no "Relationships" section listing how its entities relate, with cardinality.');
+      report.error(
+        pageAnchor(doc),
+        PageCodes.missingSection,
+        'The data model has no "Relationships" section listing how its entities relate, with cardinality.',
+      );
     } else if (relationships.length === 0) {
       report.warning(relHeading.range, PageCodes.emptySection, 'The "Relationships" section lists no relationship.');
     }
@@ -132,7 +176,12 @@ export function analyze03(doc: ParsedDoc, filePath: string): { model: DataModelM
 function readEntityTable(table: TableInfo, entity: Entity, report: Reporter): void {
   const match = matchColumns(table.columns, ENTITY_COLUMNS);
   for (const spec of match.missing) {
-    report.error(table.header.range, PageCodes.missingColumn, `The table of "${entity.name}" has no "${spec.label}" column.`, { column: spec.key, label: spec.label });
+    report.error(
+      table.header.range,
+      PageCodes.missingColumn,
+      `The table of "${entity.name}" has no "${spec.label}" column.`,
+      { column: spec.key, label: spec.label },
+    );
   }
   const ix = match.index;
   const fieldNames = new IdRegistry();
@@ -140,27 +189,49 @@ function readEntityTable(table: TableInfo, entity: Entity, report: Reporter): vo
     const name = cellAt(row, ix.field);
     const type = cellAt(row, ix.type);
     const constraints = cellAt(row, ix.constraints);
-    entity.fields.push({ name: name.text, type: type.text, constraints: constraints.text, range: row.range, nameRange: name.range });
+    entity.fields.push({
+      name: name.text,
+      type: type.text,
+      constraints: constraints.text,
+      range: row.range,
+      nameRange: name.range,
+    });
     if (ix.field !== undefined) {
-      if (name.text.length === 0) report.error(name.range, PageCodes.emptyCell, `A field of "${entity.name}" has no name.`);
+      if (name.text.length === 0)
+        report.error(name.range, PageCodes.emptyCell, `A field of "${entity.name}" has no name.`);
       else {
         const prior = fieldNames.seen(name.text, name.range);
-        if (prior) report.warning(name.range, PageCodes.duplicateField, `"${entity.name}.${name.text}" is already listed on line ${lineOf(prior)}.`);
+        if (prior)
+          report.warning(
+            name.range,
+            PageCodes.duplicateField,
+            `"${entity.name}.${name.text}" is already listed on line ${lineOf(prior)}.`,
+          );
       }
     }
     if (ix.type !== undefined && type.text.length === 0) {
       report.error(type.range, PageCodes.emptyCell, `Field "${name.text}" of "${entity.name}" has no type.`);
     }
     if (ix.constraints !== undefined && constraints.text.length === 0) {
-      report.warning(constraints.range, PageCodes.emptyCell, `Field "${name.text}" of "${entity.name}" has blank constraints: write "none" when there are none.`);
+      report.warning(
+        constraints.range,
+        PageCodes.emptyCell,
+        `Field "${name.text}" of "${entity.name}" has blank constraints: write "none" when there are none.`,
+      );
     }
   }
 }
 
 /** A relationships table: each row is a relationship; the cardinality may be in any cell. */
-function relationshipRows(table: TableInfo, add: (text: string, range: Relationship['range'], cardText?: string) => void): void {
+function relationshipRows(
+  table: TableInfo,
+  add: (text: string, range: Relationship['range'], cardText?: string) => void,
+): void {
   for (const row of table.rows) {
-    const text = row.cells.map((c) => c.text).filter((t) => t.length > 0).join(' — ');
+    const text = row.cells
+      .map((c) => c.text)
+      .filter((t) => t.length > 0)
+      .join(' — ');
     if (text.length > 0) add(text, row.range, row.cells.map((c) => c.text).join(' | '));
   }
 }

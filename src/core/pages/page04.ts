@@ -44,7 +44,8 @@ function findAssertion(doc: ParsedDoc, item: ListItem): { code: string; range: R
   const visit = (node: Nodes): void => {
     if (found) return;
     if (node.type === 'inlineCode' || node.type === 'code') {
-      if (isAssertion(node.value, node.type === 'inlineCode')) found = { code: node.value, range: nodeRange(doc, node) };
+      if (isAssertion(node.value, node.type === 'inlineCode'))
+        found = { code: node.value, range: nodeRange(doc, node) };
       return;
     }
     if (node.type === 'listItem' && node !== item && RULE_LEAD.test(itemLeadText(node))) return;
@@ -79,10 +80,13 @@ export function analyze04(doc: ParsedDoc, filePath: string): { model: BusinessLo
       const written = m[1];
       const para = item.children[0];
       const s = startOffset(para);
-      const at = doc.text.slice(s, endOffset(para)).search(new RegExp(written.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i'));
+      const at = doc.text
+        .slice(s, endOffset(para))
+        .search(new RegExp(written.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i'));
       const idRange = at >= 0 ? doc.lines.range(s + at, s + at + written.length) : firstLineRange(doc, item);
       const assertion = findAssertion(doc, item);
-      const feature = section && section !== title ? (inEdgeCases ? section.text : featureOf.get(section)?.name ?? null) : null;
+      const feature =
+        section && section !== title ? (inEdgeCases ? section.text : (featureOf.get(section)?.name ?? null)) : null;
       const rule: Rule = {
         id: written,
         text: squash(lead.slice(written.length).replace(/^[\s:.,;—–-]+/, '')),
@@ -96,24 +100,52 @@ export function analyze04(doc: ParsedDoc, filePath: string): { model: BusinessLo
       if (section && featureOf.has(section)) featureOf.get(section)?.rules.push(rule);
 
       if (!RULE_RE.test(written)) {
-        report.error(idRange, PageCodes.invalidId, `"${written}" is not a rule id: write RULE-<nn> (RULE-, then two digits or more).`);
+        report.error(
+          idRange,
+          PageCodes.invalidId,
+          `"${written}" is not a rule id: write RULE-<nn> (RULE-, then two digits or more).`,
+        );
       } else {
         const prior = ids.seen(written, idRange);
-        if (prior) report.error(idRange, PageCodes.duplicateId, `${written} is already defined on line ${lineOf(prior)}.`);
+        if (prior)
+          report.error(idRange, PageCodes.duplicateId, `${written} is already defined on line ${lineOf(prior)}.`);
       }
       if (feature === null) {
-        report.error(idRange, PageCodes.ruleOutsideFeature, `${written} is not grouped under a feature heading: put it under a "##" heading naming its feature.`);
+        report.error(
+          idRange,
+          PageCodes.ruleOutsideFeature,
+          `${written} is not grouped under a feature heading: put it under a "##" heading naming its feature.`,
+        );
       }
       if (!assertion) {
-        report.error(idRange, PageCodes.missingAssertion, `${written} has no executable assertion: add it in a code span on its line or in a fenced block indented under it.`);
+        report.error(
+          idRange,
+          PageCodes.missingAssertion,
+          `${written} has no executable assertion: add it in a code span on its line or in a fenced block indented under it.`,
+        );
       }
     }
   }
 
   const anchor = pageAnchor(doc);
-  if (rules.length === 0) report.error(anchor, PageCodes.noRules, 'The page states no rule: write bullets "- RULE-01: ..." with an assertion in a code span.');
-  if (!edgeHeading) report.error(anchor, PageCodes.missingSection, 'The page has no "Edge cases" section (a heading over a bullet list).');
-  else if (edgeCases.length === 0) report.error(edgeHeading.range, PageCodes.emptySection, 'The "Edge cases" section lists no edge case: add bullets under it.');
+  if (rules.length === 0)
+    report.error(
+      anchor,
+      PageCodes.noRules,
+      'The page states no rule: write bullets "- RULE-01: ..." with an assertion in a code span.',
+    );
+  if (!edgeHeading)
+    report.error(
+      anchor,
+      PageCodes.missingSection,
+      'The page has no "Edge cases" section (a heading over a bullet list).',
+    );
+  else if (edgeCases.length === 0)
+    report.error(
+      edgeHeading.range,
+      PageCodes.emptySection,
+      'The "Edge cases" section lists no edge case: add bullets under it.',
+    );
 
   const model: BusinessLogicModel = {
     kind: '04-business-logic',

@@ -9,13 +9,32 @@ import { cellAt, pageAnchor, ParsedDoc, tablesOf, titleOf } from './markdown';
 import type { ErrorCodeRow, ErrorHandlingModel } from './model';
 
 export const ERROR_COLUMNS: readonly ColumnSpec[] = [
-  { key: 'code', label: 'Error code', aliases: ['error code', 'code', 'error', 'error id', 'id', 'codes', 'error codes'] },
-  { key: 'status', label: 'HTTP status', aliases: ['http status', 'status', 'http', 'http code', 'status code', 'http status code', 'http status codes'] },
+  {
+    key: 'code',
+    label: 'Error code',
+    aliases: ['error code', 'code', 'error', 'error id', 'id', 'codes', 'error codes'],
+  },
+  {
+    key: 'status',
+    label: 'HTTP status',
+    aliases: ['http status', 'status', 'http', 'http code', 'status code', 'http status code', 'http status codes'],
+  },
   { key: 'message', label: 'Message', aliases: ['message', 'error message', 'messages', 'text', 'description'] },
   {
     key: 'condition',
     label: 'Source condition',
-    aliases: ['source condition', 'condition', 'conditions', 'trigger', 'when', 'cause', 'source', 'raised when', 'thrown when', 'triggering condition'],
+    aliases: [
+      'source condition',
+      'condition',
+      'conditions',
+      'trigger',
+      'when',
+      'cause',
+      'source',
+      'raised when',
+      'thrown when',
+      'triggering condition',
+    ],
   },
 ];
 
@@ -53,10 +72,19 @@ export function analyze05(doc: ParsedDoc, filePath: string): { model: ErrorHandl
       if (ix.code !== undefined) {
         if (code.text.length === 0) report.error(code.range, PageCodes.emptyCell, 'This row has no error code.');
         else if (!ERROR_CODE_RE.test(code.text)) {
-          report.error(code.range, PageCodes.invalidId, `"${code.text}" is not an error code: write <PREFIX>_<NNN> (uppercase prefix, underscore, three digits).`);
+          report.error(
+            code.range,
+            PageCodes.invalidId,
+            `"${code.text}" is not an error code: write <PREFIX>_<NNN> (uppercase prefix, underscore, three digits).`,
+          );
         } else {
           const prior = ids.seen(code.text, code.range);
-          if (prior) report.error(code.range, PageCodes.duplicateId, `${code.text} is already defined on line ${lineOf(prior)}.`);
+          if (prior)
+            report.error(
+              code.range,
+              PageCodes.duplicateId,
+              `${code.text} is already defined on line ${lineOf(prior)}.`,
+            );
         }
       }
       const label = code.text || 'this row';
@@ -64,16 +92,31 @@ export function analyze05(doc: ParsedDoc, filePath: string): { model: ErrorHandl
         report.error(
           status.range,
           status.text.length === 0 ? PageCodes.emptyCell : PageCodes.invalidStatus,
-          status.text.length === 0 ? `${label} has no HTTP status.` : `"${status.text}" is not an HTTP status (a number from 100 to 599).`,
+          status.text.length === 0
+            ? `${label} has no HTTP status.`
+            : `"${status.text}" is not an HTTP status (a number from 100 to 599).`,
         );
       }
-      if (ix.message !== undefined && message.text.length === 0) report.error(message.range, PageCodes.emptyCell, `${label} has no message.`);
+      if (ix.message !== undefined && message.text.length === 0)
+        report.error(message.range, PageCodes.emptyCell, `${label} has no message.`);
       if (ix.condition !== undefined && condition.text.length === 0) {
-        report.error(condition.range, PageCodes.emptyCell, `${label} has no source condition (when the source raises it).`);
+        report.error(
+          condition.range,
+          PageCodes.emptyCell,
+          `${label} has no source condition (when the source raises it).`,
+        );
       }
     }
   }
 
-  const model: ErrorHandlingModel = { kind: '05-error-handling', filePath, text: doc.text, title: titleOf(doc), headings: doc.headings, tables, errors };
+  const model: ErrorHandlingModel = {
+    kind: '05-error-handling',
+    filePath,
+    text: doc.text,
+    title: titleOf(doc),
+    headings: doc.headings,
+    tables,
+    errors,
+  };
   return { model, diagnostics: report.diagnostics };
 }

@@ -7,21 +7,59 @@ import type { Diagnostic } from '../diagnostics';
 import { normalizeHeader, requireTables, type ColumnSpec } from './columns';
 import { IdRegistry, lineOf, PageCodes, Reporter } from './diag';
 import { FID_RE } from './ids';
-import { cellAt, firstLineRange, isPlaceholder, itemLeadText, listsOf, pageAnchor, ParsedDoc, tablesOf, titleOf, type HeadingInfo } from './markdown';
+import {
+  cellAt,
+  firstLineRange,
+  isPlaceholder,
+  itemLeadText,
+  listsOf,
+  pageAnchor,
+  ParsedDoc,
+  tablesOf,
+  titleOf,
+  type HeadingInfo,
+} from './markdown';
 import type { BehaviorType, ChunkDeclaration, FidelityModel, FidRow } from './model';
 
 export const INVENTORY_COLUMNS: readonly ColumnSpec[] = [
-  { key: 'id', label: 'ID', aliases: ['id', 'fid', 'fids', 'fid id', 'behavior id', 'behaviour id', 'feature id', 'item id'] },
+  {
+    key: 'id',
+    label: 'ID',
+    aliases: ['id', 'fid', 'fids', 'fid id', 'behavior id', 'behaviour id', 'feature id', 'item id'],
+  },
   {
     key: 'behavior',
     label: 'Behavior',
-    aliases: ['behavior', 'behaviour', 'behaviors', 'behaviours', 'description', 'behavior description', 'behaviour description', 'expected behavior'],
+    aliases: [
+      'behavior',
+      'behaviour',
+      'behaviors',
+      'behaviours',
+      'description',
+      'behavior description',
+      'behaviour description',
+      'expected behavior',
+    ],
   },
-  { key: 'type', label: 'Type', aliases: ['type', 'kind', 'category', 'behavior type', 'behaviour type', 'path type', 'case type'] },
+  {
+    key: 'type',
+    label: 'Type',
+    aliases: ['type', 'kind', 'category', 'behavior type', 'behaviour type', 'path type', 'case type'],
+  },
   {
     key: 'sourceTest',
     label: 'Source test',
-    aliases: ['source test', 'source tests', 'test', 'tests', 'original test', 'source test path', 'test reference', 'test ref', 'source test reference'],
+    aliases: [
+      'source test',
+      'source tests',
+      'test',
+      'tests',
+      'original test',
+      'source test path',
+      'test reference',
+      'test ref',
+      'source test reference',
+    ],
   },
   { key: 'chunk', label: 'Chunk', aliases: ['chunk', 'chunks', 'chunk id', 'chunk name', 'port chunk'] },
 ];
@@ -84,13 +122,20 @@ export function analyze10(doc: ParsedDoc, filePath: string): { model: FidelityMo
       const label = id.text || 'This row';
       if (ix.id !== undefined) {
         if (id.text.length === 0) report.error(id.range, PageCodes.emptyCell, 'This row has no FID.');
-        else if (!FID_RE.test(id.text)) report.error(id.range, PageCodes.invalidId, `"${id.text}" is not a FID: write FID-<nnn> (FID-, then three digits).`);
+        else if (!FID_RE.test(id.text))
+          report.error(
+            id.range,
+            PageCodes.invalidId,
+            `"${id.text}" is not a FID: write FID-<nnn> (FID-, then three digits).`,
+          );
         else {
           const prior = ids.seen(id.text, id.range);
-          if (prior) report.error(id.range, PageCodes.duplicateId, `${id.text} is already defined on line ${lineOf(prior)}.`);
+          if (prior)
+            report.error(id.range, PageCodes.duplicateId, `${id.text} is already defined on line ${lineOf(prior)}.`);
         }
       }
-      if (ix.behavior !== undefined && behavior.text.length === 0) report.error(behavior.range, PageCodes.emptyCell, `${label} describes no behavior.`);
+      if (ix.behavior !== undefined && behavior.text.length === 0)
+        report.error(behavior.range, PageCodes.emptyCell, `${label} describes no behavior.`);
       if (ix.type !== undefined && behaviorType === null) {
         report.error(
           type.range,
@@ -102,12 +147,25 @@ export function analyze10(doc: ParsedDoc, filePath: string): { model: FidelityMo
         );
       }
       if (ix.sourceTest !== undefined && test.text.length === 0) {
-        report.warning(test.range, PageCodes.emptyCell, `${label} names no source test: write "none" when the source has no test for it.`);
+        report.warning(
+          test.range,
+          PageCodes.emptyCell,
+          `${label} names no source test: write "none" when the source has no test for it.`,
+        );
       }
       if (ix.chunk !== undefined) {
-        if (names.length === 0) report.error(chunk.range, PageCodes.missingChunk, `${label} is in no chunk: every FID maps to exactly one chunk.`);
+        if (names.length === 0)
+          report.error(
+            chunk.range,
+            PageCodes.missingChunk,
+            `${label} is in no chunk: every FID maps to exactly one chunk.`,
+          );
         else if (names.length > 1) {
-          report.error(chunk.range, PageCodes.multipleChunks, `${label} names ${names.length} chunks (${names.join(', ')}): every FID maps to exactly one chunk.`);
+          report.error(
+            chunk.range,
+            PageCodes.multipleChunks,
+            `${label} names ${names.length} chunks (${names.join(', ')}): every FID maps to exactly one chunk.`,
+          );
         }
       }
     }
@@ -118,16 +176,30 @@ export function analyze10(doc: ParsedDoc, filePath: string): { model: FidelityMo
     const used = new Set(rows.map((r) => r.chunkName?.toLowerCase()).filter((n): n is string => !!n));
     const declared = new Set(declaredChunks.map((c) => c.name.toLowerCase()));
     for (const c of declaredChunks) {
-      if (!used.has(c.name.toLowerCase())) report.warning(c.range, PageCodes.chunkWithoutFid, `Chunk "${c.name}" has no FID: no inventory row names it.`);
+      if (!used.has(c.name.toLowerCase()))
+        report.warning(c.range, PageCodes.chunkWithoutFid, `Chunk "${c.name}" has no FID: no inventory row names it.`);
     }
     for (const r of rows) {
       if (r.chunkName && !declared.has(r.chunkName.toLowerCase())) {
-        report.warning(r.chunkRange, PageCodes.undeclaredChunk, `Chunk "${r.chunkName}" is not listed in the "Chunks" section.`);
+        report.warning(
+          r.chunkRange,
+          PageCodes.undeclaredChunk,
+          `Chunk "${r.chunkName}" is not listed in the "Chunks" section.`,
+        );
       }
     }
   }
 
-  const model: FidelityModel = { kind: '10-fidelity-baseline', filePath, text: doc.text, title: titleOf(doc), headings: doc.headings, tables, rows, declaredChunks };
+  const model: FidelityModel = {
+    kind: '10-fidelity-baseline',
+    filePath,
+    text: doc.text,
+    title: titleOf(doc),
+    headings: doc.headings,
+    tables,
+    rows,
+    declaredChunks,
+  };
   return { model, diagnostics: report.diagnostics };
 }
 
@@ -144,7 +216,10 @@ function readDeclaredChunks(doc: ParsedDoc): ChunkDeclaration[] | null {
   }
   for (const t of tablesOf(doc)) {
     if (!isChunksHeading(t.section)) continue;
-    const col = Math.max(0, t.columns.findIndex((c) => /^(chunk|chunks|name|chunk name|chunk id|id)$/.test(normalizeHeader(c))));
+    const col = Math.max(
+      0,
+      t.columns.findIndex((c) => /^(chunk|chunks|name|chunk name|chunk id|id)$/.test(normalizeHeader(c))),
+    );
     for (const row of t.rows) {
       const cell = cellAt(row, col);
       if (cell.text.length > 0) out.push({ name: cell.text, range: cell.range });

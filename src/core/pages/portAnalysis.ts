@@ -63,13 +63,22 @@ export interface PortAnalysis {
 function summarizeFidelity(model: FidelityModel): FidelitySummary {
   const chunks = new Map<string, ChunkSummary>();
   for (const c of model.declaredChunks ?? []) {
-    if (!chunks.has(c.name.toLowerCase())) chunks.set(c.name.toLowerCase(), { name: c.name, range: c.range, declared: true, fids: [] });
+    if (!chunks.has(c.name.toLowerCase()))
+      chunks.set(c.name.toLowerCase(), { name: c.name, range: c.range, declared: true, fids: [] });
   }
   const unchunked: FidSummary[] = [];
   const byType: Record<BehaviorType, number> = { 'happy path': 0, 'error path': 0, 'edge case': 0 };
   let untyped = 0;
   for (const r of model.rows) {
-    const fid: FidSummary = { fid: r.fid, behavior: r.behavior, type: r.type, behaviorType: r.behaviorType, sourceTest: r.sourceTest, chunk: r.chunk, range: r.range };
+    const fid: FidSummary = {
+      fid: r.fid,
+      behavior: r.behavior,
+      type: r.type,
+      behaviorType: r.behaviorType,
+      sourceTest: r.sourceTest,
+      chunk: r.chunk,
+      range: r.range,
+    };
     if (r.behaviorType) byType[r.behaviorType]++;
     else untyped++;
     if (!r.chunkName) {
@@ -105,7 +114,7 @@ export function portAnalysis(pages: ReadonlyMap<string, string>, opts: PageSetOp
     folders: folders.map((f) => {
       const summaries = PAGE_KINDS.map((kind): PageSummary => {
         const model = f.byKind.get(kind);
-        const diags = model ? diagnostics.get(model.filePath) ?? [] : [];
+        const diags = model ? (diagnostics.get(model.filePath) ?? []) : [];
         return {
           kind,
           title: PAGE_TITLES[kind],

@@ -65,7 +65,13 @@ function clip(s: string, max = 80): string {
 
 /** The page kind's items, flat. */
 function items(model: PageModel): PageSymbol[] {
-  const sym = (name: string, kind: PageSymbolKind, range: Range, selectionRange: Range = range, detail?: string): PageSymbol => {
+  const sym = (
+    name: string,
+    kind: PageSymbolKind,
+    range: Range,
+    selectionRange: Range = range,
+    detail?: string,
+  ): PageSymbol => {
     const s: PageSymbol = { name: name || '(blank)', kind, range, selectionRange, children: [] };
     if (detail) s.detail = clip(detail);
     return s;
@@ -77,10 +83,14 @@ function items(model: PageModel): PageSymbol[] {
         ...model.modules.map((m) => sym(m.text, 'module', m.range)),
       ];
     case '02-public-api':
-      return model.endpoints.map((e) => sym(e.endpoint, 'endpoint', e.range, e.endpointRange, e.errorsText ? `errors: ${e.errorsText}` : undefined));
+      return model.endpoints.map((e) =>
+        sym(e.endpoint, 'endpoint', e.range, e.endpointRange, e.errorsText ? `errors: ${e.errorsText}` : undefined),
+      );
     case '03-data-model':
       return [
-        ...model.entities.flatMap((en) => en.fields.map((f) => sym(f.name, 'entity-field', f.range, f.nameRange, f.type))),
+        ...model.entities.flatMap((en) =>
+          en.fields.map((f) => sym(f.name, 'entity-field', f.range, f.nameRange, f.type)),
+        ),
         ...model.relationships.map((r) => sym(r.text, 'relationship', r.range, r.range, r.cardinality ?? undefined)),
       ];
     case '04-business-logic':
@@ -89,10 +99,14 @@ function items(model: PageModel): PageSymbol[] {
         ...model.edgeCases.map((e) => sym(e.text, 'edge-case', e.range)),
       ];
     case '05-error-handling':
-      return model.errors.map((e) => sym(e.code, 'error-code', e.range, e.codeRange, [e.statusText, e.message].filter(Boolean).join(' ')));
+      return model.errors.map((e) =>
+        sym(e.code, 'error-code', e.range, e.codeRange, [e.statusText, e.message].filter(Boolean).join(' ')),
+      );
     case '10-fidelity-baseline':
       return [
-        ...model.rows.map((r) => sym(r.fid, 'fid', r.range, r.fidRange, [r.type, r.chunk, r.behavior].filter(Boolean).join(' · '))),
+        ...model.rows.map((r) =>
+          sym(r.fid, 'fid', r.range, r.fidRange, [r.type, r.chunk, r.behavior].filter(Boolean).join(' · ')),
+        ),
         ...(model.declaredChunks ?? []).map((c) => sym(c.name, 'chunk', c.range)),
       ];
   }
@@ -101,8 +115,10 @@ function items(model: PageModel): PageSymbol[] {
 export function documentSymbols(model: PageModel): PageSymbol[] {
   const lines = new LineIndex(model.text);
   const docEnd = lines.position(model.text.length);
-  const entityHeadings = model.kind === '03-data-model' ? new Set(model.entities.map((e) => e.range.start.line)) : new Set<number>();
-  const featureHeadings = model.kind === '04-business-logic' ? new Set(model.features.map((f) => f.range.start.line)) : new Set<number>();
+  const entityHeadings =
+    model.kind === '03-data-model' ? new Set(model.entities.map((e) => e.range.start.line)) : new Set<number>();
+  const featureHeadings =
+    model.kind === '04-business-logic' ? new Set(model.features.map((f) => f.range.start.line)) : new Set<number>();
 
   // Headings span their section: up to the next heading of the same or higher rank.
   const roots: PageSymbol[] = [];
@@ -112,8 +128,18 @@ export function documentSymbols(model: PageModel): PageSymbol[] {
     const next = hs.slice(i + 1).find((n) => n.depth <= h.depth);
     const end = next ? { line: next.range.start.line, character: 0 } : docEnd;
     const line = h.range.start.line;
-    const kind: PageSymbolKind = entityHeadings.has(line) ? 'entity' : featureHeadings.has(line) ? 'feature' : 'heading';
-    const symbol: PageSymbol = { name: h.text || '(untitled)', kind, range: { start: h.range.start, end }, selectionRange: h.selectionRange, children: [] };
+    const kind: PageSymbolKind = entityHeadings.has(line)
+      ? 'entity'
+      : featureHeadings.has(line)
+        ? 'feature'
+        : 'heading';
+    const symbol: PageSymbol = {
+      name: h.text || '(untitled)',
+      kind,
+      range: { start: h.range.start, end },
+      selectionRange: h.selectionRange,
+      children: [],
+    };
     while (stack.length > 0 && stack[stack.length - 1].depth >= h.depth) stack.pop();
     (stack.length > 0 ? stack[stack.length - 1].symbol.children : roots).push(symbol);
     stack.push({ depth: h.depth, symbol });

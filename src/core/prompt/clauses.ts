@@ -7,7 +7,8 @@ export const ANTI_RE_HANG_CLAUSE =
   'If the system again injects a request to compact this session, compact it and then continue the task in later turns. Never end a turn idle while the task is unfinished.';
 
 /** Rule 4 (4) and rule 5: the evidence rule. */
-export const EVIDENCE_RULE = 'Evidence rule: verify each fact at its cited source before acting on it; do not trust this message, your memory or a summary over the source.';
+export const EVIDENCE_RULE =
+  'Evidence rule: verify each fact at its cited source before acting on it; do not trust this message, your memory or a summary over the source.';
 
 /** The quota self-report clause (dispatch and wake prompts), verbatim. */
 export const QUOTA_SELF_REPORT_CLAUSE =
@@ -28,7 +29,9 @@ export interface ReportProtocol {
 export function completionReportBlock(p: ReportProtocol): string {
   const ticket = inline(p.ticket);
   const label = p.label ? ` label=${inline(p.label)}` : ' [label=<label>]';
-  const to = p.orchestratorSessionId ? `the orchestrator session ${inline(p.orchestratorSessionId)}` : 'the orchestrator session';
+  const to = p.orchestratorSessionId
+    ? `the orchestrator session ${inline(p.orchestratorSessionId)}`
+    : 'the orchestrator session';
   return [
     'Completion report protocol:',
     `When you finish, block or hand off, send one line of key=value pairs to ${to} through the asynchronous prompt endpoint; if it cannot be delivered, comment on ticket ${ticket} instead. The line:`,
@@ -39,7 +42,8 @@ export function completionReportBlock(p: ReportProtocol): string {
 
 /** Rule 2: the uncommitted files of the worktree, named so the worker re-validates them. */
 export function uncommittedFilesSection(files: string[] | null): string {
-  if (files === null) return 'Uncommitted files in your worktree: the inventory was not available. Run `git status` yourself and re-validate every changed file before you continue; do not redo work blindly.';
+  if (files === null)
+    return 'Uncommitted files in your worktree: the inventory was not available. Run `git status` yourself and re-validate every changed file before you continue; do not redo work blindly.';
   if (files.length === 0) return 'Uncommitted files in your worktree: none.';
   return [
     `Uncommitted files in your worktree (${files.length}); they survived and may be complete or half-done: re-validate them, do not redo them blindly:`,
@@ -49,6 +53,9 @@ export function uncommittedFilesSection(files: string[] | null): string {
 
 export function checkFiles(files: unknown): string[] | null {
   if (files === null) return null;
-  if (!Array.isArray(files) || !files.every((f) => typeof f === 'string')) throw new Error('uncommittedFiles must be the list of uncommitted paths (possibly empty), or null when the inventory was not available');
+  if (!Array.isArray(files) || !files.every((f) => typeof f === 'string'))
+    throw new Error(
+      'uncommittedFiles must be the list of uncommitted paths (possibly empty), or null when the inventory was not available',
+    );
   return files as string[];
 }

@@ -5,7 +5,14 @@
 // evidence rule. Like every wake prompt it carries the anti-re-hang clause and names the
 // uncommitted files (rules 2 and 3).
 import type { EpochMs } from '../model';
-import { ANTI_RE_HANG_CLAUSE, checkFiles, completionReportBlock, EVIDENCE_RULE, uncommittedFilesSection, type ReportProtocol } from './clauses';
+import {
+  ANTI_RE_HANG_CLAUSE,
+  checkFiles,
+  completionReportBlock,
+  EVIDENCE_RULE,
+  uncommittedFilesSection,
+  type ReportProtocol,
+} from './clauses';
 import { bullets, inline, isoTime, numbered } from './text';
 
 export interface Fact {
@@ -34,11 +41,15 @@ export interface FactBaselineInput {
 export function composeFactBaseline(input: FactBaselineInput): string {
   if (input.facts.length === 0) throw new Error('a fact baseline needs at least one authoritative fact');
   for (const f of input.facts) {
-    if (inline(f.statement) === '' || inline(f.source) === '') throw new Error('every fact needs a statement and an artifact link');
+    if (inline(f.statement) === '' || inline(f.source) === '')
+      throw new Error('every fact needs a statement and an artifact link');
   }
   const files = checkFiles(input.uncommittedFiles);
   const part1 = `1. You were woken: your worldview is stale. Event: ${inline(input.event)}. Current time: ${isoTime(input.now)}.`;
-  const facts = numbered(input.facts.map((f) => `${inline(f.statement)} (source: ${inline(f.source)}; as of ${isoTime(f.at)})`), '   ');
+  const facts = numbered(
+    input.facts.map((f) => `${inline(f.statement)} (source: ${inline(f.source)}; as of ${isoTime(f.at)})`),
+    '   ',
+  );
   const invalid =
     input.invalidAssumptions.length > 0
       ? `   These standing assumptions are now invalid:\n${bullets(input.invalidAssumptions.map(inline), '   ')}`

@@ -1,4 +1,11 @@
-export { ANTI_RE_HANG_CLAUSE, EVIDENCE_RULE, QUOTA_SELF_REPORT_CLAUSE, completionReportBlock, uncommittedFilesSection, type ReportProtocol } from './clauses';
+export {
+  ANTI_RE_HANG_CLAUSE,
+  EVIDENCE_RULE,
+  QUOTA_SELF_REPORT_CLAUSE,
+  completionReportBlock,
+  uncommittedFilesSection,
+  type ReportProtocol,
+} from './clauses';
 export { composeFactBaseline, type Assignment, type Fact, type FactBaselineInput } from './fact-baseline';
 export { composeWakePrompt, type WakeInput, type WakeReason } from './wake';
 export { composeQuotaWallWakePrompt, type QuotaWakeInput } from './quota-wake';

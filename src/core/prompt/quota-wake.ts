@@ -4,7 +4,14 @@
 // the restated completion-report protocol with the quota self-report clause. Like every wake
 // prompt it carries the anti-re-hang clause.
 import type { EpochMs, FailureCategory, ModelRef } from '../model';
-import { ANTI_RE_HANG_CLAUSE, checkFiles, completionReportBlock, EVIDENCE_RULE, uncommittedFilesSection, type ReportProtocol } from './clauses';
+import {
+  ANTI_RE_HANG_CLAUSE,
+  checkFiles,
+  completionReportBlock,
+  EVIDENCE_RULE,
+  uncommittedFilesSection,
+  type ReportProtocol,
+} from './clauses';
 import { bullets, inline, isoTime } from './text';
 
 export interface QuotaWakeInput {
@@ -19,7 +26,7 @@ export interface QuotaWakeInput {
     /** Pull request state, e.g. "#34 open, CI green", or null when none exists. */
     pullRequest: string | null;
     /** Null when the inventory was not available (the prompt then says so). */
-  uncommittedFiles: string[] | null;
+    uncommittedFiles: string[] | null;
   };
   /** One concrete step. */
   resume: string;
@@ -45,7 +52,8 @@ export function composeQuotaWallWakePrompt(input: QuotaWakeInput): string {
     `You now run on ${inline(input.nextModel.providerID)}/${inline(input.nextModel.modelID)} (woken ${isoTime(input.now)}).`,
   ].join(' ');
   const steps = input.done.steps.length > 0 ? bullets(input.done.steps.map(inline), '  ') : '  - (no step recorded)';
-  const commits = input.done.commits.length > 0 ? bullets(input.done.commits.map(inline), '  ') : '  - none since the task started';
+  const commits =
+    input.done.commits.length > 0 ? bullets(input.done.commits.map(inline), '  ') : '  - none since the task started';
   const done = [
     'What is done:',
     'Steps:',
@@ -55,5 +63,12 @@ export function composeQuotaWallWakePrompt(input: QuotaWakeInput): string {
     `Pull request: ${input.done.pullRequest ? inline(input.done.pullRequest) : 'none yet'}`,
     uncommittedFilesSection(files),
   ].join('\n');
-  return [happened, done, `Where to resume: ${inline(input.resume)}`, EVIDENCE_RULE, ANTI_RE_HANG_CLAUSE, completionReportBlock(input.report)].join('\n\n');
+  return [
+    happened,
+    done,
+    `Where to resume: ${inline(input.resume)}`,
+    EVIDENCE_RULE,
+    ANTI_RE_HANG_CLAUSE,
+    completionReportBlock(input.report),
+  ].join('\n\n');
 }

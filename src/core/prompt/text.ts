@@ -4,7 +4,10 @@ import type { EpochMs } from '../model';
 
 /** One line: control characters and line breaks become spaces. */
 export function inline(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** A file path as shown in a prompt: backticked, or JSON-quoted when it holds odd characters. */

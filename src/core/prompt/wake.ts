@@ -2,7 +2,14 @@
 // why it is woken, the one step to resume with, the uncommitted files (rule 2), the evidence
 // rule, the anti-re-hang clause (rule 3) and the restated completion-report protocol.
 import type { EpochMs } from '../model';
-import { ANTI_RE_HANG_CLAUSE, checkFiles, completionReportBlock, EVIDENCE_RULE, uncommittedFilesSection, type ReportProtocol } from './clauses';
+import {
+  ANTI_RE_HANG_CLAUSE,
+  checkFiles,
+  completionReportBlock,
+  EVIDENCE_RULE,
+  uncommittedFilesSection,
+  type ReportProtocol,
+} from './clauses';
 import { inline, isoTime } from './text';
 
 export type WakeReason = 'idle' | 'hung' | 'failed';
@@ -29,7 +36,8 @@ const WHY: Record<WakeReason, string> = {
 
 export function composeWakePrompt(input: WakeInput): string {
   const files = checkFiles(input.uncommittedFiles);
-  const why = input.reason === 'failed' && input.failureText ? `${WHY.failed}: ${inline(input.failureText)}` : WHY[input.reason];
+  const why =
+    input.reason === 'failed' && input.failureText ? `${WHY.failed}: ${inline(input.failureText)}` : WHY[input.reason];
   return [
     `You were woken at ${isoTime(input.now)}: ${why}.`,
     `Task: ${inline(input.task)}`,

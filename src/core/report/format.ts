@@ -8,7 +8,10 @@ export function quoteValue(value: string): string {
 }
 
 export function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 export function formatReport(r: CompletionReport): string {
@@ -23,6 +26,17 @@ export function formatReport(r: CompletionReport): string {
 }
 
 /** A blocked report for a quota wall: status=blocked reason=quota-exhausted. */
-export function quotaBlockedReport(ticket: string, summary: string, extra: { label?: string | null; pr?: string | null } = {}): CompletionReport {
-  return { ticket, label: extra.label ?? null, status: 'blocked', pr: extra.pr ?? null, summary, reason: 'quota-exhausted' };
+export function quotaBlockedReport(
+  ticket: string,
+  summary: string,
+  extra: { label?: string | null; pr?: string | null } = {},
+): CompletionReport {
+  return {
+    ticket,
+    label: extra.label ?? null,
+    status: 'blocked',
+    pr: extra.pr ?? null,
+    summary,
+    reason: 'quota-exhausted',
+  };
 }

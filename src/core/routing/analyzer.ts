@@ -134,7 +134,9 @@ export class RoutingAnalyzer {
     const text = normalizeLineEnds(input);
     const prev = this.prev; // replaced when this analysis completes (an abandoned one keeps it)
     const change = prev ? diffTexts(prev.text, text) : undefined;
-    const split = (prev && change && this.options.chunking !== false ? resplit(prev.text, prev.split, text, change) : null) ?? splitDocument(text);
+    const split =
+      (prev && change && this.options.chunking !== false ? resplit(prev.text, prev.split, text, change) : null) ??
+      splitDocument(text);
     let result: RoutingAnalysis | undefined;
     try {
       if (split.chunks && split.chunks.length > 0 && this.options.chunking !== false) {
@@ -145,10 +147,24 @@ export class RoutingAnalyzer {
       // the backstop behind tooDeepAt's estimate: nesting that still overflows a parser's stack
       if (!(e instanceof RangeError)) throw e;
       this.prev = undefined;
-      const d: RelDiag = { start: 0, end: lineEndAt(text, 0), severity: 'error', code: 'yaml.syntax', message: `YAML syntax error: Nesting deeper than ${MAX_NESTING} levels is not checked.`, rule: 'yaml:NESTING_LIMIT' };
+      const d: RelDiag = {
+        start: 0,
+        end: lineEndAt(text, 0),
+        severity: 'error',
+        code: 'yaml.syntax',
+        message: `YAML syntax error: Nesting deeper than ${MAX_NESTING} levels is not checked.`,
+        rule: 'yaml:NESTING_LIMIT',
+      };
       const parsed: ParsedText = { root: null, syntax: [d], anchors: false, fast: false };
       const chunk: AnalyzedChunk = { role: 'whole', name: '', start: 0, end: text.length, text, parsed, prefix: [] };
-      result = finish(text, split.lineStarts, [chunk], [{ base: 0, d }], { mode: 'whole', chunks: 1, reused: 0, yamlParsed: 1, ms: 0 }, t0);
+      result = finish(
+        text,
+        split.lineStarts,
+        [chunk],
+        [{ base: 0, d }],
+        { mode: 'whole', chunks: 1, reused: 0, yamlParsed: 1, ms: 0 },
+        t0,
+      );
     }
     this.last = result;
     this.lastInput = input;
@@ -156,7 +172,14 @@ export class RoutingAnalyzer {
     return result;
   }
 
-  private *chunked(text: string, split: Split, spans: ChunkSpan[], t0: number, prev: Previous | undefined, change: TextChange | undefined): Generator<void, RoutingAnalysis | undefined, void> {
+  private *chunked(
+    text: string,
+    split: Split,
+    spans: ChunkSpan[],
+    t0: number,
+    prev: Previous | undefined,
+    change: TextChange | undefined,
+  ): Generator<void, RoutingAnalysis | undefined, void> {
     const lineStarts = split.lineStarts;
     const chunks: AnalyzedChunk[] = [];
     const results: ChunkResult[] = [];
@@ -192,7 +215,18 @@ export class RoutingAnalyzer {
         if (r.parsed.anchors) return undefined; // anchors may point across chunks: analyse whole
       }
       results.push(r);
-      chunks.push(chunk ?? { role: span.role, name: span.name, start: span.start, end: span.end, text: r.text, parsed: r.parsed, prefix: span.role === 'route' ? ['routes'] : [], header: span.header });
+      chunks.push(
+        chunk ?? {
+          role: span.role,
+          name: span.name,
+          start: span.start,
+          end: span.end,
+          text: r.text,
+          parsed: r.parsed,
+          prefix: span.role === 'route' ? ['routes'] : [],
+          header: span.header,
+        },
+      );
       if (i % YIELD_EVERY === YIELD_EVERY - 1) yield;
     }
     this.prev = { text, split, results, chunks };
@@ -238,7 +272,8 @@ export class RoutingAnalyzer {
       for (const [i, errs] of groups) {
         const c = chunks[i];
         if (!c.parsed.root) continue;
-        for (const d of mapSchemaErrors(errs, { root: c.parsed.root, text: c.text, prefix: [] })) placed.push({ base: c.start, d });
+        for (const d of mapSchemaErrors(errs, { root: c.parsed.root, text: c.text, prefix: [] }))
+          placed.push({ base: c.start, d });
       }
     }
 
@@ -252,7 +287,11 @@ export class RoutingAnalyzer {
       if (!pair) continue;
       const prev = firstRoute.get(c.name);
       if (prev === undefined) firstRoute.set(c.name, c.start + pair.key.start);
-      else placed.push({ base: c.start, d: duplicateRouteDiag({ key: pair.key, name: c.name }, lineOf(lineStarts, prev) + 1) });
+      else
+        placed.push({
+          base: c.start,
+          d: duplicateRouteDiag({ key: pair.key, name: c.name }, lineOf(lineStarts, prev) + 1),
+        });
     }
     const max = maxItems(rootValue);
     if (max !== undefined) {
@@ -263,7 +302,14 @@ export class RoutingAnalyzer {
         }
       }
     }
-    return finish(text, lineStarts, chunks, placed, { mode: 'chunked', chunks: chunks.length, reused, yamlParsed, ms: 0 }, t0);
+    return finish(
+      text,
+      lineStarts,
+      chunks,
+      placed,
+      { mode: 'chunked', chunks: chunks.length, reused, yamlParsed, ms: 0 },
+      t0,
+    );
   }
 
   private whole(text: string, lineStarts: number[], t0: number): RoutingAnalysis {
@@ -283,13 +329,28 @@ export class RoutingAnalyzer {
         setProp(rootValue as Record<string, unknown>, 'routes', {});
       }
       const validate = validators().root;
-      if (!validate(rootValue) && validate.errors) out.push(...mapSchemaErrors(validate.errors.slice(0, MAX_DIAGNOSTICS + 1), { root, text, prefix: [] }));
+      if (!validate(rootValue) && validate.errors)
+        out.push(...mapSchemaErrors(validate.errors.slice(0, MAX_DIAGNOSTICS + 1), { root, text, prefix: [] }));
       if (routesMap) {
         const validateRoutes = validators().routes;
         for (const p of routesMap.pairs) {
-          const one: RMap = { kind: 'map', start: p.key.start, end: p.value.end, flow: routesMap.flow, pairs: [p], value: {} };
+          const one: RMap = {
+            kind: 'map',
+            start: p.key.start,
+            end: p.value.end,
+            flow: routesMap.flow,
+            pairs: [p],
+            value: {},
+          };
           setProp(one.value, p.name, p.value.value);
-          if (!validateRoutes(one.value) && validateRoutes.errors) out.push(...mapSchemaErrors(validateRoutes.errors.slice(0, MAX_DIAGNOSTICS + 1), { root: one, text, prefix: ['routes'] }));
+          if (!validateRoutes(one.value) && validateRoutes.errors)
+            out.push(
+              ...mapSchemaErrors(validateRoutes.errors.slice(0, MAX_DIAGNOSTICS + 1), {
+                root: one,
+                text,
+                prefix: ['routes'],
+              }),
+            );
         }
       }
       const preflights: PreflightInfo[] = [];
@@ -297,7 +358,8 @@ export class RoutingAnalyzer {
         const def = getPair(root, 'default');
         if (def) checkRoute(text, def.value, ['default'], out, preflights);
         const routes = getPair(root, 'routes');
-        if (routes && routes.value.kind === 'map') for (const p of routes.value.pairs) checkRoute(text, p.value, ['routes', p.name], out, preflights);
+        if (routes && routes.value.kind === 'map')
+          for (const p of routes.value.pairs) checkRoute(text, p.value, ['routes', p.name], out, preflights);
         checkDag(text, getPair(root, 'dag')?.value, out, preflights);
       }
       checkDuplicateKeys(root, [], out, (o) => lineOf(lineStarts, o));
@@ -311,7 +373,14 @@ export class RoutingAnalyzer {
       for (const d of out) placed.push({ base: 0, d });
     }
     const chunk: AnalyzedChunk = { role: 'whole', name: '', start: 0, end: text.length, text, parsed, prefix: [] };
-    return finish(text, lineStarts, [chunk], placed, { mode: 'whole', chunks: 1, reused: 0, yamlParsed: parsed.fast ? 0 : 1, ms: 0 }, t0);
+    return finish(
+      text,
+      lineStarts,
+      [chunk],
+      placed,
+      { mode: 'whole', chunks: 1, reused: 0, yamlParsed: parsed.fast ? 0 : 1, ms: 0 },
+      t0,
+    );
   }
 }
 
@@ -352,7 +421,8 @@ function computeChunk(span: ChunkSpan, text: string): ChunkResult {
   const pair = root.pairs[0];
   if (span.role === 'route') {
     const validate = validators().routes;
-    if (!validate(root.value) && validate.errors) local.push(...mapSchemaErrors(validate.errors.slice(0, MAX_DIAGNOSTICS + 1), { root, text, prefix: ['routes'] })); // more are never shown
+    if (!validate(root.value) && validate.errors)
+      local.push(...mapSchemaErrors(validate.errors.slice(0, MAX_DIAGNOSTICS + 1), { root, text, prefix: ['routes'] })); // more are never shown
     checkRoute(text, pair.value, ['routes', pair.name], local, preflights);
     checkDuplicateKeys(pair.value, ['routes', pair.name], local);
   } else {
@@ -366,13 +436,29 @@ function computeChunk(span: ChunkSpan, text: string): ChunkResult {
   return { text, parsed, local, preflights };
 }
 
-function finish(text: string, lineStarts: number[], chunks: AnalyzedChunk[], placed: Placed[], stats: AnalysisStats, t0: number): RoutingAnalysis {
+function finish(
+  text: string,
+  lineStarts: number[],
+  chunks: AnalyzedChunk[],
+  placed: Placed[],
+  stats: AnalysisStats,
+  t0: number,
+): RoutingAnalysis {
   placed.sort((a, b) => a.base + a.d.start - (b.base + b.d.start) || a.base + a.d.end - (b.base + b.d.end));
   const shown = placed.length > MAX_DIAGNOSTICS ? placed.slice(0, MAX_DIAGNOSTICS) : placed;
   const diagnostics = shown.map(({ base, d }) => toDiagnostic(lineStarts, base, d));
   if (shown !== placed) {
     const at = placed[MAX_DIAGNOSTICS].base + placed[MAX_DIAGNOSTICS].d.start;
-    diagnostics.push(toDiagnostic(lineStarts, 0, { start: at, end: at, severity: 'warning', code: 'routing.limit', message: `More than ${MAX_DIAGNOSTICS.toLocaleString('en-US')} problems: the rest, from here on, are not listed.`, rule: 'limit:diagnostics' }));
+    diagnostics.push(
+      toDiagnostic(lineStarts, 0, {
+        start: at,
+        end: at,
+        severity: 'warning',
+        code: 'routing.limit',
+        message: `More than ${MAX_DIAGNOSTICS.toLocaleString('en-US')} problems: the rest, from here on, are not listed.`,
+        rule: 'limit:diagnostics',
+      }),
+    );
   }
   stats.ms = performance.now() - t0;
   return { text, lineStarts, chunks, diagnostics, stats };

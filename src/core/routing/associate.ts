@@ -36,7 +36,10 @@ export function globToRegExp(glob: string): RegExp {
       const close = glob.indexOf(']', i + 1);
       if (close < 0) re += '\\[';
       else {
-        re += `[${glob.slice(i + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        re += `[${glob
+          .slice(i + 1, close)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\')}]`;
         i = close;
       }
     } else re += c.replace(/[.+^$()|\\]/g, '\\$&');
@@ -75,9 +78,18 @@ export function matchesGlob(filePath: string, glob: string, roots: readonly stri
   return false;
 }
 
-export function isRoutingFileName(filePath: string, extraGlobs: readonly string[] = [], roots: readonly string[] = []): boolean {
+export function isRoutingFileName(
+  filePath: string,
+  extraGlobs: readonly string[] = [],
+  roots: readonly string[] = [],
+): boolean {
   const base = norm(filePath).slice(norm(filePath).lastIndexOf('/') + 1);
-  if (base === 'routing.yaml' || base === 'routing.yml' || (base.endsWith('.routing.yaml') && base.length > '.routing.yaml'.length)) return true;
+  if (
+    base === 'routing.yaml' ||
+    base === 'routing.yml' ||
+    (base.endsWith('.routing.yaml') && base.length > '.routing.yaml'.length)
+  )
+    return true;
   return extraGlobs.some((g) => matchesGlob(filePath, g, roots));
 }
 
@@ -97,7 +109,12 @@ export function pointsAtRoutingSchema(text: string): boolean {
 }
 
 /** Is this file a routing table? (name, extra globs, or a `$schema` pointer when the text is known) */
-export function claimsRouting(filePath: string, text: string | undefined, extraGlobs: readonly string[] = [], roots: readonly string[] = []): boolean {
+export function claimsRouting(
+  filePath: string,
+  text: string | undefined,
+  extraGlobs: readonly string[] = [],
+  roots: readonly string[] = [],
+): boolean {
   if (isRoutingFileName(filePath, extraGlobs, roots)) return true;
   if (text === undefined) return false;
   return pointsAtRoutingSchema(text);

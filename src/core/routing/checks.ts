@@ -36,7 +36,13 @@ export function routeLabel(path: readonly PathSeg[]): string {
  * Local checks of one route-like mapping (default, routes/*, dag.route, dag.task_route).
  * `text` is the text its offsets refer to (for quick-fix edits).
  */
-export function checkRoute(text: string, route: RNode, path: readonly PathSeg[], out: RelDiag[], preflights: PreflightInfo[]): void {
+export function checkRoute(
+  text: string,
+  route: RNode,
+  path: readonly PathSeg[],
+  out: RelDiag[],
+  preflights: PreflightInfo[],
+): void {
   const map = asMap(route);
   if (!map) return;
   const label = routeLabel(path);
@@ -65,7 +71,14 @@ export function checkRoute(text: string, route: RNode, path: readonly PathSeg[],
         message: `Stage "${v}" is both in skip and in keep_gates of ${label}; list it in only one of them.`,
         fixes: [
           { title: `Remove "${v}" from skip`, preferred: true, edits: removeSeqItem(text, skip, si, skipPair) },
-          ...(keepPair ? [{ title: `Remove "${v}" from keep_gates`, edits: removeSeqItem(text, keep, keep.items.indexOf(it), keepPair) }] : []),
+          ...(keepPair
+            ? [
+                {
+                  title: `Remove "${v}" from keep_gates`,
+                  edits: removeSeqItem(text, keep, keep.items.indexOf(it), keepPair),
+                },
+              ]
+            : []),
         ],
       });
     }
@@ -84,7 +97,11 @@ export function checkRoute(text: string, route: RNode, path: readonly PathSeg[],
         const m = asMap(it);
         const id = m ? getPair(m, 'id')?.value.value : undefined;
         const cycle = m ? getPair(m, 'added_cycle')?.value.value : undefined;
-        return { id: typeof id === 'string' ? id : id === undefined || id === null ? undefined : String(id), cycle: typeof cycle === 'string' ? cycle : cycle === undefined || cycle === null ? undefined : String(cycle), index };
+        return {
+          id: typeof id === 'string' ? id : id === undefined || id === null ? undefined : String(id),
+          cycle: typeof cycle === 'string' ? cycle : cycle === undefined || cycle === null ? undefined : String(cycle),
+          index,
+        };
       }),
     });
   }
@@ -94,7 +111,9 @@ export function checkRoute(text: string, route: RNode, path: readonly PathSeg[],
   if (effortPair && effortPair.value.value === 'low') {
     const running = pipelineStages(skip, keep);
     if (running.length > 0) {
-      const kept = keep ? keep.items.map((i) => i.value).filter((v): v is string => typeof v === 'string' && STAGES.includes(v)) : [];
+      const kept = keep
+        ? keep.items.map((i) => i.value).filter((v): v is string => typeof v === 'string' && STAGES.includes(v))
+        : [];
       const why = kept.length > 0 ? `it keeps ${kept.join(', ')}` : `it does not skip ${running.join(', ')}`;
       out.push({
         start: effortPair.value.start,
@@ -102,7 +121,13 @@ export function checkRoute(text: string, route: RNode, path: readonly PathSeg[],
         severity: 'warning',
         code: 'routing.low-effort-pipeline',
         message: `effort: low is reserved for lightweight routes without a pipeline, but ${label} runs one (${why}).`,
-        fixes: [{ title: 'Change effort to high', preferred: true, edits: [{ start: effortPair.value.start, end: effortPair.value.end, newText: 'high' }] }],
+        fixes: [
+          {
+            title: 'Change effort to high',
+            preferred: true,
+            edits: [{ start: effortPair.value.start, end: effortPair.value.end, newText: 'high' }],
+          },
+        ],
       });
     }
   }
@@ -111,7 +136,9 @@ export function checkRoute(text: string, route: RNode, path: readonly PathSeg[],
 /** The stages a route still runs: those kept, plus those not skipped. Empty means no pipeline. */
 export function pipelineStages(skip: RSeq | undefined, keep: RSeq | undefined): string[] {
   const skipped = new Set(skip ? skip.items.map((i) => i.value) : []);
-  const kept = new Set(keep ? keep.items.map((i) => i.value).filter((v) => typeof v === 'string' && STAGES.includes(v as string)) : []);
+  const kept = new Set(
+    keep ? keep.items.map((i) => i.value).filter((v) => typeof v === 'string' && STAGES.includes(v as string)) : [],
+  );
   return STAGES.filter((s) => kept.has(s) || !skipped.has(s));
 }
 
@@ -156,7 +183,10 @@ export function itemsToDrop(items: PreflightInfo['items'], max: number): Preflig
 export function overCapDiag(info: PreflightInfo, max: number): RelDiag | undefined {
   if (info.items.length <= max) return undefined;
   const drop = itemsToDrop(info.items, max);
-  const names = drop.map((d) => `${d.id !== undefined ? `"${d.id}"` : `item ${d.index + 1}`} (${d.cycle !== undefined ? `added_cycle ${d.cycle}` : 'no added_cycle'})`);
+  const names = drop.map(
+    (d) =>
+      `${d.id !== undefined ? `"${d.id}"` : `item ${d.index + 1}`} (${d.cycle !== undefined ? `added_cycle ${d.cycle}` : 'no added_cycle'})`,
+  );
   return {
     start: info.keyStart,
     end: info.keyEnd,
@@ -170,7 +200,12 @@ export function overCapDiag(info: PreflightInfo, max: number): RelDiag | undefin
  * Duplicate keys in every mapping under `node` (an error: YAML keys must be unique), except the
  * routes mapping itself (`routesPath`), whose duplicates are reported as routing.duplicate-route.
  */
-export function checkDuplicateKeys(node: RNode | null, path: PathSeg[], out: RelDiag[], lineOfOffset?: (offset: number) => number): void {
+export function checkDuplicateKeys(
+  node: RNode | null,
+  path: PathSeg[],
+  out: RelDiag[],
+  lineOfOffset?: (offset: number) => number,
+): void {
   if (!node) return;
   if (node.kind === 'map') {
     const isRoutes = path.length === 1 && path[0] === 'routes';
@@ -178,7 +213,12 @@ export function checkDuplicateKeys(node: RNode | null, path: PathSeg[], out: Rel
       const seen = new Map<string, RPair>();
       for (const p of node.pairs) {
         const prev = seen.get(p.name);
-        if (prev) out.push(isRoutes ? duplicateRouteDiag(p, lineOfOffset ? lineOfOffset(prev.key.start) + 1 : undefined) : duplicateKeyDiag(p));
+        if (prev)
+          out.push(
+            isRoutes
+              ? duplicateRouteDiag(p, lineOfOffset ? lineOfOffset(prev.key.start) + 1 : undefined)
+              : duplicateKeyDiag(p),
+          );
         else seen.set(p.name, p);
       }
     }
@@ -212,7 +252,10 @@ export function duplicateKeyDiag(p: RPair): RelDiag {
 }
 
 /** `firstLine` is the 1-based line of the first definition when known. */
-export function duplicateRouteDiag(p: { key: { start: number; end: number }; name: string }, firstLine: number | undefined): RelDiag {
+export function duplicateRouteDiag(
+  p: { key: { start: number; end: number }; name: string },
+  firstLine: number | undefined,
+): RelDiag {
   return {
     start: p.key.start,
     end: p.key.end,

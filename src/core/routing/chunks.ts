@@ -23,7 +23,8 @@ export interface Split {
 }
 
 const PLAIN_FIRST_BAD = new Set('-?:,[]{}#&*!|>\'"%@`'.split('').map((c) => c.charCodeAt(0)));
-const NON_STRING_KEY = /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?[0-9][0-9._eE+-]*|[-+]?\.[0-9].*|0x.*|0o.*|\.(?:inf|Inf|INF|nan|NaN|NAN))$/;
+const NON_STRING_KEY =
+  /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?[0-9][0-9._eE+-]*|[-+]?\.[0-9].*|0x.*|0o.*|\.(?:inf|Inf|INF|nan|NaN|NAN))$/;
 
 /** A simple key at `p`: `name:` followed by space or end of line. Returns the name and colon offset, or null. */
 export function simpleKeyAt(text: string, p: number, end: number): { name: string; colon: number } | null {

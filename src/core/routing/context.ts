@@ -102,12 +102,42 @@ export function cursorContext(text: string, offset: number): CursorContext | und
     const path = outerKey !== undefined ? [...base, outerKey] : [...base];
     const start = ls + contentCol + flow.tokenStart;
     if (flow.kind === 'seq') {
-      return { mode: 'item', path: [...path, '*'], prefix: flow.token, replaceStart: start, replaceEnd, siblings: new Set(flow.items), column: 0, needsSpace: false, inFlow: true };
+      return {
+        mode: 'item',
+        path: [...path, '*'],
+        prefix: flow.token,
+        replaceStart: start,
+        replaceEnd,
+        siblings: new Set(flow.items),
+        column: 0,
+        needsSpace: false,
+        inFlow: true,
+      };
     }
     if (flow.innerKey !== undefined) {
-      return { mode: 'value', path: [...path, flow.innerKey], prefix: flow.token, replaceStart: start, replaceEnd, siblings: new Set(), column: 0, needsSpace: flow.needsSpace, inFlow: true };
+      return {
+        mode: 'value',
+        path: [...path, flow.innerKey],
+        prefix: flow.token,
+        replaceStart: start,
+        replaceEnd,
+        siblings: new Set(),
+        column: 0,
+        needsSpace: flow.needsSpace,
+        inFlow: true,
+      };
     }
-    return { mode: 'key', path, prefix: flow.token, replaceStart: start, replaceEnd, siblings: new Set(flow.keys), column: 0, needsSpace: false, inFlow: true };
+    return {
+      mode: 'key',
+      path,
+      prefix: flow.token,
+      replaceStart: start,
+      replaceEnd,
+      siblings: new Set(flow.keys),
+      column: 0,
+      needsSpace: false,
+      inFlow: true,
+    };
   }
 
   const kv = keyAt(rest);
@@ -240,7 +270,15 @@ function flowContext(rest: string): FlowCtx | undefined {
   const done = parts.slice(0, -1).map((p) => p.trim());
   if (rest[openAt] === '[') {
     const token = last.trimStart();
-    return { kind: 'seq', openAt, token, tokenStart: rest.length - token.length, items: done.map(unquote), keys: [], needsSpace: false };
+    return {
+      kind: 'seq',
+      openAt,
+      token,
+      tokenStart: rest.length - token.length,
+      items: done.map(unquote),
+      keys: [],
+      needsSpace: false,
+    };
   }
   const colon = last.indexOf(':');
   const keys = done.map((p) => unquote(p.split(':')[0] ?? ''));
@@ -248,7 +286,16 @@ function flowContext(rest: string): FlowCtx | undefined {
     const innerKey = unquote(last.slice(0, colon));
     const valuePart = last.slice(colon + 1);
     const token = valuePart.trimStart();
-    return { kind: 'map', openAt, token, tokenStart: rest.length - token.length, items: [], keys, innerKey, needsSpace: valuePart.length === 0 };
+    return {
+      kind: 'map',
+      openAt,
+      token,
+      tokenStart: rest.length - token.length,
+      items: [],
+      keys,
+      innerKey,
+      needsSpace: valuePart.length === 0,
+    };
   }
   const token = last.trimStart();
   return { kind: 'map', openAt, token, tokenStart: rest.length - token.length, items: [], keys, needsSpace: false };

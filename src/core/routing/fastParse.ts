@@ -190,7 +190,8 @@ class FastParser {
       case 58: {
         // `-x`, `?x`, `:x` are plain scalars when a safe character follows
         const n = p + 1 < end ? this.src.charCodeAt(p + 1) : SP;
-        if (n === SP || n === TAB || n === 44 || n === 91 || n === 93 || n === 123 || n === 125 || n === HASH) throw bail;
+        if (n === SP || n === TAB || n === 44 || n === 91 || n === 93 || n === 123 || n === 125 || n === HASH)
+          throw bail;
         return;
       }
       case 44: // ,
@@ -402,7 +403,8 @@ class FastParser {
       const items: RNode[] = [];
       const value: unknown[] = [];
       skip();
-      if (s.charCodeAt(i) === 93) return { node: { kind: 'seq', start: p, end: i + 1, flow: true, items, value }, end: i + 1 };
+      if (s.charCodeAt(i) === 93)
+        return { node: { kind: 'seq', start: p, end: i + 1, flow: true, items, value }, end: i + 1 };
       for (;;) {
         skip();
         const r = this.flowItem(i, lineEnd);
@@ -425,7 +427,8 @@ class FastParser {
     const pairs: RPair[] = [];
     const value: Record<string, unknown> = {};
     skip();
-    if (s.charCodeAt(i) === 125) return { node: { kind: 'map', start: p, end: i + 1, flow: true, pairs, value }, end: i + 1 };
+    if (s.charCodeAt(i) === 125)
+      return { node: { kind: 'map', start: p, end: i + 1, flow: true, pairs, value }, end: i + 1 };
     for (;;) {
       skip();
       const k = this.flowItem(i, lineEnd, true);

@@ -7,7 +7,16 @@ import { chunkAt, type RoutingAnalysis } from './analyzer';
 import { cursorContext } from './context';
 import { offsetAt, rangeAt } from './lines';
 import { getPair, type PathSeg, type RMap, type RNode, type RPair } from './rnode';
-import { PARENT_KINDS, RETIRED_STAGES, LEGACY_SKILLS, deref, schemaAt, typesOf, type JsonSchema, type Resolved } from './schema';
+import {
+  PARENT_KINDS,
+  RETIRED_STAGES,
+  LEGACY_SKILLS,
+  deref,
+  schemaAt,
+  typesOf,
+  type JsonSchema,
+  type Resolved,
+} from './schema';
 import { scalarText } from './fixes';
 import type { FixData, RoutingDiagnosticData } from './types';
 import type { Position } from '../diagnostics';
@@ -47,34 +56,42 @@ function typeSummary(r: Resolved): string {
 
 function humanDef(name: string): string {
   return (
-    {
-      route: 'route',
-      entry: 'entry',
-      preflightItem: 'preflight item',
-      preflightPolicy: 'preflight policy',
-      stage: 'stage',
-      oversizeSignal: 'oversize signal',
-      dagRoute: 'dag route',
-      taskRoute: 'task route',
-      singleGate: 'single gate',
-      ticketCreation: 'ticket creation',
-      verifyMilestone: 'verify milestone',
-      sizeDerivation: 'size derivation',
-      reviewDepth: 'review depth',
-      depth: 'review depth level',
-      routes: 'routes',
-      filing: 'filing block',
-      review: 'review block',
-      dag: 'dag block',
-    } as Record<string, string>
-  )[name] ?? name;
+    (
+      {
+        route: 'route',
+        entry: 'entry',
+        preflightItem: 'preflight item',
+        preflightPolicy: 'preflight policy',
+        stage: 'stage',
+        oversizeSignal: 'oversize signal',
+        dagRoute: 'dag route',
+        taskRoute: 'task route',
+        singleGate: 'single gate',
+        ticketCreation: 'ticket creation',
+        verifyMilestone: 'verify milestone',
+        sizeDerivation: 'size derivation',
+        reviewDepth: 'review depth',
+        depth: 'review depth level',
+        routes: 'routes',
+        filing: 'filing block',
+        review: 'review block',
+        dag: 'dag block',
+      } as Record<string, string>
+    )[name] ?? name
+  );
 }
 
 /**
  * Completion at `pos`. `routeKeys` are Kind/* labels used elsewhere in the workspace.
  * `schemaItems` false leaves schema-driven items out (another YAML server provides them).
  */
-export function complete(text: string, lineStarts: readonly number[], pos: Position, routeKeys: readonly string[] = [], schemaItems = true): CompletionEntry[] {
+export function complete(
+  text: string,
+  lineStarts: readonly number[],
+  pos: Position,
+  routeKeys: readonly string[] = [],
+  schemaItems = true,
+): CompletionEntry[] {
   const offset = offsetAt(lineStarts, text, pos);
   const ctx = cursorContext(text, offset);
   if (!ctx) return [];
@@ -119,7 +136,12 @@ export function complete(text: string, lineStarts: readonly number[], pos: Posit
       else if (types.includes('object') && !sr.schema.enum) {
         insertText = `${scalarText(name)}:\n  `;
         multiline = true;
-      } else if (types.includes('array') && sr.schema.items && !deref(sr.schema.items).schema.enum && typesOf(deref(sr.schema.items).schema).includes('object')) {
+      } else if (
+        types.includes('array') &&
+        sr.schema.items &&
+        !deref(sr.schema.items).schema.enum &&
+        typesOf(deref(sr.schema.items).schema).includes('object')
+      ) {
         insertText = `${scalarText(name)}:\n  - `;
         multiline = true;
       } else insertText = `${scalarText(name)}: `;
@@ -147,7 +169,10 @@ export function complete(text: string, lineStarts: readonly number[], pos: Posit
       label,
       kind: 'value',
       detail: typeSummary(target),
-      documentation: v === null && ctx.path[ctx.path.length - 1] === 'skill' ? 'null means natural-language routing.' : target.description,
+      documentation:
+        v === null && ctx.path[ctx.path.length - 1] === 'skill'
+          ? 'null means natural-language routing.'
+          : target.description,
       insertText: lead + scalarText(v),
       range,
       sortText: `0${String(i++).padStart(4, '0')}`,
@@ -191,7 +216,8 @@ function hitAt(root: RNode, offset: number): Hit | undefined {
     if (node.kind === 'map') {
       let next: RPair | undefined;
       for (const p of node.pairs) {
-        if (offset >= p.key.start && offset <= p.key.end) return { path: [...path, p.name], node: p.value, onKey: true, start: p.key.start, end: p.key.end };
+        if (offset >= p.key.start && offset <= p.key.end)
+          return { path: [...path, p.name], node: p.value, onKey: true, start: p.key.start, end: p.key.end };
         const vs = p.value.start;
         const ve = p.value.end;
         if (offset >= vs && offset <= ve && !(p.value.kind === 'scalar' && p.value.style === 'empty')) next = p;
@@ -229,16 +255,29 @@ export function hover(analysis: RoutingAnalysis, pos: Position): HoverResult | u
     if (!r) lines.push('', 'Not part of the routing table schema.');
   } else {
     if (!r) return undefined;
-    const keyName = typeof last === 'number' || /^\d+$/.test(String(last)) ? `item ${Number(last) + 1} of ${String(path[path.length - 2])}` : String(last);
+    const keyName =
+      typeof last === 'number' || /^\d+$/.test(String(last))
+        ? `item ${Number(last) + 1} of ${String(path[path.length - 2])}`
+        : String(last);
     lines.push(`**${keyName}** · ${typeSummary(r)}`);
     if (r.description) lines.push('', r.description);
     const v = hit.node.value;
-    if (typeof v === 'string' && RETIRED_STAGES.includes(v) && (r.defName === 'stage' || r.schema.enum)) lines.push('', `\`${v}\` is a retired stage id and no longer valid.`);
-    else if (typeof v === 'string' && String(last) === 'skill' && LEGACY_SKILLS.includes(v)) lines.push('', `\`${v}\` is a legacy skill entry and no longer valid.`);
+    if (typeof v === 'string' && RETIRED_STAGES.includes(v) && (r.defName === 'stage' || r.schema.enum))
+      lines.push('', `\`${v}\` is a retired stage id and no longer valid.`);
+    else if (typeof v === 'string' && String(last) === 'skill' && LEGACY_SKILLS.includes(v))
+      lines.push('', `\`${v}\` is a legacy skill entry and no longer valid.`);
   }
-  if (r?.schema.enum) lines.push('', `Allowed: ${r.schema.enum.map((e) => `\`${e === null ? 'null' : String(e)}\``).join(', ')}`);
-  else if (r?.schema.items && deref(r.schema.items).schema.enum) lines.push('', `Allowed items: ${(deref(r.schema.items).schema.enum ?? []).map((e) => `\`${String(e)}\``).join(', ')}`);
-  return { markdown: lines.join('\n'), range: rangeAt(analysis.lineStarts, chunk.start + hit.start, chunk.start + hit.end) };
+  if (r?.schema.enum)
+    lines.push('', `Allowed: ${r.schema.enum.map((e) => `\`${e === null ? 'null' : String(e)}\``).join(', ')}`);
+  else if (r?.schema.items && deref(r.schema.items).schema.enum)
+    lines.push(
+      '',
+      `Allowed items: ${(deref(r.schema.items).schema.enum ?? []).map((e) => `\`${String(e)}\``).join(', ')}`,
+    );
+  return {
+    markdown: lines.join('\n'),
+    range: rangeAt(analysis.lineStarts, chunk.start + hit.start, chunk.start + hit.end),
+  };
 }
 
 // ---------------------------------------------------------------- quick fixes
@@ -261,14 +300,16 @@ export function quickFixes(analysis: RoutingAnalysis, range: Range): QuickFix[] 
   for (const d of analysis.diagnostics) {
     if (!intersects(d.range, range)) continue;
     const data = d.data as RoutingDiagnosticData | undefined;
-    for (const f of data?.fixes ?? []) out.push({ title: f.title, isPreferred: !!f.isPreferred, diagnostic: d, edits: f.edits });
+    for (const f of data?.fixes ?? [])
+      out.push({ title: f.title, isPreferred: !!f.isPreferred, diagnostic: d, edits: f.edits });
   }
   return out;
 }
 
 // ---------------------------------------------------------------- document symbols
 
-export type SymbolKindName = 'namespace' | 'class' | 'module' | 'struct' | 'constant' | 'object' | 'string' | 'array' | 'property';
+export type SymbolKindName =
+  'namespace' | 'class' | 'module' | 'struct' | 'constant' | 'object' | 'string' | 'array' | 'property';
 
 export interface SymbolEntry {
   name: string;
@@ -286,7 +327,14 @@ function routeDetail(v: RNode): string | undefined {
   if (entry && entry.kind === 'map') {
     const skill = getPair(entry, 'skill')?.value.value;
     const mode = getPair(entry, 'mode')?.value.value;
-    parts.push([skill === null || skill === undefined ? 'natural language' : String(skill), mode === null || mode === undefined ? '' : String(mode)].filter(Boolean).join(' · '));
+    parts.push(
+      [
+        skill === null || skill === undefined ? 'natural language' : String(skill),
+        mode === null || mode === undefined ? '' : String(mode),
+      ]
+        .filter(Boolean)
+        .join(' · '),
+    );
   }
   const effort = getPair(v, 'effort')?.value.value;
   if (effort !== undefined && effort !== null) parts.push(`effort ${String(effort)}`);
@@ -310,7 +358,14 @@ function kindOfTop(name: string): SymbolKindName {
   }
 }
 
-function pairSymbol(lineStarts: readonly number[], base: number, p: RPair, kind: SymbolKindName, detail?: string, children?: SymbolEntry[]): SymbolEntry {
+function pairSymbol(
+  lineStarts: readonly number[],
+  base: number,
+  p: RPair,
+  kind: SymbolKindName,
+  detail?: string,
+  children?: SymbolEntry[],
+): SymbolEntry {
   const end = Math.max(p.key.end, p.value.end);
   return {
     name: p.name,
@@ -328,10 +383,18 @@ function dagChildren(lineStarts: readonly number[], base: number, dag: RNode): S
     const kids: SymbolEntry[] = [];
     if (p.value.kind === 'map') {
       for (const q of p.value.pairs) {
-        if (q.value.kind === 'map' || (q.value.kind === 'seq' && q.name === 'oversize_signals')) kids.push(pairSymbol(lineStarts, base, q, 'struct'));
+        if (q.value.kind === 'map' || (q.value.kind === 'seq' && q.name === 'oversize_signals'))
+          kids.push(pairSymbol(lineStarts, base, q, 'struct'));
       }
     }
-    return pairSymbol(lineStarts, base, p, 'struct', p.name === 'route' || p.name === 'task_route' ? routeDetail(p.value) : undefined, kids);
+    return pairSymbol(
+      lineStarts,
+      base,
+      p,
+      'struct',
+      p.name === 'route' || p.name === 'task_route' ? routeDetail(p.value) : undefined,
+      kids,
+    );
   });
 }
 
@@ -394,4 +457,3 @@ export function routeKeysOf(analysis: RoutingAnalysis): string[] {
   }
   return keys;
 }
-

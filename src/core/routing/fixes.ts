@@ -20,7 +20,8 @@ export function editDistance(a: string, b: string): number {
     for (let j = 1; j <= n; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
   return d[m][n];
@@ -95,7 +96,12 @@ export function placeholder(s0: JsonSchema): string {
   if (types.includes('array')) {
     const items = s.items ? deref(s.items).schema : undefined;
     const min = s.minItems ?? 0;
-    if (items?.enum && min > 0) return `[${items.enum.filter((v) => v !== null).slice(0, Math.max(min, 1)).map((v) => scalarText(v)).join(', ')}]`;
+    if (items?.enum && min > 0)
+      return `[${items.enum
+        .filter((v) => v !== null)
+        .slice(0, Math.max(min, 1))
+        .map((v) => scalarText(v))
+        .join(', ')}]`;
     return '[]';
   }
   if (types.includes('object')) return '{}';

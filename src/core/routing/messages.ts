@@ -54,7 +54,9 @@ export function mapSchemaErrors(errors: readonly ErrorObject[], ctx: MapContext)
     for (const e of sorted) {
       if (e.keyword === 'type' && hasValueKeyword) continue;
       // a property name failing `propertyNames` comes as the inner error (with propertyName) and the outer one
-      const name = (e as ErrorObject & { propertyName?: string }).propertyName ?? (e.keyword === 'propertyNames' ? (e.params as { propertyName?: string }).propertyName : undefined);
+      const name =
+        (e as ErrorObject & { propertyName?: string }).propertyName ??
+        (e.keyword === 'propertyNames' ? (e.params as { propertyName?: string }).propertyName : undefined);
       if (name !== undefined) {
         if (!seenNames.has(name)) {
           seenNames.add(name);
@@ -81,7 +83,13 @@ function fullPath(ctx: MapContext, segs: readonly string[]): PathSeg[] {
 
 /** "/routes/*\/skip/*" style rule name: route keys and indices generalized. */
 export function ruleOf(path: readonly PathSeg[], keyword: string, detail?: string): string {
-  const parts = path.map((p, i) => (typeof p === 'number' || /^\d+$/.test(String(p)) ? '*' : i > 0 && path[i - 1] === 'routes' && i === 1 ? '*' : String(p)));
+  const parts = path.map((p, i) =>
+    typeof p === 'number' || /^\d+$/.test(String(p))
+      ? '*'
+      : i > 0 && path[i - 1] === 'routes' && i === 1
+        ? '*'
+        : String(p),
+  );
   return `/${parts.join('/')}:${keyword}${detail !== undefined ? `:${detail}` : ''}`;
 }
 
@@ -178,7 +186,13 @@ interface Span {
 }
 
 function firstLine(ctx: MapContext, n: RNode): Span {
-  return { start: n.start, end: Math.max(n.start, Math.min(lineEndAt(ctx.text, n.start), n.end > n.start ? n.end : lineEndAt(ctx.text, n.start))) };
+  return {
+    start: n.start,
+    end: Math.max(
+      n.start,
+      Math.min(lineEndAt(ctx.text, n.start), n.end > n.start ? n.end : lineEndAt(ctx.text, n.start)),
+    ),
+  };
 }
 
 /** The key of the pair holding the located node, or the node's first line. */
@@ -217,7 +231,11 @@ function oneError(e: ErrorObject, ctx: MapContext): RelDiag | undefined {
       const fixes: RelFix[] = [];
       const propSchema = s.properties?.[missing];
       if (loc.node.kind === 'map' && propSchema) {
-        fixes.push({ title: `Add "${missing}"`, preferred: true, edits: [insertProperty(ctx.text, loc.node, missing, propSchema, eolOf(ctx.text))] });
+        fixes.push({
+          title: `Add "${missing}"`,
+          preferred: true,
+          edits: [insertProperty(ctx.text, loc.node, missing, propSchema, eolOf(ctx.text))],
+        });
       }
       return {
         ...span,
@@ -237,7 +255,11 @@ function oneError(e: ErrorObject, ctx: MapContext): RelDiag | undefined {
       const parentMap = loc.node.kind === 'map' ? (loc.node as RMap) : undefined;
       const fixes: RelFix[] = [];
       if (near && extraLoc.pair && parentMap && !getPair(parentMap, near)) {
-        fixes.push({ title: `Rename to "${near}"`, preferred: true, edits: [{ start: extraLoc.pair.key.start, end: extraLoc.pair.key.end, newText: scalarText(near) }] });
+        fixes.push({
+          title: `Rename to "${near}"`,
+          preferred: true,
+          edits: [{ start: extraLoc.pair.key.start, end: extraLoc.pair.key.end, newText: scalarText(near) }],
+        });
       }
       const where = path.length === 0 ? 'at the top level of the routing table' : `in ${describe(path)}`;
       return {
@@ -259,7 +281,16 @@ function oneError(e: ErrorObject, ctx: MapContext): RelDiag | undefined {
         severity: 'error',
         code: 'schema.const',
         message: `${cap(describe(path))} must be ${fmtValue(want)} (found ${fmtValue(loc.node.value)}).`,
-        fixes: loc.node.kind === 'scalar' ? [{ title: `Change to ${scalarText(want)}`, preferred: true, edits: [{ start: loc.node.start, end: loc.node.end, newText: scalarText(want) }] }] : [],
+        fixes:
+          loc.node.kind === 'scalar'
+            ? [
+                {
+                  title: `Change to ${scalarText(want)}`,
+                  preferred: true,
+                  edits: [{ start: loc.node.start, end: loc.node.end, newText: scalarText(want) }],
+                },
+              ]
+            : [],
         rule: ruleOf(path, 'const'),
       };
     }
@@ -286,7 +317,12 @@ function oneError(e: ErrorObject, ctx: MapContext): RelDiag | undefined {
     case 'exclusiveMaximum': {
       const span = valueSpan(ctx, loc);
       const limit = params.limit;
-      const words = { minimum: 'at least', maximum: 'at most', exclusiveMinimum: 'greater than', exclusiveMaximum: 'less than' }[e.keyword];
+      const words = {
+        minimum: 'at least',
+        maximum: 'at most',
+        exclusiveMinimum: 'greater than',
+        exclusiveMaximum: 'less than',
+      }[e.keyword];
       return {
         ...span,
         severity: 'error',
@@ -300,7 +336,11 @@ function oneError(e: ErrorObject, ctx: MapContext): RelDiag | undefined {
       const span = valueSpan(ctx, loc);
       const count = Array.isArray(loc.node.value) ? loc.node.value.length : 0;
       const exactly = s.minItems !== undefined && s.minItems === s.maxItems;
-      const what = exactly ? `exactly ${s.minItems}` : e.keyword === 'minItems' ? `at least ${String(params.limit)}` : `at most ${String(params.limit)}`;
+      const what = exactly
+        ? `exactly ${s.minItems}`
+        : e.keyword === 'minItems'
+          ? `at least ${String(params.limit)}`
+          : `at most ${String(params.limit)}`;
       const n = exactly ? s.minItems : Number(params.limit);
       return {
         ...span,
@@ -322,9 +362,18 @@ function oneError(e: ErrorObject, ctx: MapContext): RelDiag | undefined {
       const present = new Set(Array.isArray(loc.node.value) ? loc.node.value : []);
       const missing = itemEnum?.find((v) => !present.has(v));
       if (missing !== undefined && itemLoc.node.kind === 'scalar') {
-        fixes.push({ title: `Replace with ${scalarText(missing)}`, preferred: true, edits: [{ start: itemLoc.node.start, end: itemLoc.node.end, newText: scalarText(missing) }] });
+        fixes.push({
+          title: `Replace with ${scalarText(missing)}`,
+          preferred: true,
+          edits: [{ start: itemLoc.node.start, end: itemLoc.node.end, newText: scalarText(missing) }],
+        });
       }
-      if (itemLoc.seq && itemLoc.index !== undefined) fixes.push({ title: 'Remove the duplicate', preferred: missing === undefined, edits: removeSeqItem(ctx.text, itemLoc.seq, itemLoc.index, loc.pair) });
+      if (itemLoc.seq && itemLoc.index !== undefined)
+        fixes.push({
+          title: 'Remove the duplicate',
+          preferred: missing === undefined,
+          edits: removeSeqItem(ctx.text, itemLoc.seq, itemLoc.index, loc.pair),
+        });
       return {
         ...span,
         severity: 'error',
@@ -378,7 +427,17 @@ function enumDiag(
   const replaceWith = (to: unknown, preferred: boolean) => {
     if (loc.node.kind !== 'scalar' || loc.node.style === 'empty') return;
     const style = loc.node.style === 'single' || loc.node.style === 'double' ? loc.node.style : undefined;
-    fixes.push({ title: `Replace with ${scalarText(to)}`, preferred, edits: [{ start: loc.node.start, end: loc.node.end, newText: scalarText(to, typeof to === 'string' ? style : undefined) }] });
+    fixes.push({
+      title: `Replace with ${scalarText(to)}`,
+      preferred,
+      edits: [
+        {
+          start: loc.node.start,
+          end: loc.node.end,
+          newText: scalarText(to, typeof to === 'string' ? style : undefined),
+        },
+      ],
+    });
   };
   if (typeof v === 'string') {
     const retiredStage = RETIRED_STAGES.includes(v);
@@ -386,13 +445,20 @@ function enumDiag(
     if (retiredStage || legacySkill) {
       if (loc.seq && loc.index !== undefined) {
         const owner = locate(ctx.root, path.slice(ctx.prefix.length, -1).map(String)).found;
-        fixes.push({ title: `Remove retired ${noun} "${v}"`, preferred: true, edits: removeSeqItem(ctx.text, loc.seq, loc.index, owner.pair) });
+        fixes.push({
+          title: `Remove retired ${noun} "${v}"`,
+          preferred: true,
+          edits: removeSeqItem(ctx.text, loc.seq, loc.index, owner.pair),
+        });
       } else if (strings.length === 1) {
         replaceWith(strings[0], true);
       } else if (legacySkill) {
         replaceWith(null, false);
       }
-      const what = legacySkill && !retiredStage ? `Skill "${v}" is a legacy entry and no longer valid` : `${cap(noun === 'stage' ? 'stage' : noun)} "${v}" is a retired stage id and no longer valid`;
+      const what =
+        legacySkill && !retiredStage
+          ? `Skill "${v}" is a legacy entry and no longer valid`
+          : `${cap(noun === 'stage' ? 'stage' : noun)} "${v}" is a retired stage id and no longer valid`;
       return { ...span, severity: 'error', code: 'schema.retired', message: `${what}: ${expected}.`, fixes, rule };
     }
     const near = nearest(v, strings);
@@ -409,7 +475,14 @@ function enumDiag(
   }
   if (strings.length === 1) replaceWith(strings[0], true);
   const found = loc.node.kind === 'scalar' && loc.node.style === 'empty' ? 'nothing' : fmtValue(v);
-  return { ...span, severity: 'error', code: 'schema.enum', message: `Invalid ${noun} ${found}: ${expected}.`, fixes, rule };
+  return {
+    ...span,
+    severity: 'error',
+    code: 'schema.enum',
+    message: `Invalid ${noun} ${found}: ${expected}.`,
+    fixes,
+    rule,
+  };
 }
 
 function propertyNameDiag(pointer: string, name: string, ctx: MapContext): RelDiag {
@@ -420,13 +493,19 @@ function propertyNameDiag(pointer: string, name: string, ctx: MapContext): RelDi
   const isRoutes = path.length === 1 && path[0] === 'routes';
   const fixes: RelFix[] = [];
   if (isRoutes && loc.pair && !name.startsWith('Kind/')) {
-    fixes.push({ title: `Rename to "Kind/${name}"`, preferred: true, edits: [{ start: loc.pair.key.start, end: loc.pair.key.end, newText: scalarText(`Kind/${name}`) }] });
+    fixes.push({
+      title: `Rename to "Kind/${name}"`,
+      preferred: true,
+      edits: [{ start: loc.pair.key.start, end: loc.pair.key.end, newText: scalarText(`Kind/${name}`) }],
+    });
   }
   return {
     ...span,
     severity: 'error',
     code: 'schema.property-name',
-    message: isRoutes ? `Route key "${name}" is not a Kind/* label name (expected "Kind/<name>").` : `Property name "${name}" is not allowed in ${describe(path)}.`,
+    message: isRoutes
+      ? `Route key "${name}" is not a Kind/* label name (expected "Kind/<name>").`
+      : `Property name "${name}" is not allowed in ${describe(path)}.`,
     fixes,
     rule: ruleOf(path, 'propertyNames'),
   };
@@ -445,7 +524,16 @@ function anyOfDiag(pointer: string, list: ErrorObject[], ctx: MapContext): RelDi
     else if (e.keyword === 'type') types.push(...String(p.type).split(','));
   }
   const span = valueSpan(ctx, loc);
-  const expected = values.length ? `one of ${listValues(values)}` : types.length ? types.map(typeName).join(' or ') : 'a valid value';
-  return { ...span, severity: 'error', code: 'schema.any-of', message: `Invalid ${describe(path)} ${fmtValue(loc.node.value)}: expected ${expected}.`, rule: ruleOf(path, 'anyOf') };
+  const expected = values.length
+    ? `one of ${listValues(values)}`
+    : types.length
+      ? types.map(typeName).join(' or ')
+      : 'a valid value';
+  return {
+    ...span,
+    severity: 'error',
+    code: 'schema.any-of',
+    message: `Invalid ${describe(path)} ${fmtValue(loc.node.value)}: expected ${expected}.`,
+    rule: ruleOf(path, 'anyOf'),
+  };
 }
-

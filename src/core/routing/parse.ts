@@ -65,7 +65,14 @@ export function parseText(input: string): ParsedText {
 /** Deep nesting is reported, never parsed (the parsers recurse): from the place it crosses the limit to the end of its line. */
 function tooDeepDiag(text: string, at: number): RelDiag {
   const end = Math.max(at + 1, lineEndAt(text, at));
-  return { start: at, end: Math.min(end, text.length), severity: 'error', code: 'yaml.syntax', message: `YAML syntax error: Nesting deeper than ${MAX_NESTING} levels is not checked.`, rule: 'yaml:NESTING_LIMIT' };
+  return {
+    start: at,
+    end: Math.min(end, text.length),
+    severity: 'error',
+    code: 'yaml.syntax',
+    message: `YAML syntax error: Nesting deeper than ${MAX_NESTING} levels is not checked.`,
+    rule: 'yaml:NESTING_LIMIT',
+  };
 }
 
 function aliasDiag(i: AliasIssue): RelDiag {
@@ -75,7 +82,14 @@ function aliasDiag(i: AliasIssue): RelDiag {
       : i.kind === 'cycle'
         ? `Alias *${i.name} sits inside its own anchor (a cycle): it is not checked.`
         : `Aliases expanding to more than ${MAX_ALIAS_EXPANSION.toLocaleString('en-US')} nodes are not checked (*${i.name} and after).`;
-  return { start: i.start, end: i.end, severity: 'error', code: 'yaml.syntax', message: `YAML syntax error: ${message}`, rule: `yaml:ALIAS_${i.kind.toUpperCase()}` };
+  return {
+    start: i.start,
+    end: i.end,
+    severity: 'error',
+    code: 'yaml.syntax',
+    message: `YAML syntax error: ${message}`,
+    rule: `yaml:ALIAS_${i.kind.toUpperCase()}`,
+  };
 }
 
 /** The offset of the unmatched opening `open` before `pos`, or -1. */

@@ -29,7 +29,8 @@ export function diffTexts(before: string, after: string): TextChange {
   hi = room;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (before.slice(before.length - mid, before.length - lo) === after.slice(after.length - mid, after.length - lo)) lo = mid;
+    if (before.slice(before.length - mid, before.length - lo) === after.slice(after.length - mid, after.length - lo))
+      lo = mid;
     else hi = mid - 1;
   }
   return { prefix, suffix: lo };

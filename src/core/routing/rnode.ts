@@ -148,7 +148,12 @@ export interface AliasIssue {
  * chains stay linear). An alias inside its own anchor, to no anchor, or past MAX_ALIAS_EXPANSION
  * expanded nodes reads as null and is reported in `issues`.
  */
-export function fromYaml(node: YamlNode | null | undefined, _doc: Document, src: string, issues: AliasIssue[] = []): RNode {
+export function fromYaml(
+  node: YamlNode | null | undefined,
+  _doc: Document,
+  src: string,
+  issues: AliasIssue[] = [],
+): RNode {
   /** Anchored nodes: their value and expanded size once converted; undefined while being converted. */
   const anchored = new Map<unknown, { value: unknown; size: number } | undefined>();
   const byName = new Map<string, unknown>();
@@ -172,9 +177,22 @@ export function fromYaml(node: YamlNode | null | undefined, _doc: Document, src:
       const [s, e] = n.range ?? [at, at];
       const t = n.type;
       const style: RScalar['style'] =
-        t === Scalar.QUOTE_DOUBLE ? 'double' : t === Scalar.QUOTE_SINGLE ? 'single' : t === Scalar.BLOCK_FOLDED || t === Scalar.BLOCK_LITERAL ? 'block' : s === e ? 'empty' : 'plain';
+        t === Scalar.QUOTE_DOUBLE
+          ? 'double'
+          : t === Scalar.QUOTE_SINGLE
+            ? 'single'
+            : t === Scalar.BLOCK_FOLDED || t === Scalar.BLOCK_LITERAL
+              ? 'block'
+              : s === e
+                ? 'empty'
+                : 'plain';
       const v = n.value;
-      const value = v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : typeof v === 'bigint' ? Number(v) : keyName(v);
+      const value =
+        v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'
+          ? v
+          : typeof v === 'bigint'
+            ? Number(v)
+            : keyName(v);
       return { kind: 'scalar', start: s, end: e, value, style };
     }
     if (isAlias(n)) {
@@ -183,13 +201,13 @@ export function fromYaml(node: YamlNode | null | undefined, _doc: Document, src:
       const target = byName.get(n.source);
       const known = target === undefined ? undefined : anchored.get(target);
       let value: unknown = null;
-      if (target === undefined || !anchored.has(target)) issues.push({ start: s, end: e, kind: 'unresolved', name: n.source });
+      if (target === undefined || !anchored.has(target))
+        issues.push({ start: s, end: e, kind: 'unresolved', name: n.source });
       else if (!known) issues.push({ start: s, end: e, kind: 'cycle', name: n.source });
       else if (expanded + known.size > MAX_ALIAS_EXPANSION) {
         if (!capped) issues.push({ start: s, end: e, kind: 'expansion', name: n.source });
         capped = true;
-      }
-      else {
+      } else {
         expanded += known.size;
         value = known.value;
       }

@@ -19,7 +19,10 @@ export class Answers {
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
-  private async row(target: Target, kind: 'permission' | 'question'): Promise<SessionRow & { waiting: NonNullable<SessionRow['waiting']> }> {
+  private async row(
+    target: Target,
+    kind: 'permission' | 'question',
+  ): Promise<SessionRow & { waiting: NonNullable<SessionRow['waiting']> }> {
     let row: SessionRow | undefined;
     if (target && 'kind' in target) row = this.sessions.row(target);
     else if (target) row = this.monitor.rows().find((r) => r.key === target.key) ?? target;
@@ -33,7 +36,8 @@ export class Answers {
       row = pick?.row;
       if (!row) throw new Error('no session chosen');
     }
-    if (!row?.waiting || row.waiting.kind !== kind) throw new Error(`"${row?.title ?? row?.id ?? 'this session'}" is not waiting for a ${kind}`);
+    if (!row?.waiting || row.waiting.kind !== kind)
+      throw new Error(`"${row?.title ?? row?.id ?? 'this session'}" is not waiting for a ${kind}`);
     return row as SessionRow & { waiting: NonNullable<SessionRow['waiting']> };
   }
 
@@ -61,11 +65,21 @@ export class Answers {
     const answers: string[][] = [];
     for (const q of detail.questions) {
       const custom = '$(edit) Type an answer...';
-      const items: vscode.QuickPickItem[] = q.options.map((o) => ({ label: o.label, detail: o.description ?? undefined }));
+      const items: vscode.QuickPickItem[] = q.options.map((o) => ({
+        label: o.label,
+        detail: o.description ?? undefined,
+      }));
       if (q.custom || items.length === 0) items.push({ label: custom, alwaysShow: true });
       const picked = q.multiple
-        ? await vscode.window.showQuickPick(items, { title: q.header ?? 'Answer', placeHolder: q.question, canPickMany: true, ignoreFocusOut: true })
-        : await vscode.window.showQuickPick(items, { title: q.header ?? 'Answer', placeHolder: q.question, ignoreFocusOut: true }).then((p) => (p ? [p] : undefined));
+        ? await vscode.window.showQuickPick(items, {
+            title: q.header ?? 'Answer',
+            placeHolder: q.question,
+            canPickMany: true,
+            ignoreFocusOut: true,
+          })
+        : await vscode.window
+            .showQuickPick(items, { title: q.header ?? 'Answer', placeHolder: q.question, ignoreFocusOut: true })
+            .then((p) => (p ? [p] : undefined));
       if (!picked || picked.length === 0) return;
       const labels: string[] = [];
       for (const p of picked) {
@@ -73,7 +87,11 @@ export class Answers {
           labels.push(p.label);
           continue;
         }
-        const text = await vscode.window.showInputBox({ title: q.header ?? 'Answer', prompt: q.question, ignoreFocusOut: true });
+        const text = await vscode.window.showInputBox({
+          title: q.header ?? 'Answer',
+          prompt: q.question,
+          ignoreFocusOut: true,
+        });
         if (!text) return;
         labels.push(text);
       }

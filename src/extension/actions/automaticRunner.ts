@@ -36,14 +36,24 @@ export class AutomaticRunner implements vscode.Disposable {
     if (!AutomaticPolicy.armed(settings)) return;
     const trusted = vscode.workspace.isTrusted;
     for (const row of this.monitor.rows()) {
-      const action = this.policy.decide(row, settings, { trusted, busy: this.operations.busy(row.key) || this.operations.scheduled(row.key) });
+      const action = this.policy.decide(row, settings, {
+        trusted,
+        busy: this.operations.busy(row.key) || this.operations.scheduled(row.key),
+      });
       if (!action) continue;
       this.policy.record(row);
       const name = row.title ?? row.id;
-      this.log.info(`automatic ${action} on ${row.id} (${row.directory}): verdict ${row.verdict}, action ${row.action}`);
+      this.log.info(
+        `automatic ${action} on ${row.id} (${row.directory}): verdict ${row.verdict}, action ${row.action}`,
+      );
       void vscode.window.showInformationMessage(`Session Ops (automatic): ${action} on "${name}".`);
-      const run = action === 'recover' ? this.actions.recover(row, { automatic: true }) : this.actions.wake(row, { abortFirst: action === 'abort-and-wake', automatic: true });
-      void Promise.resolve(run).catch((err) => this.log.error(`automatic ${action} on ${row.id}: ${err instanceof Error ? err.message : String(err)}`));
+      const run =
+        action === 'recover'
+          ? this.actions.recover(row, { automatic: true })
+          : this.actions.wake(row, { abortFirst: action === 'abort-and-wake', automatic: true });
+      void Promise.resolve(run).catch((err) =>
+        this.log.error(`automatic ${action} on ${row.id}: ${err instanceof Error ? err.message : String(err)}`),
+      );
     }
   }
 

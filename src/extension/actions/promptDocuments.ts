@@ -83,8 +83,16 @@ export class PromptDocuments implements vscode.CodeLensProvider, vscode.Disposab
     const model = t.model ? `${t.model.providerID}/${t.model.modelID}` : 'no model yet';
     const verb = t.dispatch ? 'Dispatch' : t.abortFirst ? 'Abort and send' : 'Send';
     return [
-      new vscode.CodeLens(range, { title: `$(send) ${verb} to "${t.label}" on ${model}`, command: 'sessionOps.sendPrompt', arguments: [doc.uri] }),
-      new vscode.CodeLens(range, { title: '$(symbol-class) Choose Model...', command: 'sessionOps.choosePromptModel', arguments: [doc.uri] }),
+      new vscode.CodeLens(range, {
+        title: `$(send) ${verb} to "${t.label}" on ${model}`,
+        command: 'sessionOps.sendPrompt',
+        arguments: [doc.uri],
+      }),
+      new vscode.CodeLens(range, {
+        title: '$(symbol-class) Choose Model...',
+        command: 'sessionOps.choosePromptModel',
+        arguments: [doc.uri],
+      }),
     ];
   }
 

@@ -7,7 +7,11 @@ import type { SessionActions } from './sessionActions';
 
 type Target = SessionsNode | SessionRow | undefined;
 
-export function registerActionCommands(register: (id: string, fn: (...args: never[]) => unknown) => void, actions: SessionActions, answers: Answers): void {
+export function registerActionCommands(
+  register: (id: string, fn: (...args: never[]) => unknown) => void,
+  actions: SessionActions,
+  answers: Answers,
+): void {
   register('sessionOps.abort', (t: Target) => actions.abort(t));
   register('sessionOps.wake', (t: Target) => actions.wake(t));
   register('sessionOps.abortAndWake', (t: Target) => actions.wake(t, { abortFirst: true }));

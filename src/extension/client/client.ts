@@ -1,6 +1,12 @@
 // The language client bundle (dist/client.js): loaded lazily by LanguageClientHost.
 import * as vscode from 'vscode';
-import { CancellationTokenSource, LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  CancellationTokenSource,
+  LanguageClient,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
 import { EnvironmentNotification, type NotificationType, type RequestType } from '../../shared/protocol';
 import type { InitializationOptions, SchemaDiagnosticsMode } from '../../shared/settings';
 
@@ -24,7 +30,10 @@ function redhatYamlPresent(): boolean {
 
 export function createRoutingClient(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): RoutingClient {
   const module = context.asAbsolutePath('dist/server.js');
-  const pageWatchers = [vscode.workspace.createFileSystemWatcher('**/source-analysis/*'), vscode.workspace.createFileSystemWatcher('**/source-analysis')];
+  const pageWatchers = [
+    vscode.workspace.createFileSystemWatcher('**/source-analysis/*'),
+    vscode.workspace.createFileSystemWatcher('**/source-analysis'),
+  ];
   context.subscriptions.push(...pageWatchers);
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },
@@ -45,7 +54,8 @@ export function createRoutingClient(context: vscode.ExtensionContext, log: vscod
   // Red Hat's YAML extension installed or removed: the server hands over (or takes back) what
   // both would report, so diagnostics are never doubled.
   const watch = vscode.extensions.onDidChange(() => {
-    if (client.isRunning()) void client.sendNotification(EnvironmentNotification.method, { redhatYamlPresent: redhatYamlPresent() });
+    if (client.isRunning())
+      void client.sendNotification(EnvironmentNotification.method, { redhatYamlPresent: redhatYamlPresent() });
   });
   context.subscriptions.push(watch);
   return {

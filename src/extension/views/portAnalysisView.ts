@@ -107,7 +107,9 @@ export class PortAnalysisView implements vscode.TreeDataProvider<PortNode>, vsco
     try {
       const client = await this.host.start();
       this.listen(client);
-      const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.toString());
+      const folders = (vscode.workspace.workspaceFolders ?? [])
+        .filter((f) => f.uri.scheme === 'file')
+        .map((f) => f.uri.toString());
       const params: PortAnalysisParams = folders.length ? { folders } : {};
       this.result = await client.request(PortAnalysisRequest, params);
       this.error = undefined;
@@ -145,7 +147,10 @@ export class PortAnalysisView implements vscode.TreeDataProvider<PortNode>, vsco
     if (!node) {
       await this.ensureLoaded();
       this.parents.clear();
-      if (this.error) return [{ kind: 'message', key: 'error', text: `The language server did not answer: ${this.error}`, error: true }];
+      if (this.error)
+        return [
+          { kind: 'message', key: 'error', text: `The language server did not answer: ${this.error}`, error: true },
+        ];
       return (this.result?.folders ?? []).map((port) => ({ kind: 'port', key: `port:${port.folder}`, port }));
     }
     const children = this.childrenOf(node);
@@ -156,20 +161,45 @@ export class PortAnalysisView implements vscode.TreeDataProvider<PortNode>, vsco
   private childrenOf(node: PortNode): PortNode[] {
     switch (node.kind) {
       case 'port':
-        return node.port.pages.map((page) => ({ kind: 'page', key: `page:${node.port.folder}\u0000${page.kind}`, port: node.port, page }));
+        return node.port.pages.map((page) => ({
+          kind: 'page',
+          key: `page:${node.port.folder}\u0000${page.kind}`,
+          port: node.port,
+          page,
+        }));
       case 'page': {
         const f = node.page.kind === '10-fidelity-baseline' ? node.port.fidelity : null;
         if (!f) return [];
-        const chunks: PortNode[] = f.chunks.map((chunk) => ({ kind: 'chunk', key: `chunk:${node.port.folder}\u0000${chunk.name}`, port: node.port, chunk, uri: f.uri, unchunked: false }));
+        const chunks: PortNode[] = f.chunks.map((chunk) => ({
+          kind: 'chunk',
+          key: `chunk:${node.port.folder}\u0000${chunk.name}`,
+          port: node.port,
+          chunk,
+          uri: f.uri,
+          unchunked: false,
+        }));
         if (f.unchunked.length) {
           const range = f.unchunked[0].range;
           const chunk: ChunkSummary = { name: '(no chunk)', range, declared: false, fids: f.unchunked };
-          chunks.push({ kind: 'chunk', key: `chunk:${node.port.folder}\u0000\u0000unchunked`, port: node.port, chunk, uri: f.uri, unchunked: true });
+          chunks.push({
+            kind: 'chunk',
+            key: `chunk:${node.port.folder}\u0000\u0000unchunked`,
+            port: node.port,
+            chunk,
+            uri: f.uri,
+            unchunked: true,
+          });
         }
         return chunks;
       }
       case 'chunk':
-        return node.chunk.fids.map((fid) => ({ kind: 'fid', key: `fid:${node.port.folder}\u0000${node.chunk.name}\u0000${fid.fid}\u0000${fid.range.start.line}`, port: node.port, fid, uri: node.uri }));
+        return node.chunk.fids.map((fid) => ({
+          kind: 'fid',
+          key: `fid:${node.port.folder}\u0000${node.chunk.name}\u0000${fid.fid}\u0000${fid.range.start.line}`,
+          port: node.port,
+          fid,
+          uri: node.uri,
+        }));
       default:
         return [];
     }
@@ -192,7 +222,9 @@ export class PortAnalysisView implements vscode.TreeDataProvider<PortNode>, vsco
         item.iconPath = new vscode.ThemeIcon(node.unchunked ? 'question' : 'package');
         item.description = plural(node.chunk.fids.length, 'FID');
         item.contextValue = 'chunk';
-        item.tooltip = node.unchunked ? 'FIDs with no chunk, or with several' : `Chunk ${node.chunk.name}${node.chunk.declared ? '' : ' (not declared in a Chunks section)'}: its behaviors are ported together`;
+        item.tooltip = node.unchunked
+          ? 'FIDs with no chunk, or with several'
+          : `Chunk ${node.chunk.name}${node.chunk.declared ? '' : ' (not declared in a Chunks section)'}: its behaviors are ported together`;
         item.accessibilityInformation = { label: `chunk ${node.chunk.name}, ${item.description}` };
         item.command = openAt(node.uri, node.chunk.range, `Open chunk ${node.chunk.name}`);
         return item;
@@ -228,10 +260,23 @@ export class PortAnalysisView implements vscode.TreeDataProvider<PortNode>, vsco
     const item = new vscode.TreeItem(port.portName, vscode.TreeItemCollapsibleState.Expanded);
     item.id = key;
     const present = port.pages.filter((p) => p.filePath).length;
-    const totals = port.pages.reduce((t, p) => ({ errors: t.errors + p.errors, warnings: t.warnings + p.warnings, others: t.others + p.others }), { errors: 0, warnings: 0, others: 0 });
+    const totals = port.pages.reduce(
+      (t, p) => ({ errors: t.errors + p.errors, warnings: t.warnings + p.warnings, others: t.others + p.others }),
+      { errors: 0, warnings: 0, others: 0 },
+    );
     const missing = port.pages.length - present;
-    item.description = [missing ? `${present} of ${port.pages.length} pages, ${missing} missing` : `${present} pages`, problemText(totals)].join(' · ');
-    item.iconPath = new vscode.ThemeIcon(totals.errors ? 'error' : missing || totals.warnings ? 'warning' : 'folder', totals.errors ? new vscode.ThemeColor('errorForeground') : missing || totals.warnings ? new vscode.ThemeColor('editorWarning.foreground') : undefined);
+    item.description = [
+      missing ? `${present} of ${port.pages.length} pages, ${missing} missing` : `${present} pages`,
+      problemText(totals),
+    ].join(' · ');
+    item.iconPath = new vscode.ThemeIcon(
+      totals.errors ? 'error' : missing || totals.warnings ? 'warning' : 'folder',
+      totals.errors
+        ? new vscode.ThemeColor('errorForeground')
+        : missing || totals.warnings
+          ? new vscode.ThemeColor('editorWarning.foreground')
+          : undefined,
+    );
     item.tooltip = new vscode.MarkdownString().appendText(port.folder);
     item.contextValue = 'port';
     item.accessibilityInformation = { label: `port ${port.portName}, ${item.description}` };
@@ -239,8 +284,14 @@ export class PortAnalysisView implements vscode.TreeDataProvider<PortNode>, vsco
   }
 
   private pageItem(port: WirePortFolder, page: WirePageSummary, key: string): vscode.TreeItem {
-    const hasChunks = page.kind === '10-fidelity-baseline' && !!port.fidelity && (port.fidelity.chunks.length > 0 || port.fidelity.unchunked.length > 0);
-    const item = new vscode.TreeItem(page.kind, hasChunks ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    const hasChunks =
+      page.kind === '10-fidelity-baseline' &&
+      !!port.fidelity &&
+      (port.fidelity.chunks.length > 0 || port.fidelity.unchunked.length > 0);
+    const item = new vscode.TreeItem(
+      page.kind,
+      hasChunks ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+    );
     item.id = key;
     if (!page.uri) {
       item.description = 'missing';
@@ -258,8 +309,10 @@ export class PortAnalysisView implements vscode.TreeDataProvider<PortNode>, vsco
         : new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
     const tip = new vscode.MarkdownString();
     tip.appendMarkdown(`**${page.title}** · `).appendText(page.filePath ?? '');
-    for (const d of page.diagnostics.slice(0, 10)) tip.appendMarkdown('\n\n').appendText(`Line ${d.range.start.line + 1}: ${d.message}`);
-    if (page.diagnostics.length > 10) tip.appendMarkdown('\n\n').appendText(`… and ${page.diagnostics.length - 10} more`);
+    for (const d of page.diagnostics.slice(0, 10))
+      tip.appendMarkdown('\n\n').appendText(`Line ${d.range.start.line + 1}: ${d.message}`);
+    if (page.diagnostics.length > 10)
+      tip.appendMarkdown('\n\n').appendText(`… and ${page.diagnostics.length - 10} more`);
     item.tooltip = tip;
     item.contextValue = 'page';
     item.accessibilityInformation = { label: `${page.kind}, ${problemText(page)}` };
@@ -273,7 +326,15 @@ export class PortAnalysisView implements vscode.TreeDataProvider<PortNode>, vsco
   }
 }
 
-function openAt(uri: string, range: { start: { line: number; character: number }; end: { line: number; character: number } }, title: string): vscode.Command {
+function openAt(
+  uri: string,
+  range: { start: { line: number; character: number }; end: { line: number; character: number } },
+  title: string,
+): vscode.Command {
   const selection = new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
-  return { command: 'vscode.open', title, arguments: [vscode.Uri.parse(uri), { selection } satisfies vscode.TextDocumentShowOptions] };
+  return {
+    command: 'vscode.open',
+    title,
+    arguments: [vscode.Uri.parse(uri), { selection } satisfies vscode.TextDocumentShowOptions],
+  };
 }

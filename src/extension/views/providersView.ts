@@ -62,12 +62,24 @@ export class ProvidersView implements vscode.TreeDataProvider<ProvidersNode>, vs
 
   private backendChildren(state: BackendState): ProvidersNode[] {
     const k = state.config.key;
-    if (state.providersError && !state.providers) return [{ kind: 'message', key: `pe:${k}`, backendKey: k, text: state.providersError, error: true }];
-    if (!state.providers) return [{ kind: 'message', key: `pl:${k}`, backendKey: k, text: state.status === 'error' ? (state.error ?? 'cannot be read') : 'Reading providers...', error: state.status === 'error' }];
+    if (state.providersError && !state.providers)
+      return [{ kind: 'message', key: `pe:${k}`, backendKey: k, text: state.providersError, error: true }];
+    if (!state.providers)
+      return [
+        {
+          kind: 'message',
+          key: `pl:${k}`,
+          backendKey: k,
+          text: state.status === 'error' ? (state.error ?? 'cannot be read') : 'Reading providers...',
+          error: state.status === 'error',
+        },
+      ];
     const out: ProvidersNode[] = [];
     if (state.providers.providers.some((p) => p.quota)) out.push({ kind: 'allFree', key: `pa:${k}`, backendKey: k });
-    for (const p of visibleProviders(state)) out.push({ kind: 'provider', key: `pp:${k}\u0000${p.id}`, backendKey: k, providerId: p.id });
-    if (out.length === 0) out.push({ kind: 'message', key: `pn:${k}`, backendKey: k, text: 'No connected provider', error: true });
+    for (const p of visibleProviders(state))
+      out.push({ kind: 'provider', key: `pp:${k}\u0000${p.id}`, backendKey: k, providerId: p.id });
+    if (out.length === 0)
+      out.push({ kind: 'message', key: `pn:${k}`, backendKey: k, text: 'No connected provider', error: true });
     return out;
   }
 
@@ -77,7 +89,10 @@ export class ProvidersView implements vscode.TreeDataProvider<ProvidersNode>, vs
     const now = Date.now();
     switch (node.kind) {
       case 'backend': {
-        const item = new vscode.TreeItem(state?.config.name ?? node.backendKey, vscode.TreeItemCollapsibleState.Expanded);
+        const item = new vscode.TreeItem(
+          state?.config.name ?? node.backendKey,
+          vscode.TreeItemCollapsibleState.Expanded,
+        );
         item.id = node.key;
         item.iconPath = new vscode.ThemeIcon('server');
         item.description = state?.config.baseUrl;
@@ -86,7 +101,10 @@ export class ProvidersView implements vscode.TreeDataProvider<ProvidersNode>, vs
       case 'message': {
         const item = new vscode.TreeItem(node.text);
         item.id = node.key;
-        item.iconPath = new vscode.ThemeIcon(node.error ? 'error' : 'info', node.error ? new vscode.ThemeColor('errorForeground') : undefined);
+        item.iconPath = new vscode.ThemeIcon(
+          node.error ? 'error' : 'info',
+          node.error ? new vscode.ThemeColor('errorForeground') : undefined,
+        );
         return item;
       }
       case 'allFree': {
@@ -100,20 +118,31 @@ export class ProvidersView implements vscode.TreeDataProvider<ProvidersNode>, vs
       }
       case 'provider': {
         const p = state?.providers?.providers.find((x) => x.id === node.providerId);
-        const item = new vscode.TreeItem(p?.name && p.name !== node.providerId ? `${p.name} (${node.providerId})` : node.providerId);
+        const item = new vscode.TreeItem(
+          p?.name && p.name !== node.providerId ? `${p.name} (${node.providerId})` : node.providerId,
+        );
         item.id = node.key;
         if (!p) return item;
         const bits: string[] = [p.connected ? 'connected' : 'not connected'];
         if (p.quota) {
           bits.push(`cooling down since ${ago(p.quota.markedAt, now).replace(' ago', '')}`);
           if (p.quota.category === 'balance') bits.push('balance: needs top-up');
-          else bits.push(p.quota.resetAt !== null ? `resets ${localTime(p.quota.resetAt)} (${until(p.quota.resetAt, now)})` : 'reset unknown');
+          else
+            bits.push(
+              p.quota.resetAt !== null
+                ? `resets ${localTime(p.quota.resetAt)} (${until(p.quota.resetAt, now)})`
+                : 'reset unknown',
+            );
           item.iconPath = new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('charts.orange'));
         } else {
           item.iconPath = new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed'));
         }
         item.description = bits.join(' · ');
-        item.contextValue = ['provider', p.connected ? 'connected' : 'disconnected', p.quota ? 'quota-mark' : 'free'].join(' ');
+        item.contextValue = [
+          'provider',
+          p.connected ? 'connected' : 'disconnected',
+          p.quota ? 'quota-mark' : 'free',
+        ].join(' ');
         const tip = new vscode.MarkdownString();
         tip.appendText(`${node.providerId}: ${bits.join(', ')}`);
         if (p.quota) tip.appendText(`\nmarked at ${localTime(p.quota.markedAt)}`);

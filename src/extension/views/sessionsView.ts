@@ -79,8 +79,12 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     if (structural) {
       // The set of sessions (or a backend's status) changed: re-render those backends' subtrees;
       // the set of backends changed (one added or removed, all removed): re-render the root.
-      const backends = change.structural.map((k) => this.nodes.get(`b:${k}`)).filter((n): n is SessionsNode => n !== undefined);
-      this.changeEmitter.fire(backends.length === change.structural.length && this.rootKeys === this.backendKeys() ? backends : undefined);
+      const backends = change.structural
+        .map((k) => this.nodes.get(`b:${k}`))
+        .filter((n): n is SessionsNode => n !== undefined);
+      this.changeEmitter.fire(
+        backends.length === change.structural.length && this.rootKeys === this.backendKeys() ? backends : undefined,
+      );
       this.forgetGone();
     }
     // Only rows whose rendered look changed are refreshed (not every row every round), and
@@ -89,7 +93,10 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       this.dirtyWhileHidden = true;
     } else {
       const now = Date.now();
-      const rows = change.rows.filter((r) => this.lookChanged(r, now)).map((r) => this.nodes.get(`s:${r.key}`)).filter((n): n is SessionsNode => n !== undefined);
+      const rows = change.rows
+        .filter((r) => this.lookChanged(r, now))
+        .map((r) => this.nodes.get(`s:${r.key}`))
+        .filter((n): n is SessionsNode => n !== undefined);
       if (rows.length > 0) this.queueRefresh(rows);
     }
     this.updateBadge();
@@ -127,7 +134,12 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   private parentKeys(): Set<string> {
     const rows = this.monitor.rows();
     if (this.parents?.rows !== rows) {
-      this.parents = { rows, keys: new Set(rows.filter((r) => r.parentId).map((r) => `${r.backendKey}\u0000${r.directory}\u0000${r.parentId}`)) };
+      this.parents = {
+        rows,
+        keys: new Set(
+          rows.filter((r) => r.parentId).map((r) => `${r.backendKey}\u0000${r.directory}\u0000${r.parentId}`),
+        ),
+      };
     }
     return this.parents.keys;
   }
@@ -168,7 +180,8 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     if (this.reportsFor === rows) return;
     this.reportsFor = rows;
     for (const r of rows) if (r.report) this.keptReports.set(r.key, { report: r.report, text: r.newestText });
-    if (this.keptReports.size > 0) for (const k of this.keptReports.keys()) if (!this.monitor.row(k)) this.keptReports.delete(k);
+    if (this.keptReports.size > 0)
+      for (const k of this.keptReports.keys()) if (!this.monitor.row(k)) this.keptReports.delete(k);
   }
 
   /** The last completion report of each session with the message text it came in: reports survive a newer message. */
@@ -186,8 +199,16 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   /** What a session row shows: its description and menu flags, and both with the badge and title as one comparable key. */
   private look(row: SessionRow, now: number): { key: string; description: string; contextValue: string } {
     const description = this.description(row, now);
-    const contextValue = sessionContextValue(row, { busy: this.operations.busy(row.key), scheduled: this.operations.scheduled(row.key), keptReport: this.keptReports.has(row.key) });
-    return { key: `${row.badge}\u0000${row.title ?? row.id}\u0000${description}\u0000${contextValue}`, description, contextValue };
+    const contextValue = sessionContextValue(row, {
+      busy: this.operations.busy(row.key),
+      scheduled: this.operations.scheduled(row.key),
+      keptReport: this.keptReports.has(row.key),
+    });
+    return {
+      key: `${row.badge}\u0000${row.title ?? row.id}\u0000${description}\u0000${contextValue}`,
+      description,
+      contextValue,
+    };
   }
 
   private lookChanged(row: SessionRow, now: number): boolean {
@@ -207,7 +228,9 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   private readonly seenReports = new Set<string>();
 
   private reportKey(row: SessionRow): string | null {
-    return row.report ? `${row.key}\u0000${row.report.ticket}\u0000${row.report.status}\u0000${row.evidence.latest.newestId ?? ''}` : null;
+    return row.report
+      ? `${row.key}\u0000${row.report.ticket}\u0000${row.report.status}\u0000${row.evidence.latest.newestId ?? ''}`
+      : null;
   }
 
   /** Harvest: the user opened this report. */
@@ -246,7 +269,10 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     // Set only when it changed: each set is a message to the workbench.
     if (n === this.badgeValue) return;
     this.badgeValue = n;
-    this.treeView.badge = n > 0 ? { value: n, tooltip: `${n} session${n === 1 ? '' : 's'} need${n === 1 ? 's' : ''} attention` } : undefined;
+    this.treeView.badge =
+      n > 0
+        ? { value: n, tooltip: `${n} session${n === 1 ? '' : 's'} need${n === 1 ? 's' : ''} attention` }
+        : undefined;
   }
 
   refresh(): void {
@@ -261,7 +287,9 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   getChildren(node?: SessionsNode): SessionsNode[] {
     if (!node) {
       this.rootKeys = this.backendKeys();
-      return this.monitor.backends().map((b) => this.node({ kind: 'backend', key: `b:${b.config.key}`, backend: b.config }));
+      return this.monitor
+        .backends()
+        .map((b) => this.node({ kind: 'backend', key: `b:${b.config.key}`, backend: b.config }));
     }
     const state = this.monitor.backend(node.backend.key);
     if (!state) return [];
@@ -273,7 +301,9 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     if (node.kind === 'session') {
       // Sub-agent sessions live under their parent, not beside it as separate workers.
       const dir = state.directories.find((d) => d.directory === node.directory);
-      return (dir?.rows ?? []).filter((r) => r.parentId === node.sessionId).map((r) => this.sessionNode(state, node.directory, r));
+      return (dir?.rows ?? [])
+        .filter((r) => r.parentId === node.sessionId)
+        .map((r) => this.sessionNode(state, node.directory, r));
     }
     return [];
   }
@@ -285,24 +315,65 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   private backendChildren(state: BackendState): SessionsNode[] {
     const backend = state.config;
     if (state.status === 'error') {
-      return [this.node({ kind: 'message', key: `e:${backend.key}`, backend, text: state.error ?? 'cannot be read', error: true })];
+      return [
+        this.node({
+          kind: 'message',
+          key: `e:${backend.key}`,
+          backend,
+          text: state.error ?? 'cannot be read',
+          error: true,
+        }),
+      ];
     }
     if (state.status === 'loading' && state.directories.every((d) => d.rows.length === 0)) {
       const text = this.monitor.isActive ? 'Reading sessions...' : 'Not sampled yet (open the view to start)';
       return [this.node({ kind: 'message', key: `l:${backend.key}`, backend, text, error: false })];
     }
     if (state.directories.length === 1) return this.directoryChildren(state, state.directories[0]);
-    return state.directories.map((d) => this.node({ kind: 'directory', key: `d:${backend.key}\u0000${d.directory}`, backend, directory: d.directory }));
+    return state.directories.map((d) =>
+      this.node({ kind: 'directory', key: `d:${backend.key}\u0000${d.directory}`, backend, directory: d.directory }),
+    );
   }
 
   private directoryChildren(state: BackendState, dir: DirectoryState): SessionsNode[] {
     const backend = state.config;
-    if (dir.error) return [this.node({ kind: 'message', key: `e:${backend.key}\u0000${dir.directory}`, backend, text: dir.error, error: true })];
-    if (dir.rows.length === 0) return [this.node({ kind: 'message', key: `n:${backend.key}\u0000${dir.directory}`, backend, text: 'No sessions', error: false })];
+    if (dir.error)
+      return [
+        this.node({
+          kind: 'message',
+          key: `e:${backend.key}\u0000${dir.directory}`,
+          backend,
+          text: dir.error,
+          error: true,
+        }),
+      ];
+    if (dir.rows.length === 0)
+      return [
+        this.node({
+          kind: 'message',
+          key: `n:${backend.key}\u0000${dir.directory}`,
+          backend,
+          text: 'No sessions',
+          error: false,
+        }),
+      ];
     const ids = new Set(dir.rows.map((r) => r.id));
-    const sessions = dir.rows.filter((r) => !r.parentId || !ids.has(r.parentId)).map((r) => this.sessionNode(state, dir.directory, r));
+    const sessions = dir.rows
+      .filter((r) => !r.parentId || !ids.has(r.parentId))
+      .map((r) => this.sessionNode(state, dir.directory, r));
     // More sessions listed than are sampled per directory per round: said first, not hidden.
-    if (dir.truncated) return [this.node({ kind: 'message', key: `t:${backend.key}\u0000${dir.directory}`, backend, text: truncationWarning(dir.truncated), error: false, warning: true }), ...sessions];
+    if (dir.truncated)
+      return [
+        this.node({
+          kind: 'message',
+          key: `t:${backend.key}\u0000${dir.directory}`,
+          backend,
+          text: truncationWarning(dir.truncated),
+          error: false,
+          warning: true,
+        }),
+        ...sessions,
+      ];
     return sessions;
   }
 
@@ -311,7 +382,9 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     const backendNode = this.nodes.get(`b:${node.backend.key}`);
     if (node.kind === 'session') {
       const parentId = this.row(node)?.parentId;
-      const parent = parentId ? this.nodes.get(`s:${node.backend.key}\u0000${node.directory}\u0000${parentId}`) : undefined;
+      const parent = parentId
+        ? this.nodes.get(`s:${node.backend.key}\u0000${node.directory}\u0000${parentId}`)
+        : undefined;
       if (parent) return parent;
       const state = this.monitor.backend(node.backend.key);
       if (state && state.directories.length > 1) return this.nodes.get(`d:${node.backend.key}\u0000${node.directory}`);
@@ -361,7 +434,10 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     const rows = state?.directories.flatMap((d) => d.rows) ?? [];
     const attention = rows.filter((r) => this.needsAttention(r)).length;
     const bits = [node.backend.baseUrl];
-    if (state?.status === 'ok') bits.push(`${rows.length} session${rows.length === 1 ? '' : 's'}${attention ? `, ${attention} need attention` : ''}`);
+    if (state?.status === 'ok')
+      bits.push(
+        `${rows.length} session${rows.length === 1 ? '' : 's'}${attention ? `, ${attention} need attention` : ''}`,
+      );
     if (state?.dialect) bits.push(state.dialect === 'opencode' ? 'opencode' : 'spec dialect');
     item.description = bits.join(' · ');
     if (state?.status === 'error') {
@@ -371,7 +447,10 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     } else {
       item.iconPath = new vscode.ThemeIcon('server');
     }
-    item.contextValue = backendContextValue({ error: state?.status === 'error', insecure: Boolean(node.backend.insecure) });
+    item.contextValue = backendContextValue({
+      error: state?.status === 'error',
+      insecure: Boolean(node.backend.insecure),
+    });
     const tip = new vscode.MarkdownString();
     tip.appendMarkdown(`**${escape(node.backend.name)}**  \n`).appendText(node.backend.baseUrl);
     if (node.backend.insecure) tip.appendMarkdown('\n\n$(warning) clear-text http:// to another machine');
@@ -385,7 +464,10 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   private sessionItem(node: Extract<SessionsNode, { kind: 'session' }>): vscode.TreeItem {
     const row = this.row(node);
     const hasChildren = row ? this.parentKeys().has(row.key) : false;
-    const item = new vscode.TreeItem(row?.title || node.sessionId, hasChildren ? this.expandedUnlessCollapsed(node.key) : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      row?.title || node.sessionId,
+      hasChildren ? this.expandedUnlessCollapsed(node.key) : vscode.TreeItemCollapsibleState.None,
+    );
     item.id = node.key;
     if (!row) return item;
     const badge = badgeLook(row.badge);
@@ -396,7 +478,9 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     this.looks.set(row.key, look.key);
     // The tooltip (markdown with the evidence) is built only when hovered: resolveTreeItem.
     item.contextValue = look.contextValue;
-    item.accessibilityInformation = { label: `${row.title ?? row.id}, ${badge.label}${item.description ? `, ${item.description}` : ''}` };
+    item.accessibilityInformation = {
+      label: `${row.title ?? row.id}, ${badge.label}${item.description ? `, ${item.description}` : ''}`,
+    };
     if (row.report) item.command = { command: 'sessionOps.openReport', title: 'Open Report', arguments: [node] };
     return item;
   }
@@ -405,7 +489,9 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   private readonly collapsed = new Set<string>();
 
   private expandedUnlessCollapsed(key: string): vscode.TreeItemCollapsibleState {
-    return this.collapsed.has(key) ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded;
+    return this.collapsed.has(key)
+      ? vscode.TreeItemCollapsibleState.Collapsed
+      : vscode.TreeItemCollapsibleState.Expanded;
   }
 
   /** Builds a session's tooltip when it is hovered, not for every row on every round. */

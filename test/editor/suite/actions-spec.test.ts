@@ -12,7 +12,8 @@ import { waitFor } from './harness';
 
 const DIR = '/work/spec-actions';
 const MIN_SPACING_MS = 3_000;
-const configureMonitor = (settings: { minSpacingMs?: number | null }) => vscode.commands.executeCommand('sessionOps.test.configureMonitor', settings);
+const configureMonitor = (settings: { minSpacingMs?: number | null }) =>
+  vscode.commands.executeCommand('sessionOps.test.configureMonitor', settings);
 const config = () => vscode.workspace.getConfiguration('sessionOps');
 const models = (...ids: string[]) => Object.fromEntries(ids.map((id) => [id, { id, name: id }]));
 
@@ -22,13 +23,23 @@ describe('Session actions against the spec-dialect server', function () {
   let spec: SpecServer;
   const byTitle = (title: string): SessionRow | undefined => api.monitor.rows().find((r) => r.title === title);
   const settled = (title: string, what: string, pred: (r: SessionRow) => boolean) =>
-    waitFor(what, async () => {
-      const r = byTitle(title);
-      if (r && pred(r)) return r;
-      await vscode.commands.executeCommand('sessionOps.refresh');
-      return undefined;
-    }, 60_000).catch((err: Error) => {
-      throw new Error(`${err.message}\n${api.monitor.rows().map((r) => `${r.title}: ${r.badge} (${r.pending ?? r.action})`).join('\n')}`, { cause: err });
+    waitFor(
+      what,
+      async () => {
+        const r = byTitle(title);
+        if (r && pred(r)) return r;
+        await vscode.commands.executeCommand('sessionOps.refresh');
+        return undefined;
+      },
+      60_000,
+    ).catch((err: Error) => {
+      throw new Error(
+        `${err.message}\n${api.monitor
+          .rows()
+          .map((r) => `${r.title}: ${r.badge} (${r.pending ?? r.action})`)
+          .join('\n')}`,
+        { cause: err },
+      );
     });
 
   before(async () => {
@@ -36,16 +47,40 @@ describe('Session actions against the spec-dialect server', function () {
     api = await ext.activate();
     await configureMonitor({ minSpacingMs: MIN_SPACING_MS });
     spec = await startSpecServer();
-    spec.answerPrompts = { delayMs: 300, text: (rec) => (rec.payload.parts[0].text.includes('AUTO-TASK') || byTitle('auto worker')?.id === rec.sessionId ? 'ticket=AUTO-1 status=done summary="woken and finished"' : 'Resumed.') };
+    spec.answerPrompts = {
+      delayMs: 300,
+      text: (rec) =>
+        rec.payload.parts[0].text.includes('AUTO-TASK') || byTitle('auto worker')?.id === rec.sessionId
+          ? 'ticket=AUTO-1 status=done summary="woken and finished"'
+          : 'Resumed.',
+    };
     const now = Date.now();
     spec.setProviders([{ id: 'anthropic', name: 'Anthropic', models: models('claude') }], ['anthropic']);
     spec.setQuota('anthropic', { markedAt: now - 60_000, resetAt: now + 30 * 60_000 });
     const d = spec.directory(DIR);
     const walled = d.addSession({ title: 'walled worker', state: 'idle' });
-    d.addMessage(walled, { role: 'assistant', finish: 'error', error: { text: 'Weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic', resetAt: now + 30 * 60_000 }, info: { providerID: 'anthropic', modelID: 'claude' } });
+    d.addMessage(walled, {
+      role: 'assistant',
+      finish: 'error',
+      error: {
+        text: 'Weekly usage limit reached',
+        reason: 'account_usage_limit',
+        provider: 'anthropic',
+        resetAt: now + 30 * 60_000,
+      },
+      info: { providerID: 'anthropic', modelID: 'claude' },
+    });
     const fresh = d.addSession({ title: 'fresh worker', state: 'idle' });
-    d.addMessage(fresh, { role: 'assistant', text: 'Ready for a task.', info: { providerID: 'anthropic', modelID: 'claude' } });
-    await config().update('backends', [{ name: 'spec actions', baseUrl: spec.url, directories: [DIR] }], vscode.ConfigurationTarget.Global);
+    d.addMessage(fresh, {
+      role: 'assistant',
+      text: 'Ready for a task.',
+      info: { providerID: 'anthropic', modelID: 'claude' },
+    });
+    await config().update(
+      'backends',
+      [{ name: 'spec actions', baseUrl: spec.url, directories: [DIR] }],
+      vscode.ConfigurationTarget.Global,
+    );
     await vscode.commands.executeCommand('sessionOps.sessions.focus');
   });
 
@@ -76,12 +111,26 @@ describe('Session actions against the spec-dialect server', function () {
   });
 
   it('Dispatch: the pre-dispatch check refuses a marked provider and names another; the sent task carries the report block', async () => {
-    spec.setProviders([{ id: 'anthropic', name: 'Anthropic', models: models('claude') }, { id: 'openai', name: 'OpenAI', models: models('gpt-x') }, { id: 'local', name: 'Local', models: models('m1') }], ['anthropic', 'openai', 'local']);
+    spec.setProviders(
+      [
+        { id: 'anthropic', name: 'Anthropic', models: models('claude') },
+        { id: 'openai', name: 'OpenAI', models: models('gpt-x') },
+        { id: 'local', name: 'Local', models: models('m1') },
+      ],
+      ['anthropic', 'openai', 'local'],
+    );
     spec.setQuota('anthropic', { markedAt: Date.now() - 60_000, resetAt: Date.now() + 30 * 60_000 });
     await vscode.commands.executeCommand('sessionOps.refresh');
     const row = await settled('fresh worker', 'the idle fresh worker', (r) => r.verdict === 'idle');
     const doc = await api.prompts.open('Port the ledger export (DISPATCH-TASK).', {
-      backendKey: row.backendKey, directory: row.directory, sessionId: row.id, label: 'fresh worker', kind: 'dispatch', model: { providerID: 'anthropic', modelID: 'claude' }, modelBasis: 'test', dispatch: true,
+      backendKey: row.backendKey,
+      directory: row.directory,
+      sessionId: row.id,
+      label: 'fresh worker',
+      kind: 'dispatch',
+      model: { providerID: 'anthropic', modelID: 'claude' },
+      modelBasis: 'test',
+      dispatch: true,
     });
     await vscode.commands.executeCommand('sessionOps.sendPrompt', doc.uri);
     const refused = api.operations.get(row.key);
@@ -95,19 +144,30 @@ describe('Session actions against the spec-dialect server', function () {
     assert.equal(spec.prompts.length, 1);
     const sent = spec.prompts[0].payload;
     assert.deepEqual(sent.model, { providerID: 'openai', modelID: 'gpt-x' });
-    assert.match(sent.parts[0].text, /DISPATCH-TASK[\s\S]*reason=quota-exhausted/, 'the task, then the completion-report block with the quota self-report clause');
+    assert.match(
+      sent.parts[0].text,
+      /DISPATCH-TASK[\s\S]*reason=quota-exhausted/,
+      'the task, then the completion-report block with the quota self-report clause',
+    );
   });
 
   it('automatic mode wakes an idle session once, on a settled verdict, never twice on one verdict', async () => {
     const d = spec.directory(DIR);
     const id = d.addSession({ title: 'auto worker', state: 'idle' });
-    d.addMessage(id, { role: 'assistant', text: 'Half done; more to do.', info: { providerID: 'openai', modelID: 'gpt-x' } });
+    d.addMessage(id, {
+      role: 'assistant',
+      text: 'Half done; more to do.',
+      info: { providerID: 'openai', modelID: 'gpt-x' },
+    });
     const firstSeen = Date.now();
     await config().update('automatic.wakeIdle', true, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('sessionOps.refresh');
     const prompt = await waitFor('the automatic wake', () => spec.prompts.find((p) => p.sessionId === id), 60_000);
     assert.ok(prompt.at - firstSeen >= MIN_SPACING_MS, 'never on one snapshot: only after a settled verdict');
-    assert.ok(prompt.payload.model && prompt.payload.model.providerID !== 'anthropic', 'an explicit model, never the marked provider');
+    assert.ok(
+      prompt.payload.model && prompt.payload.model.providerID !== 'anthropic',
+      'an explicit model, never the marked provider',
+    );
     await settled('auto worker', 'the report after the automatic wake', (r) => r.report?.status === 'done');
     // More rounds: the verdict is now harvest; nothing is sent again.
     for (let i = 0; i < 2; i++) {

@@ -12,12 +12,19 @@ import * as vscode from 'vscode';
 import type { SessionRow } from '../../../src/core/monitor/row';
 import type { SessionOpsApi } from '../../../src/extension/extension';
 import { startLoggingProxy, type LoggingProxy } from '../../support/logging-proxy';
-import { findOpencodeBinary, launchSession, startOpencode, withBackupProvider, type OpencodeServer } from '../../support/opencode';
+import {
+  findOpencodeBinary,
+  launchSession,
+  startOpencode,
+  withBackupProvider,
+  type OpencodeServer,
+} from '../../support/opencode';
 import { startScriptedModel, type ScriptedModel } from '../../support/scripted-model';
 import { click, hasBrowser, press, query, screenshot, waitFor } from './harness';
 
 const MIN_SPACING_MS = 3_000;
-const configureMonitor = (settings: { minSpacingMs?: number | null }) => vscode.commands.executeCommand('sessionOps.test.configureMonitor', settings);
+const configureMonitor = (settings: { minSpacingMs?: number | null }) =>
+  vscode.commands.executeCommand('sessionOps.test.configureMonitor', settings);
 const config = () => vscode.workspace.getConfiguration('sessionOps');
 
 describe('Session actions against the real opencode server', function () {
@@ -28,17 +35,30 @@ describe('Session actions against the real opencode server', function () {
   let proxy: LoggingProxy;
   let dir: string;
   const byId = (id: string): SessionRow | undefined => api.monitor.rows().find((r) => r.id === id);
-  const describeRows = () => api.monitor.rows().map((r) => `${r.title}: ${r.badge} (${r.pending ?? r.action}) ${api.operations.get(r.key)?.text ?? ''}`).join('\n');
+  const describeRows = () =>
+    api.monitor
+      .rows()
+      .map((r) => `${r.title}: ${r.badge} (${r.pending ?? r.action}) ${api.operations.get(r.key)?.text ?? ''}`)
+      .join('\n');
 
   const launch = (title: string, text: string): Promise<string> => launchSession(oc, dir, title, text);
 
-  async function settled(id: string, what: string, pred: (r: SessionRow) => boolean, timeoutMs = 90_000): Promise<SessionRow> {
-    return waitFor(what, async () => {
-      const r = byId(id);
-      if (r && pred(r)) return r;
-      await vscode.commands.executeCommand('sessionOps.refresh');
-      return undefined;
-    }, timeoutMs).catch((err: Error) => {
+  async function settled(
+    id: string,
+    what: string,
+    pred: (r: SessionRow) => boolean,
+    timeoutMs = 90_000,
+  ): Promise<SessionRow> {
+    return waitFor(
+      what,
+      async () => {
+        const r = byId(id);
+        if (r && pred(r)) return r;
+        await vscode.commands.executeCommand('sessionOps.refresh');
+        return undefined;
+      },
+      timeoutMs,
+    ).catch((err: Error) => {
       throw new Error(`${err.message}\n${describeRows()}`, { cause: err });
     });
   }
@@ -51,7 +71,12 @@ describe('Session actions against the real opencode server', function () {
     api = await ext.activate();
     await configureMonitor({ minSpacingMs: MIN_SPACING_MS });
     model = await startScriptedModel();
-    oc = await startOpencode({ modelUrl: model.url, apiKey: 'sk-local-never-shown', binary: findOpencodeBinary(process.env.SESSION_OPS_REPO_ROOT ?? process.cwd()), configure: withBackupProvider(model.url) });
+    oc = await startOpencode({
+      modelUrl: model.url,
+      apiKey: 'sk-local-never-shown',
+      binary: findOpencodeBinary(process.env.SESSION_OPS_REPO_ROOT ?? process.cwd()),
+      configure: withBackupProvider(model.url),
+    });
     proxy = await startLoggingProxy(oc.baseUrl);
     dir = mkdtempSync(path.join(os.tmpdir(), 'session-ops-actions-'));
     model.when('[lazy]', { kind: 'reply', text: 'I had a look; the fix comes next.' });
@@ -59,7 +84,11 @@ describe('Session actions against the real opencode server', function () {
     model.when('[broke]', { kind: 'balance' });
     model.when('[walled]', { kind: 'rate-limit', retryAfter: 4 * 3600 });
     model.setDefault({ kind: 'reply', text: 'Resumed and working.' });
-    await config().update('backends', [{ name: 'opencode', baseUrl: proxy.url, directories: [dir] }], vscode.ConfigurationTarget.Global);
+    await config().update(
+      'backends',
+      [{ name: 'opencode', baseUrl: proxy.url, directories: [dir] }],
+      vscode.ConfigurationTarget.Global,
+    );
     await vscode.commands.executeCommand('sessionOps.sessions.focus');
   });
 
@@ -88,7 +117,10 @@ describe('Session actions against the real opencode server', function () {
     const order = requestsAfter(since);
     const abortAt = order.indexOf(`POST /session/${id}/abort`);
     assert.ok(abortAt >= 0, order.join('\n'));
-    assert.ok(order.slice(abortAt + 1).some((r) => r === 'GET /session/status' || r === 'GET /session'), 'idle confirmed by a read after the abort');
+    assert.ok(
+      order.slice(abortAt + 1).some((r) => r === 'GET /session/status' || r === 'GET /session'),
+      'idle confirmed by a read after the abort',
+    );
     assert.ok(!order.some((r) => r.endsWith('/prompt_async')), 'Abort sends no prompt');
     await settled(id, 'the aborted session idle', (r) => r.state === 'idle');
   });
@@ -99,7 +131,11 @@ describe('Session actions against the real opencode server', function () {
     if (hasBrowser()) {
       // The context menu of the row, offered by its verdict.
       await click(`.monaco-list-row[aria-label^="to wake"]`, 'right');
-      await waitFor('the context menu', async () => (await query('.context-view .action-label')).some((n) => /Wake with Prompt/.test(n.text ?? '')), 15_000);
+      await waitFor(
+        'the context menu',
+        async () => (await query('.context-view .action-label')).some((n) => /Wake with Prompt/.test(n.text ?? '')),
+        15_000,
+      );
       await screenshot('actions-context-menu');
       await press('Escape');
     }
@@ -112,10 +148,18 @@ describe('Session actions against the real opencode server', function () {
     await waitFor('the model called again', () => model.requests.slice(before).some((r) => !r.auxiliary), 30_000);
     const prompts = proxy.log.filter((r) => r.at >= since && r.path.endsWith('/prompt_async'));
     assert.equal(prompts.length, 1);
-    const body = JSON.parse(prompts[0].body) as { model: { providerID: string; modelID: string }; parts: Array<{ text: string }> };
+    const body = JSON.parse(prompts[0].body) as {
+      model: { providerID: string; modelID: string };
+      parts: Array<{ text: string }>;
+    };
     assert.deepEqual(body.model, { providerID: 'local', modelID: 'm1' }, 'an explicit model');
     assert.match(body.parts[0].text, /compact/i, 'the wake prompt carries the anti-re-hang clause');
-    assert.ok(proxy.log.filter((r) => r.at >= since).every((r) => r.query.get('directory') === dir || r.path.startsWith('/event') || r.path === '/provider'), 'directory on every request');
+    assert.ok(
+      proxy.log
+        .filter((r) => r.at >= since)
+        .every((r) => r.query.get('directory') === dir || r.path.startsWith('/event') || r.path === '/provider'),
+      'directory on every request',
+    );
   });
 
   it('Wake with Prompt...: the prompt opens for review, a refused send keeps it, the Send lens sends it', async () => {
@@ -123,7 +167,11 @@ describe('Session actions against the real opencode server', function () {
     const row = await settled(id, 'the idle verdict', (r) => r.verdict === 'idle' && r.action === 'wake');
     // The quick pick of prompt kinds: take the first (the wake prompt).
     const pending = vscode.commands.executeCommand('sessionOps.wakeWithPrompt', row);
-    await waitFor('the prompt kind pick', async () => !hasBrowser() || (await query('.quick-input-widget:not([style*="display: none"])')).length > 0, 15_000);
+    await waitFor(
+      'the prompt kind pick',
+      async () => !hasBrowser() || (await query('.quick-input-widget:not([style*="display: none"])')).length > 0,
+      15_000,
+    );
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     await pending;
     const doc = await waitFor('the prompt document', () => api.prompts.active(), 30_000);
@@ -131,7 +179,11 @@ describe('Session actions against the real opencode server', function () {
     const target = api.prompts.target(doc.uri)!;
     assert.deepEqual(target.model, { providerID: 'local', modelID: 'm1' });
     if (hasBrowser()) {
-      await waitFor('the Send lens', async () => (await query('.codelens-decoration a')).some((n) => /Send to "to review"/.test(n.text ?? '')), 15_000);
+      await waitFor(
+        'the Send lens',
+        async () => (await query('.codelens-decoration a')).some((n) => /Send to "to review"/.test(n.text ?? '')),
+        15_000,
+      );
       await screenshot('actions-prompt-preview');
     }
     // A provider that does not exist: refused by the send guard, nothing sent, the prompt kept.
@@ -158,21 +210,31 @@ describe('Session actions against the real opencode server', function () {
     const abortAt = order.indexOf(`POST /session/${id}/abort`);
     const promptAt = order.indexOf(`POST /session/${id}/prompt_async`);
     assert.ok(abortAt >= 0 && promptAt > abortAt, `abort before the prompt:\n${order.join('\n')}`);
-    assert.ok(order.slice(abortAt + 1, promptAt).some((r) => r === 'GET /session/status' || r === 'GET /session'), 'an idle read between the abort and the prompt');
+    assert.ok(
+      order.slice(abortAt + 1, promptAt).some((r) => r === 'GET /session/status' || r === 'GET /session'),
+      'an idle read between the abort and the prompt',
+    );
     const op = api.operations.get(row.key);
     assert.ok(op && (op.outcome === 'confirmed' || op.outcome === 'not-confirmed'), `operation: ${JSON.stringify(op)}`);
-    for (const l of proxy.log.filter((r) => r.path.endsWith('/message'))) assert.equal(l.query.get('limit'), '1', 'liveness reads limit=1 only');
+    for (const l of proxy.log.filter((r) => r.path.endsWith('/message')))
+      assert.equal(l.query.get('limit'), '1', 'liveness reads limit=1 only');
   });
 
   it('a 402 balance failure escalates and sends nothing', async () => {
     const id = await launch('broke', 'go [broke]');
-    const row = await settled(id, 'the balance wall', (r) => r.quotaWall?.category === 'balance' && r.action === 'escalate');
+    const row = await settled(
+      id,
+      'the balance wall',
+      (r) => r.quotaWall?.category === 'balance' && r.action === 'escalate',
+    );
     const since = Date.now();
     // The escalation is a modal (refused by the test workbench or dismissed): do not wait on it.
     void vscode.commands.executeCommand('sessionOps.recover', row);
-    await waitFor('the escalation', () => api.operations.get(row.key)?.outcome === 'escalated', 90_000).catch((err: Error) => {
-      throw new Error(`${err.message}\n${JSON.stringify(api.operations.get(row.key))}`);
-    });
+    await waitFor('the escalation', () => api.operations.get(row.key)?.outcome === 'escalated', 90_000).catch(
+      (err: Error) => {
+        throw new Error(`${err.message}\n${JSON.stringify(api.operations.get(row.key))}`);
+      },
+    );
     if (hasBrowser()) await screenshot('actions-escalation');
     await press('Escape').catch(() => undefined);
     assert.ok(!requestsAfter(since).some((r) => r.endsWith('/prompt_async')), 'nothing was sent');

@@ -23,7 +23,11 @@ describe('activation benchmark', () => {
     fs.mkdirSync(out, { recursive: true });
     fs.writeFileSync(
       path.join(out, 'bench-activation.json'),
-      JSON.stringify({ activateCallMs: activateCall, activateBodyMs: api.activationMs, languageServerStartMs: serverStart }),
+      JSON.stringify({
+        activateCallMs: activateCall,
+        activateBodyMs: api.activationMs,
+        languageServerStartMs: serverStart,
+      }),
     );
   });
 });

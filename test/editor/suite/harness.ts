@@ -16,7 +16,8 @@ function harnessUrl(): string | undefined {
 
 async function call<T>(endpoint: string, body: unknown): Promise<T> {
   const base = harnessUrl();
-  if (!base) throw new Error('no browser harness (SESSION_OPS_HARNESS_URL unset): DOM checks need the code-server runner');
+  if (!base)
+    throw new Error('no browser harness (SESSION_OPS_HARNESS_URL unset): DOM checks need the code-server runner');
   const res = await fetch(`${base}/${endpoint}`, {
     method: 'POST',
     signal: AbortSignal.timeout(60_000),
@@ -36,9 +37,13 @@ export const hasBrowser = (): boolean => harnessUrl() !== undefined;
  */
 export async function assertHarnessReached(): Promise<void> {
   if (process.env.SESSION_OPS_EDITOR_RUNNER !== 'code-server') return;
-  if (!hasBrowser()) throw new Error('run through code-server but SESSION_OPS_HARNESS_URL is unset: DOM checks would be no-ops');
+  if (!hasBrowser())
+    throw new Error('run through code-server but SESSION_OPS_HARNESS_URL is unset: DOM checks would be no-ops');
   const ping = await call<{ workbench: boolean }>('ping', {});
-  if (!ping.workbench) throw new Error('the browser harness answered but sees no workbench (.monaco-workbench): DOM checks would be no-ops');
+  if (!ping.workbench)
+    throw new Error(
+      'the browser harness answered but sees no workbench (.monaco-workbench): DOM checks would be no-ops',
+    );
 }
 
 /** Saves test-results/<name>.png of the whole workbench. */

@@ -20,7 +20,14 @@ interface Outcome {
 
 export function run(): Promise<void> {
   // The project's habits (test/support/mocha-habits.ts): no .only, no empty run, pending tests say why.
-  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 120_000, reporter: 'spec', forbidOnly: true, failZero: true });
+  const mocha = new Mocha({
+    ui: 'bdd',
+    color: false,
+    timeout: 120_000,
+    reporter: 'spec',
+    forbidOnly: true,
+    failZero: true,
+  });
   mocha.rootHooks(mochaHooks);
   // Through code-server, DOM checks must reach the browser harness: a suite that cannot would
   // quietly turn them into no-ops, so it fails before its first test.
@@ -62,7 +69,12 @@ export function run(): Promise<void> {
     runner.on('pass', (t) => outcomes.push({ title: t.fullTitle(), state: 'passed', durationMs: t.duration ?? null }));
     runner.on('pending', (t) => outcomes.push({ title: t.fullTitle(), state: 'pending', durationMs: null }));
     runner.on('fail', (t, err: Error) =>
-      outcomes.push({ title: t.fullTitle(), state: 'failed', durationMs: t.duration ?? null, error: err.stack ?? err.message }),
+      outcomes.push({
+        title: t.fullTitle(),
+        state: 'failed',
+        durationMs: t.duration ?? null,
+        error: err.stack ?? err.message,
+      }),
     );
   });
 }

@@ -20,7 +20,9 @@ describe('untrusted workspace', () => {
 
   it('ignores the workspace backends and automatic actions', async () => {
     const folder = vscode.workspace.workspaceFolders![0].uri;
-    const raw = Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, '.vscode', 'settings.json'))).toString('utf8');
+    const raw = Buffer.from(
+      await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, '.vscode', 'settings.json')),
+    ).toString('utf8');
     assert.match(raw, /203\.0\.113\.7/, 'the hostile workspace setting is there');
     assert.deepEqual(api.configuration.backends(), []);
     assert.equal(api.configuration.automatic('abortHung'), false);
@@ -31,16 +33,26 @@ describe('untrusted workspace', () => {
   it('shows the Restricted Mode welcome and never contacts the workspace server', async () => {
     await vscode.commands.executeCommand('sessionOps.sessions.focus');
     if (hasBrowser()) {
-      await waitFor('the Restricted Mode welcome', async () => (await query('.welcome-view-content')).some((n) => /Restricted Mode/.test(n.text)));
+      await waitFor('the Restricted Mode welcome', async () =>
+        (await query('.welcome-view-content')).some((n) => /Restricted Mode/.test(n.text)),
+      );
     }
     assert.equal(api.monitor.rows().length, 0);
     await screenshot('untrusted-workspace');
   });
 
   it('a user-level backend still works in Restricted Mode', async () => {
-    await vscode.workspace.getConfiguration('sessionOps').update('backends', [{ name: 'mine', baseUrl: 'http://127.0.0.1:9', directories: ['/tmp'] }], vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('sessionOps')
+      .update(
+        'backends',
+        [{ name: 'mine', baseUrl: 'http://127.0.0.1:9', directories: ['/tmp'] }],
+        vscode.ConfigurationTarget.Global,
+      );
     await waitFor('the user backend', () => api.configuration.backends().length === 1);
     assert.equal(api.configuration.backends()[0].name, 'mine');
-    await vscode.workspace.getConfiguration('sessionOps').update('backends', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('sessionOps')
+      .update('backends', undefined, vscode.ConfigurationTarget.Global);
   });
 });

@@ -41,7 +41,12 @@ const SPACING_S = 60;
 // and only the event-stream-on trial; it must complete and print its tables, no timing asserted.
 const SMOKE = process.env.SESSION_OPS_BENCH_SMOKE === '1';
 const MIN_SPACING_MS = SMOKE ? 2_000 : 30_000;
-const LOAD = JSON.parse(process.env.SESSION_OPS_BENCH_LOAD ?? 'null') as { minutes: number; backends: number; perBackend: number; noTree?: boolean } | null;
+const LOAD = JSON.parse(process.env.SESSION_OPS_BENCH_LOAD ?? 'null') as {
+  minutes: number;
+  backends: number;
+  perBackend: number;
+  noTree?: boolean;
+} | null;
 const LOAD_ONLY = process.env.SESSION_OPS_BENCH_LOAD_ONLY === '1';
 /** How long the idle-CPU windows last (shorter in the smoke run, which asserts no timing). */
 const IDLE_MS = SMOKE ? 1_000 : 3_000;
@@ -131,11 +136,23 @@ describe('views benchmark', function () {
   this.timeout(40 * 60_000);
   let api: SessionOpsApi;
   const gc = findGc();
-  const results: Record<string, unknown> = { gcAvailable: gc !== null, node: process.version, rounds: ROUNDS, trials: TRIALS, spacingS: SPACING_S };
+  const results: Record<string, unknown> = {
+    gcAvailable: gc !== null,
+    node: process.version,
+    rounds: ROUNDS,
+    trials: TRIALS,
+    spacingS: SPACING_S,
+  };
 
   // Instrumentation of the Sessions view's tree data provider (the instance, not the class):
   // VS Code's tree view calls these on the provider object.
-  const tree = { items: 0, itemMs: 0, children: 0, lastItemAt: 0, onItem: null as ((node: SessionsNode) => void) | null };
+  const tree = {
+    items: 0,
+    itemMs: 0,
+    children: 0,
+    lastItemAt: 0,
+    onItem: null as ((node: SessionsNode) => void) | null,
+  };
   let emits = 0;
   let changedRows = 0;
   let listenerMs = 0;
@@ -144,7 +161,8 @@ describe('views benchmark', function () {
     const ext = vscode.extensions.getExtension<SessionOpsApi>('session-ops.session-ops');
     assert.ok(ext, 'extension not found');
     api = await ext.activate();
-    if (SMOKE) await vscode.commands.executeCommand('sessionOps.test.configureMonitor', { minSpacingMs: MIN_SPACING_MS });
+    if (SMOKE)
+      await vscode.commands.executeCommand('sessionOps.test.configureMonitor', { minSpacingMs: MIN_SPACING_MS });
     const view = api.sessions;
     const getTreeItem = view.getTreeItem.bind(view);
     const getChildren = view.getChildren.bind(view);
@@ -259,7 +277,9 @@ describe('views benchmark', function () {
     const session = new Session();
     session.connect();
     const post = (method: string, params?: object) =>
-      new Promise<unknown>((resolve, reject) => session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res))));
+      new Promise<unknown>((resolve, reject) =>
+        session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res))),
+      );
     await post('Profiler.enable');
     await post('Profiler.setSamplingInterval', { interval: 200 });
     await post('Profiler.start');
@@ -273,228 +293,296 @@ describe('views benchmark', function () {
     };
   }
 
-  if (!LOAD_ONLY) it('memory and CPU per sampling round, N = 200 and 1,000 over 5 spec-dialect backends, 5,000 over 20', async () => {
-    const urls = JSON.parse(process.env.SESSION_OPS_BENCH_SPEC_URLS ?? 'null') as string[] | null;
-    const sizes = JSON.parse(process.env.SESSION_OPS_BENCH_SIZES ?? '[]') as Array<{ backends: number; perBackend: number }>;
-    assert.ok(Array.isArray(urls) && urls.length > 0, 'SESSION_OPS_BENCH_SPEC_URLS unset: run through bench/views.mjs');
-    // The view visible with no backend: the monitor is active and samples nothing.
-    await vscode.commands.executeCommand('sessionOps.sessions.focus');
-    await waitFor('the Sessions view visible', () => api.sessions.treeView.visible, 30_000);
-    await sleep(2_000);
-    if (gc) {
-      gc();
-      gc();
-    }
-    results.baseline = { ...mem(), idleCpuMsPerS: await idleCpu(IDLE_MS) };
-    const perSize: unknown[] = [];
-    results.sizes = perSize;
-    for (const { backends: backendCount, perBackend } of sizes) {
-      const n: number = perBackend * backendCount;
-      assert.ok(urls.length >= backendCount, `${backendCount} backends asked, ${urls.length} servers`);
-      const backends = urls.slice(0, backendCount).map((baseUrl, i) => ({ name: `bench ${i + 1}`, baseUrl, directories: [`/bench/s${perBackend}`] }));
-      // Cold: new backends while the view is visible; the configuration change starts the round.
-      const cold = await measure(async () => {
-        await setting('backends', backends);
-        await api.monitor.refresh(); // joins the round the change started
-        await waitFor(`${n} rows`, () => api.monitor.rows().length === n, 60_000, 5);
-      });
-      assert.equal(cold.rows, n);
-      const idle = await idleCpu(IDLE_MS);
-      await sleep(Math.max(0, MIN_SPACING_MS + 1_000 - IDLE_MS)); // the next round has a baseline >= the min spacing old: verdicts
-      const verdict = await measure(() => api.monitor.refresh());
-      // SESSION_OPS_BENCH_PROFILE=1: a CPU profile of the extension host over the steady rounds.
-      const profiler = process.env.SESSION_OPS_BENCH_PROFILE ? await startProfile() : null;
-      const steady: Round[] = [];
-      for (let i = 0; i < ROUNDS; i++) steady.push(await measure(() => api.monitor.refresh()));
-      if (profiler) await profiler.stop(`bench-views-${n}.cpuprofile`);
-      const idleAfterRounds = await idleCpu(IDLE_MS);
-      const badges: Record<string, number> = {};
-      for (const r of api.monitor.rows()) badges[r.badge] = (badges[r.badge] ?? 0) + 1;
-      let rendered: number | null = null;
-      if (hasBrowser()) rendered = (await domRows(/^Session \d+: port the parser module, /)).length;
-      await screenshot(`bench-views-${n}`);
-      // The same rounds, view visible, with the Sessions view's tree events swallowed: the
-      // monitor, its listeners and the extension host, without VS Code's tree refresh.
-      const emitter = (api.sessions as unknown as { changeEmitter: { fire: (e: unknown) => void } }).changeEmitter;
-      emitter.fire = () => undefined;
-      const noTree: Round[] = [];
-      try {
-        for (let i = 0; i < ROUNDS; i++) noTree.push(await measure(() => api.monitor.refresh()));
-      } finally {
-        delete (emitter as { fire?: unknown }).fire; // back to EventEmitter.prototype.fire
-        api.sessions.refresh();
-      }
-      await sleep(SMOKE ? 300 : 1_000);
-      // The same rounds with both Session Ops views hidden, as when an automatic action keeps the
-      // monitor sampling: does a hidden view spare the tree refresh?
-      await vscode.commands.executeCommand('workbench.view.explorer');
-      await waitFor('the Session Ops views hidden', () => !api.sessions.treeView.visible && !api.providers.treeView.visible, 30_000);
-      await sleep(SMOKE ? 300 : 1_000);
-      const hidden: Round[] = [];
-      for (let i = 0; i < ROUNDS; i++) hidden.push(await measure(() => api.monitor.refresh()));
+  if (!LOAD_ONLY)
+    it('memory and CPU per sampling round, N = 200 and 1,000 over 5 spec-dialect backends, 5,000 over 20', async () => {
+      const urls = JSON.parse(process.env.SESSION_OPS_BENCH_SPEC_URLS ?? 'null') as string[] | null;
+      const sizes = JSON.parse(process.env.SESSION_OPS_BENCH_SIZES ?? '[]') as Array<{
+        backends: number;
+        perBackend: number;
+      }>;
+      assert.ok(
+        Array.isArray(urls) && urls.length > 0,
+        'SESSION_OPS_BENCH_SPEC_URLS unset: run through bench/views.mjs',
+      );
+      // The view visible with no backend: the monitor is active and samples nothing.
       await vscode.commands.executeCommand('sessionOps.sessions.focus');
-      await waitFor('the Sessions view visible again', () => api.sessions.treeView.visible, 30_000);
-      await sleep(SMOKE ? 500 : 2_000);
-      perSize.push({ n, backends: backendCount, perBackend, cold, verdict, steady, noTree, hidden, badges, idleCpuMsPerS: idle, idleAfterRoundsCpuMsPerS: idleAfterRounds, domRowsRendered: rendered });
-    }
-    await setting('backends', undefined);
-    await sleep(500);
-  });
+      await waitFor('the Sessions view visible', () => api.sessions.treeView.visible, 30_000);
+      await sleep(2_000);
+      if (gc) {
+        gc();
+        gc();
+      }
+      results.baseline = { ...mem(), idleCpuMsPerS: await idleCpu(IDLE_MS) };
+      const perSize: unknown[] = [];
+      results.sizes = perSize;
+      for (const { backends: backendCount, perBackend } of sizes) {
+        const n: number = perBackend * backendCount;
+        assert.ok(urls.length >= backendCount, `${backendCount} backends asked, ${urls.length} servers`);
+        const backends = urls
+          .slice(0, backendCount)
+          .map((baseUrl, i) => ({ name: `bench ${i + 1}`, baseUrl, directories: [`/bench/s${perBackend}`] }));
+        // Cold: new backends while the view is visible; the configuration change starts the round.
+        const cold = await measure(async () => {
+          await setting('backends', backends);
+          await api.monitor.refresh(); // joins the round the change started
+          await waitFor(`${n} rows`, () => api.monitor.rows().length === n, 60_000, 5);
+        });
+        assert.equal(cold.rows, n);
+        const idle = await idleCpu(IDLE_MS);
+        await sleep(Math.max(0, MIN_SPACING_MS + 1_000 - IDLE_MS)); // the next round has a baseline >= the min spacing old: verdicts
+        const verdict = await measure(() => api.monitor.refresh());
+        // SESSION_OPS_BENCH_PROFILE=1: a CPU profile of the extension host over the steady rounds.
+        const profiler = process.env.SESSION_OPS_BENCH_PROFILE ? await startProfile() : null;
+        const steady: Round[] = [];
+        for (let i = 0; i < ROUNDS; i++) steady.push(await measure(() => api.monitor.refresh()));
+        if (profiler) await profiler.stop(`bench-views-${n}.cpuprofile`);
+        const idleAfterRounds = await idleCpu(IDLE_MS);
+        const badges: Record<string, number> = {};
+        for (const r of api.monitor.rows()) badges[r.badge] = (badges[r.badge] ?? 0) + 1;
+        let rendered: number | null = null;
+        if (hasBrowser()) rendered = (await domRows(/^Session \d+: port the parser module, /)).length;
+        await screenshot(`bench-views-${n}`);
+        // The same rounds, view visible, with the Sessions view's tree events swallowed: the
+        // monitor, its listeners and the extension host, without VS Code's tree refresh.
+        const emitter = (api.sessions as unknown as { changeEmitter: { fire: (e: unknown) => void } }).changeEmitter;
+        emitter.fire = () => undefined;
+        const noTree: Round[] = [];
+        try {
+          for (let i = 0; i < ROUNDS; i++) noTree.push(await measure(() => api.monitor.refresh()));
+        } finally {
+          delete (emitter as { fire?: unknown }).fire; // back to EventEmitter.prototype.fire
+          api.sessions.refresh();
+        }
+        await sleep(SMOKE ? 300 : 1_000);
+        // The same rounds with both Session Ops views hidden, as when an automatic action keeps the
+        // monitor sampling: does a hidden view spare the tree refresh?
+        await vscode.commands.executeCommand('workbench.view.explorer');
+        await waitFor(
+          'the Session Ops views hidden',
+          () => !api.sessions.treeView.visible && !api.providers.treeView.visible,
+          30_000,
+        );
+        await sleep(SMOKE ? 300 : 1_000);
+        const hidden: Round[] = [];
+        for (let i = 0; i < ROUNDS; i++) hidden.push(await measure(() => api.monitor.refresh()));
+        await vscode.commands.executeCommand('sessionOps.sessions.focus');
+        await waitFor('the Sessions view visible again', () => api.sessions.treeView.visible, 30_000);
+        await sleep(SMOKE ? 500 : 2_000);
+        perSize.push({
+          n,
+          backends: backendCount,
+          perBackend,
+          cold,
+          verdict,
+          steady,
+          noTree,
+          hidden,
+          badges,
+          idleCpuMsPerS: idle,
+          idleAfterRoundsCpuMsPerS: idleAfterRounds,
+          domRowsRendered: rendered,
+        });
+      }
+      await setting('backends', undefined);
+      await sleep(500);
+    });
 
   if (LOAD) describe('load run (issue 14)', () => loadRun(LOAD));
 
-  if (!LOAD_ONLY) describe('stock opencode: session.idle to badge, event stream on vs off', function () {
-    let model: ScriptedModel;
-    let oc: OpencodeServer;
-    let dir: string;
-    const events: Array<{ type: string; sessionID: string | null; at: number }> = [];
-    const stream = new AbortController();
+  if (!LOAD_ONLY)
+    describe('stock opencode: session.idle to badge, event stream on vs off', function () {
+      let model: ScriptedModel;
+      let oc: OpencodeServer;
+      let dir: string;
+      const events: Array<{ type: string; sessionID: string | null; at: number }> = [];
+      const stream = new AbortController();
 
-    before(async () => {
-      model = await startScriptedModel();
-      model.when('[lazy]', { kind: 'reply', text: 'I had a look; the fix comes next.' });
-      model.when('[finish]', { kind: 'reply', text: 'Done.\nticket=B-1 status=done summary="x"' });
-      oc = await startOpencode({ modelUrl: model.url, binary: findOpencodeBinary(process.env.SESSION_OPS_REPO_ROOT ?? process.cwd()) });
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'session-ops-bench-oc-'));
-      // Our own subscription: when did the backend say the turn ended?
-      const res = await fetch(`${oc.baseUrl}event?directory=${encodeURIComponent(dir)}`, { signal: stream.signal });
-      assert.equal(res.status, 200);
-      void (async () => {
-        const decoder = new TextDecoder();
-        let buf = '';
-        try {
-          for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-            const at = performance.now();
-            buf += decoder.decode(chunk, { stream: true });
-            let nl: number;
-            while ((nl = buf.indexOf('\n')) >= 0) {
-              const line = buf.slice(0, nl).trim();
-              buf = buf.slice(nl + 1);
-              if (!line.startsWith('data:')) continue;
-              try {
-                const e = JSON.parse(line.slice(5)) as { type?: string; properties?: { sessionID?: string; info?: { sessionID?: string } } };
-                events.push({ type: String(e.type), sessionID: e.properties?.sessionID ?? e.properties?.info?.sessionID ?? null, at });
-              } catch {
-                /* not JSON */
+      before(async () => {
+        model = await startScriptedModel();
+        model.when('[lazy]', { kind: 'reply', text: 'I had a look; the fix comes next.' });
+        model.when('[finish]', { kind: 'reply', text: 'Done.\nticket=B-1 status=done summary="x"' });
+        oc = await startOpencode({
+          modelUrl: model.url,
+          binary: findOpencodeBinary(process.env.SESSION_OPS_REPO_ROOT ?? process.cwd()),
+        });
+        dir = fs.mkdtempSync(path.join(os.tmpdir(), 'session-ops-bench-oc-'));
+        // Our own subscription: when did the backend say the turn ended?
+        const res = await fetch(`${oc.baseUrl}event?directory=${encodeURIComponent(dir)}`, { signal: stream.signal });
+        assert.equal(res.status, 200);
+        void (async () => {
+          const decoder = new TextDecoder();
+          let buf = '';
+          try {
+            for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+              const at = performance.now();
+              buf += decoder.decode(chunk, { stream: true });
+              let nl: number;
+              while ((nl = buf.indexOf('\n')) >= 0) {
+                const line = buf.slice(0, nl).trim();
+                buf = buf.slice(nl + 1);
+                if (!line.startsWith('data:')) continue;
+                try {
+                  const e = JSON.parse(line.slice(5)) as {
+                    type?: string;
+                    properties?: { sessionID?: string; info?: { sessionID?: string } };
+                  };
+                  events.push({
+                    type: String(e.type),
+                    sessionID: e.properties?.sessionID ?? e.properties?.info?.sessionID ?? null,
+                    at,
+                  });
+                } catch {
+                  /* not JSON */
+                }
               }
             }
+          } catch {
+            /* aborted */
           }
-        } catch {
-          /* aborted */
-        }
-      })();
-      // The dialect (and so the event stream) is only known once the directory lists a session.
-      const first = (await (await post('session', { title: 'bench warm-up' })).json()) as { id: string };
-      const t0 = performance.now();
-      await prompt(first.id, 'look [lazy]');
-      await waitFor('the warm-up session idle', () => idleAfter(first.id, t0), 60_000, 10);
-      await setting('backends', [{ name: 'opencode', baseUrl: oc.baseUrl, directories: [dir] }]);
-      await vscode.commands.executeCommand('sessionOps.sessions.focus');
-    });
+        })();
+        // The dialect (and so the event stream) is only known once the directory lists a session.
+        const first = (await (await post('session', { title: 'bench warm-up' })).json()) as { id: string };
+        const t0 = performance.now();
+        await prompt(first.id, 'look [lazy]');
+        await waitFor('the warm-up session idle', () => idleAfter(first.id, t0), 60_000, 10);
+        await setting('backends', [{ name: 'opencode', baseUrl: oc.baseUrl, directories: [dir] }]);
+        await vscode.commands.executeCommand('sessionOps.sessions.focus');
+      });
 
-    after(async () => {
-      stream.abort();
-      await setting('backends', undefined);
-      await oc?.stop();
-      await model?.stop();
-      if (dir) fs.rmSync(dir, { recursive: true, force: true });
-    });
+      after(async () => {
+        stream.abort();
+        await setting('backends', undefined);
+        await oc?.stop();
+        await model?.stop();
+        if (dir) fs.rmSync(dir, { recursive: true, force: true });
+      });
 
-    const post = (p: string, body: unknown) =>
-      fetch(`${oc.baseUrl}${p}${p.includes('?') ? '&' : '?'}directory=${encodeURIComponent(dir)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const prompt = async (id: string, text: string) => {
-      const r = await post(`session/${id}/prompt_async`, { agent: 'build', model: { providerID: 'local', modelID: 'm1' }, parts: [{ type: 'text', text }] });
-      assert.equal(r.status, 204);
-    };
-    const idleAfter = (id: string, since: number) => events.find((e) => e.type === 'session.idle' && e.sessionID === id && e.at >= since);
-
-    async function trial(mode: 'on' | 'off', k: number, offsetS: number): Promise<Trial> {
-      const title = `bench ${mode} ${k}`;
-      const created = (await (await post('session', { title })).json()) as { id: string };
-      const id = created.id;
-      const t00 = performance.now();
-      await prompt(id, 'look [lazy]');
-      await waitFor(`${title} idle after the first turn`, () => idleAfter(id, t00), 60_000, 10);
-      // Sampled: the row is there with the lazy answer (not a report).
-      await sleep(500);
-      await api.monitor.refresh();
-      const row = api.monitor.rows().find((r) => r.id === id);
-      assert.ok(row, `${title}: no row after a round`);
-      assert.ok(!row.badge.startsWith('report-'), `${title}: already ${row.badge}`);
-      // The refresh just reset the polling timer: the next round is SPACING_S from now. Send the
-      // prompt offsetS into that cycle.
-      await sleep(offsetS * 1000);
-      let treeAt: number | null = null;
-      tree.onItem = (node) => {
-        if (treeAt === null && node.kind === 'session' && node.sessionId === id && api.sessions.row(node)?.badge === 'report-done') treeAt = performance.now();
+      const post = (p: string, body: unknown) =>
+        fetch(`${oc.baseUrl}${p}${p.includes('?') ? '&' : '?'}directory=${encodeURIComponent(dir)}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const prompt = async (id: string, text: string) => {
+        const r = await post(`session/${id}/prompt_async`, {
+          agent: 'build',
+          model: { providerID: 'local', modelID: 'm1' },
+          parts: [{ type: 'text', text }],
+        });
+        assert.equal(r.status, 204);
       };
-      const tSend = performance.now();
-      await prompt(id, 'fix it [finish]');
-      let badgeAt = 0;
-      while (performance.now() - tSend < (SPACING_S + 30) * 1000) {
-        if (api.monitor.rows().find((r) => r.id === id)?.badge === 'report-done') {
-          badgeAt = performance.now();
-          break;
-        }
-        await sleep(10);
-      }
-      assert.ok(badgeAt > 0, `${title}: the badge never turned report-done`);
-      let domAt: number | null = null;
-      if (hasBrowser()) {
-        const re = new RegExp(`^${title}, report: done`);
-        const deadline = performance.now() + 10_000;
-        while (performance.now() < deadline) {
-          if ((await domRows(re)).length > 0) {
-            domAt = performance.now();
+      const idleAfter = (id: string, since: number) =>
+        events.find((e) => e.type === 'session.idle' && e.sessionID === id && e.at >= since);
+
+      async function trial(mode: 'on' | 'off', k: number, offsetS: number): Promise<Trial> {
+        const title = `bench ${mode} ${k}`;
+        const created = (await (await post('session', { title })).json()) as { id: string };
+        const id = created.id;
+        const t00 = performance.now();
+        await prompt(id, 'look [lazy]');
+        await waitFor(`${title} idle after the first turn`, () => idleAfter(id, t00), 60_000, 10);
+        // Sampled: the row is there with the lazy answer (not a report).
+        await sleep(500);
+        await api.monitor.refresh();
+        const row = api.monitor.rows().find((r) => r.id === id);
+        assert.ok(row, `${title}: no row after a round`);
+        assert.ok(!row.badge.startsWith('report-'), `${title}: already ${row.badge}`);
+        // The refresh just reset the polling timer: the next round is SPACING_S from now. Send the
+        // prompt offsetS into that cycle.
+        await sleep(offsetS * 1000);
+        let treeAt: number | null = null;
+        tree.onItem = (node) => {
+          if (
+            treeAt === null &&
+            node.kind === 'session' &&
+            node.sessionId === id &&
+            api.sessions.row(node)?.badge === 'report-done'
+          )
+            treeAt = performance.now();
+        };
+        const tSend = performance.now();
+        await prompt(id, 'fix it [finish]');
+        let badgeAt = 0;
+        while (performance.now() - tSend < (SPACING_S + 30) * 1000) {
+          if (api.monitor.rows().find((r) => r.id === id)?.badge === 'report-done') {
+            badgeAt = performance.now();
             break;
           }
-          await sleep(20);
+          await sleep(10);
         }
+        assert.ok(badgeAt > 0, `${title}: the badge never turned report-done`);
+        let domAt: number | null = null;
+        if (hasBrowser()) {
+          const re = new RegExp(`^${title}, report: done`);
+          const deadline = performance.now() + 10_000;
+          while (performance.now() < deadline) {
+            if ((await domRows(re)).length > 0) {
+              domAt = performance.now();
+              break;
+            }
+            await sleep(20);
+          }
+        }
+        for (let i = 0; i < 100 && treeAt === null; i++) await sleep(20);
+        tree.onItem = null;
+        const idle = idleAfter(id, tSend);
+        assert.ok(idle, `${title}: no session.idle seen on our event stream`);
+        return {
+          mode,
+          offsetS,
+          idleToBadgeMs: badgeAt - idle.at,
+          idleToTreeItemMs: treeAt === null ? null : (treeAt as number) - idle.at,
+          idleToDomMs: domAt === null ? null : domAt - idle.at,
+          sendToIdleMs: idle.at - tSend,
+          sendToBadgeMs: badgeAt - tSend,
+        };
       }
-      for (let i = 0; i < 100 && treeAt === null; i++) await sleep(20);
-      tree.onItem = null;
-      const idle = idleAfter(id, tSend);
-      assert.ok(idle, `${title}: no session.idle seen on our event stream`);
-      return {
-        mode,
-        offsetS,
-        idleToBadgeMs: badgeAt - idle.at,
-        idleToTreeItemMs: treeAt === null ? null : (treeAt as number) - idle.at,
-        idleToDomMs: domAt === null ? null : domAt - idle.at,
-        sendToIdleMs: idle.at - tSend,
-        sendToBadgeMs: badgeAt - tSend,
-      };
-    }
 
-    it('measures the delay with the event stream on, then off', async () => {
-      // Offsets spread over the 60 s polling cycle: without events the delay is the wait for the
-      // next round, so it depends on where in the cycle the turn ends.
-      const offsets = SMOKE ? Array.from({ length: TRIALS }, () => 1) : Array.from({ length: TRIALS }, (_, i) => Math.round(((i + 0.5) / TRIALS) * (SPACING_S - 5)));
-      const trials: Trial[] = [];
-      results.trials = trials;
-      for (const mode of SMOKE ? (['on'] as const) : (['on', 'off'] as const)) {
-        await setting('useEventStream', mode === 'on');
-        const state = () => api.monitor.backends()[0];
-        if (mode === 'on') await waitFor('the event stream open', () => state()?.eventStream === 'open', 60_000);
-        else await waitFor('the event stream stopped', () => state()?.eventStream !== 'open', 10_000).catch(() => undefined);
-        for (let k = 0; k < TRIALS; k++) {
-          const t = await trial(mode, k + 1, offsets[k]);
-          console.log(`[bench] stream ${mode}, offset ${t.offsetS} s: idle->badge ${t.idleToBadgeMs.toFixed(0)} ms, idle->DOM ${t.idleToDomMs?.toFixed(0) ?? 'n/a'} ms`);
-          trials.push(t);
+      it('measures the delay with the event stream on, then off', async () => {
+        // Offsets spread over the 60 s polling cycle: without events the delay is the wait for the
+        // next round, so it depends on where in the cycle the turn ends.
+        const offsets = SMOKE
+          ? Array.from({ length: TRIALS }, () => 1)
+          : Array.from({ length: TRIALS }, (_, i) => Math.round(((i + 0.5) / TRIALS) * (SPACING_S - 5)));
+        const trials: Trial[] = [];
+        results.trials = trials;
+        for (const mode of SMOKE ? (['on'] as const) : (['on', 'off'] as const)) {
+          await setting('useEventStream', mode === 'on');
+          const state = () => api.monitor.backends()[0];
+          if (mode === 'on') await waitFor('the event stream open', () => state()?.eventStream === 'open', 60_000);
+          else
+            await waitFor('the event stream stopped', () => state()?.eventStream !== 'open', 10_000).catch(
+              () => undefined,
+            );
+          for (let k = 0; k < TRIALS; k++) {
+            const t = await trial(mode, k + 1, offsets[k]);
+            console.log(
+              `[bench] stream ${mode}, offset ${t.offsetS} s: idle->badge ${t.idleToBadgeMs.toFixed(0)} ms, idle->DOM ${t.idleToDomMs?.toFixed(0) ?? 'n/a'} ms`,
+            );
+            trials.push(t);
+          }
         }
-      }
-      await screenshot('bench-views-opencode');
+        await screenshot('bench-views-opencode');
+      });
     });
-  });
   /** The load run (issue 14): sampling with a short spacing for minutes, the view visible. */
-  function loadRun(load: { minutes: number; backends: number; perBackend: number; noTree?: boolean; noRecycle?: boolean }): void {
+  function loadRun(load: {
+    minutes: number;
+    backends: number;
+    perBackend: number;
+    noTree?: boolean;
+    noRecycle?: boolean;
+  }): void {
     const n = load.backends * load.perBackend;
     const SPACING_MS = 2_000;
     const LOAD_MIN_SPACING_MS = SMOKE ? MIN_SPACING_MS : 1_000;
     it(`${n} sessions over ${load.backends} backends for ${load.minutes} min: memory flat, no leak, no overlapping rounds, one grouped notification`, async function () {
       this.timeout(load.minutes * 60_000 + 10 * 60_000);
       const urls = JSON.parse(process.env.SESSION_OPS_BENCH_SPEC_URLS ?? 'null') as string[] | null;
-      assert.ok(Array.isArray(urls) && urls.length >= load.backends, 'SESSION_OPS_BENCH_SPEC_URLS unset or too short: run through bench/views.mjs');
+      assert.ok(
+        Array.isArray(urls) && urls.length >= load.backends,
+        'SESSION_OPS_BENCH_SPEC_URLS unset or too short: run through bench/views.mjs',
+      );
       const configure = (o: object) => vscode.commands.executeCommand('sessionOps.test.configureMonitor', o);
       await vscode.commands.executeCommand('sessionOps.sessions.focus');
       await waitFor('the Sessions view visible', () => api.sessions.treeView.visible, 30_000);
@@ -519,7 +607,10 @@ describe('views benchmark', function () {
           fdSockets,
           handles: resources.filter((r) => r !== 'Timeout').length,
           timeouts: resources.filter((r) => r === 'Timeout').length,
-          sockets: Math.max(resources.filter((r) => r === 'TCPSocketWrap').length, legacy.filter((h) => h instanceof net.Socket).length),
+          sockets: Math.max(
+            resources.filter((r) => r === 'TCPSocketWrap').length,
+            legacy.filter((h) => h instanceof net.Socket).length,
+          ),
         };
       };
       const snapshot = () => {
@@ -528,12 +619,21 @@ describe('views benchmark', function () {
           gc();
         }
         const m = process.memoryUsage();
-        return { at: performance.now(), heapUsed: m.heapUsed, heapAfterGc: gc ? m.heapUsed : null, rss: m.rss, ...openHandles(), stats: api.monitor.stats() };
+        return {
+          at: performance.now(),
+          heapUsed: m.heapUsed,
+          heapAfterGc: gc ? m.heapUsed : null,
+          rss: m.rss,
+          ...openHandles(),
+          stats: api.monitor.stats(),
+        };
       };
       const before = snapshot();
       // A wave of hung sessions: every tenth session is generating with frozen progress, so the
       // first round with a baseline turns them all hung at once, across every backend.
-      const backends = urls.slice(0, load.backends).map((baseUrl, i) => ({ name: `load ${i + 1}`, baseUrl, directories: [`/bench/s${load.perBackend}`] }));
+      const backends = urls
+        .slice(0, load.backends)
+        .map((baseUrl, i) => ({ name: `load ${i + 1}`, baseUrl, directories: [`/bench/s${load.perBackend}`] }));
       await setting('backends', backends);
       await api.monitor.refresh();
       await waitFor(`${n} rows`, () => api.monitor.rows().length === n, 120_000, 10);
@@ -585,7 +685,11 @@ describe('views benchmark', function () {
       delay.disable();
       blockCpuMs = Math.max(blockCpuMs, probe.stop().cpuMs);
       const end = series[series.length - 1];
-      const tree = { items: view.totalItemsCreated - items0, recycled: view.recycledCount - recycled0, budget: load.noRecycle ? null : view.budget };
+      const tree = {
+        items: view.totalItemsCreated - items0,
+        recycled: view.recycledCount - recycled0,
+        budget: load.noRecycle ? null : view.budget,
+      };
       view.budget = budget0;
       if (load.noTree) {
         delete (emitter as { fire?: unknown }).fire; // back to EventEmitter.prototype.fire
@@ -610,18 +714,43 @@ describe('views benchmark', function () {
         start,
         end,
         after,
-        series: series.map((p) => ({ at: p.at - start.at, heapUsed: p.heapUsed, heapAfterGc: p.heapAfterGc, rss: p.rss, sockets: p.sockets, rounds: p.stats.rounds })),
+        series: series.map((p) => ({
+          at: p.at - start.at,
+          heapUsed: p.heapUsed,
+          heapAfterGc: p.heapAfterGc,
+          rss: p.rss,
+          sockets: p.sockets,
+          rounds: p.stats.rounds,
+        })),
         hungWave,
         noTree: load.noTree === true,
         tree,
       };
-      assert.ok(hungWave.transitions >= load.backends, `a wave of hung sessions expected, ${hungWave.transitions} turned hung`);
-      assert.equal(hungWave.displayed, 1, `${hungWave.transitions} simultaneous hung transitions displayed ${hungWave.displayed} notifications`);
+      assert.ok(
+        hungWave.transitions >= load.backends,
+        `a wave of hung sessions expected, ${hungWave.transitions} turned hung`,
+      );
+      assert.equal(
+        hungWave.displayed,
+        1,
+        `${hungWave.transitions} simultaneous hung transitions displayed ${hungWave.displayed} notifications`,
+      );
       assert.equal(end.stats.overlaps, 0, 'no directory sampled twice at once');
-      assert.ok(end.stats.rounds - start.stats.rounds >= load.backends, `sampling ran: ${end.stats.rounds - start.stats.rounds} rounds`);
-      assert.deepEqual({ timers: after.stats.timers, streams: after.stats.streams, clients: after.stats.clients }, { timers: 0, streams: 0, clients: 0 }, 'the monitor left something open');
+      assert.ok(
+        end.stats.rounds - start.stats.rounds >= load.backends,
+        `sampling ran: ${end.stats.rounds - start.stats.rounds} rounds`,
+      );
+      assert.deepEqual(
+        { timers: after.stats.timers, streams: after.stats.streams, clients: after.stats.clients },
+        { timers: 0, streams: 0, clients: 0 },
+        'the monitor left something open',
+      );
       assert.ok(after.sockets <= before.sockets, `sockets after the run ${after.sockets}, before ${before.sockets}`);
-      if (after.fdSockets !== null && before.fdSockets !== null) assert.ok(after.fdSockets <= before.fdSockets + 2, `socket descriptors after the run ${after.fdSockets}, before ${before.fdSockets}`);
+      if (after.fdSockets !== null && before.fdSockets !== null)
+        assert.ok(
+          after.fdSockets <= before.fdSockets + 2,
+          `socket descriptors after the run ${after.fdSockets}, before ${before.fdSockets}`,
+        );
     });
   }
 });

@@ -18,7 +18,8 @@ const SPEC_DIR = '/work/spec-repo';
 // Verdicts need a baseline at least this old. The spec's 30 s is lowered through the test-only
 // command (src/extension/testHooks.ts) so that the suite does not sleep 31 s per verdict.
 const MIN_SPACING_MS = 3_000;
-const configureMonitor = (settings: { minSpacingMs?: number | null }) => vscode.commands.executeCommand('sessionOps.test.configureMonitor', settings);
+const configureMonitor = (settings: { minSpacingMs?: number | null }) =>
+  vscode.commands.executeCommand('sessionOps.test.configureMonitor', settings);
 /** A row of the Sessions view (the Providers view lists the same backends). */
 const SESSIONS_ROW = '.pane-header[aria-label^="Sessions"] + .pane-body .monaco-list-row';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -41,21 +42,46 @@ describe('Sessions and Providers views', function () {
     await configureMonitor({ minSpacingMs: MIN_SPACING_MS });
     spec = await startSpecServer();
     const now = Date.now();
-    spec.setProviders([{ id: 'anthropic', name: 'Anthropic', options: { apiKey: 'sk-never-shown' } }, { id: 'openai', name: 'OpenAI' }], ['anthropic', 'openai']);
+    spec.setProviders(
+      [
+        { id: 'anthropic', name: 'Anthropic', options: { apiKey: 'sk-never-shown' } },
+        { id: 'openai', name: 'OpenAI' },
+      ],
+      ['anthropic', 'openai'],
+    );
     spec.setQuota('anthropic', { markedAt: now - 20 * 60_000, resetAt: now + 2 * 3600_000 });
     const d = spec.directory(SPEC_DIR);
-    ids.healthy = d.addSession({ title: 'healthy worker', state: 'generating', progress: { stepCount: 3, lastStepAt: now } });
+    ids.healthy = d.addSession({
+      title: 'healthy worker',
+      state: 'generating',
+      progress: { stepCount: 3, lastStepAt: now },
+    });
     d.addMessage(ids.healthy, { role: 'assistant', text: 'working', info: { providerID: 'openai', modelID: 'gpt-x' } });
-    ids.hung = d.addSession({ title: 'hung worker', state: 'generating', progress: { stepCount: 9, lastStepAt: now - 5_000 } });
+    ids.hung = d.addSession({
+      title: 'hung worker',
+      state: 'generating',
+      progress: { stepCount: 9, lastStepAt: now - 5_000 },
+    });
     d.addMessage(ids.hung, { role: 'assistant', text: 'thinking' });
     ids.idle = d.addSession({ title: 'idle worker', state: 'idle' });
     d.addMessage(ids.idle, { role: 'assistant', text: 'I looked at it; I will write the fix next.' });
     ids.wall = d.addSession({ title: 'walled worker', state: 'idle' });
-    d.addMessage(ids.wall, { role: 'assistant', finish: 'error', error: { text: 'Weekly usage limit reached [click](command:evil)', reason: 'account_usage_limit', provider: 'anthropic' } });
+    d.addMessage(ids.wall, {
+      role: 'assistant',
+      finish: 'error',
+      error: {
+        text: 'Weekly usage limit reached [click](command:evil)',
+        reason: 'account_usage_limit',
+        provider: 'anthropic',
+      },
+    });
     ids.done = d.addSession({ title: 'finished worker', state: 'idle' });
     d.addMessage(ids.done, { role: 'assistant', text: 'ticket=PROJ-1 status=done pr=#11 summary="parser fixed"' });
     ids.blocked = d.addSession({ title: 'blocked worker', state: 'idle' });
-    d.addMessage(ids.blocked, { role: 'assistant', text: 'ticket=PROJ-2 status=blocked reason=quota-exhausted summary="out of quota"' });
+    d.addMessage(ids.blocked, {
+      role: 'assistant',
+      text: 'ticket=PROJ-2 status=blocked reason=quota-exhausted summary="out of quota"',
+    });
     await config().update('sampleSpacingSeconds', 30, vscode.ConfigurationTarget.Global);
     await setBackends([
       { name: 'spec backend', baseUrl: spec.url, directories: [SPEC_DIR] },
@@ -94,7 +120,10 @@ describe('Sessions and Providers views', function () {
         const r = await rows(/^GET \/session on http:\/\/127\.0\.0\.1:9\/.*(refused|connect)/i);
         return r.length > 0 ? r : undefined;
       });
-      assert.ok(errorRows.length >= 1 && errorRows.length <= 2, `error rows: ${errorRows.map((r) => r.ariaLabel).join(' | ')}`);
+      assert.ok(
+        errorRows.length >= 1 && errorRows.length <= 2,
+        `error rows: ${errorRows.map((r) => r.ariaLabel).join(' | ')}`,
+      );
     }
   });
 
@@ -106,9 +135,17 @@ describe('Sessions and Providers views', function () {
       d.step(ids.healthy, 2);
     }
     // A session that appears now has one sample only: its badge stays "unknown".
-    ids.fresh = d.addSession({ title: 'new worker', state: 'generating', progress: { stepCount: 1, lastStepAt: Date.now() } });
+    ids.fresh = d.addSession({
+      title: 'new worker',
+      state: 'generating',
+      progress: { stepCount: 1, lastStepAt: Date.now() },
+    });
     await vscode.commands.executeCommand('sessionOps.refresh');
-    await waitFor('the second-sample verdicts', () => rowOf('hung worker')?.badge === 'hung' && rowOf('healthy worker')?.badge === 'healthy', 60_000);
+    await waitFor(
+      'the second-sample verdicts',
+      () => rowOf('hung worker')?.badge === 'hung' && rowOf('healthy worker')?.badge === 'healthy',
+      60_000,
+    );
     const expected: Record<string, string> = {
       'healthy worker': 'healthy',
       'hung worker': 'hung',
@@ -144,7 +181,10 @@ describe('Sessions and Providers views', function () {
     // hung, quota wall, idle with unfinished work, two reports
     assert.equal(api.sessions.attentionCount(), 5);
     assert.equal(api.sessions.treeView.badge?.value, 5);
-    assert.match(api.statusBar.summary(), /^7 sessions, 1 hung, 1 quota wall, 1 to wake, 2 reports, 1 backend unreachable$/);
+    assert.match(
+      api.statusBar.summary(),
+      /^7 sessions, 1 hung, 1 quota wall, 1 to wake, 2 reports, 1 backend unreachable$/,
+    );
     assert.match(api.statusBar.item.text, /7 · 5/);
   });
 
@@ -156,7 +196,10 @@ describe('Sessions and Providers views', function () {
       if (hasBrowser()) {
         // The user collapses the unreachable backend: it stays collapsed in the new view.
         await click(`${SESSIONS_ROW}[aria-label^="unreachable"] .monaco-tl-twistie`);
-        await waitFor('the unreachable backend collapsed', async () => (await query(`${SESSIONS_ROW}[aria-expanded="false"][aria-label^="unreachable"]`)).length === 1);
+        await waitFor(
+          'the unreachable backend collapsed',
+          async () => (await query(`${SESSIONS_ROW}[aria-expanded="false"][aria-label^="unreachable"]`)).length === 1,
+        );
       }
       view.budget = { hidden: 1, visible: 10 };
       // Whole refreshes hand VS Code ~10 items each: past the visible budget within two.
@@ -170,11 +213,22 @@ describe('Sessions and Providers views', function () {
       assert.equal(api.monitor.isActive, true, 'sampling did not stop while the view was recreated');
       assert.equal(view.badge?.value, 5, 'the attention badge carried over');
       if (hasBrowser()) {
-        await waitFor('the rows rendered again', async () => (await rows(/^(healthy|hung|idle|walled|finished|blocked) worker, /)).length === 6, 15_000);
-        assert.equal((await query(`${SESSIONS_ROW}[aria-expanded="false"][aria-label^="unreachable"]`)).length, 1, 'the collapsed backend stayed collapsed');
+        await waitFor(
+          'the rows rendered again',
+          async () => (await rows(/^(healthy|hung|idle|walled|finished|blocked) worker, /)).length === 6,
+          15_000,
+        );
+        assert.equal(
+          (await query(`${SESSIONS_ROW}[aria-expanded="false"][aria-label^="unreachable"]`)).length,
+          1,
+          'the collapsed backend stayed collapsed',
+        );
         await screenshot('sessions-recycled');
         await click(`${SESSIONS_ROW}[aria-label^="unreachable"] .monaco-tl-twistie`);
-        await waitFor('the unreachable backend expanded again', async () => (await query(`${SESSIONS_ROW}[aria-expanded="true"][aria-label^="unreachable"]`)).length === 1);
+        await waitFor(
+          'the unreachable backend expanded again',
+          async () => (await query(`${SESSIONS_ROW}[aria-expanded="true"][aria-label^="unreachable"]`)).length === 1,
+        );
       }
     } finally {
       view.budget = budget;
@@ -183,7 +237,10 @@ describe('Sessions and Providers views', function () {
 
   it('notified the hung transition once, and not the reports already there at the first sample', () => {
     const shown = api.notifier.shown;
-    assert.deepEqual(shown.filter((s) => s.endsWith(ids.hung)), [`hung ${ids.hung}`]);
+    assert.deepEqual(
+      shown.filter((s) => s.endsWith(ids.hung)),
+      [`hung ${ids.hung}`],
+    );
     assert.equal(shown.filter((s) => s.startsWith('report')).length, 0);
   });
 
@@ -193,7 +250,13 @@ describe('Sessions and Providers views', function () {
     assert.ok(state.providers);
     assert.ok(!JSON.stringify(state.providers).includes('sk-never-shown'), 'provider options must be dropped on read');
     if (hasBrowser()) {
-      await waitFor('the marked provider row', async () => (await rows(/anthropic: connected, cooling down since 2\dm, resets .* \(in [12]h/i)).length === 1 || (await rows(/Anthropic \(anthropic\)/)).length === 1, 15_000);
+      await waitFor(
+        'the marked provider row',
+        async () =>
+          (await rows(/anthropic: connected, cooling down since 2\dm, resets .* \(in [12]h/i)).length === 1 ||
+          (await rows(/Anthropic \(anthropic\)/)).length === 1,
+        15_000,
+      );
       await waitFor('the all-free row', async () => (await rows(/All free at \d{4}-/)).length === 1, 15_000);
       await waitFor('the free provider row', async () => (await rows(/OpenAI \(openai\)/)).length === 1, 15_000);
     }
@@ -212,9 +275,19 @@ describe('Sessions and Providers views', function () {
       const key = state()!.config.key;
       if (hasBrowser()) {
         const pending = vscode.commands.executeCommand('sessionOps.setPassword');
-        await waitFor('the user name box', async () => (await query('.quick-input-widget:not([style*="display: none"]) input:not([type="password"])')).length > 0, 15_000);
+        await waitFor(
+          'the user name box',
+          async () =>
+            (await query('.quick-input-widget:not([style*="display: none"]) input:not([type="password"])')).length > 0,
+          15_000,
+        );
         await press('Enter'); // user name: keep "opencode"
-        await waitFor('the password box', async () => (await query('.quick-input-widget:not([style*="display: none"]) input[type="password"]')).length > 0, 15_000);
+        await waitFor(
+          'the password box',
+          async () =>
+            (await query('.quick-input-widget:not([style*="display: none"]) input[type="password"]')).length > 0,
+          15_000,
+        );
         await type('s3cret');
         await press('Enter');
         await pending;
@@ -223,7 +296,11 @@ describe('Sessions and Providers views', function () {
       }
       assert.deepEqual(await api.passwords.get(key), { username: 'opencode', password: 's3cret' });
       assert.ok(!JSON.stringify(config().inspect('backends')).includes('s3cret'), 'never in settings');
-      await waitFor('the authenticated sample', () => state()?.status === 'ok' && api.monitor.rows().length === 1, 30_000);
+      await waitFor(
+        'the authenticated sample',
+        () => state()?.status === 'ok' && api.monitor.rows().length === 1,
+        30_000,
+      );
       assert.equal(locked.requests[locked.requests.length - 1].authorized, true);
     } finally {
       await setBackends(undefined);
@@ -239,11 +316,20 @@ describe('Sessions and Providers views', function () {
       await setBackends([{ name: 'crowded', baseUrl: crowded.url, directories: [SPEC_DIR] }]);
       await vscode.commands.executeCommand('sessionOps.sessions.focus');
       const dirState = () => api.monitor.backends().find((b) => b.config.name === 'crowded')?.directories[0];
-      await waitFor('the first round', () => dirState()?.truncated !== null && dirState()?.truncated !== undefined, 60_000);
+      await waitFor(
+        'the first round',
+        () => dirState()?.truncated !== null && dirState()?.truncated !== undefined,
+        60_000,
+      );
       assert.deepEqual(dirState()!.truncated, { listed: 1_005, kept: 1_000 });
       assert.equal(dirState()!.rows.length, 1_000);
       if (hasBrowser()) {
-        await waitFor('the warning row', async () => (await rows(/^1005 sessions listed; only the 1000 most recently updated were sampled/)).length === 1, 30_000);
+        await waitFor(
+          'the warning row',
+          async () =>
+            (await rows(/^1005 sessions listed; only the 1000 most recently updated were sampled/)).length === 1,
+          30_000,
+        );
       }
     } finally {
       await setBackends(undefined);
@@ -258,7 +344,11 @@ describe('Sessions and Providers views', function () {
 
     before(async () => {
       model = await startScriptedModel();
-      oc = await startOpencode({ modelUrl: model.url, apiKey: 'sk-local-never-shown', binary: findOpencodeBinary(process.env.SESSION_OPS_REPO_ROOT ?? process.cwd()) });
+      oc = await startOpencode({
+        modelUrl: model.url,
+        apiKey: 'sk-local-never-shown',
+        binary: findOpencodeBinary(process.env.SESSION_OPS_REPO_ROOT ?? process.cwd()),
+      });
       dir = mkdtempSync(path.join(os.tmpdir(), 'session-ops-editor-oc-'));
     });
     after(async () => {
@@ -281,7 +371,11 @@ describe('Sessions and Providers views', function () {
       await setBackends([{ name: 'opencode', baseUrl: oc.baseUrl, directories: [dir] }]);
       await vscode.commands.executeCommand('sessionOps.sessions.focus');
       const byId = (id: string) => api.monitor.rows().find((r) => r.id === id);
-      const describe = () => api.monitor.rows().map((r) => `${r.title}: ${r.badge} (${r.pending ?? r.action})`).join('\n');
+      const describe = () =>
+        api.monitor
+          .rows()
+          .map((r) => `${r.title}: ${r.badge} (${r.pending ?? r.action})`)
+          .join('\n');
       await waitFor('the opencode rows', () => api.monitor.rows().length === 3, 60_000);
       assert.equal(api.monitor.backends()[0].dialect, 'opencode');
       await waitFor('the report', () => byId(done)?.badge === 'report-done', 60_000);
@@ -291,7 +385,11 @@ describe('Sessions and Providers views', function () {
       await sleep(MIN_SPACING_MS + 500);
       await vscode.commands.executeCommand('sessionOps.refresh');
       try {
-        await waitFor('hung and idle verdicts', () => byId(stalled)?.badge === 'hung' && byId(lazy)?.badge === 'idle', 75_000);
+        await waitFor(
+          'hung and idle verdicts',
+          () => byId(stalled)?.badge === 'hung' && byId(lazy)?.badge === 'idle',
+          75_000,
+        );
       } catch (err) {
         throw new Error(`${(err as Error).message}\n${describe()}`, { cause: err });
       }
@@ -305,14 +403,26 @@ describe('Sessions and Providers views', function () {
       });
       assert.equal(byId(broke)?.quotaWall?.category, 'balance');
       // The action waits for a settled verdict (a second sample at least 30 s later).
-      await waitFor('escalation of the balance failure', () => byId(broke)?.action === 'escalate', 70_000).catch((err: Error) => {
-        throw new Error(`${err.message}\n${describe()}`);
-      });
+      await waitFor('escalation of the balance failure', () => byId(broke)?.action === 'escalate', 70_000).catch(
+        (err: Error) => {
+          throw new Error(`${err.message}\n${describe()}`);
+        },
+      );
       const providers = api.monitor.backends()[0].providers!;
       assert.ok(!JSON.stringify(providers).includes('sk-local-never-shown'));
-      await waitFor('the observed wall as a quota mark', () => api.monitor.backends()[0].providers?.providers.find((p) => p.id === 'local')?.quota, 30_000);
+      await waitFor(
+        'the observed wall as a quota mark',
+        () => api.monitor.backends()[0].providers?.providers.find((p) => p.id === 'local')?.quota,
+        30_000,
+      );
       if (hasBrowser()) {
-        await waitFor('the rendered opencode rows', async () => (await rows(/oc finished, report: done/)).length === 1 && (await rows(/oc broke, quota wall, .*balance: needs top-up/)).length === 1, 15_000);
+        await waitFor(
+          'the rendered opencode rows',
+          async () =>
+            (await rows(/oc finished, report: done/)).length === 1 &&
+            (await rows(/oc broke, quota wall, .*balance: needs top-up/)).length === 1,
+          15_000,
+        );
       }
       await screenshot('sessions-opencode');
     });

@@ -16,7 +16,12 @@ function newest(dir: string): number {
 }
 
 export function ensureBuilt(): void {
-  const sources = Math.max(newest(path.join(ROOT, 'server')), newest(path.join(ROOT, 'src', 'core')), newest(path.join(ROOT, 'src', 'cli')), newest(path.join(ROOT, 'schemas')));
+  const sources = Math.max(
+    newest(path.join(ROOT, 'server')),
+    newest(path.join(ROOT, 'src', 'core')),
+    newest(path.join(ROOT, 'src', 'cli')),
+    newest(path.join(ROOT, 'schemas')),
+  );
   const built = Math.min(...[SERVER, CLI].map((f) => (existsSync(f) ? statSync(f).mtimeMs : 0)));
   if (built >= sources) return;
   const r = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, encoding: 'utf8' });

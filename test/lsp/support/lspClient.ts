@@ -49,7 +49,10 @@ export class LspClient {
   private readonly waiters = new Set<() => void>();
   stderr = '';
 
-  private constructor(proc: ChildProcess, private readonly transport: Transport) {
+  private constructor(
+    proc: ChildProcess,
+    private readonly transport: Transport,
+  ) {
     this.proc = proc;
     proc.stderr?.on('data', (d: Buffer) => (this.stderr += d.toString()));
     if (transport === 'stdio') proc.stdout?.on('data', (d: Buffer) => this.onData(d));
@@ -62,12 +65,18 @@ export class LspClient {
 
   /** dist/server.js over stdio. */
   static stdio(args: string[] = [], nodeArgs: string[] = []): LspClient {
-    return new LspClient(spawn(process.execPath, [...nodeArgs, SERVER, '--stdio', ...args], { stdio: ['pipe', 'pipe', 'pipe'] }), 'stdio');
+    return new LspClient(
+      spawn(process.execPath, [...nodeArgs, SERVER, '--stdio', ...args], { stdio: ['pipe', 'pipe', 'pipe'] }),
+      'stdio',
+    );
   }
 
   /** `session-ops lsp --stdio` from dist/cli.js. */
   static cli(): LspClient {
-    return new LspClient(spawn(process.execPath, [CLI, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] }), 'stdio');
+    return new LspClient(
+      spawn(process.execPath, [CLI, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] }),
+      'stdio',
+    );
   }
 
   /** dist/server.js over Node IPC, as VS Code's language client starts it (TransportKind.ipc). */
@@ -96,7 +105,8 @@ export class LspClient {
       this.send({ jsonrpc: '2.0', id: msg.id, result: null });
     } else if (msg.method !== undefined) {
       this.notifications.push(msg);
-      if (msg.method === 'textDocument/publishDiagnostics') this.published.push({ ...(msg.params as Omit<PublishedDiagnostics, 'at'>), at: performance.now() });
+      if (msg.method === 'textDocument/publishDiagnostics')
+        this.published.push({ ...(msg.params as Omit<PublishedDiagnostics, 'at'>), at: performance.now() });
     } else if (typeof msg.id === 'number') {
       const p = this.pending.get(msg.id);
       this.pending.delete(msg.id);
@@ -149,11 +159,22 @@ export class LspClient {
   }
 
   /** The first diagnostics published for `uri` after `since` (index into `published`) that satisfy `pred`. */
-  diagnosticsFor(uri: string, pred: (p: PublishedDiagnostics) => boolean = () => true, since = 0, timeoutMs = 15000): Promise<PublishedDiagnostics> {
-    return this.waitUntil(() => this.published.slice(since).find((p) => p.uri === uri && pred(p)), timeoutMs, `diagnostics for ${uri}`);
+  diagnosticsFor(
+    uri: string,
+    pred: (p: PublishedDiagnostics) => boolean = () => true,
+    since = 0,
+    timeoutMs = 15000,
+  ): Promise<PublishedDiagnostics> {
+    return this.waitUntil(
+      () => this.published.slice(since).find((p) => p.uri === uri && pred(p)),
+      timeoutMs,
+      `diagnostics for ${uri}`,
+    );
   }
 
-  async initialize(opts: { rootPath?: string; initializationOptions?: unknown; capabilities?: unknown } = {}): Promise<InitializeResultLike> {
+  async initialize(
+    opts: { rootPath?: string; initializationOptions?: unknown; capabilities?: unknown } = {},
+  ): Promise<InitializeResultLike> {
     const rootUri = opts.rootPath ? pathToFileURL(opts.rootPath).href : null;
     const result = await this.request<InitializeResultLike>('initialize', {
       processId: process.pid,

@@ -3,7 +3,11 @@ import { backendArgs, numberOption, parseArgv, UsageError } from '../../../src/c
 
 describe('shared CLI argument parsing', () => {
   it('flags, options (both forms) and positionals', () => {
-    const a = parseArgv(['ses_1', '--json', '--wait', '5', '--model=p/m'], { flags: ['--json'], options: ['--wait', '--model'], positionals: 1 });
+    const a = parseArgv(['ses_1', '--json', '--wait', '5', '--model=p/m'], {
+      flags: ['--json'],
+      options: ['--wait', '--model'],
+      positionals: 1,
+    });
     assert.deepEqual([...a.flags], ['--json']);
     assert.deepEqual([a.values.get('--wait'), a.values.get('--model')], ['5', 'p/m']);
     assert.deepEqual(a.positionals, ['ses_1']);
@@ -12,9 +16,24 @@ describe('shared CLI argument parsing', () => {
     assert.throws(() => parseArgv(['--nope'], { flags: [], options: [] }), UsageError);
     assert.throws(() => parseArgv(['a', 'b'], { flags: [], options: [], positionals: 1 }), /unknown argument "b"/);
     assert.throws(() => parseArgv(['--wait'], { flags: [], options: ['--wait'] }), /needs a value/);
-    assert.throws(() => numberOption(parseArgv(['--wait', 'x'], { flags: [], options: ['--wait'] }), '--wait', 1, 0), /must be a number/);
+    assert.throws(
+      () => numberOption(parseArgv(['--wait', 'x'], { flags: [], options: ['--wait'] }), '--wait', 1, 0),
+      /must be a number/,
+    );
     assert.throws(() => backendArgs(parseArgv([], { flags: [], options: [] })), /--base-url is required/);
-    assert.throws(() => backendArgs(parseArgv(['--base-url', 'http://h/'], { flags: [], options: ['--base-url'] })), /--directory is required/);
-    assert.throws(() => backendArgs(parseArgv(['--base-url', 'ftp://h', '--directory', '/d'], { flags: [], options: ['--base-url', '--directory'] })), /invalid --base-url/);
+    assert.throws(
+      () => backendArgs(parseArgv(['--base-url', 'http://h/'], { flags: [], options: ['--base-url'] })),
+      /--directory is required/,
+    );
+    assert.throws(
+      () =>
+        backendArgs(
+          parseArgv(['--base-url', 'ftp://h', '--directory', '/d'], {
+            flags: [],
+            options: ['--base-url', '--directory'],
+          }),
+        ),
+      /invalid --base-url/,
+    );
   });
 });

@@ -8,7 +8,14 @@ import { runReport } from '../../../src/cli/report';
 import { runWake } from '../../../src/cli/wake';
 
 describe('session-ops action commands: --help and usage', () => {
-  const commands = { abort: runAbort, wake: runWake, recover: runRecover, dispatch: runDispatch, compose: runCompose, report: runReport };
+  const commands = {
+    abort: runAbort,
+    wake: runWake,
+    recover: runRecover,
+    dispatch: runDispatch,
+    compose: runCompose,
+    report: runReport,
+  };
   for (const [name, run] of Object.entries(commands)) {
     it(`${name} --help prints the usage with an example and exits 0; a bad flag exits 2`, async () => {
       let out = '';
@@ -31,7 +38,8 @@ describe('session-ops action commands: --help and usage', () => {
     } finally {
       process.stdout.write = write;
     }
-    for (const c of ['abort', 'wake', 'recover', 'dispatch', 'compose', 'report', 'status']) assert.match(out, new RegExp(`\\n  ${c} `));
+    for (const c of ['abort', 'wake', 'recover', 'dispatch', 'compose', 'report', 'status'])
+      assert.match(out, new RegExp(`\\n  ${c} `));
     assert.match(out, /4 wait-for-reset, 5 escalated/);
   });
 });

@@ -4,7 +4,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { markStorePath, MARK_STORE_MAX_BYTES, openMarkStore, stateDir, withMarkStore } from '../../../src/cli/mark-store';
+import {
+  markStorePath,
+  MARK_STORE_MAX_BYTES,
+  openMarkStore,
+  stateDir,
+  withMarkStore,
+} from '../../../src/cli/mark-store';
 
 const URL = 'http://127.0.0.1:4096/';
 const T0 = Date.UTC(2026, 10, 23, 12, 0, 0);
@@ -34,7 +40,10 @@ describe('cli/mark-store', () => {
     first.book.record('anthropic', { at: T0 - 1000, resetAt: T0 + 3_600_000, category: 'usage-limit' });
     assert.equal(await first.save(), null);
     const text = readFileSync(first.file!, 'utf8');
-    assert.deepEqual(JSON.parse(text).marks.map((m: { provider: string }) => m.provider), ['anthropic']);
+    assert.deepEqual(
+      JSON.parse(text).marks.map((m: { provider: string }) => m.provider),
+      ['anthropic'],
+    );
     const second = await openMarkStore(URL, env(), clock);
     assert.equal(second.book.get('anthropic')?.resetAt, T0 + 3_600_000);
     second.book.observeSuccess('anthropic', T0);
@@ -54,7 +63,13 @@ describe('cli/mark-store', () => {
     await a.save();
     await b.save();
     const c = await openMarkStore(URL, env(), clock);
-    assert.deepEqual(c.book.list().map((m) => m.provider).sort(), ['anthropic', 'openai']);
+    assert.deepEqual(
+      c.book
+        .list()
+        .map((m) => m.provider)
+        .sort(),
+      ['anthropic', 'openai'],
+    );
   });
 
   it('a malformed or oversized file is a warning, never a failed run; it is replaced on save', async () => {
@@ -66,9 +81,24 @@ describe('cli/mark-store', () => {
     writeFileSync(file, 'x'.repeat(MARK_STORE_MAX_BYTES + 1));
     const big = await openMarkStore(URL, env(), clock);
     assert.match(big.warning ?? '', /not read/);
-    writeFileSync(file, JSON.stringify({ marks: [{ provider: 'p', markedAt: 'yesterday' }, null, 7, { provider: 'q', markedAt: T0, resetAt: null, category: 'balance' }], cleared: { p: 'x' } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        marks: [
+          { provider: 'p', markedAt: 'yesterday' },
+          null,
+          7,
+          { provider: 'q', markedAt: T0, resetAt: null, category: 'balance' },
+        ],
+        cleared: { p: 'x' },
+      }),
+    );
     const mixed = await openMarkStore(URL, env(), clock);
-    assert.deepEqual(mixed.book.list().map((m) => m.provider), ['q'], 'the malformed entries are skipped');
+    assert.deepEqual(
+      mixed.book.list().map((m) => m.provider),
+      ['q'],
+      'the malformed entries are skipped',
+    );
   });
 
   it('withMarkStore saves even when the command throws, and says when it cannot write', async () => {
@@ -83,7 +113,14 @@ describe('cli/mark-store', () => {
     assert.ok(readFileSync(markStorePath(dir, URL), 'utf8').includes('openai'));
     const blocked = path.join(dir, 'not-a-dir');
     writeFileSync(blocked, '');
-    await withMarkStore('wake', URL, { env: { SESSION_OPS_STATE_DIR: blocked }, stderr: (t) => (err += t) }, clock, {}, async () => 0);
+    await withMarkStore(
+      'wake',
+      URL,
+      { env: { SESSION_OPS_STATE_DIR: blocked }, stderr: (t) => (err += t) },
+      clock,
+      {},
+      async () => 0,
+    );
     assert.match(err, /session-ops wake: warning: quota marks not saved/);
   });
 });

@@ -4,7 +4,11 @@ import { runReport } from '../../../src/cli/report';
 async function run(argv: string[], stdin = '') {
   let stdout = '';
   let stderr = '';
-  const code = await runReport(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), readStdin: async () => stdin });
+  const code = await runReport(argv, {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+    readStdin: async () => stdin,
+  });
   return { code, stdout, stderr };
 }
 
@@ -12,15 +16,37 @@ describe('session-ops report', () => {
   it('parse: one line on stdin -> JSON; exit 1 when it is not a report', async () => {
     const ok = await run(['parse'], 'ticket=PROJ-12 label=Kind/Bug status=done pr=#34 summary="CRLF fixed"\n');
     assert.equal(ok.code, 0);
-    assert.deepEqual(JSON.parse(ok.stdout), { ticket: 'PROJ-12', label: 'Kind/Bug', status: 'done', pr: '#34', summary: 'CRLF fixed', reason: null });
+    assert.deepEqual(JSON.parse(ok.stdout), {
+      ticket: 'PROJ-12',
+      label: 'Kind/Bug',
+      status: 'done',
+      pr: '#34',
+      summary: 'CRLF fixed',
+      reason: null,
+    });
     const bad = await run(['parse'], 'status=done but no ticket\n');
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /no completion report/);
   });
   it('format: one line on stdout that parse reads back', async () => {
-    const f = await run(['format', '--ticket', 'PROJ-13', '--status', 'blocked', '--reason', 'quota-exhausted', '--summary', 'quota exhausted on anthropic', '--pr', '#35']);
+    const f = await run([
+      'format',
+      '--ticket',
+      'PROJ-13',
+      '--status',
+      'blocked',
+      '--reason',
+      'quota-exhausted',
+      '--summary',
+      'quota exhausted on anthropic',
+      '--pr',
+      '#35',
+    ]);
     assert.equal(f.code, 0);
-    assert.equal(f.stdout, 'ticket=PROJ-13 status=blocked pr=#35 reason=quota-exhausted summary="quota exhausted on anthropic"\n');
+    assert.equal(
+      f.stdout,
+      'ticket=PROJ-13 status=blocked pr=#35 reason=quota-exhausted summary="quota exhausted on anthropic"\n',
+    );
     const back = await run(['parse'], f.stdout);
     assert.equal(JSON.parse(back.stdout).reason, 'quota-exhausted');
   });

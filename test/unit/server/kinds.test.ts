@@ -13,18 +13,26 @@ const settings = { extraGlobs: [], roots: [] };
 describe('server kinds', () => {
   it('registers routing then page; the first available kind claiming a file gets it', () => {
     const r = registerBuiltinKinds();
-    assert.deepEqual(r.all().map((k) => k.id), ['routing', 'page']);
+    assert.deepEqual(
+      r.all().map((k) => k.id),
+      ['routing', 'page'],
+    );
     assert.equal(r.kindFor('/w/routing.yaml', 'version: 1\n', settings), routingKind);
     assert.equal(r.kindFor('/w/p/source-analysis/02-public-api.md', '', settings), pageKind);
     assert.equal(r.kindFor('/w/readme.md', '', settings), undefined);
-    const without = new KindRegistry().register(routingKind).register(unavailableKind('page', 'page', 'x', 'not built', () => true));
+    const without = new KindRegistry()
+      .register(routingKind)
+      .register(unavailableKind('page', 'page', 'x', 'not built', () => true));
     assert.equal(without.kindFor('/w/p/source-analysis/02-public-api.md', '', settings), undefined);
   });
 
   it('register replaces a kind with the same id in place', () => {
     const other = unavailableKind('routing', 'r', 's', 'gone');
     const r = registerBuiltinKinds().register(other);
-    assert.deepEqual(r.all().map((k) => k.id), ['routing', 'page']);
+    assert.deepEqual(
+      r.all().map((k) => k.id),
+      ['routing', 'page'],
+    );
     assert.equal(r.get('routing'), other);
   });
 
@@ -32,7 +40,10 @@ describe('server kinds', () => {
     assert.equal(routingKind.fallbackFor?.('/x/any.yml'), true);
     assert.equal(routingKind.fallbackFor?.('/x/any.md'), false);
     assert.equal(pageKind.fallbackFor, undefined);
-    assert.deepEqual(routingKind.routeKeysIn?.('routes:\n  Kind/A:\n    effort: high\n  "Kind/B": {}\nKind/NotIndented: 1\n'), ['Kind/A', 'Kind/B']);
+    assert.deepEqual(
+      routingKind.routeKeysIn?.('routes:\n  Kind/A:\n    effort: high\n  "Kind/B": {}\nKind/NotIndented: 1\n'),
+      ['Kind/A', 'Kind/B'],
+    );
     assert.deepEqual(routeKeysInText(''), []);
     assert.equal(pageKind.routeKeysIn, undefined);
     const g = pageKind.groups!;
@@ -51,7 +62,8 @@ describe('server kinds', () => {
   });
 
   it('no import cycle: the kinds import only types.ts, the registry imports no kind', () => {
-    const importsOf = (file: string) => [...readFileSync(path.join(KINDS_DIR, file), 'utf8').matchAll(/from '(\.\/[^']+)'/g)].map((m) => m[1]);
+    const importsOf = (file: string) =>
+      [...readFileSync(path.join(KINDS_DIR, file), 'utf8').matchAll(/from '(\.\/[^']+)'/g)].map((m) => m[1]);
     assert.deepEqual(readdirSync(KINDS_DIR).sort(), ['builtin.ts', 'page.ts', 'registry.ts', 'routing.ts', 'types.ts']);
     assert.deepEqual(importsOf('types.ts'), []);
     assert.deepEqual(importsOf('registry.ts'), ['./types']);

@@ -15,7 +15,8 @@ async function run(argv: string[]): Promise<{ code: number; out: string; err: st
   let out = '';
   let err = '';
   const code = await runValidate(argv, { stdout: (s) => (out += s), stderr: (s) => (err += s) });
-  const diags = argv.includes('--json') && out ? (JSON.parse(out) as { diagnostics: JsonDiagnostic[] }).diagnostics : [];
+  const diags =
+    argv.includes('--json') && out ? (JSON.parse(out) as { diagnostics: JsonDiagnostic[] }).diagnostics : [];
   return { code, out, err, diags };
 }
 
@@ -48,36 +49,74 @@ describe('page kind: page sets (server and CLI)', () => {
   it('anchors folder-level diagnostics on 10-fidelity-baseline, else the first page in page order', () => {
     const all = ['02-public-api.md', '10-fidelity-baseline.md', '04-business-logic.md'].map(page);
     assert.equal(anchorPage(folder, all), page('10-fidelity-baseline.md'));
-    assert.equal(anchorPage(folder, all.filter((p) => !p.includes('10-'))), page('02-public-api.md'));
+    assert.equal(
+      anchorPage(
+        folder,
+        all.filter((p) => !p.includes('10-')),
+      ),
+      page('02-public-api.md'),
+    );
     assert.equal(anchorPage(path.join(tmp, 'other', 'source-analysis'), all), null);
   });
 
   it('checkPageSets: a missing page on the anchor page (first line), only for the reported pages', () => {
     const files = new Map<string, string>();
-    for (const n of ['01-source-overview.md', '02-public-api.md', '03-data-model.md', '04-business-logic.md', '10-fidelity-baseline.md']) files.set(page(n), readFileSync(page(n), 'utf8'));
+    for (const n of [
+      '01-source-overview.md',
+      '02-public-api.md',
+      '03-data-model.md',
+      '04-business-logic.md',
+      '10-fidelity-baseline.md',
+    ])
+      files.set(page(n), readFileSync(page(n), 'utf8'));
     const out = checkPageSets(files, {});
     const anchor = out.get(page('10-fidelity-baseline.md'));
-    assert.deepEqual(anchor?.map((d) => [d.code, d.severity, d.range]), [['page.missing-page', 'warning', { start: { line: 0, character: 0 }, end: { line: 0, character: '# Fidelity baseline'.length } }]]);
+    assert.deepEqual(
+      anchor?.map((d) => [d.code, d.severity, d.range]),
+      [
+        [
+          'page.missing-page',
+          'warning',
+          { start: { line: 0, character: 0 }, end: { line: 0, character: '# Fidelity baseline'.length } },
+        ],
+      ],
+    );
     assert.deepEqual(out.get(page('02-public-api.md')), [], "02's codes are not checked without 05");
     const only02 = checkPageSets(files, {}, new Set([page('02-public-api.md')]));
     assert.deepEqual([...only02.keys()], [page('02-public-api.md')]);
-    assert.deepEqual(only02.get(page('02-public-api.md'))?.map((d) => d.code), ['page.missing-page']);
+    assert.deepEqual(
+      only02.get(page('02-public-api.md'))?.map((d) => d.code),
+      ['page.missing-page'],
+    );
   });
 
   it('checkPageSets: on a lone-CR page the folder-level diagnostic stays inside the first line', () => {
     const files = new Map<string, string>();
-    for (const n of ['01-source-overview.md', '02-public-api.md', '03-data-model.md', '04-business-logic.md', '10-fidelity-baseline.md']) {
+    for (const n of [
+      '01-source-overview.md',
+      '02-public-api.md',
+      '03-data-model.md',
+      '04-business-logic.md',
+      '10-fidelity-baseline.md',
+    ]) {
       files.set(page(n), readFileSync(page(n), 'utf8').replace(/\r?\n/g, '\r'));
     }
     const anchor = checkPageSets(files, {}).get(page('10-fidelity-baseline.md'));
-    assert.deepEqual(anchor?.map((d) => d.range), [{ start: { line: 0, character: 0 }, end: { line: 0, character: '# Fidelity baseline'.length } }]);
+    assert.deepEqual(
+      anchor?.map((d) => d.range),
+      [{ start: { line: 0, character: 0 }, end: { line: 0, character: '# Fidelity baseline'.length } }],
+    );
   });
 
   it('checkPageSets: source tests are checked against pagesSourceRoot, relative to the port folder', () => {
     const files = new Map<string, string>();
     const p10 = page('10-fidelity-baseline.md');
     files.set(p10, readFileSync(p10, 'utf8').replace('tests/test_tasks.py', 'tests/test_gone.py'));
-    assert.ok(!checkPageSets(files, {}).get(p10)?.some((d) => d.code === 'page.source-test-not-found'));
+    assert.ok(
+      !checkPageSets(files, {})
+        .get(p10)
+        ?.some((d) => d.code === 'page.source-test-not-found'),
+    );
     const diags = checkPageSets(files, { pagesSourceRoot: 'src' }).get(p10) ?? [];
     const missing = diags.filter((d) => d.code === 'page.source-test-not-found');
     assert.equal(missing.length, 1);
@@ -88,7 +127,10 @@ describe('page kind: page sets (server and CLI)', () => {
     const r = await run(['--json', '--kind', 'page', '--source-root', 'src', path.join(fixtures, 'valid')]);
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(r.diags, []);
-    assert.match((await run(['--kind', 'page', path.join(fixtures, 'valid')])).err, /18 files checked: 0 errors, 0 warnings/);
+    assert.match(
+      (await run(['--kind', 'page', path.join(fixtures, 'valid')])).err,
+      /18 files checked: 0 errors, 0 warnings/,
+    );
   });
 
   it('validate over a folder reports the cross-page warnings on the right lines; warnings alone exit 0', async () => {
@@ -108,7 +150,10 @@ describe('page kind: page sets (server and CLI)', () => {
     // The human format and its summary.
     const human = await run(['--source-root', 'src', tmp]);
     assert.equal(human.code, 0);
-    assert.match(human.out, /10-fidelity-baseline\.md:1:1: warning: The source-analysis set has no 05-error-handling page\. \[page\.missing-page\]/);
+    assert.match(
+      human.out,
+      /10-fidelity-baseline\.md:1:1: warning: The source-analysis set has no 05-error-handling page\. \[page\.missing-page\]/,
+    );
     assert.match(human.err, /5 files checked: 0 errors, 3 warnings/);
   });
 
@@ -120,7 +165,11 @@ describe('page kind: page sets (server and CLI)', () => {
     assert.deepEqual(r.diags.map(brief), ['02-public-api.md:9:58 warning page.unknown-error-code']);
     unlinkSync(page('10-fidelity-baseline.md'));
     const again = await run(['--json', p02]);
-    assert.deepEqual(again.diags.map(brief), ['02-public-api.md:1:1 warning page.missing-page', '02-public-api.md:9:58 warning page.unknown-error-code'], 'the missing page goes on the only page validated');
+    assert.deepEqual(
+      again.diags.map(brief),
+      ['02-public-api.md:1:1 warning page.missing-page', '02-public-api.md:9:58 warning page.unknown-error-code'],
+      'the missing page goes on the only page validated',
+    );
   });
 
   it('an error on any page exits 1; usage and I/O errors exit 2', async () => {
@@ -128,7 +177,10 @@ describe('page kind: page sets (server and CLI)', () => {
     writeFileSync(p05, readFileSync(p05, 'utf8').replace('| 429 |', '| 4xx |'));
     const r = await run(['--json', '--kind', 'page', port]);
     assert.equal(r.code, 1);
-    assert.deepEqual(r.diags.filter((d) => d.severity === 'error').map((d) => `${path.basename(d.file)}:${d.line} ${d.code}`), ['05-error-handling.md:6 page.invalid-status']);
+    assert.deepEqual(
+      r.diags.filter((d) => d.severity === 'error').map((d) => `${path.basename(d.file)}:${d.line} ${d.code}`),
+      ['05-error-handling.md:6 page.invalid-status'],
+    );
     assert.equal((await run(['--kind', 'page', path.join(tmp, 'missing')])).code, 2);
     assert.equal((await run(['--kind', 'page', '--source-root'])).code, 2);
     assert.equal((await run(['--source-root=', port])).code, 2);

@@ -34,7 +34,10 @@ describe('validate: folder walk', () => {
     const code = await runValidate(['--json', tmp], { stdout: (s) => (out += s), stderr: (s) => (err += s) });
     const diags = (JSON.parse(out) as { diagnostics: JsonDiagnostic[] }).diagnostics;
     const files = [...new Set(diags.map((d) => path.relative(tmp, d.file)))];
-    assert.deepEqual(files, ['a/routing.yaml', 'a/z/routing.yaml', 'b/routing.yaml'].map((f) => f.split('/').join(path.sep)));
+    assert.deepEqual(
+      files,
+      ['a/routing.yaml', 'a/z/routing.yaml', 'b/routing.yaml'].map((f) => f.split('/').join(path.sep)),
+    );
     assert.equal(code, 1);
     assert.equal(err, '');
   });

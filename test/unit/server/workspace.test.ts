@@ -31,7 +31,10 @@ describe('server workspace searches', () => {
     mkdirSync(path.join(tmp, 'b', 'deep', 'Source-Analysis'), { recursive: true });
     mkdirSync(path.join(tmp, 'node_modules', 'x', 'source-analysis'), { recursive: true });
     mkdirSync(path.join(tmp, '.cache', 'source-analysis'), { recursive: true });
-    assert.deepEqual(await findFolders([tmp], g.isGroupFolder), [path.join(tmp, 'a', 'source-analysis'), path.join(tmp, 'b', 'deep', 'Source-Analysis')]);
+    assert.deepEqual(await findFolders([tmp], g.isGroupFolder), [
+      path.join(tmp, 'a', 'source-analysis'),
+      path.join(tmp, 'b', 'deep', 'Source-Analysis'),
+    ]);
     const direct = path.join(tmp, 'a', 'source-analysis');
     assert.deepEqual(await findFolders([direct], g.isGroupFolder), [direct]);
     assert.deepEqual(await findFolders([path.join(tmp, 'absent')], g.isGroupFolder), []);
@@ -47,10 +50,13 @@ describe('server workspace searches', () => {
     const p03 = write('p/source-analysis/03-data-model.md', 'disk 03');
     assert.equal((await files.files(folder, g.member, new Map())).has(p03), false, 'cached until told');
     files.invalidate(p03);
-    assert.deepEqual([...(await files.files(folder, g.member, new Map()))], [
-      [p02, 'disk 02'],
-      [p03, 'disk 03'],
-    ]);
+    assert.deepEqual(
+      [...(await files.files(folder, g.member, new Map()))],
+      [
+        [p02, 'disk 02'],
+        [p03, 'disk 03'],
+      ],
+    );
   });
 
   it('RouteKeyIndex: keys of the routing tables on disk; rescan follows the roots', async () => {

@@ -3,7 +3,12 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { EnvironmentNotification, PortAnalysisChangedNotification, PortAnalysisRequest, StatsRequest } from '../../../src/shared/protocol';
+import {
+  EnvironmentNotification,
+  PortAnalysisChangedNotification,
+  PortAnalysisRequest,
+  StatsRequest,
+} from '../../../src/shared/protocol';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -26,13 +31,20 @@ describe('shared protocol', () => {
     const offenders = [...tsFiles(path.join(ROOT, 'src')), ...tsFiles(path.join(ROOT, 'server'))]
       .filter((f) => !f.endsWith(path.join('shared', 'protocol.ts')))
       .filter((f) => /['"`]sessionOps\/\w+['"`]/.test(readFileSync(f, 'utf8')));
-    assert.deepEqual(offenders.map((f) => path.relative(ROOT, f)), []);
+    assert.deepEqual(
+      offenders.map((f) => path.relative(ROOT, f)),
+      [],
+    );
   });
 
   it('the extension and the shared modules import nothing from server/', () => {
-    const offenders = [...tsFiles(path.join(ROOT, 'src', 'extension')), ...tsFiles(path.join(ROOT, 'src', 'shared'))].filter((f) =>
-      /from ['"][./]*\/?server\//.test(readFileSync(f, 'utf8')),
+    const offenders = [
+      ...tsFiles(path.join(ROOT, 'src', 'extension')),
+      ...tsFiles(path.join(ROOT, 'src', 'shared')),
+    ].filter((f) => /from ['"][./]*\/?server\//.test(readFileSync(f, 'utf8')));
+    assert.deepEqual(
+      offenders.map((f) => path.relative(ROOT, f)),
+      [],
     );
-    assert.deepEqual(offenders.map((f) => path.relative(ROOT, f)), []);
   });
 });

@@ -4,19 +4,39 @@ import { defaultSettings, readSettings } from '../../../src/shared/settings';
 
 describe('shared settings', () => {
   it('defaults', () => {
-    assert.deepEqual(defaultSettings(), { extraGlobs: [], schemaDiagnostics: 'auto', redhatYamlPresent: false, debounceMs: 15, pagesSourceRoot: '' });
+    assert.deepEqual(defaultSettings(), {
+      extraGlobs: [],
+      schemaDiagnostics: 'auto',
+      redhatYamlPresent: false,
+      debounceMs: 15,
+      pagesSourceRoot: '',
+    });
   });
 
   it('reads initializationOptions (flat, with pages)', () => {
     const s = defaultSettings();
-    readSettings(s, { extraGlobs: ['a/*.yaml', 3], schemaDiagnostics: 'never', redhatYamlPresent: true, debounceMs: 0, pages: { sourceRoot: ' src ' } });
-    assert.deepEqual(s, { extraGlobs: ['a/*.yaml'], schemaDiagnostics: 'never', redhatYamlPresent: true, debounceMs: 0, pagesSourceRoot: 'src' });
+    readSettings(s, {
+      extraGlobs: ['a/*.yaml', 3],
+      schemaDiagnostics: 'never',
+      redhatYamlPresent: true,
+      debounceMs: 0,
+      pages: { sourceRoot: ' src ' },
+    });
+    assert.deepEqual(s, {
+      extraGlobs: ['a/*.yaml'],
+      schemaDiagnostics: 'never',
+      redhatYamlPresent: true,
+      debounceMs: 0,
+      pagesSourceRoot: 'src',
+    });
   });
 
   it('reads the didChangeConfiguration section: sessionOps.routing and sessionOps.pages', () => {
     const s = defaultSettings();
     s.pagesSourceRoot = 'old';
-    readSettings(s, { sessionOps: { routing: { extraGlobs: ['x.yaml'], schemaDiagnostics: 'always' }, pages: { sourceRoot: 'lib' } } });
+    readSettings(s, {
+      sessionOps: { routing: { extraGlobs: ['x.yaml'], schemaDiagnostics: 'always' }, pages: { sourceRoot: 'lib' } },
+    });
     assert.deepEqual(s.extraGlobs, ['x.yaml']);
     assert.equal(s.schemaDiagnostics, 'always');
     assert.equal(s.pagesSourceRoot, 'lib');
@@ -28,7 +48,13 @@ describe('shared settings', () => {
   it('ignores values of the wrong type and input that is not an object', () => {
     const s = defaultSettings();
     for (const bad of [null, undefined, 7, 'x', [1, 2]]) readSettings(s, bad);
-    readSettings(s, { schemaDiagnostics: 'sometimes', debounceMs: -1, redhatYamlPresent: 'yes', extraGlobs: 'a.yaml', pages: 'src' });
+    readSettings(s, {
+      schemaDiagnostics: 'sometimes',
+      debounceMs: -1,
+      redhatYamlPresent: 'yes',
+      extraGlobs: 'a.yaml',
+      pages: 'src',
+    });
     assert.deepEqual(s, defaultSettings());
   });
 });

@@ -47,7 +47,8 @@ export function toMessageSnapshot(message: Obj): MessageSnapshot {
   let runningTool: MessageSnapshot['runningTool'] = null;
   for (const part of parts) {
     if (part.type === 'text') {
-      if (part.text !== undefined && typeof part.text !== 'string') throw new ShapeError('text part without string text');
+      if (part.text !== undefined && typeof part.text !== 'string')
+        throw new ShapeError('text part without string text');
       const meta = isObj(part.metadata) ? part.metadata : null;
       if (meta && meta.error === true) {
         if (!specFailure) specFailure = specPartFailure(String(part.text ?? ''), meta);
@@ -60,7 +61,9 @@ export function toMessageSnapshot(message: Obj): MessageSnapshot {
     }
   }
 
-  const failure = specFailure ?? (info.error !== undefined && info.error !== null ? opencodeFailure(info.error, completedAt ?? createdAt) : null);
+  const failure =
+    specFailure ??
+    (info.error !== undefined && info.error !== null ? opencodeFailure(info.error, completedAt ?? createdAt) : null);
   if (finish === null && info.error !== undefined && info.error !== null) finish = 'error';
 
   return {
@@ -110,6 +113,6 @@ function opencodeFailure(error: unknown, failedAt: number | null): MessageFailur
     provider: null,
     statusCode,
     category,
-    resetAt: category ? resetFromHeaders(headers, failedAt) ?? resetFromText(message) : null,
+    resetAt: category ? (resetFromHeaders(headers, failedAt) ?? resetFromText(message)) : null,
   };
 }

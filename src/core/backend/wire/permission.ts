@@ -31,7 +31,8 @@ export function readPermissionList(body: unknown): PermissionList {
     const tool = str(p.permission, `permission ${i} permission`);
     const patterns = strings(p.patterns, `permission ${i} patterns`);
     const always = strings(p.always, `permission ${i} always`);
-    const shown = patterns.length > 0 ? `${tool} ${patterns.slice(0, 3).join(', ')}${patterns.length > 3 ? ' …' : ''}` : tool;
+    const shown =
+      patterns.length > 0 ? `${tool} ${patterns.slice(0, 3).join(', ')}${patterns.length > 3 ? ' …' : ''}` : tool;
     requests.push({
       kind: 'permission',
       requestID: id,

@@ -25,7 +25,10 @@ export function readProviderListing(json: unknown): ReadProviders {
     let quota: QuotaMark | null = null;
     if (p.quota !== undefined && p.quota !== null) {
       const q = obj(p.quota, `provider ${id} quota`);
-      quota = { markedAt: num(q.markedAt, `provider ${id} quota.markedAt`), resetAt: optNum(q.resetAt, `provider ${id} quota.resetAt`) };
+      quota = {
+        markedAt: num(q.markedAt, `provider ${id} quota.markedAt`),
+        resetAt: optNum(q.resetAt, `provider ${id} quota.resetAt`),
+      };
       sawQuota = true;
     }
     seen.add(id);
@@ -39,14 +42,24 @@ export function readProviderListing(json: unknown): ReadProviders {
     });
   });
   for (const id of connected) {
-    if (!seen.has(id)) providers.push({ id, name: null, connected: true, quota: null, models: [], defaultModel: defaults ? looseStr(defaults[id]) : null });
+    if (!seen.has(id))
+      providers.push({
+        id,
+        name: null,
+        connected: true,
+        quota: null,
+        models: [],
+        defaultModel: defaults ? looseStr(defaults[id]) : null,
+      });
   }
   return { listing: { providers, connected }, dialect: sawQuota ? 'spec' : defaults ? 'opencode' : null };
 }
 
 function modelIds(models: unknown): string[] {
   if (Array.isArray(models)) {
-    return models.map((m) => (typeof m === 'string' ? m : isObj(m) ? looseStr(m.id) : null)).filter((m): m is string => m !== null);
+    return models
+      .map((m) => (typeof m === 'string' ? m : isObj(m) ? looseStr(m.id) : null))
+      .filter((m): m is string => m !== null);
   }
   if (isObj(models)) return Object.keys(models);
   return [];

@@ -38,7 +38,9 @@ export function readQuestionList(body: unknown): QuestionList {
       warnings.push(`question request ${JSON.stringify(id.slice(0, 80))} skipped: an id is not a safe path segment`);
       return;
     }
-    const questions = arr(r.questions, `question request ${i} questions`).map((q, j) => readItem(q, `question request ${i} question ${j}`));
+    const questions = arr(r.questions, `question request ${i} questions`).map((q, j) =>
+      readItem(q, `question request ${i} question ${j}`),
+    );
     const first = questions[0];
     requests.push({
       kind: 'question',
@@ -54,10 +56,13 @@ export function readQuestionList(body: unknown): QuestionList {
 
 /** Checks answers before they are sent: one array of strings per question. Null when fine. */
 export function answersProblem(answers: unknown): string | null {
-  if (!Array.isArray(answers) || answers.length === 0) return 'answers must be a non-empty array (one array of labels per question)';
+  if (!Array.isArray(answers) || answers.length === 0)
+    return 'answers must be a non-empty array (one array of labels per question)';
   for (const [i, a] of answers.entries()) {
     if (!Array.isArray(a)) return `answer ${i} is not an array of labels`;
-    for (const label of a) if (typeof label !== 'string' || label.length > 10_000) return `answer ${i} holds something other than a label (a string up to 10,000 characters)`;
+    for (const label of a)
+      if (typeof label !== 'string' || label.length > 10_000)
+        return `answer ${i} holds something other than a label (a string up to 10,000 characters)`;
   }
   return null;
 }

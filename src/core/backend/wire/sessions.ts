@@ -51,11 +51,15 @@ function updatedAt(s: Obj): number | null {
 /** Spec dialect: state and progress from the session object. */
 export function specSession(s: Obj): SessionSnapshot {
   const state = s.state;
-  if (state !== 'generating' && state !== 'idle') throw new ShapeError(`session ${String(s.id)} has state ${JSON.stringify(state)} (expected generating or idle)`);
+  if (state !== 'generating' && state !== 'idle')
+    throw new ShapeError(`session ${String(s.id)} has state ${JSON.stringify(state)} (expected generating or idle)`);
   let progress: SessionSnapshot['progress'] = null;
   if (s.progress !== undefined && s.progress !== null) {
     const p = obj(s.progress, `session ${String(s.id)} progress`);
-    progress = { stepCount: num(p.stepCount, 'progress.stepCount'), lastStepAt: num(p.lastStepAt, 'progress.lastStepAt') };
+    progress = {
+      stepCount: num(p.stepCount, 'progress.stepCount'),
+      lastStepAt: num(p.lastStepAt, 'progress.lastStepAt'),
+    };
   }
   return { id: s.id as string, title: title(s), state, retry: null, progress, updatedAt: updatedAt(s) };
 }
@@ -76,7 +80,11 @@ export function readStatusMap(json: unknown): Map<string, StatusEntry> {
     else if (type === 'retry')
       out.set(id, {
         state: 'generating',
-        retry: { attempt: looseNum(entry.attempt) ?? 0, message: looseStr(entry.message) ?? '', next: looseNum(entry.next) as EpochMs | null },
+        retry: {
+          attempt: looseNum(entry.attempt) ?? 0,
+          message: looseStr(entry.message) ?? '',
+          next: looseNum(entry.next) as EpochMs | null,
+        },
       });
     // busy, and any status a newer server may add, means the server is doing something.
     else out.set(id, { state: 'generating', retry: null });
@@ -88,5 +96,13 @@ export function readStatusMap(json: unknown): Map<string, StatusEntry> {
 export function opencodeSession(s: Obj, status: Map<string, StatusEntry>): SessionSnapshot {
   const st = status.get(s.id as string);
   const parent = typeof s.parentID === 'string' && isValidSessionId(s.parentID) ? s.parentID : null;
-  return { id: s.id as string, title: title(s), state: st?.state ?? 'idle', retry: st?.retry ?? null, progress: null, updatedAt: updatedAt(s), parentId: parent };
+  return {
+    id: s.id as string,
+    title: title(s),
+    state: st?.state ?? 'idle',
+    retry: st?.retry ?? null,
+    progress: null,
+    updatedAt: updatedAt(s),
+    parentId: parent,
+  };
 }

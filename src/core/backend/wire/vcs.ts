@@ -7,7 +7,16 @@ export function readVcsFiles(body: unknown): string[] {
   if (!list) throw new ShapeError('the VCS status is not a list of files');
   const out: string[] = [];
   for (const entry of list) {
-    const p = typeof entry === 'string' ? entry : isObj(entry) ? (typeof entry.path === 'string' ? entry.path : typeof entry.file === 'string' ? entry.file : null) : null;
+    const p =
+      typeof entry === 'string'
+        ? entry
+        : isObj(entry)
+          ? typeof entry.path === 'string'
+            ? entry.path
+            : typeof entry.file === 'string'
+              ? entry.file
+              : null
+          : null;
     if (p === null) throw new ShapeError('a VCS status entry has no path');
     out.push(p);
   }

@@ -7,7 +7,12 @@ const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
 const inputs = (extra: Partial<ComposeInputs> = {}): ComposeInputs => ({
   now: NOW,
   authority: resolveAuthority({ ticket: 'PROJ-12', orchestrator: 'ses_orch1' }),
-  inventory: { files: ['src/a.ts', 'odd`name.ts'], commits: ['abc1234 Parser: accept CRLF'], source: 'git', note: 'from git' },
+  inventory: {
+    files: ['src/a.ts', 'odd`name.ts'],
+    commits: ['abc1234 Parser: accept CRLF'],
+    source: 'git',
+    note: 'from git',
+  },
   ...extra,
 });
 
@@ -15,36 +20,100 @@ describe('composePrompt', () => {
   it('wake: why, task, resume, uncommitted files, evidence rule, anti-re-hang clause, report block', () => {
     const c = composePrompt('wake', inputs({ task: 'Fix the parser', resume: 'run the tests' }));
     assert.ok(c.ok);
-    for (const part of ['went idle while the task is unfinished', 'Task: Fix the parser', 'Resume with: run the tests', '`src/a.ts`', '"odd`name.ts"', EVIDENCE_RULE, ANTI_RE_HANG_CLAUSE, 'ticket=PROJ-12', 'ses_orch1', QUOTA_SELF_REPORT_CLAUSE]) {
+    for (const part of [
+      'went idle while the task is unfinished',
+      'Task: Fix the parser',
+      'Resume with: run the tests',
+      '`src/a.ts`',
+      '"odd`name.ts"',
+      EVIDENCE_RULE,
+      ANTI_RE_HANG_CLAUSE,
+      'ticket=PROJ-12',
+      'ses_orch1',
+      QUOTA_SELF_REPORT_CLAUSE,
+    ]) {
       assert.ok(c.text.includes(part), `missing: ${part}`);
     }
     assert.ok(!/Fill </.test(c.text), 'no fill note when ticket and orchestrator are known');
   });
   it('wake after an abort names the dropped queued prompts; without an inventory it says so', () => {
-    const c = composePrompt('wake', inputs({ wakeReason: 'hung', inventory: { files: null, commits: [], source: null, note: 'x' } }));
+    const c = composePrompt(
+      'wake',
+      inputs({ wakeReason: 'hung', inventory: { files: null, commits: [], source: null, note: 'x' } }),
+    );
     assert.ok(c.ok && c.text.includes('prompts queued before the abort were dropped'));
     assert.ok(c.ok && c.text.includes('the inventory was not available'));
   });
   it('quota-wake: what happened (provider, reset), what is done (commits, PR, files), resume, evidence, self-report clause', () => {
-    const c = composePrompt('quota-wake', inputs({ wall: { provider: 'anthropic', category: 'usage-limit', resetAt: NOW + 3_600_000, text: 'Weekly limit' }, nextModel: { providerID: 'openai', modelID: 'gpt-5' }, pullRequest: '#34 open' }));
+    const c = composePrompt(
+      'quota-wake',
+      inputs({
+        wall: { provider: 'anthropic', category: 'usage-limit', resetAt: NOW + 3_600_000, text: 'Weekly limit' },
+        nextModel: { providerID: 'openai', modelID: 'gpt-5' },
+        pullRequest: '#34 open',
+      }),
+    );
     assert.ok(c.ok);
-    for (const part of ['killed by a usage limit on anthropic', 'expected reset 2026-11-23T13:00:00.000Z', 'You now run on openai/gpt-5', 'abc1234 Parser', 'Pull request: #34 open', '`src/a.ts`', 'Where to resume:', EVIDENCE_RULE, ANTI_RE_HANG_CLAUSE, QUOTA_SELF_REPORT_CLAUSE]) {
+    for (const part of [
+      'killed by a usage limit on anthropic',
+      'expected reset 2026-11-23T13:00:00.000Z',
+      'You now run on openai/gpt-5',
+      'abc1234 Parser',
+      'Pull request: #34 open',
+      '`src/a.ts`',
+      'Where to resume:',
+      EVIDENCE_RULE,
+      ANTI_RE_HANG_CLAUSE,
+      QUOTA_SELF_REPORT_CLAUSE,
+    ]) {
       assert.ok(c.text.includes(part), `missing: ${part}`);
     }
   });
   it('quota-wake refuses without a wall, without a model, and on the wall provider', () => {
-    assert.match((composePrompt('quota-wake', inputs({ nextModel: { providerID: 'o', modelID: 'm' } })) as { problem: string }).problem, /not at a quota wall/);
-    assert.match((composePrompt('quota-wake', inputs({ wall: { provider: 'a', category: 'rate-limit', resetAt: null } })) as { problem: string }).problem, /--model/);
-    const same = composePrompt('quota-wake', inputs({ wall: { provider: 'a', category: 'rate-limit', resetAt: null }, nextModel: { providerID: 'a', modelID: 'm' } }));
+    assert.match(
+      (composePrompt('quota-wake', inputs({ nextModel: { providerID: 'o', modelID: 'm' } })) as { problem: string })
+        .problem,
+      /not at a quota wall/,
+    );
+    assert.match(
+      (
+        composePrompt('quota-wake', inputs({ wall: { provider: 'a', category: 'rate-limit', resetAt: null } })) as {
+          problem: string;
+        }
+      ).problem,
+      /--model/,
+    );
+    const same = composePrompt(
+      'quota-wake',
+      inputs({
+        wall: { provider: 'a', category: 'rate-limit', resetAt: null },
+        nextModel: { providerID: 'a', modelID: 'm' },
+      }),
+    );
     assert.ok(!same.ok && /failed provider is not acceptable/.test(same.problem));
   });
   it('fact-baseline: the four parts from the facts', () => {
-    const baseline = readBaselineFacts({ event: 'orchestrator restarted', facts: [{ statement: 'PR #34 merged', source: 'https://x/pr/34', at: '2026-11-23T11:00Z' }], invalidAssumptions: ['PR #34 is open'], assignment: 'rebase on main' });
+    const baseline = readBaselineFacts({
+      event: 'orchestrator restarted',
+      facts: [{ statement: 'PR #34 merged', source: 'https://x/pr/34', at: '2026-11-23T11:00Z' }],
+      invalidAssumptions: ['PR #34 is open'],
+      assignment: 'rebase on main',
+    });
     assert.ok(typeof baseline !== 'string');
     const c = composePrompt('fact-baseline', inputs({ baseline }));
     assert.ok(c.ok);
-    assert.match(c.text, /^1\. You were woken: your worldview is stale\. Event: orchestrator restarted\. Current time: 2026-11-23T12:00:00.000Z/);
-    for (const part of ['2. Authoritative facts:', 'PR #34 merged (source: https://x/pr/34', 'PR #34 is open', '3. Assignment: rebase on main', `4. ${EVIDENCE_RULE}`]) assert.ok(c.text.includes(part), part);
+    assert.match(
+      c.text,
+      /^1\. You were woken: your worldview is stale\. Event: orchestrator restarted\. Current time: 2026-11-23T12:00:00.000Z/,
+    );
+    for (const part of [
+      '2. Authoritative facts:',
+      'PR #34 merged (source: https://x/pr/34',
+      'PR #34 is open',
+      '3. Assignment: rebase on main',
+      `4. ${EVIDENCE_RULE}`,
+    ])
+      assert.ok(c.text.includes(part), part);
     assert.match((composePrompt('fact-baseline', inputs()) as { problem: string }).problem, /--facts FILE/);
   });
   it('dispatch: the task, then the completion-report block with the quota self-report clause unchanged', () => {
@@ -65,7 +134,19 @@ describe('composePrompt', () => {
     assert.match(readBaselineFacts({ facts: [] }) as string, /"event"/);
     assert.match(readBaselineFacts({ event: 'e', facts: [] }) as string, /non-empty/);
     assert.match(readBaselineFacts({ event: 'e', facts: [{ statement: 's' }] }) as string, /source/);
-    assert.match(readBaselineFacts({ event: 'e', facts: [{ statement: 's', source: 'x', at: 1 }] }) as string, /assignment/);
-    assert.deepEqual((readBaselineFacts({ event: 'e', facts: [{ statement: 's', source: 'x', at: 1 }], assignment: { kind: 'standby', until: 'noon' } }) as { assignment: unknown }).assignment, { kind: 'standby', until: 'noon' });
+    assert.match(
+      readBaselineFacts({ event: 'e', facts: [{ statement: 's', source: 'x', at: 1 }] }) as string,
+      /assignment/,
+    );
+    assert.deepEqual(
+      (
+        readBaselineFacts({
+          event: 'e',
+          facts: [{ statement: 's', source: 'x', at: 1 }],
+          assignment: { kind: 'standby', until: 'noon' },
+        }) as { assignment: unknown }
+      ).assignment,
+      { kind: 'standby', until: 'noon' },
+    );
   });
 });

@@ -24,7 +24,14 @@ describe('action executors against the stateful spec-dialect server', function (
     server.answerPrompts = { delayMs: 150, text: 'Resumed.' };
     client = new BackendClient({ baseUrl: server.url });
     ctx = { backend: client, directory: DIR };
-    server.setProviders([{ id: 'anthropic', models: ['sonnet'] }, { id: 'openai', models: ['gpt-5'] }, { id: 'groq', models: ['llama'] }], ['anthropic', 'openai']);
+    server.setProviders(
+      [
+        { id: 'anthropic', models: ['sonnet'] },
+        { id: 'openai', models: ['gpt-5'] },
+        { id: 'groq', models: ['llama'] },
+      ],
+      ['anthropic', 'openai'],
+    );
   });
   afterEach(async () => {
     await client.close();
@@ -66,7 +73,12 @@ describe('action executors against the stateful spec-dialect server', function (
   it('wake: a stored user message alone is not proof (not confirmed)', async () => {
     server.answerPrompts = null;
     const id = server.directory(DIR).addSession({ state: 'idle' });
-    const r = await wakeSession(ctx, { sessionId: id, prompt: 'hello', model: { providerID: 'openai', modelID: 'gpt-5' }, confirm: { withinMs: 300, pollMs: 50 } });
+    const r = await wakeSession(ctx, {
+      sessionId: id,
+      prompt: 'hello',
+      model: { providerID: 'openai', modelID: 'gpt-5' },
+      confirm: { withinMs: 300, pollMs: 50 },
+    });
     assert.equal(r.outcome, 'not-confirmed');
     assert.match(r.message, /stored in session .* as its newest user message/);
   });
@@ -74,13 +86,23 @@ describe('action executors against the stateful spec-dialect server', function (
   it('wake: refused when not idle without abort-first; abort-first aborts, reads idle, then sends', async () => {
     const d = server.directory(DIR);
     const id = d.addSession({ state: 'generating', progress: { stepCount: 3, lastStepAt: 1 } });
-    const refused = await wakeSession(ctx, { sessionId: id, prompt: 'x', model: { providerID: 'openai', modelID: 'gpt-5' } });
+    const refused = await wakeSession(ctx, {
+      sessionId: id,
+      prompt: 'x',
+      model: { providerID: 'openai', modelID: 'gpt-5' },
+    });
     assert.equal(refused.outcome, 'refused');
     assert.equal(refused.refusal?.code, 'not-idle');
     assert.match(refused.refusal!.reason, /--abort-first/);
     assert.equal(server.prompts.length, 0);
     server.abortDelayMs = 200;
-    const r = await wakeSession(ctx, { sessionId: id, prompt: 'x', model: { providerID: 'openai', modelID: 'gpt-5' }, abortFirst: true, abort: { pollMs: 50 } });
+    const r = await wakeSession(ctx, {
+      sessionId: id,
+      prompt: 'x',
+      model: { providerID: 'openai', modelID: 'gpt-5' },
+      abortFirst: true,
+      abort: { pollMs: 50 },
+    });
     assert.equal(r.outcome, 'confirmed', r.message);
     assert.equal(r.aborted, true);
     const a = abortIndex();
@@ -95,11 +117,22 @@ describe('action executors against the stateful spec-dialect server', function (
     server.setQuota('anthropic', { markedAt: now, resetAt: now + HOUR });
     const id = d.addSession({ state: 'idle' });
     d.addMessage(id, { error: { text: 'Rate limited', reason: 'rate_limit', provider: 'openai' } });
-    const marked = await wakeSession(ctx, { sessionId: id, prompt: 'x', model: { providerID: 'anthropic', modelID: 'sonnet' } });
+    const marked = await wakeSession(ctx, {
+      sessionId: id,
+      prompt: 'x',
+      model: { providerID: 'anthropic', modelID: 'sonnet' },
+    });
     const off = await wakeSession(ctx, { sessionId: id, prompt: 'x', model: { providerID: 'groq', modelID: 'llama' } });
-    const wall = await wakeSession(ctx, { sessionId: id, prompt: 'x', model: { providerID: 'openai', modelID: 'gpt-5' } });
+    const wall = await wakeSession(ctx, {
+      sessionId: id,
+      prompt: 'x',
+      model: { providerID: 'openai', modelID: 'gpt-5' },
+    });
     const none = await wakeSession(ctx, { sessionId: id, prompt: 'x' });
-    assert.deepEqual([marked.refusal?.code, off.refusal?.code, wall.refusal?.code, none.refusal?.code], ['provider-marked', 'provider-not-connected', 'provider-is-wall', 'no-model']);
+    assert.deepEqual(
+      [marked.refusal?.code, off.refusal?.code, wall.refusal?.code, none.refusal?.code],
+      ['provider-marked', 'provider-not-connected', 'provider-is-wall', 'no-model'],
+    );
     assert.match(none.refusal!.reason, /--model/);
     assert.equal(server.prompts.length, 0);
     assert.equal(promptIndex(), -1);
@@ -119,13 +152,19 @@ describe('action executors against the stateful spec-dialect server', function (
     assert.deepEqual(seen, ['anthropic/sonnet PROJ-1 parser']);
   });
 
-  const quotaPrompt = (facts: { model: { providerID: string } }): Composed => ({ ok: true, kind: 'quota-wake', text: `quota wake on ${facts.model.providerID}` });
+  const quotaPrompt = (facts: { model: { providerID: string } }): Composed => ({
+    ok: true,
+    kind: 'quota-wake',
+    text: `quota wake on ${facts.model.providerID}`,
+  });
   const fast = { spacingMs: 60, minSpacingMs: 0, confirm: { withinMs: 3000, pollMs: 50 }, abort: { pollMs: 50 } };
 
   it('recover: idle wall, recovered on a free provider without abort, confirmed by an assistant message', async () => {
     const d = server.directory(DIR);
     const id = d.addSession({ state: 'idle' });
-    d.addMessage(id, { error: { text: 'Weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' } });
+    d.addMessage(id, {
+      error: { text: 'Weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' },
+    });
     const r = await recoverSession(ctx, { sessionId: id, prompt: quotaPrompt, ...fast });
     assert.equal(r.decision, 'recovered', r.message);
     assert.equal(r.confirmed, true);
@@ -153,14 +192,18 @@ describe('action executors against the stateful spec-dialect server', function (
     const now = Date.now();
     server.setQuota('openai', { markedAt: now - 1000, resetAt: now + HOUR });
     const wait = d.addSession({ state: 'idle' });
-    d.addMessage(wait, { error: { text: 'Weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' } });
+    d.addMessage(wait, {
+      error: { text: 'Weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' },
+    });
     const w = await recoverSession(ctx, { sessionId: wait, prompt: quotaPrompt, ...fast });
     assert.equal(w.decision, 'wait-for-reset', w.message);
     assert.equal(w.waitUntil, now + HOUR);
     assert.deepEqual(w.marks.map((m) => m.provider).sort(), ['anthropic', 'openai']);
 
     const balance = d.addSession({ state: 'idle' });
-    d.addMessage(balance, { error: { text: 'generation failed with HTTP 402 insufficient_quota', provider: 'anthropic' } });
+    d.addMessage(balance, {
+      error: { text: 'generation failed with HTTP 402 insufficient_quota', provider: 'anthropic' },
+    });
     const b = await recoverSession(ctx, { sessionId: balance, prompt: quotaPrompt, ...fast });
     assert.equal(b.decision, 'escalated', b.message);
     assert.ok(b.marks.some((m) => m.provider === 'openai' && m.resetAt === now + HOUR));
@@ -182,16 +225,34 @@ describe('action executors against the stateful spec-dialect server', function (
     const d = server.directory(DIR);
     const id = d.addSession({ state: 'idle' });
     const authority = resolveAuthority({ ticket: 'PROJ-5', orchestrator: 'ses_orch1' });
-    const ok = await dispatchTask(ctx, { sessionId: id, task: 'Implement PROJ-5', model: { providerID: 'openai', modelID: 'gpt-5' }, authority });
+    const ok = await dispatchTask(ctx, {
+      sessionId: id,
+      task: 'Implement PROJ-5',
+      model: { providerID: 'openai', modelID: 'gpt-5' },
+      authority,
+    });
     assert.deepEqual([ok.outcome, ok.sent, ok.instead], ['sent', true, null]);
-    assert.match(server.prompts[0].payload.parts[0].text, /^Implement PROJ-5\n\nCompletion report protocol:[\s\S]*reason=quota-exhausted/);
+    assert.match(
+      server.prompts[0].payload.parts[0].text,
+      /^Implement PROJ-5\n\nCompletion report protocol:[\s\S]*reason=quota-exhausted/,
+    );
     const now = Date.now();
     server.setQuota('openai', { markedAt: now, resetAt: now + HOUR });
-    const marked = await dispatchTask(ctx, { sessionId: id, task: 'again', model: { providerID: 'openai', modelID: 'gpt-5' }, authority });
+    const marked = await dispatchTask(ctx, {
+      sessionId: id,
+      task: 'again',
+      model: { providerID: 'openai', modelID: 'gpt-5' },
+      authority,
+    });
     assert.deepEqual([marked.outcome, marked.sent, marked.instead], ['refused', false, 'anthropic']);
     assert.match(marked.message, /dispatch on anthropic instead/);
     server.setProviders([{ id: 'openai', models: ['gpt-5'] }], ['openai']);
-    const alone = await dispatchTask(ctx, { sessionId: id, task: 'again', model: { providerID: 'openai', modelID: 'gpt-5' }, authority });
+    const alone = await dispatchTask(ctx, {
+      sessionId: id,
+      task: 'again',
+      model: { providerID: 'openai', modelID: 'gpt-5' },
+      authority,
+    });
     assert.equal(alone.outcome, 'refused');
     assert.match(alone.message, /no other connected provider exists as a fallback/);
     assert.equal(server.prompts.length, 1);

@@ -18,7 +18,8 @@ describe('worktree inventory', () => {
 
   it('git: uncommitted files (modified, new, with spaces) and recent commits', async () => {
     const d = tmp();
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: d });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: d });
     git('init', '-q');
     writeFileSync(path.join(d, 'a.ts'), 'a');
     git('add', 'a.ts');
@@ -35,7 +36,15 @@ describe('worktree inventory', () => {
   it('not a repository or not local: no answer; the chain then says the inventory was not available', async () => {
     assert.equal(await gitInventory()({ directory: tmp() }), null);
     assert.equal(await gitInventory()({ directory: '/no/such/dir' }), null);
-    const inv = await takeInventory([gitInventory(), async () => { throw new Error('boom'); }], { directory: '/no/such/dir' });
+    const inv = await takeInventory(
+      [
+        gitInventory(),
+        async () => {
+          throw new Error('boom');
+        },
+      ],
+      { directory: '/no/such/dir' },
+    );
     assert.deepEqual([inv.files, inv.source], [null, null]);
     assert.match(inv.note, /not available \(boom\)/);
   });
@@ -43,7 +52,11 @@ describe('worktree inventory', () => {
   it('the backend view (GET /vcs/status) comes first; a 404 or an error falls through', async () => {
     const answering = backendInventory({ vcsStatus: async () => ['x.ts'] });
     const missing = backendInventory({ vcsStatus: async () => null });
-    const failing = backendInventory({ vcsStatus: async () => { throw new Error('down'); } });
+    const failing = backendInventory({
+      vcsStatus: async () => {
+        throw new Error('down');
+      },
+    });
     const git = async () => ({ files: ['g.ts'], commits: [], source: 'git' as const, note: 'git' });
     assert.deepEqual((await takeInventory([answering, git], { directory: '/d' })).files, ['x.ts']);
     assert.deepEqual((await takeInventory([missing, failing, git], { directory: '/d' })).files, ['g.ts']);

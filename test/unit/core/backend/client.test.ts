@@ -50,7 +50,16 @@ describe('backend client against the spec-dialect server', function () {
     const round = await client.sampleRound(DIR);
     assert.equal(round.dialect, 'spec');
     assert.equal(client.dialect, 'spec');
-    assert.deepEqual(client.capabilities, { events: false, sessionStatus: false, quotaObjects: true, progress: true, permissions: false, questions: false, todos: false, globalEvents: false });
+    assert.deepEqual(client.capabilities, {
+      events: false,
+      sessionStatus: false,
+      quotaObjects: true,
+      progress: true,
+      permissions: false,
+      questions: false,
+      todos: false,
+      globalEvents: false,
+    });
     const byId = new Map(round.samples.map((s) => [s.session.id, s]));
     assert.equal(byId.get(a)?.newest?.id, newest);
     assert.equal(byId.get(a)?.newest?.text, 'second');
@@ -91,16 +100,29 @@ describe('backend client against the spec-dialect server', function () {
     const id = server.directory(DIR).addSession({ state: 'idle' });
     const text = 'line 1\n"quoted" \\ {"agent":"evil"} \u2028 end';
     await client.promptAsync(guardedPrompt(DIR, id, { providerID: 'openai', modelID: 'gpt-5' }, text));
-    assert.deepEqual(server.prompts[0].payload, { agent: 'build', model: { providerID: 'openai', modelID: 'gpt-5' }, parts: [{ type: 'text', text }] });
+    assert.deepEqual(server.prompts[0].payload, {
+      agent: 'build',
+      model: { providerID: 'openai', modelID: 'gpt-5' },
+      parts: [{ type: 'text', text }],
+    });
     // Unguarded: a hand-built payload, and a copy of a guarded prompt, are both refused before any request.
     const before = server.requests.length;
-    await rejectsKind(client.promptAsync({ agent: 'build', parts: [{ type: 'text', text: 'x' }] } as never), 'invalid-request');
-    await rejectsKind(client.promptAsync({ ...guardedPrompt(DIR, id, { providerID: 'openai', modelID: 'gpt-5' }, 'x') }), 'invalid-request');
+    await rejectsKind(
+      client.promptAsync({ agent: 'build', parts: [{ type: 'text', text: 'x' }] } as never),
+      'invalid-request',
+    );
+    await rejectsKind(
+      client.promptAsync({ ...guardedPrompt(DIR, id, { providerID: 'openai', modelID: 'gpt-5' }, 'x') }),
+      'invalid-request',
+    );
     assert.equal(server.requests.length, before, 'nothing was sent');
   });
 
   it('provider listing: options dropped, quota read; maxAgeMs reuses a recent listing', async () => {
-    server.setProviders([{ id: 'a', options: { apiKey: 'sk-live-SECRET' }, quota: { markedAt: 5, resetAt: 9 } }, { id: 'b' }], ['a', 'b']);
+    server.setProviders(
+      [{ id: 'a', options: { apiKey: 'sk-live-SECRET' }, quota: { markedAt: 5, resetAt: 9 } }, { id: 'b' }],
+      ['a', 'b'],
+    );
     const l = await client.listProviders(DIR);
     assert.ok(!JSON.stringify(l).includes('SECRET'));
     assert.deepEqual(l.providers[0].quota, { markedAt: 5, resetAt: 9 });
@@ -115,7 +137,10 @@ describe('backend client against the spec-dialect server', function () {
     server.fault({ path: new RegExp(`/session/${gone}/message`), status: 404, body: '{}' });
     const round = await client.sampleRound(DIR);
     assert.deepEqual(round.vanished, [gone]);
-    assert.deepEqual(round.samples.map((s) => s.session.id), [keep]);
+    assert.deepEqual(
+      round.samples.map((s) => s.session.id),
+      [keep],
+    );
     assert.deepEqual(round.errors, []);
     const err = await rejectsKind(client.newestMessage(DIR, 'ses_nope'), 'not-found');
     assert.equal(err.sessionId, 'ses_nope');
@@ -132,7 +157,11 @@ describe('backend client against the spec-dialect server', function () {
     assert.match(shape.message, /session list is not an array/);
     server.fault({ path: /^\/session$/, status: 200, body: '[{"id":"ses_1","state":"sleeping"}]' });
     await rejectsKind(client.listSessions(DIR), 'malformed');
-    server.fault({ path: /^\/provider$/, status: 200, body: '{"all":[{"id":"a","quota":{"resetAt":1}}],"connected":[]}' });
+    server.fault({
+      path: /^\/provider$/,
+      status: 200,
+      body: '{"all":[{"id":"a","quota":{"resetAt":1}}],"connected":[]}',
+    });
     await rejectsKind(client.listProviders(DIR), 'malformed');
     server.fault({ path: /^\/session$/, delayMs: 1500 });
     await rejectsKind(client.listSessions(DIR, { timeoutMs: 200 }), 'timeout');
@@ -183,19 +212,32 @@ describe('backend client against the spec-dialect server', function () {
     const ctx = { backend: client, directory: DIR };
     const c = await confirmStarted(ctx, id, before, { pollMs: 50, withinMs: 3000, acceptGenerating: false });
     assert.equal(c.message?.text, 'awake');
-    assert.equal((await confirmStarted(ctx, id, c.message!.id, { pollMs: 20, withinMs: 100, acceptGenerating: false })).confirmed, false);
+    assert.equal(
+      (await confirmStarted(ctx, id, c.message!.id, { pollMs: 20, withinMs: 100, acceptGenerating: false })).confirmed,
+      false,
+    );
   });
 
   it('the event reader never rejects: an invalid directory ends it with the error', async () => {
     const errors: string[] = [];
-    const end = await readEventStream(client.transport, { directory: '', signal: new AbortController().signal, onEvent: () => {}, onState: (_s, e) => e && errors.push(e.kind) });
+    const end = await readEventStream(client.transport, {
+      directory: '',
+      signal: new AbortController().signal,
+      onEvent: () => {},
+      onState: (_s, e) => e && errors.push(e.kind),
+    });
     assert.equal(end, 'stopped');
     assert.deepEqual(errors, ['invalid-request']);
   });
 
   it('the spec server has no event stream: the reader ends as unsupported', async () => {
     const states: EventStreamState[] = [];
-    const end = await readEventStream(client.transport, { directory: DIR, signal: new AbortController().signal, onEvent: () => {}, onState: (s) => states.push(s) });
+    const end = await readEventStream(client.transport, {
+      directory: DIR,
+      signal: new AbortController().signal,
+      onEvent: () => {},
+      onState: (s) => states.push(s),
+    });
     assert.equal(end, 'unsupported');
     assert.deepEqual(states, ['connecting', 'unsupported']);
   });
@@ -215,7 +257,11 @@ describe('backend client: authentication', () => {
       const err = await rejectsKind(none.listSessions(DIR), 'unauthorized');
       assert.match(err.message, /SESSION_OPS_PASSWORD/);
       await rejectsKind(wrongUser.listSessions(DIR), 'unauthorized');
-      const ended = await readEventStream(none.transport, { directory: DIR, signal: new AbortController().signal, onEvent: () => {} });
+      const ended = await readEventStream(none.transport, {
+        directory: DIR,
+        signal: new AbortController().signal,
+        onEvent: () => {},
+      });
       assert.equal(ended, 'unauthorized');
     } finally {
       await Promise.all([good.close(), none.close(), wrongUser.close()]);
@@ -249,7 +295,10 @@ describe('backend client: deadlines and limits', function () {
       let t0 = Date.now();
       const err = await rejectsKind(c.listSessions(DIR), 'timeout');
       assert.ok(Date.now() - t0 < 1_500, `${Date.now() - t0} ms`);
-      assert.match(err.message, /^GET \/session on .*no complete answer within 300 ms \(one deadline for headers and body\)/);
+      assert.match(
+        err.message,
+        /^GET \/session on .*no complete answer within 300 ms \(one deadline for headers and body\)/,
+      );
       fs.setFault('providers', 'drip');
       t0 = Date.now();
       await rejectsKind(c.listProviders(DIR), 'timeout');
@@ -284,7 +333,10 @@ describe('backend client: deadlines and limits', function () {
       const err = await rejectsKind(c.newestMessage(DIR, fs.sessionIds[0]), 'too-large');
       assert.match(err.message, /more than the 8 MiB read from one answer of GET \/session\/\{id\}\/message/);
       await new Promise((r) => setTimeout(r, 200));
-      assert.ok(fs.hugeBytesSent < BODY_LIMITS.message + 16 * 1024 * 1024, `the server stopped after ${fs.hugeBytesSent} bytes`);
+      assert.ok(
+        fs.hugeBytesSent < BODY_LIMITS.message + 16 * 1024 * 1024,
+        `the server stopped after ${fs.hugeBytesSent} bytes`,
+      );
       fs.clearFaults();
       assert.equal((await c.newestMessage(DIR, fs.sessionIds[0]))?.id, 'msg_0001');
     } finally {
@@ -302,8 +354,18 @@ describe('backend client: deadlines and limits', function () {
       const round = await c.sampleRound(DIR);
       assert.deepEqual(round.truncated, { listed: 5, kept: 3 });
       assert.equal(round.samples.length, 3);
-      assert.ok(round.warnings.some((w) => w === '5 sessions listed; only the 3 most recently updated were sampled (the limit per directory per round)'));
-      assert.equal(server.requests.filter((r) => r.path.endsWith('/message')).length, 3, 'only the kept sessions are read');
+      assert.ok(
+        round.warnings.some(
+          (w) =>
+            w ===
+            '5 sessions listed; only the 3 most recently updated were sampled (the limit per directory per round)',
+        ),
+      );
+      assert.equal(
+        server.requests.filter((r) => r.path.endsWith('/message')).length,
+        3,
+        'only the kept sessions are read',
+      );
       d.removeSession([...d.sessions.keys()][0]);
       d.removeSession([...d.sessions.keys()][0]);
       const full = await c.sampleRound(DIR);
@@ -316,7 +378,14 @@ describe('backend client: deadlines and limits', function () {
   });
 
   it('boundSessions keeps the most recently updated, sessions without a time last, list order on ties', () => {
-    const s = (id: string, updatedAt: number | null) => ({ id, title: null, state: 'idle' as const, retry: null, progress: null, updatedAt });
+    const s = (id: string, updatedAt: number | null) => ({
+      id,
+      title: null,
+      state: 'idle' as const,
+      retry: null,
+      progress: null,
+      updatedAt,
+    });
     const kept = boundSessions([s('a', null), s('b', 5), s('c', 9), s('d', 5), s('e', 1)], 3);
     assert.deepEqual(
       kept.map((x) => x.id),
@@ -363,33 +432,70 @@ async function fakeOpencode(state: { status: Record<string, unknown>; messages: 
   const srv = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     seen.push(`${req.method} ${url.pathname}?${url.searchParams.toString()}`);
-    const send = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    if (url.pathname === '/session') return send(Object.keys(state.messages).map((id) => ({ id, title: `t ${id}`, time: { created: 1, updated: 2 } })));
+    const send = (body: unknown) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (url.pathname === '/session')
+      return send(
+        Object.keys(state.messages).map((id) => ({ id, title: `t ${id}`, time: { created: 1, updated: 2 } })),
+      );
     if (url.pathname === '/session/status') return send(state.status);
     const m = /^\/session\/([^/]+)\/message$/.exec(url.pathname);
     if (m) return send(state.messages[decodeURIComponent(m[1])].slice(-1));
-    if (url.pathname === '/provider') return send({ all: [{ id: 'local', options: { apiKey: 'sk-SECRET' }, models: { m1: {} } }, { id: 'opencode', models: { free: {} } }], connected: ['opencode', 'local'], default: { local: 'm1', opencode: 'free' } });
+    if (url.pathname === '/provider')
+      return send({
+        all: [
+          { id: 'local', options: { apiKey: 'sk-SECRET' }, models: { m1: {} } },
+          { id: 'opencode', models: { free: {} } },
+        ],
+        connected: ['opencode', 'local'],
+        default: { local: 'm1', opencode: 'free' },
+      });
     if (url.pathname === '/event') {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: {"id":"evt_1","type":"server.connected","properties":{}}\n\n');
-      res.write('data: {"id":"evt_2","type":"session.status","properties":{"sessionID":"ses_a","status":{"type":"busy"}}}\n\n');
+      res.write(
+        'data: {"id":"evt_2","type":"session.status","properties":{"sessionID":"ses_a","status":{"type":"busy"}}}\n\n',
+      );
       setTimeout(() => res.end(), 30);
       return;
     }
     res.writeHead(404).end();
   });
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  return { url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/`, seen, stop: () => new Promise<void>((r) => (srv.closeAllConnections(), srv.close(() => r()))) };
+  return {
+    url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/`,
+    seen,
+    stop: () => new Promise<void>((r) => (srv.closeAllConnections(), srv.close(() => r()))),
+  };
 }
 
 describe('backend client: stock opencode dialect (fake with the observed shapes)', () => {
   it('state from /session/status, progress derived, capabilities; retry walls recorded into its mark book', async () => {
     const now = 1_000_000;
     const fake = await fakeOpencode({
-      status: { ses_b: { type: 'busy' }, ses_r: { type: 'retry', attempt: 2, message: 'Rate limit reached', next: now + 3_600_000 } },
+      status: {
+        ses_b: { type: 'busy' },
+        ses_r: { type: 'retry', attempt: 2, message: 'Rate limit reached', next: now + 3_600_000 },
+      },
       messages: {
-        ses_i: [{ info: { id: 'msg_1', role: 'assistant', providerID: 'local', modelID: 'm1', time: { created: 10, completed: 20 } }, parts: [{ type: 'text', text: 'done', time: { start: 11, end: 19 } }] }],
-        ses_b: [{ info: { id: 'msg_2', role: 'assistant', providerID: 'local', time: { created: 30 } }, parts: [{ type: 'step-start' }, { type: 'text', text: '', time: { start: 31 } }] }],
+        ses_i: [
+          {
+            info: {
+              id: 'msg_1',
+              role: 'assistant',
+              providerID: 'local',
+              modelID: 'm1',
+              time: { created: 10, completed: 20 },
+            },
+            parts: [{ type: 'text', text: 'done', time: { start: 11, end: 19 } }],
+          },
+        ],
+        ses_b: [
+          {
+            info: { id: 'msg_2', role: 'assistant', providerID: 'local', time: { created: 30 } },
+            parts: [{ type: 'step-start' }, { type: 'text', text: '', time: { start: 31 } }],
+          },
+        ],
         ses_r: [{ info: { id: 'msg_3', role: 'assistant', providerID: 'local', time: { created: 40 } }, parts: [] }],
       },
     });
@@ -402,7 +508,16 @@ describe('backend client: stock opencode dialect (fake with the observed shapes)
       assert.equal(by.get('ses_b')?.session.state, 'generating');
       assert.deepEqual(by.get('ses_b')?.session.progress, { stepCount: 2, lastStepAt: 31 });
       assert.equal(by.get('ses_r')?.session.retry?.attempt, 2);
-      assert.deepEqual(c.capabilities, { events: true, sessionStatus: true, quotaObjects: false, progress: false, permissions: true, questions: true, todos: true, globalEvents: true });
+      assert.deepEqual(c.capabilities, {
+        events: true,
+        sessionStatus: true,
+        quotaObjects: false,
+        progress: false,
+        permissions: true,
+        questions: true,
+        todos: true,
+        globalEvents: true,
+      });
       // The client only reads; the health layer records the walls into the client's mark book.
       assert.equal(c.marks.get('local'), null);
       recordWalls(c.marks, round.samples);

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { ActivityCounter } from '../../../../src/core/backend/activity';
-import { BackendError, kindForStatus, kindForTransportError, redactSecrets, transportDetail } from '../../../../src/core/backend/errors';
+import {
+  BackendError,
+  kindForStatus,
+  kindForTransportError,
+  redactSecrets,
+  transportDetail,
+} from '../../../../src/core/backend/errors';
 import { toBackendEvent } from '../../../../src/core/backend/events';
 import { directoryProblem, isValidRequestId, isValidSessionId } from '../../../../src/core/backend/ids';
 import { payloadBody, payloadProblem, textPrompt } from '../../../../src/core/backend/payload';
@@ -9,12 +15,30 @@ import { SseOverflow, SseParser } from '../../../../src/core/backend/sse';
 
 describe('backend: errors', () => {
   it('status to kind', () => {
-    assert.deepEqual([401, 403, 404, 400, 409, 500, 503].map(kindForStatus), ['unauthorized', 'unauthorized', 'not-found', 'rejected', 'rejected', 'server', 'server']);
+    assert.deepEqual([401, 403, 404, 400, 409, 500, 503].map(kindForStatus), [
+      'unauthorized',
+      'unauthorized',
+      'not-found',
+      'rejected',
+      'rejected',
+      'server',
+      'server',
+    ]);
   });
   it('transport errors to kind, looking through causes and aggregates', () => {
     assert.equal(kindForTransportError(Object.assign(new Error('x'), { code: 'ECONNREFUSED' })), 'refused');
-    assert.equal(kindForTransportError(new Error('x', { cause: Object.assign(new Error('y'), { code: 'UND_ERR_HEADERS_TIMEOUT' }) })), 'timeout');
-    assert.equal(kindForTransportError(Object.assign(new AggregateError([Object.assign(new Error(), { code: 'ECONNREFUSED' })]), {})), 'refused');
+    assert.equal(
+      kindForTransportError(
+        new Error('x', { cause: Object.assign(new Error('y'), { code: 'UND_ERR_HEADERS_TIMEOUT' }) }),
+      ),
+      'timeout',
+    );
+    assert.equal(
+      kindForTransportError(
+        Object.assign(new AggregateError([Object.assign(new Error(), { code: 'ECONNREFUSED' })]), {}),
+      ),
+      'refused',
+    );
     assert.equal(kindForTransportError(Object.assign(new Error('x'), { code: 'ECONNRESET' })), 'network');
   });
   it('credentials never reach a message: Authorization, Basic/Bearer tokens, URL userinfo, API keys', () => {
@@ -32,21 +56,50 @@ describe('backend: errors', () => {
       assert.ok(!/SECRET|hunter2/.test(r) && !r.includes(basic), `${t} -> ${r}`);
       assert.match(r, /\[redacted\]/);
     }
-    assert.equal(redactSecrets('GET /session on http://127.0.0.1:1/: not found (HTTP 404)'), 'GET /session on http://127.0.0.1:1/: not found (HTTP 404)');
+    assert.equal(
+      redactSecrets('GET /session on http://127.0.0.1:1/: not found (HTTP 404)'),
+      'GET /session on http://127.0.0.1:1/: not found (HTTP 404)',
+    );
     // Even a detail that carries a header (e.g. from a transport error) is redacted in the message.
-    const e = new BackendError({ kind: 'network', operation: 'GET /session', baseUrl: 'http://127.0.0.1:1/', detail: `authorization: Basic ${basic}` });
+    const e = new BackendError({
+      kind: 'network',
+      operation: 'GET /session',
+      baseUrl: 'http://127.0.0.1:1/',
+      detail: `authorization: Basic ${basic}`,
+    });
     assert.ok(!e.message.includes(basic), e.message);
   });
   it('too-large and timeout read clearly; transport details are a known description or a bare code', () => {
-    const e = new BackendError({ kind: 'too-large', operation: 'GET /session', baseUrl: 'http://h/', status: 200, detail: 'more than the 16 MiB read' });
-    assert.equal(e.message, 'GET /session on http://h/: the backend answered with a body larger than this client reads (HTTP 200; more than the 16 MiB read)');
-    assert.equal(transportDetail(Object.assign(new Error(), { code: 'UND_ERR_SOCKET' })), 'connection closed by the backend, UND_ERR_SOCKET');
+    const e = new BackendError({
+      kind: 'too-large',
+      operation: 'GET /session',
+      baseUrl: 'http://h/',
+      status: 200,
+      detail: 'more than the 16 MiB read',
+    });
+    assert.equal(
+      e.message,
+      'GET /session on http://h/: the backend answered with a body larger than this client reads (HTTP 200; more than the 16 MiB read)',
+    );
+    assert.equal(
+      transportDetail(Object.assign(new Error(), { code: 'UND_ERR_SOCKET' })),
+      'connection closed by the backend, UND_ERR_SOCKET',
+    );
     assert.equal(transportDetail(Object.assign(new Error(), { code: 'EWHATEVER' })), 'EWHATEVER');
     assert.equal(transportDetail(Object.assign(new Error(), { code: 'not a code: Basic abc' })), undefined);
   });
   it('readable messages, naming the vanished session', () => {
-    const e = new BackendError({ kind: 'not-found', operation: 'GET /session/{id}/message', baseUrl: 'http://127.0.0.1:1/', status: 404, sessionId: 'ses_9' });
-    assert.equal(e.message, 'GET /session/{id}/message on http://127.0.0.1:1/: session ses_9 not found (it may have been deleted) (HTTP 404)');
+    const e = new BackendError({
+      kind: 'not-found',
+      operation: 'GET /session/{id}/message',
+      baseUrl: 'http://127.0.0.1:1/',
+      status: 404,
+      sessionId: 'ses_9',
+    });
+    assert.equal(
+      e.message,
+      'GET /session/{id}/message on http://127.0.0.1:1/: session ses_9 not found (it may have been deleted) (HTTP 404)',
+    );
     assert.ok(e instanceof Error);
   });
 });
@@ -54,7 +107,28 @@ describe('backend: errors', () => {
 describe('backend: ids and payloads', () => {
   it('session ids are safe path segments', () => {
     for (const ok of ['ses_dfe3ca681ffeQSgG5jZM36qBJ4', 'abc-1.2~x']) assert.equal(isValidSessionId(ok), true, ok);
-    for (const bad of ['', '.', '..', '../x', '..%2F', '.hidden', 'a/b', 'a\\b', 'a b', 'a?b', 'a#b', 'a%2F', '%2e%2e', 'a\u0000b', 'a\nb', 'a\u007fb', 'ünï', 'x'.repeat(256), 5, null]) {
+    for (const bad of [
+      '',
+      '.',
+      '..',
+      '../x',
+      '..%2F',
+      '.hidden',
+      'a/b',
+      'a\\b',
+      'a b',
+      'a?b',
+      'a#b',
+      'a%2F',
+      '%2e%2e',
+      'a\u0000b',
+      'a\nb',
+      'a\u007fb',
+      'ünï',
+      'x'.repeat(256),
+      5,
+      null,
+    ]) {
       assert.equal(isValidSessionId(bad), false, JSON.stringify(bad));
       assert.equal(isValidRequestId(bad), false, JSON.stringify(bad));
     }
@@ -147,13 +221,30 @@ describe('backend: server-sent events', () => {
       for (let i = 0; i < 20; i++) q.push('data: 0123456789\n');
     }, SseOverflow);
     const r = new SseParser(100);
-    for (let i = 0; i < 50; i++) assert.equal(r.push('data: 0123456789\n\n').length, 1, 'dispatched events do not count against the limit');
+    for (let i = 0; i < 50; i++)
+      assert.equal(r.push('data: 0123456789\n\n').length, 1, 'dispatched events do not count against the limit');
   });
   it('reads the minimal event view: type, session, announced state', () => {
-    assert.deepEqual(toBackendEvent('{"id":"evt_1","type":"session.status","properties":{"sessionID":"ses_1","status":{"type":"retry","attempt":1}}}'), { type: 'session.status', sessionID: 'ses_1', state: 'generating' });
-    assert.deepEqual(toBackendEvent('{"type":"session.idle","properties":{"sessionID":"ses_1"}}'), { type: 'session.idle', sessionID: 'ses_1', state: 'idle' });
-    assert.deepEqual(toBackendEvent('{"type":"session.updated","properties":{"info":{"sessionID":"ses_2","title":"x"}}}'), { type: 'session.updated', sessionID: 'ses_2', state: null });
-    assert.deepEqual(toBackendEvent('{"type":"server.heartbeat","properties":{}}'), { type: 'server.heartbeat', sessionID: null, state: null });
+    assert.deepEqual(
+      toBackendEvent(
+        '{"id":"evt_1","type":"session.status","properties":{"sessionID":"ses_1","status":{"type":"retry","attempt":1}}}',
+      ),
+      { type: 'session.status', sessionID: 'ses_1', state: 'generating' },
+    );
+    assert.deepEqual(toBackendEvent('{"type":"session.idle","properties":{"sessionID":"ses_1"}}'), {
+      type: 'session.idle',
+      sessionID: 'ses_1',
+      state: 'idle',
+    });
+    assert.deepEqual(
+      toBackendEvent('{"type":"session.updated","properties":{"info":{"sessionID":"ses_2","title":"x"}}}'),
+      { type: 'session.updated', sessionID: 'ses_2', state: null },
+    );
+    assert.deepEqual(toBackendEvent('{"type":"server.heartbeat","properties":{}}'), {
+      type: 'server.heartbeat',
+      sessionID: null,
+      state: null,
+    });
     assert.equal(toBackendEvent('not json'), null);
     assert.equal(toBackendEvent('[1]'), null);
   });
@@ -162,7 +253,14 @@ describe('backend: server-sent events', () => {
 describe('backend: activity counter', () => {
   it('counts output events per session, not status events', () => {
     const c = new ActivityCounter();
-    for (const type of ['message.part.delta', 'message.part.delta', 'message.part.updated', 'session.status', 'message.updated', 'server.heartbeat']) {
+    for (const type of [
+      'message.part.delta',
+      'message.part.delta',
+      'message.part.updated',
+      'session.status',
+      'message.updated',
+      'server.heartbeat',
+    ]) {
       c.onEvent({ type, sessionID: type === 'server.heartbeat' ? null : 'ses_1', state: null });
     }
     c.onEvent({ type: 'message.part.delta', sessionID: 'ses_2', state: null });

@@ -19,7 +19,16 @@ const PERMISSION = {
 const QUESTION = {
   id: 'que_209b5ba62001yHPZN91E33iIq7',
   sessionID: 'ses_df64a5f7bffeNzJTwsSID9zghT',
-  questions: [{ question: 'Which colour?', header: 'Colour', options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }] }],
+  questions: [
+    {
+      question: 'Which colour?',
+      header: 'Colour',
+      options: [
+        { label: 'Red', description: 'warm' },
+        { label: 'Blue', description: 'cool' },
+      ],
+    },
+  ],
   tool: { messageID: 'msg_2', callID: 'call_2' },
 };
 
@@ -28,7 +37,14 @@ describe('wire: pending permissions, questions, todos (stock opencode)', () => {
     const { requests, warnings } = readPermissionList([PERMISSION]);
     assert.deepEqual(warnings, []);
     assert.deepEqual(requests, [
-      { kind: 'permission', requestID: PERMISSION.id, sessionID: PERMISSION.sessionID, title: 'permission: bash ls -la', permission: { tool: 'bash', patterns: ['ls -la'], always: ['ls *'] }, questions: [] },
+      {
+        kind: 'permission',
+        requestID: PERMISSION.id,
+        sessionID: PERMISSION.sessionID,
+        title: 'permission: bash ls -la',
+        permission: { tool: 'bash', patterns: ['ls -la'], always: ['ls *'] },
+        questions: [],
+      },
     ]);
     assert.ok(!JSON.stringify(requests).includes('metadata'));
   });
@@ -43,13 +59,31 @@ describe('wire: pending permissions, questions, todos (stock opencode)', () => {
   });
 
   it('a question request: the questions, their options, multiple and free text (custom defaults to true)', () => {
-    const { requests } = readQuestionList([QUESTION, { ...QUESTION, id: 'que_2', questions: [{ question: 'Pick', options: [], multiple: true, custom: false }] }]);
+    const { requests } = readQuestionList([
+      QUESTION,
+      { ...QUESTION, id: 'que_2', questions: [{ question: 'Pick', options: [], multiple: true, custom: false }] },
+    ]);
     assert.equal(requests[0].title, 'question: Colour');
     assert.deepEqual(requests[0].questions, [
-      { question: 'Which colour?', header: 'Colour', options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }], multiple: false, custom: true },
+      {
+        question: 'Which colour?',
+        header: 'Colour',
+        options: [
+          { label: 'Red', description: 'warm' },
+          { label: 'Blue', description: 'cool' },
+        ],
+        multiple: false,
+        custom: true,
+      },
     ]);
     assert.equal(requests[1].title, 'question: Pick');
-    assert.deepEqual(requests[1].questions[0], { question: 'Pick', header: null, options: [], multiple: true, custom: false });
+    assert.deepEqual(requests[1].questions[0], {
+      question: 'Pick',
+      header: null,
+      options: [],
+      multiple: true,
+      custom: false,
+    });
   });
 
   it('unsafe ids are skipped with a warning, never put into a path', () => {
@@ -62,11 +96,20 @@ describe('wire: pending permissions, questions, todos (stock opencode)', () => {
   });
 
   it('bad shapes are a ShapeError with a readable reason', () => {
-    assert.throws(() => readPermissionList({}), (e: unknown) => e instanceof ShapeError && /permission list is not an array/.test(e.message));
-    assert.throws(() => readPermissionList([{ ...PERMISSION, permission: 7 }]), /permission 0 permission is not a string/);
+    assert.throws(
+      () => readPermissionList({}),
+      (e: unknown) => e instanceof ShapeError && /permission list is not an array/.test(e.message),
+    );
+    assert.throws(
+      () => readPermissionList([{ ...PERMISSION, permission: 7 }]),
+      /permission 0 permission is not a string/,
+    );
     assert.throws(() => readPermissionList([{ ...PERMISSION, patterns: [1] }]), /patterns\[0\] is not a string/);
     assert.throws(() => readQuestionList([{ ...QUESTION, questions: 'x' }]), /questions is not an array/);
-    assert.throws(() => readQuestionList([{ ...QUESTION, questions: [{ question: 'q', options: [{ label: 3 }] }] }]), /option 0 label is not a string/);
+    assert.throws(
+      () => readQuestionList([{ ...QUESTION, questions: [{ question: 'q', options: [{ label: 3 }] }] }]),
+      /option 0 label is not a string/,
+    );
     assert.throws(() => readTodoList([{ content: 'a' }]), /todo 0 status is not a string/);
     assert.throws(() => readTodoList(null), ShapeError);
   });

@@ -1,5 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { isLoopbackHost, normalizeBaseUrl, parseBackendConfigs, plainHttpWarning } from '../../../../src/core/config/backends';
+import {
+  isLoopbackHost,
+  normalizeBaseUrl,
+  parseBackendConfigs,
+  plainHttpWarning,
+} from '../../../../src/core/config/backends';
 
 describe('core/config/backends', () => {
   it('fills directories from the workspace folders and names the backend by host', () => {
@@ -16,7 +21,10 @@ describe('core/config/backends', () => {
   });
 
   it('keeps explicit directories and names', () => {
-    const { backends } = parseBackendConfigs([{ name: 'build box', baseUrl: 'https://box.example/oc/', directories: ['/srv/x'] }], ['/w']);
+    const { backends } = parseBackendConfigs(
+      [{ name: 'build box', baseUrl: 'https://box.example/oc/', directories: ['/srv/x'] }],
+      ['/w'],
+    );
     assert.equal(backends[0].name, 'build box');
     assert.equal(backends[0].baseUrl, 'https://box.example/oc');
     assert.deepEqual(backends[0].directories, ['/srv/x']);
@@ -30,7 +38,15 @@ describe('core/config/backends', () => {
   });
 
   it('plainHttpWarning: only clear-text http:// off this machine, naming the origin and never a credential', () => {
-    for (const ok of ['http://127.0.0.1:4096', 'http://localhost:1/x', 'http://[::1]:9/', 'http://127.8.0.1/', 'https://box.example/', 'not a url']) assert.equal(plainHttpWarning(ok), null, ok);
+    for (const ok of [
+      'http://127.0.0.1:4096',
+      'http://localhost:1/x',
+      'http://[::1]:9/',
+      'http://127.8.0.1/',
+      'https://box.example/',
+      'not a url',
+    ])
+      assert.equal(plainHttpWarning(ok), null, ok);
     const w = plainHttpWarning('http://10.0.0.5:4096/oc/?directory=/secret');
     assert.match(w ?? '', /^http:\/\/10\.0\.0\.5:4096 is reached over clear-text http:\/\//);
     assert.ok(!(w ?? '').includes('secret'));
@@ -39,7 +55,15 @@ describe('core/config/backends', () => {
 
   it('rejects bad entries with a clear problem each, keeping the good ones', () => {
     const { backends, problems } = parseBackendConfigs(
-      [{ baseUrl: 'ftp://x' }, 'nope', { name: 'n' }, { baseUrl: 'http://u:p@127.0.0.1:1' }, { baseUrl: 'http://localhost:1', directories: [1] }, { baseUrl: 'http://localhost:2' }, { baseUrl: 'http://localhost:2/' }],
+      [
+        { baseUrl: 'ftp://x' },
+        'nope',
+        { name: 'n' },
+        { baseUrl: 'http://u:p@127.0.0.1:1' },
+        { baseUrl: 'http://localhost:1', directories: [1] },
+        { baseUrl: 'http://localhost:2' },
+        { baseUrl: 'http://localhost:2/' },
+      ],
       ['/w'],
     );
     assert.equal(backends.length, 1);

@@ -3,10 +3,30 @@ import { chooseAction, DEFAULT_RESET_WITHIN_REACH_MS } from '../../../../src/cor
 import type { QuotaWall, VerdictResult } from '../../../../src/core/model';
 import { listing, MIN, msg, provider, T0 } from './fixtures';
 
-const v = (verdict: VerdictResult['verdict'], frozen = verdict === 'hung'): VerdictResult => ({ verdict, resample: verdict === null, basis: 'test', frozen });
-const wall = (patch: Partial<QuotaWall> = {}): QuotaWall => ({ provider: 'anthropic', reason: 'account_usage_limit', category: 'usage-limit', resetAt: null, source: 'tail-probe', abortFirst: false, text: null, ...patch });
+const v = (verdict: VerdictResult['verdict'], frozen = verdict === 'hung'): VerdictResult => ({
+  verdict,
+  resample: verdict === null,
+  basis: 'test',
+  frozen,
+});
+const wall = (patch: Partial<QuotaWall> = {}): QuotaWall => ({
+  provider: 'anthropic',
+  reason: 'account_usage_limit',
+  category: 'usage-limit',
+  resetAt: null,
+  source: 'tail-probe',
+  abortFirst: false,
+  text: null,
+  ...patch,
+});
 const report = { ticket: 'T-1', label: null, status: 'done' as const, pr: '#4', summary: 'done', reason: null };
-const base = { wall: null, report: null, newest: msg('msg_1'), listing: listing([provider('anthropic'), provider('openai')]), now: T0 };
+const base = {
+  wall: null,
+  report: null,
+  newest: msg('msg_1'),
+  listing: listing([provider('anthropic'), provider('openai')]),
+  now: T0,
+};
 
 describe('action per session', () => {
   it('healthy: leave alone', () => {
@@ -30,7 +50,14 @@ describe('action per session', () => {
   });
 
   it('idle after a failure that is no quota wall: wake', () => {
-    const d = chooseAction({ ...base, verdict: v('idle'), newest: msg('m', { finish: 'error', failure: { text: 'tool failed', reason: null, provider: null, statusCode: null, category: null, resetAt: null } }) });
+    const d = chooseAction({
+      ...base,
+      verdict: v('idle'),
+      newest: msg('m', {
+        finish: 'error',
+        failure: { text: 'tool failed', reason: null, provider: null, statusCode: null, category: null, resetAt: null },
+      }),
+    });
     assert.equal(d.action, 'wake');
   });
 
@@ -69,18 +96,33 @@ describe('action per session', () => {
     });
 
     it('a marked or disconnected provider is not free', () => {
-      const l = listing([provider('anthropic', { quota: { markedAt: T0, resetAt: T0 + 30 * MIN } }), provider('openai', { quota: { markedAt: T0, resetAt: T0 + 90 * MIN } }), provider('groq', { connected: false })]);
+      const l = listing([
+        provider('anthropic', { quota: { markedAt: T0, resetAt: T0 + 30 * MIN } }),
+        provider('openai', { quota: { markedAt: T0, resetAt: T0 + 90 * MIN } }),
+        provider('groq', { connected: false }),
+      ]);
       const d = chooseAction({ ...base, verdict: v('idle'), wall: wall(), listing: l });
       assert.equal(d.action, 'wait-for-reset');
       assert.equal(d.waitUntil, T0 + 30 * MIN, 'the earliest reset among marked connected providers');
     });
 
     it('wait-for-reset only within reach (default 120 min); beyond it, escalate', () => {
-      const far = listing([provider('anthropic', { quota: { markedAt: T0, resetAt: T0 + DEFAULT_RESET_WITHIN_REACH_MS + MIN } })]);
+      const far = listing([
+        provider('anthropic', { quota: { markedAt: T0, resetAt: T0 + DEFAULT_RESET_WITHIN_REACH_MS + MIN } }),
+      ]);
       const d = chooseAction({ ...base, verdict: v('idle'), wall: wall(), listing: far });
       assert.equal(d.action, 'escalate');
       assert.equal(d.escalation?.reason, 'reset-out-of-reach');
-      assert.equal(chooseAction({ ...base, verdict: v('idle'), wall: wall(), listing: far, resetWithinReachMs: DEFAULT_RESET_WITHIN_REACH_MS + 2 * MIN }).action, 'wait-for-reset');
+      assert.equal(
+        chooseAction({
+          ...base,
+          verdict: v('idle'),
+          wall: wall(),
+          listing: far,
+          resetWithinReachMs: DEFAULT_RESET_WITHIN_REACH_MS + 2 * MIN,
+        }).action,
+        'wait-for-reset',
+      );
     });
 
     it('reset unknown and no free provider: escalate, reporting every marked provider', () => {
@@ -92,18 +134,28 @@ describe('action per session', () => {
     });
 
     it('a reset of a provider that is not connected does not count', () => {
-      const l = listing([provider('anthropic', { quota: { markedAt: T0, resetAt: null } }), provider('openai', { connected: false, quota: { markedAt: T0, resetAt: T0 + MIN } })]);
+      const l = listing([
+        provider('anthropic', { quota: { markedAt: T0, resetAt: null } }),
+        provider('openai', { connected: false, quota: { markedAt: T0, resetAt: T0 + MIN } }),
+      ]);
       assert.equal(chooseAction({ ...base, verdict: v('idle'), wall: wall(), listing: l }).action, 'escalate');
     });
 
     it('balance failure: escalate even when another provider is free', () => {
-      const d = chooseAction({ ...base, verdict: v('idle'), wall: wall({ category: 'balance', reason: 'insufficient_quota' }) });
+      const d = chooseAction({
+        ...base,
+        verdict: v('idle'),
+        wall: wall({ category: 'balance', reason: 'insufficient_quota' }),
+      });
       assert.equal(d.action, 'escalate');
       assert.equal(d.escalation?.reason, 'balance');
     });
 
     it('a quota wall outranks a report and the hung verdict', () => {
-      assert.equal(chooseAction({ ...base, verdict: v('hung'), wall: wall({ abortFirst: true }), report }).action, 'recover');
+      assert.equal(
+        chooseAction({ ...base, verdict: v('hung'), wall: wall({ abortFirst: true }), report }).action,
+        'recover',
+      );
     });
   });
 });

@@ -5,11 +5,26 @@ import { failure, listing, MIN, msg, pair, provider, sample, SEC, T0 } from './f
 
 describe('assessSession and the status document', () => {
   it('idle with a done report in the newest message: harvest with the parsed report', () => {
-    const [a, b] = pair({ state: 'idle', newest: msg('m', { text: 'Finished.\nticket=PROJ-7 label=Kind/Bug status=done pr=#12 summary="fixed the parser"' }) }, {});
+    const [a, b] = pair(
+      {
+        state: 'idle',
+        newest: msg('m', {
+          text: 'Finished.\nticket=PROJ-7 label=Kind/Bug status=done pr=#12 summary="fixed the parser"',
+        }),
+      },
+      {},
+    );
     const r = assessSession([a, b], listing([provider('x')]), { now: T0 });
     assert.equal(r.verdict, 'idle');
     assert.equal(r.decision.action, 'harvest');
-    assert.deepEqual(r.report, { ticket: 'PROJ-7', label: 'Kind/Bug', status: 'done', pr: '#12', summary: 'fixed the parser', reason: null });
+    assert.deepEqual(r.report, {
+      ticket: 'PROJ-7',
+      label: 'Kind/Bug',
+      status: 'done',
+      pr: '#12',
+      summary: 'fixed the parser',
+      reason: null,
+    });
   });
 
   it('one sample: unsettled, leave alone', () => {
@@ -27,20 +42,41 @@ describe('assessSession and the status document', () => {
   });
 
   it('the document: required fields, unsettled verdict from the latest state, providers connected or marked only', () => {
-    const l = listing([provider('anthropic', { quota: { markedAt: T0, resetAt: T0 + 30 * MIN } }), provider('openai'), provider('catalogue-only', { connected: false })]);
+    const l = listing([
+      provider('anthropic', { quota: { markedAt: T0, resetAt: T0 + 30 * MIN } }),
+      provider('openai'),
+      provider('catalogue-only', { connected: false }),
+    ]);
     const [a, b] = pair({ state: 'idle', newest: msg('m', { finish: 'error', failure: failure() }) }, {});
     const walled = assessSession([a, b], l, { now: T0 });
     const lone = assessSession([sample({ id: 'ses_2', state: 'generating' })], l, { now: T0 });
-    const doc = buildStatusDocument({ assessments: [walled, lone], listing: l, baseUrl: 'http://x/', directory: '/w', dialect: 'spec', sampledAt: [T0, T0 + 45 * SEC] });
-    assert.deepEqual(doc.sessions[0].quotaWall && { ...doc.sessions[0].quotaWall }, { provider: 'anthropic', reason: 'account_usage_limit', category: 'usage-limit', resetAt: T0 + 30 * MIN, source: 'tail-probe', abortFirst: false });
+    const doc = buildStatusDocument({
+      assessments: [walled, lone],
+      listing: l,
+      baseUrl: 'http://x/',
+      directory: '/w',
+      dialect: 'spec',
+      sampledAt: [T0, T0 + 45 * SEC],
+    });
+    assert.deepEqual(doc.sessions[0].quotaWall && { ...doc.sessions[0].quotaWall }, {
+      provider: 'anthropic',
+      reason: 'account_usage_limit',
+      category: 'usage-limit',
+      resetAt: T0 + 30 * MIN,
+      source: 'tail-probe',
+      abortFirst: false,
+    });
     assert.equal(doc.sessions[0].action, 'recover');
     assert.equal(doc.sessions[1].verdict, 'healthy');
     assert.equal(doc.sessions[1].settled, false);
     assert.equal(doc.sessions[1].action, 'leave-alone');
-    assert.deepEqual(doc.providers.map((p) => [p.id, p.connected, p.quota]), [
-      ['anthropic', true, { markedAt: T0, resetAt: T0 + 30 * MIN }],
-      ['openai', true, null],
-    ]);
+    assert.deepEqual(
+      doc.providers.map((p) => [p.id, p.connected, p.quota]),
+      [
+        ['anthropic', true, { markedAt: T0, resetAt: T0 + 30 * MIN }],
+        ['openai', true, null],
+      ],
+    );
     assert.equal(doc.allFreeAt, T0 + 30 * MIN);
   });
 });

@@ -1,5 +1,11 @@
 import assert from 'node:assert/strict';
-import { categoryFromReason, categoryFromText, classifyFailure, QUOTA_REASONS, reasonForCategory } from '../../../../src/core/health/failure-category';
+import {
+  categoryFromReason,
+  categoryFromText,
+  classifyFailure,
+  QUOTA_REASONS,
+  reasonForCategory,
+} from '../../../../src/core/health/failure-category';
 
 describe('failure categories (spec Errors table)', () => {
   it('maps the four metadata.reason values', () => {
@@ -29,7 +35,10 @@ describe('failure categories (spec Errors table)', () => {
 
   it('HTTP 429 is a rate limit unless the text says usage or free limit', () => {
     assert.equal(classifyFailure({ statusCode: 429, text: 'Too many requests' }), 'rate-limit');
-    assert.equal(classifyFailure({ statusCode: 429, text: 'Weekly usage limit reached, resets Monday' }), 'usage-limit');
+    assert.equal(
+      classifyFailure({ statusCode: 429, text: 'Weekly usage limit reached, resets Monday' }),
+      'usage-limit',
+    );
     assert.equal(classifyFailure({ statusCode: 429, text: 'Free tier limit reached' }), 'free-tier');
   });
 

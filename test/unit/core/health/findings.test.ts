@@ -53,7 +53,10 @@ describe('issue 10 findings (decisions a person can trust)', () => {
     assert.match(v.basis, /tool `bash` running for 47 min, nothing else moved/);
     const short = judgeVerdict(a, b, { toolCeilingMs: 60 * MIN });
     assert.equal(short.verdict, 'healthy');
-    const [c, d] = pair({ state: 'generating', newest: msg('m1', { runningTool: { ...tool, waitingFor: 'permission' } }) }, {});
+    const [c, d] = pair(
+      { state: 'generating', newest: msg('m1', { runningTool: { ...tool, waitingFor: 'permission' } }) },
+      {},
+    );
     assert.equal(judgeVerdict(c, d, { toolCeilingMs: 30 * MIN }).verdict, 'healthy');
   });
 
@@ -66,7 +69,13 @@ describe('issue 10 findings (decisions a person can trust)', () => {
   });
 
   it('finding 6: a user prompt quoting a report line is no report (only assistant messages carry one)', () => {
-    const [a, b] = pair({ state: 'idle', newest: msg('m1', { role: 'user', text: 'like this:\nticket=T-9 status=done summary="quoted"' }) }, {});
+    const [a, b] = pair(
+      {
+        state: 'idle',
+        newest: msg('m1', { role: 'user', text: 'like this:\nticket=T-9 status=done summary="quoted"' }),
+      },
+      {},
+    );
     const r = assessSession([a, b], listing([provider('anthropic')]), { now: T0 + MIN });
     assert.equal(r.report, null);
     assert.equal(r.decision.action, 'wake');

@@ -1,5 +1,12 @@
 // Builders for samples, messages and listings used by the decision tests.
-import type { MessageFailure, MessageSnapshot, ProviderListing, ProviderRecord, SessionSample, SessionState } from '../../../../src/core/model';
+import type {
+  MessageFailure,
+  MessageSnapshot,
+  ProviderListing,
+  ProviderRecord,
+  SessionSample,
+  SessionState,
+} from '../../../../src/core/model';
 
 export const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 export const SEC = 1000;
@@ -24,7 +31,15 @@ export function msg(id: string | null, patch: Partial<MessageSnapshot> = {}): Me
 }
 
 export function failure(patch: Partial<MessageFailure> = {}): MessageFailure {
-  return { text: 'usage limit reached', reason: 'account_usage_limit', provider: 'anthropic', statusCode: null, category: 'usage-limit', resetAt: null, ...patch };
+  return {
+    text: 'usage limit reached',
+    reason: 'account_usage_limit',
+    provider: 'anthropic',
+    statusCode: null,
+    category: 'usage-limit',
+    resetAt: null,
+    ...patch,
+  };
 }
 
 export interface SampleInit {

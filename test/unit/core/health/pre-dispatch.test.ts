@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { preDispatchCheck } from '../../../../src/core/health/pre-dispatch';
-import { chooseRecoveryProvider, earliestConnectedReset, freeProviders, modelOn } from '../../../../src/core/health/provider-choice';
+import {
+  chooseRecoveryProvider,
+  earliestConnectedReset,
+  freeProviders,
+  modelOn,
+} from '../../../../src/core/health/provider-choice';
 import { listing, MIN, provider, T0 } from './fixtures';
 
 describe('pre-dispatch check', () => {
@@ -10,7 +15,14 @@ describe('pre-dispatch check', () => {
   });
 
   it('intended marked: names the provider to dispatch on instead', () => {
-    const c = preDispatchCheck('anthropic', listing([provider('anthropic', { quota: { markedAt: T0, resetAt: T0 + MIN } }), provider('openai'), provider('groq')]));
+    const c = preDispatchCheck(
+      'anthropic',
+      listing([
+        provider('anthropic', { quota: { markedAt: T0, resetAt: T0 + MIN } }),
+        provider('openai'),
+        provider('groq'),
+      ]),
+    );
     assert.equal(c.ok, false);
     assert.equal(c.dispatchOn, 'openai');
     assert.equal(c.fallback, 'groq');
@@ -32,16 +44,30 @@ describe('pre-dispatch check', () => {
   });
 
   it('nothing free at all: dispatchOn null', () => {
-    const c = preDispatchCheck('a', listing([provider('a', { quota: { markedAt: T0, resetAt: null } }), provider('b', { quota: { markedAt: T0, resetAt: null } })]));
+    const c = preDispatchCheck(
+      'a',
+      listing([
+        provider('a', { quota: { markedAt: T0, resetAt: null } }),
+        provider('b', { quota: { markedAt: T0, resetAt: null } }),
+      ]),
+    );
     assert.equal(c.dispatchOn, null);
     assert.equal(c.ok, false);
   });
 });
 
 describe('provider choice', () => {
-  const l = listing([provider('a', { quota: { markedAt: T0, resetAt: T0 + 5 * MIN } }), provider('b'), provider('c', { connected: false }), provider('d', { models: ['x', 'y'], defaultModel: 'y' })]);
+  const l = listing([
+    provider('a', { quota: { markedAt: T0, resetAt: T0 + 5 * MIN } }),
+    provider('b'),
+    provider('c', { connected: false }),
+    provider('d', { models: ['x', 'y'], defaultModel: 'y' }),
+  ]);
   it('free providers are connected and unmarked, in connected order', () => {
-    assert.deepEqual(freeProviders(l).map((p) => p.id), ['b', 'd']);
+    assert.deepEqual(
+      freeProviders(l).map((p) => p.id),
+      ['b', 'd'],
+    );
     assert.equal(chooseRecoveryProvider(l, 'b')?.id, 'd');
   });
   it('earliest reset among marked connected providers', () => {

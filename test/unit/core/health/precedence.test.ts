@@ -7,7 +7,15 @@ import type { QuotaWall } from '../../../../src/core/model';
 import { failure, listing, MIN, msg, pair, provider, T0 } from './fixtures';
 
 describe('health/precedence: one order for badge, action, tooltip and CLI', () => {
-  const wall: QuotaWall = { provider: 'a', reason: null, category: 'rate-limit', resetAt: null, source: 'tail-probe', abortFirst: false, text: null };
+  const wall: QuotaWall = {
+    provider: 'a',
+    reason: null,
+    category: 'rate-limit',
+    resetAt: null,
+    source: 'tail-probe',
+    abortFirst: false,
+    text: null,
+  };
   const report = { ticket: 'T', label: null, status: 'done' as const, pr: null, summary: null, reason: null };
 
   it('unreadable > quota wall > report > verdict > pending', () => {

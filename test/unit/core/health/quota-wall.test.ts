@@ -8,23 +8,41 @@ const failed = (patch = {}) => msg('msg_2', { finish: 'error', failure: failure(
 describe('quota-wall detection (spec order: tail probe, state, provider listing)', () => {
   describe('1. tail probe', () => {
     it('assistant + finish error + error part with a quota reason', () => {
-      const w = tailProbe(sample({ state: 'idle', newest: failed({ reason: 'free_tier_limit', category: 'free-tier', provider: 'openrouter' }) }));
-      assert.deepEqual(w && { p: w.provider, r: w.reason, c: w.category, s: w.source }, { p: 'openrouter', r: 'free_tier_limit', c: 'free-tier', s: 'tail-probe' });
+      const w = tailProbe(
+        sample({
+          state: 'idle',
+          newest: failed({ reason: 'free_tier_limit', category: 'free-tier', provider: 'openrouter' }),
+        }),
+      );
+      assert.deepEqual(w && { p: w.provider, r: w.reason, c: w.category, s: w.source }, {
+        p: 'openrouter',
+        r: 'free_tier_limit',
+        c: 'free-tier',
+        s: 'tail-probe',
+      });
     });
 
     it('an error text part that is not a quota wall is no wall', () => {
-      const m = msg('msg_2', { finish: 'error', failure: failure({ reason: 'tool_error', category: null, text: 'bash: command not found' }) });
+      const m = msg('msg_2', {
+        finish: 'error',
+        failure: failure({ reason: 'tool_error', category: null, text: 'bash: command not found' }),
+      });
       assert.equal(tailProbe(sample({ state: 'idle', newest: m })), null);
     });
 
     it('needs role assistant and finish error', () => {
-      assert.equal(tailProbe(sample({ newest: msg('m', { role: 'user', finish: 'error', failure: failure() }) })), null);
+      assert.equal(
+        tailProbe(sample({ newest: msg('m', { role: 'user', finish: 'error', failure: failure() }) })),
+        null,
+      );
       assert.equal(tailProbe(sample({ newest: msg('m', { finish: 'stop', failure: failure() }) })), null);
       assert.equal(tailProbe(sample({ newest: null })), null);
     });
 
     it('falls back to the message provider when the part names none', () => {
-      const w = tailProbe(sample({ newest: msg('m', { finish: 'error', providerID: 'local', failure: failure({ provider: null }) }) }));
+      const w = tailProbe(
+        sample({ newest: msg('m', { finish: 'error', providerID: 'local', failure: failure({ provider: null }) }) }),
+      );
       assert.equal(w?.provider, 'local');
     });
   });
@@ -45,7 +63,13 @@ describe('quota-wall detection (spec order: tail probe, state, provider listing)
       const retry = { attempt: 3, message: 'Rate limit reached', next: T0 + 3600 * SEC };
       const [a, b] = pair({ state: 'generating', retry, newest: msg('m', { providerID: 'local', partCount: 0 }) }, {});
       const w = detectQuotaWall(b, judgeVerdict(a, b), null);
-      assert.deepEqual(w && { p: w.provider, c: w.category, r: w.resetAt, s: w.source, a: w.abortFirst }, { p: 'local', c: 'rate-limit', r: T0 + 3600 * SEC, s: 'retry-status', a: true });
+      assert.deepEqual(w && { p: w.provider, c: w.category, r: w.resetAt, s: w.source, a: w.abortFirst }, {
+        p: 'local',
+        c: 'rate-limit',
+        r: T0 + 3600 * SEC,
+        s: 'retry-status',
+        a: true,
+      });
     });
 
     it('a retry for a non-quota reason (overloaded) is no wall', () => {
@@ -55,14 +79,31 @@ describe('quota-wall detection (spec order: tail probe, state, provider listing)
 
   describe('3. provider listing', () => {
     it('a frozen generating session on a provider with a quota object: retry spin, abort first', () => {
-      const [a, b] = pair({ state: 'generating', progress: { stepCount: 3, lastStepAt: T0 }, newest: msg('m', { providerID: 'anthropic' }) }, {});
-      const l = listing([provider('anthropic', { quota: { markedAt: T0 - 60 * SEC, resetAt: T0 + 3600 * SEC } }), provider('openai')]);
+      const [a, b] = pair(
+        {
+          state: 'generating',
+          progress: { stepCount: 3, lastStepAt: T0 },
+          newest: msg('m', { providerID: 'anthropic' }),
+        },
+        {},
+      );
+      const l = listing([
+        provider('anthropic', { quota: { markedAt: T0 - 60 * SEC, resetAt: T0 + 3600 * SEC } }),
+        provider('openai'),
+      ]);
       const w = detectQuotaWall(b, judgeVerdict(a, b), l);
-      assert.deepEqual(w && { s: w.source, a: w.abortFirst, r: w.resetAt }, { s: 'provider-listing', a: true, r: T0 + 3600 * SEC });
+      assert.deepEqual(w && { s: w.source, a: w.abortFirst, r: w.resetAt }, {
+        s: 'provider-listing',
+        a: true,
+        r: T0 + 3600 * SEC,
+      });
     });
 
     it('a healthy session on a marked provider has no wall', () => {
-      const [a, b] = pair({ progress: { stepCount: 3, lastStepAt: T0 } }, { progress: { stepCount: 5, lastStepAt: T0 + 30 * SEC } });
+      const [a, b] = pair(
+        { progress: { stepCount: 3, lastStepAt: T0 } },
+        { progress: { stepCount: 5, lastStepAt: T0 + 30 * SEC } },
+      );
       const l = listing([provider('anthropic', { quota: { markedAt: T0, resetAt: null } })]);
       assert.equal(detectQuotaWall(b, judgeVerdict(a, b), l), null);
     });
@@ -74,7 +115,10 @@ describe('quota-wall detection (spec order: tail probe, state, provider listing)
     });
 
     it('a balance failure has no reset time', () => {
-      const s = sample({ state: 'idle', newest: failed({ category: 'balance', reason: 'insufficient_quota', resetAt: T0 + 5 * SEC }) });
+      const s = sample({
+        state: 'idle',
+        newest: failed({ category: 'balance', reason: 'insufficient_quota', resetAt: T0 + 5 * SEC }),
+      });
       assert.equal(observedWall(s)?.resetAt, null);
     });
   });
@@ -89,8 +133,19 @@ describe('quota-wall detection (spec order: tail probe, state, provider listing)
       assert.equal(allFreeAt(l), T0 + 50 * SEC);
     });
     it('is unknown (null) when one marked provider has no reset, or a balance failure', () => {
-      assert.equal(allFreeAt(listing([provider('a', { quota: { markedAt: T0, resetAt: T0 + 1 } }), provider('b', { quota: { markedAt: T0, resetAt: null } })])), null);
-      assert.equal(allFreeAt(listing([provider('a', { quota: { markedAt: T0, resetAt: T0 + 1, category: 'balance' } })])), null);
+      assert.equal(
+        allFreeAt(
+          listing([
+            provider('a', { quota: { markedAt: T0, resetAt: T0 + 1 } }),
+            provider('b', { quota: { markedAt: T0, resetAt: null } }),
+          ]),
+        ),
+        null,
+      );
+      assert.equal(
+        allFreeAt(listing([provider('a', { quota: { markedAt: T0, resetAt: T0 + 1, category: 'balance' } })])),
+        null,
+      );
     });
     it('is null when nothing is marked', () => {
       assert.equal(allFreeAt(listing([provider('a')])), null);

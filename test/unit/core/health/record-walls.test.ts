@@ -4,8 +4,21 @@ import { recordWalls } from '../../../../src/core/health/record-walls';
 import { failure, MIN, msg, sample, SEC, T0 } from './fixtures';
 
 describe('health/recordWalls (stock opencode quota marks)', () => {
-  const wallA = sample({ id: 'A', state: 'idle', newest: msg('m_a', { providerID: 'local', finish: 'error', failure: failure({ provider: 'local', category: 'rate-limit', reason: 'rate_limit' }), completedAt: T0 - 10 * MIN }) });
-  const okB = sample({ id: 'B', state: 'idle', newest: msg('m_b', { providerID: 'local', completedAt: T0 - 1 * MIN, text: 'done' }) });
+  const wallA = sample({
+    id: 'A',
+    state: 'idle',
+    newest: msg('m_a', {
+      providerID: 'local',
+      finish: 'error',
+      failure: failure({ provider: 'local', category: 'rate-limit', reason: 'rate_limit' }),
+      completedAt: T0 - 10 * MIN,
+    }),
+  });
+  const okB = sample({
+    id: 'B',
+    state: 'idle',
+    newest: msg('m_b', { providerID: 'local', completedAt: T0 - 1 * MIN, text: 'done' }),
+  });
 
   for (const order of [
     ['A then B', [wallA, okB]],
@@ -25,7 +38,13 @@ describe('health/recordWalls (stock opencode quota marks)', () => {
     recordWalls(book, [wallA]);
     assert.equal(book.get('local')?.markedAt, T0 - 10 * MIN);
     const other = new QuotaMarkBook(() => T0);
-    const retry = (next: number) => sample({ id: 'R', at: T0, newest: msg('m_r', { providerID: 'p2' }), retry: { attempt: 1, message: 'Rate limit reached', next } });
+    const retry = (next: number) =>
+      sample({
+        id: 'R',
+        at: T0,
+        newest: msg('m_r', { providerID: 'p2' }),
+        retry: { attempt: 1, message: 'Rate limit reached', next },
+      });
     recordWalls(other, [retry(T0 + 5 * SEC)]);
     assert.equal(other.get('p2'), null);
     recordWalls(other, [retry(T0 + 10 * MIN)]);

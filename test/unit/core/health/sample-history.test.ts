@@ -3,7 +3,8 @@ import { SampleHistory } from '../../../../src/core/health/sample-history';
 import { MIN, sample, SEC, T0 } from './fixtures';
 
 describe('health/SampleHistory', () => {
-  const grown = (at: number, steps: number, id = 'ses_1') => sample({ id, at, progress: { stepCount: steps, lastStepAt: at } });
+  const grown = (at: number, steps: number, id = 'ses_1') =>
+    sample({ id, at, progress: { stepCount: steps, lastStepAt: at } });
 
   it('picks the newest earlier sample at least the minimum spacing old as the baseline', () => {
     const h = new SampleHistory({ spacingMs: 45 * SEC });
@@ -93,7 +94,7 @@ describe('health/SampleHistory', () => {
       const all: Array<{ at: number }> = [];
       let most = 0;
       let missed = 0;
-      const step = (90 - 30) * SEC / 4;
+      const step = ((90 - 30) * SEC) / 4;
       for (let t = 0; t <= 10 * MIN; t += 200) {
         const s = grown(T0 + t, t);
         h.add(s);
@@ -119,7 +120,10 @@ describe('health/SampleHistory', () => {
       const times = [0, 50, 10, 70, 5, 100, 95, 130].map((x) => T0 + x * SEC);
       for (const at of times) h.add(grown(at, at));
       const kept = h.samples('ses_1').map((s) => s.at);
-      assert.deepEqual(kept, [...kept].sort((a, b) => a - b));
+      assert.deepEqual(
+        kept,
+        [...kept].sort((a, b) => a - b),
+      );
       assert.equal(kept[kept.length - 1], T0 + 130 * SEC, 'the newest stays');
       assert.equal(h.baseline(h.latest('ses_1')!)?.at, T0 + 100 * SEC);
     });

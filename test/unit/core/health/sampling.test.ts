@@ -42,7 +42,10 @@ describe('health/sampling: collectSettledSamples', () => {
     assert.equal(byId.get(busy)?.verdict, 'healthy');
     assert.equal(byId.get(idle)?.decision.action, 'wake');
     assert.equal(byId.get(idle)?.samples, 2);
-    assert.ok(!server.requests.some((r) => r.path === '/event'), 'no event stream on a backend without one (capabilities.events false)');
+    assert.ok(
+      !server.requests.some((r) => r.path === '/event'),
+      'no event stream on a backend without one (capabilities.events false)',
+    );
   });
 
   it('samples again (up to maxSamples) while a session of interest disagrees; others do not hold it up', async () => {

@@ -5,7 +5,10 @@ import { msg, pair, sample, SEC, T0 } from './fixtures';
 describe('health verdict (two samples, spec table and rules 1-3)', () => {
   describe('healthy', () => {
     it('generating in both with stepCount growing', () => {
-      const [a, b] = pair({ progress: { stepCount: 10, lastStepAt: T0 } }, { progress: { stepCount: 12, lastStepAt: T0 + 40 * SEC } });
+      const [a, b] = pair(
+        { progress: { stepCount: 10, lastStepAt: T0 } },
+        { progress: { stepCount: 12, lastStepAt: T0 + 40 * SEC } },
+      );
       const v = judgeVerdict(a, b);
       assert.equal(v.verdict, 'healthy');
       assert.equal(v.resample, false);
@@ -19,7 +22,10 @@ describe('health verdict (two samples, spec table and rules 1-3)', () => {
 
     it('a long tool call keeps lastStepAt stale while stepCount grows: healthy', () => {
       const stale = T0 - 10 * 60 * SEC;
-      const [a, b] = pair({ progress: { stepCount: 40, lastStepAt: stale } }, { progress: { stepCount: 41, lastStepAt: stale } });
+      const [a, b] = pair(
+        { progress: { stepCount: 40, lastStepAt: stale } },
+        { progress: { stepCount: 41, lastStepAt: stale } },
+      );
       const v = judgeVerdict(a, b);
       assert.equal(v.verdict, 'healthy');
       assert.equal(v.frozen, false);
@@ -31,7 +37,10 @@ describe('health verdict (two samples, spec table and rules 1-3)', () => {
     });
 
     it('only the lastStepAt heartbeat moved: not all frozen, so not hung', () => {
-      const [a, b] = pair({ progress: { stepCount: 5, lastStepAt: T0 } }, { progress: { stepCount: 5, lastStepAt: T0 + 30 * SEC } });
+      const [a, b] = pair(
+        { progress: { stepCount: 5, lastStepAt: T0 } },
+        { progress: { stepCount: 5, lastStepAt: T0 + 30 * SEC } },
+      );
       const v = judgeVerdict(a, b);
       assert.equal(v.verdict, 'healthy');
       assert.match(v.basis, /heartbeat/);
@@ -39,7 +48,10 @@ describe('health verdict (two samples, spec table and rules 1-3)', () => {
 
     it('stock opencode: a tool the server reports running is a live signal', () => {
       const tool = { name: 'bash', since: T0 - 60 * SEC };
-      const [a, b] = pair({ progress: { stepCount: 2, lastStepAt: T0 - 60 * SEC }, newest: msg('msg_1', { runningTool: tool }) }, {});
+      const [a, b] = pair(
+        { progress: { stepCount: 2, lastStepAt: T0 - 60 * SEC }, newest: msg('msg_1', { runningTool: tool }) },
+        {},
+      );
       const v = judgeVerdict(a, b);
       assert.equal(v.verdict, 'healthy');
       assert.match(v.basis, /tool "bash" running/);
@@ -80,7 +92,10 @@ describe('health verdict (two samples, spec table and rules 1-3)', () => {
     });
 
     it('a user message as the newest message, frozen while generating: the queued prompt is never consumed', () => {
-      const [a, b] = pair({ progress: { stepCount: 1, lastStepAt: T0 }, newest: msg('msg_5', { role: 'user', providerID: null }) }, {});
+      const [a, b] = pair(
+        { progress: { stepCount: 1, lastStepAt: T0 }, newest: msg('msg_5', { role: 'user', providerID: null }) },
+        {},
+      );
       assert.equal(judgeVerdict(a, b).verdict, 'hung');
     });
   });
@@ -111,7 +126,10 @@ describe('health verdict (two samples, spec table and rules 1-3)', () => {
 
   describe('rule 1: never a verdict from one snapshot, never a guess', () => {
     it('one sample gives no verdict, in particular never hung', () => {
-      for (const s of [sample({ state: 'generating', progress: { stepCount: 1, lastStepAt: T0 - 3600 * SEC } }), sample({ state: 'idle' })]) {
+      for (const s of [
+        sample({ state: 'generating', progress: { stepCount: 1, lastStepAt: T0 - 3600 * SEC } }),
+        sample({ state: 'idle' }),
+      ]) {
         const v = judgeVerdict(s);
         assert.equal(v.verdict, null);
         assert.equal(v.resample, true);
@@ -129,9 +147,19 @@ describe('health verdict (two samples, spec table and rules 1-3)', () => {
       assert.equal(v.resample, true);
       assert.match(v.basis, /disagree on state \(generating, then idle\)/);
       // ... and the third sample, generating again with steps, settles it as healthy.
-      const c = sample({ at: b.at + 45 * SEC, state: 'generating', progress: { stepCount: 6, lastStepAt: b.at + 40 * SEC }, newest: msg('msg_3') });
+      const c = sample({
+        at: b.at + 45 * SEC,
+        state: 'generating',
+        progress: { stepCount: 6, lastStepAt: b.at + 40 * SEC },
+        newest: msg('msg_3'),
+      });
       assert.equal(judgeVerdict(b, c).verdict, null);
-      const d = sample({ at: c.at + 45 * SEC, state: 'generating', progress: { stepCount: 9, lastStepAt: c.at + 40 * SEC }, newest: msg('msg_4') });
+      const d = sample({
+        at: c.at + 45 * SEC,
+        state: 'generating',
+        progress: { stepCount: 9, lastStepAt: c.at + 40 * SEC },
+        newest: msg('msg_4'),
+      });
       assert.equal(judgeVerdict(c, d).verdict, 'healthy');
     });
 
@@ -148,7 +176,10 @@ describe('health verdict (two samples, spec table and rules 1-3)', () => {
     });
 
     it('idle in both but stepCount grew: progress is not stale, sample again', () => {
-      const [a, b] = pair({ state: 'idle', progress: { stepCount: 1, lastStepAt: T0 } }, { progress: { stepCount: 3, lastStepAt: T0 + 20 * SEC } });
+      const [a, b] = pair(
+        { state: 'idle', progress: { stepCount: 1, lastStepAt: T0 } },
+        { progress: { stepCount: 3, lastStepAt: T0 + 20 * SEC } },
+      );
       assert.equal(judgeVerdict(a, b).verdict, null);
     });
 
@@ -162,7 +193,10 @@ describe('health verdict (two samples, spec table and rules 1-3)', () => {
     });
 
     it('samples of different sessions are a programming error', () => {
-      assert.throws(() => judgeVerdict(sample({ id: 'a' }), sample({ id: 'b', at: T0 + 45 * SEC })), /different sessions/);
+      assert.throws(
+        () => judgeVerdict(sample({ id: 'a' }), sample({ id: 'b', at: T0 + 45 * SEC })),
+        /different sessions/,
+      );
     });
   });
 });

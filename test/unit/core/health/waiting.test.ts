@@ -4,13 +4,32 @@ import assert from 'node:assert/strict';
 import { chooseAction } from '../../../../src/core/health/action';
 import { assessSession } from '../../../../src/core/health/assess';
 import { headline } from '../../../../src/core/health/precedence';
-import { chooseRecoveryProvider, freeProviders, inScope, parseProviderScope } from '../../../../src/core/health/provider-choice';
+import {
+  chooseRecoveryProvider,
+  freeProviders,
+  inScope,
+  parseProviderScope,
+} from '../../../../src/core/health/provider-choice';
 import { judgeVerdict } from '../../../../src/core/health/verdict';
 import type { ProviderListing, WaitingRequest } from '../../../../src/core/model';
 import { failure, msg, pair, T0 } from './fixtures';
 
-const PERMISSION: WaitingRequest = { kind: 'permission', requestID: 'per_1', sessionID: 'ses_1', title: 'permission: bash ls', permission: { tool: 'bash', patterns: ['ls'], always: ['ls *'] }, questions: [] };
-const QUESTION: WaitingRequest = { kind: 'question', requestID: 'que_1', sessionID: 'ses_1', title: 'question: Colour', permission: null, questions: [{ question: 'Which?', header: 'Colour', options: [], multiple: false, custom: true }] };
+const PERMISSION: WaitingRequest = {
+  kind: 'permission',
+  requestID: 'per_1',
+  sessionID: 'ses_1',
+  title: 'permission: bash ls',
+  permission: { tool: 'bash', patterns: ['ls'], always: ['ls *'] },
+  questions: [],
+};
+const QUESTION: WaitingRequest = {
+  kind: 'question',
+  requestID: 'que_1',
+  sessionID: 'ses_1',
+  title: 'question: Colour',
+  permission: null,
+  questions: [{ question: 'Which?', header: 'Colour', options: [], multiple: false, custom: true }],
+};
 
 const LISTING: ProviderListing = {
   providers: [
@@ -52,7 +71,22 @@ describe('waiting for a person: verdict and action', () => {
     b.waiting = QUESTION;
     const s = assessSession([a, b], LISTING, { now: T0 });
     assert.deepEqual([s.verdict, s.decision.action, s.waiting?.requestID], ['waiting', 'answer', 'que_1']);
-    assert.equal(headline({ verdict: 'waiting', quotaWall: { provider: 'anthropic', reason: null, category: 'usage-limit', resetAt: null, source: 'tail-probe', abortFirst: false, text: null }, report: null }), 'waiting');
+    assert.equal(
+      headline({
+        verdict: 'waiting',
+        quotaWall: {
+          provider: 'anthropic',
+          reason: null,
+          category: 'usage-limit',
+          resetAt: null,
+          source: 'tail-probe',
+          abortFirst: false,
+          text: null,
+        },
+        report: null,
+      }),
+      'waiting',
+    );
     const walled = pair({ newest: msg('msg_1', { failure: failure() }) }, {});
     walled[1].waiting = PERMISSION;
     assert.equal(assessSession(walled, LISTING, { now: T0 }).decision.action, 'answer');
@@ -66,7 +100,10 @@ describe('provider scope of recovery and wake', () => {
     assert.equal(inScope('anthropic', []), true);
     assert.equal(inScope('opencode', ['opencode']), true);
     assert.equal(inScope('anthropic', ['openai']), false);
-    assert.deepEqual(freeProviders(LISTING, ['anthropic'], []).map((p) => p.id), ['openai']);
+    assert.deepEqual(
+      freeProviders(LISTING, ['anthropic'], []).map((p) => p.id),
+      ['openai'],
+    );
     assert.equal(chooseRecoveryProvider(LISTING, 'anthropic')?.id, 'opencode');
     assert.equal(chooseRecoveryProvider(LISTING, 'anthropic', [])?.id, 'openai');
     assert.equal(chooseRecoveryProvider(LISTING, 'anthropic', ['opencode'])?.id, 'opencode');

@@ -1,6 +1,15 @@
 import { strict as assert } from 'node:assert';
 import { sessionContextValue } from '../../../../src/core/monitor/context-values';
-import { ago, agoCoarse, badgeLook, describeRow, escapeMarkdown, tooltipMarkdown, until, untilCoarse } from '../../../../src/core/monitor/present';
+import {
+  ago,
+  agoCoarse,
+  badgeLook,
+  describeRow,
+  escapeMarkdown,
+  tooltipMarkdown,
+  until,
+  untilCoarse,
+} from '../../../../src/core/monitor/present';
 import { needsAttention, type SessionRow } from '../../../../src/core/monitor/row';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -25,8 +34,22 @@ function row(over: Partial<SessionRow> = {}): SessionRow {
     failureText: null,
     newestText: null,
     evidence: {
-      earlier: { at: NOW - 45_000, state: 'generating', stepCount: 40, lastStepAt: NOW - 50_000, newestId: 'msg_1', newestRole: 'assistant' },
-      latest: { at: NOW, state: 'generating', stepCount: 42, lastStepAt: NOW - 12_000, newestId: 'msg_2', newestRole: 'assistant' },
+      earlier: {
+        at: NOW - 45_000,
+        state: 'generating',
+        stepCount: 40,
+        lastStepAt: NOW - 50_000,
+        newestId: 'msg_1',
+        newestRole: 'assistant',
+      },
+      latest: {
+        at: NOW,
+        state: 'generating',
+        stepCount: 42,
+        lastStepAt: NOW - 12_000,
+        newestId: 'msg_2',
+        newestRole: 'assistant',
+      },
     },
     ...over,
   };
@@ -39,10 +62,22 @@ describe('core/monitor/present', () => {
 
   it('describes a quota wall with its reset, or says the reset is unknown', () => {
     const resetAt = NOW + (2 * 60 + 3) * 60_000;
-    const withReset = describeRow(row({ badge: 'quota-wall', quotaWall: { provider: 'anthropic', reason: 'account_usage_limit', category: 'usage-limit', resetAt } }), NOW);
+    const withReset = describeRow(
+      row({
+        badge: 'quota-wall',
+        quotaWall: { provider: 'anthropic', reason: 'account_usage_limit', category: 'usage-limit', resetAt },
+      }),
+      NOW,
+    );
     assert.match(withReset, /resets \d{4}-\d\d-\d\d \d\d:\d\d \(in 2h 15m\)$/);
-    assert.match(describeRow(row({ quotaWall: { provider: null, reason: null, category: 'rate-limit', resetAt: null } }), NOW), /reset unknown$/);
-    assert.match(describeRow(row({ quotaWall: { provider: 'p', reason: null, category: 'balance', resetAt: null } }), NOW), /balance: needs top-up$/);
+    assert.match(
+      describeRow(row({ quotaWall: { provider: null, reason: null, category: 'rate-limit', resetAt: null } }), NOW),
+      /reset unknown$/,
+    );
+    assert.match(
+      describeRow(row({ quotaWall: { provider: 'p', reason: null, category: 'balance', resetAt: null } }), NOW),
+      /balance: needs top-up$/,
+    );
   });
 
   it('relative times in the row text are coarse: minutes, then 5-minute steps, then hours', () => {
@@ -76,10 +111,22 @@ describe('core/monitor/present', () => {
     const texts = Array.from({ length: 6 }, (_, i) => describeRow(stalled, NOW + i * 45_000));
     assert.ok(new Set(texts).size <= 2, texts.join('\n'));
     // A moving one (moved at each sample) always reads "<1m ago".
-    const moving = Array.from({ length: 6 }, (_, i) => describeRow(row({ lastMovedAt: NOW + i * 45_000 - 3_000 }), NOW + i * 45_000));
+    const moving = Array.from({ length: 6 }, (_, i) =>
+      describeRow(row({ lastMovedAt: NOW + i * 45_000 - 3_000 }), NOW + i * 45_000),
+    );
     assert.equal(new Set(moving).size, 1);
     // A quota wall's reset countdown in the text moves in 15-minute steps over an hour.
-    const wall = row({ lastMovedAt: NOW - 31 * 60_000, badge: 'quota-wall', quotaWall: { provider: 'p', reason: null, category: 'usage-limit', resetAt: NOW + 3 * 3600_000, markedAt: NOW - 20 * 60_000 - 10_000 } });
+    const wall = row({
+      lastMovedAt: NOW - 31 * 60_000,
+      badge: 'quota-wall',
+      quotaWall: {
+        provider: 'p',
+        reason: null,
+        category: 'usage-limit',
+        resetAt: NOW + 3 * 3600_000,
+        markedAt: NOW - 20 * 60_000 - 10_000,
+      },
+    });
     const walls = Array.from({ length: 8 }, (_, i) => describeRow(wall, NOW + i * 45_000));
     assert.ok(new Set(walls).size <= 3, walls.join('\n'));
   });
@@ -90,7 +137,18 @@ describe('core/monitor/present', () => {
   });
 
   it('says why there is no verdict yet', () => {
-    const d = describeRow(row({ badge: 'unknown', verdict: null, action: null, pending: 'first sample taken', stepCount: null, lastMovedAt: null, model: null }), NOW);
+    const d = describeRow(
+      row({
+        badge: 'unknown',
+        verdict: null,
+        action: null,
+        pending: 'first sample taken',
+        stepCount: null,
+        lastMovedAt: null,
+        model: null,
+      }),
+      NOW,
+    );
     assert.equal(d, 'first sample taken');
   });
 
@@ -100,9 +158,25 @@ describe('core/monitor/present', () => {
     assert.match(hung, /\+verdict-hung(\+|$)/);
     assert.match(hung, /\+action-abortThenWake(\+|$)/);
     assert.match(hung, /\+attention(\+|$)/);
-    const wall = sessionContextValue(row({ badge: 'quota-wall', verdict: 'idle', state: 'idle', action: 'recover', quotaWall: { provider: 'p', reason: 'rate_limit', category: 'rate-limit', resetAt: null } }));
+    const wall = sessionContextValue(
+      row({
+        badge: 'quota-wall',
+        verdict: 'idle',
+        state: 'idle',
+        action: 'recover',
+        quotaWall: { provider: 'p', reason: 'rate_limit', category: 'rate-limit', resetAt: null },
+      }),
+    );
     assert.match(wall, /\+state-idle\+.*\+quotaWall(\+|$)/);
-    const report = sessionContextValue(row({ badge: 'report-done', verdict: 'idle', state: 'idle', action: 'harvest', report: { ticket: 'T-1', label: null, status: 'done', pr: null, summary: null, reason: null } }));
+    const report = sessionContextValue(
+      row({
+        badge: 'report-done',
+        verdict: 'idle',
+        state: 'idle',
+        action: 'harvest',
+        report: { ticket: 'T-1', label: null, status: 'done', pr: null, summary: null, reason: null },
+      }),
+    );
     assert.match(report, /\+report(\+|$)/);
   });
 
@@ -117,7 +191,10 @@ describe('core/monitor/present', () => {
   });
 
   it('escapes server text in the tooltip so it cannot become a link or markup', () => {
-    const md = tooltipMarkdown(row({ failureText: 'see [here](command:workbench.action.reloadWindow) <img src=x>' }), NOW);
+    const md = tooltipMarkdown(
+      row({ failureText: 'see [here](command:workbench.action.reloadWindow) <img src=x>' }),
+      NOW,
+    );
     assert.ok(!md.includes('[here](command:'), md);
     assert.ok(md.includes('\\[here\\]\\(command:workbench\\.action\\.reloadWindow\\)'));
     assert.ok(md.includes('\\<img src=x\\>'));
@@ -127,7 +204,16 @@ describe('core/monitor/present', () => {
   });
 
   it('has a distinct icon for every badge', () => {
-    const badges = ['unknown', 'healthy', 'idle', 'hung', 'quota-wall', 'report-done', 'report-blocked', 'report-handoff'] as const;
+    const badges = [
+      'unknown',
+      'healthy',
+      'idle',
+      'hung',
+      'quota-wall',
+      'report-done',
+      'report-blocked',
+      'report-handoff',
+    ] as const;
     assert.equal(new Set(badges.map((b) => badgeLook(b).icon)).size, badges.length);
   });
 
@@ -138,14 +224,26 @@ describe('core/monitor/present', () => {
     assert.equal(until(NOW + 3 * 86400_000, NOW), 'in 3d 0h');
   });
 
-  it('shows a quota mark\'s age, a transient retry on a healthy row, and why a row is unknown (issue 10)', () => {
-    const wall = { provider: 'local', reason: 'rate_limit', category: 'rate-limit' as const, resetAt: null, markedAt: NOW - 47 * 60_000 };
+  it("shows a quota mark's age, a transient retry on a healthy row, and why a row is unknown (issue 10)", () => {
+    const wall = {
+      provider: 'local',
+      reason: 'rate_limit',
+      category: 'rate-limit' as const,
+      resetAt: null,
+      markedAt: NOW - 47 * 60_000,
+    };
     assert.match(describeRow(row({ badge: 'quota-wall', quotaWall: wall }), NOW), /reset unknown · marked 45m ago$/);
     assert.match(tooltipMarkdown(row({ badge: 'quota-wall', quotaWall: wall }), NOW), /; marked 47m ago/);
     const retrying = row({ retrying: 'retrying (attempt 2, next in 5 s)' });
     assert.equal(describeRow(retrying, NOW), 'step 42 · moved <1m ago · local/m1 · retrying (attempt 2, next in 5 s)');
     assert.match(tooltipMarkdown(retrying, NOW), /not a quota wall/);
-    const unknown = row({ badge: 'unknown', verdict: null, action: null, unreadable: 'GET /session/{id}/message failed: HTTP 500', pending: 'the newest message could not be read: HTTP 500' });
+    const unknown = row({
+      badge: 'unknown',
+      verdict: null,
+      action: null,
+      unreadable: 'GET /session/{id}/message failed: HTTP 500',
+      pending: 'the newest message could not be read: HTTP 500',
+    });
     assert.match(describeRow(unknown, NOW), /^unknown: GET \/session\/\{id\}\/message failed: HTTP 500/);
     assert.match(sessionContextValue(unknown), /\+verdict-unknown(\+|$)/);
   });

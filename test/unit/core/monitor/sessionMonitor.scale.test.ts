@@ -11,7 +11,11 @@ import { startSpecServer, type SpecServer } from '../../../support/spec-server';
 
 const DIR = '/work/repo';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const configs = (urls: string[], directories = [DIR]): BackendConfig[] => parseBackendConfigs(urls.map((baseUrl) => ({ baseUrl, directories })), []).backends;
+const configs = (urls: string[], directories = [DIR]): BackendConfig[] =>
+  parseBackendConfigs(
+    urls.map((baseUrl) => ({ baseUrl, directories })),
+    [],
+  ).backends;
 
 describe('core/monitor/sessionMonitor at scale (issue 15)', () => {
   describe('nudges re-sample only the sessions an event names', () => {
@@ -42,15 +46,19 @@ describe('core/monitor/sessionMonitor at scale (issue 15)', () => {
       return monitor;
     }
 
-    const messageReads = () => server.requests.filter((r) => r.method === 'GET' && /\/message$/.test(r.path)).map((r) => r.path.split('/')[2]);
+    const messageReads = () =>
+      server.requests.filter((r) => r.method === 'GET' && /\/message$/.test(r.path)).map((r) => r.path.split('/')[2]);
     const settle = async (m: SessionMonitor) => {
-      for (let i = 0; i < 100 && (m.stats().timers > 1 || m.stats().samples + m.stats().partialSamples === 0); i++) await sleep(5);
+      for (let i = 0; i < 100 && (m.stats().timers > 1 || m.stats().samples + m.stats().partialSamples === 0); i++)
+        await sleep(5);
       await sleep(50);
     };
 
     it('an event naming a known session reads the list and that session only, and updates its row', async () => {
       const d = server.directory(DIR);
-      const ids = Array.from({ length: 10 }, (_, i) => d.addSession({ state: 'generating', progress: { stepCount: i, lastStepAt: clock }, title: `s${i}` }));
+      const ids = Array.from({ length: 10 }, (_, i) =>
+        d.addSession({ state: 'generating', progress: { stepCount: i, lastStepAt: clock }, title: `s${i}` }),
+      );
       for (const id of ids) d.addMessage(id, { role: 'assistant', text: 'working' });
       const m = make();
       m.setActive(true);
@@ -103,7 +111,13 @@ describe('core/monitor/sessionMonitor at scale (issue 15)', () => {
       m.nudge(key, DIR, a);
       await settle(m);
       await sleep(50);
-      assert.deepEqual(m.rows().map((r) => r.id).sort(), [a, c].sort());
+      assert.deepEqual(
+        m
+          .rows()
+          .map((r) => r.id)
+          .sort(),
+        [a, c].sort(),
+      );
     });
   });
 
@@ -128,8 +142,26 @@ describe('core/monitor/sessionMonitor at scale (issue 15)', () => {
         await sleep(this.delayMs);
         this.running--;
         this.ends.push(performance.now());
-        const session: SessionSnapshot = { id: 'ses_1', title: 't', state: 'idle', createdAt: 0, updatedAt: 0, progress: null } as unknown as SessionSnapshot;
-        return { directory, at: Date.now(), dialect: 'spec', samples: [{ at: Date.now(), session, newest: null }], vanished: [], errors: [], unreadable: [], warnings: [], listed: ['ses_1'], partial: false };
+        const session: SessionSnapshot = {
+          id: 'ses_1',
+          title: 't',
+          state: 'idle',
+          createdAt: 0,
+          updatedAt: 0,
+          progress: null,
+        } as unknown as SessionSnapshot;
+        return {
+          directory,
+          at: Date.now(),
+          dialect: 'spec',
+          samples: [{ at: Date.now(), session, newest: null }],
+          vanished: [],
+          errors: [],
+          unreadable: [],
+          warnings: [],
+          listed: ['ses_1'],
+          partial: false,
+        };
       }
       async listProviders() {
         return { providers: [], connected: [] };
@@ -189,7 +221,11 @@ describe('core/monitor/sessionMonitor at scale (issue 15)', () => {
       const [c] = clients;
       assert.ok(c.calls.length >= 3, `${c.calls.length} rounds`);
       assert.equal(c.maxRunning, 1);
-      for (let i = 1; i < c.calls.length; i++) assert.ok(c.calls[i] - c.ends[i - 1] >= 35, `round ${i} started ${(c.calls[i] - c.ends[i - 1]).toFixed(0)} ms after the previous ended`);
+      for (let i = 1; i < c.calls.length; i++)
+        assert.ok(
+          c.calls[i] - c.ends[i - 1] >= 35,
+          `round ${i} started ${(c.calls[i] - c.ends[i - 1]).toFixed(0)} ms after the previous ended`,
+        );
     });
 
     it('a slow backend does not delay the schedule of a fast one', async () => {
@@ -211,7 +247,10 @@ describe('core/monitor/sessionMonitor at scale (issue 15)', () => {
       monitor.setActive(false);
       const slow = clients.find((c) => c.calls.length <= 2)!;
       const fast = clients.find((c) => c !== slow)!;
-      assert.ok(fast.calls.length >= 5, `the fast backend sampled ${fast.calls.length} times while the slow one took ${slow.calls.length}`);
+      assert.ok(
+        fast.calls.length >= 5,
+        `the fast backend sampled ${fast.calls.length} times while the slow one took ${slow.calls.length}`,
+      );
     });
 
     it('dispose and setBackends close every client and clear every timer', async () => {
@@ -228,11 +267,17 @@ describe('core/monitor/sessionMonitor at scale (issue 15)', () => {
       m.setBackends(configs(['http://127.0.0.1:1/', 'http://127.0.0.1:4/']));
       await sleep(250);
       assert.equal(FakeClient.open, m.stats().clients, 'open clients are exactly those the monitor holds');
-      assert.ok(m.stats().timers <= 2, `${m.stats().timers} timers for 2 backends (one schedule each, the nudge fired)`);
+      assert.ok(
+        m.stats().timers <= 2,
+        `${m.stats().timers} timers for 2 backends (one schedule each, the nudge fired)`,
+      );
       m.dispose();
       await sleep(100);
       assert.equal(FakeClient.open, 0, `${FakeClient.open} of ${FakeClient.created} clients never closed`);
-      assert.deepEqual({ timers: m.stats().timers, clients: m.stats().clients, streams: m.stats().streams }, { timers: 0, clients: 0, streams: 0 });
+      assert.deepEqual(
+        { timers: m.stats().timers, clients: m.stats().clients, streams: m.stats().streams },
+        { timers: 0, clients: 0, streams: 0 },
+      );
     });
   });
 });

@@ -25,9 +25,13 @@ describe('core/monitor/sessionMonitor (spec-dialect server)', () => {
   });
 
   function makeMonitor(urls: string[], client: { maxSessionsPerRound?: number } = {}): SessionMonitor {
-    const { backends } = parseBackendConfigs(urls.map((baseUrl) => ({ baseUrl, directories: [DIR] })), []);
+    const { backends } = parseBackendConfigs(
+      urls.map((baseUrl) => ({ baseUrl, directories: [DIR] })),
+      [],
+    );
     monitor = new SessionMonitor({
-      createClient: (config) => new BackendClient({ baseUrl: config.baseUrl, now: () => clock, timeoutMs: 2_000, ...client }),
+      createClient: (config) =>
+        new BackendClient({ baseUrl: config.baseUrl, now: () => clock, timeoutMs: 2_000, ...client }),
       getCredentials: async () => undefined,
       spacingMs: 45_000,
       resetWithinReachMs: 2 * 3600_000,
@@ -55,7 +59,10 @@ describe('core/monitor/sessionMonitor (spec-dialect server)', () => {
     await monitor.refresh();
     assert.equal(dir().truncated, null);
     assert.equal(dir().rows.length, 3);
-    assert.ok(changes.some((c) => c.structural.length > 0), 'the directory re-renders when its truncation clears');
+    assert.ok(
+      changes.some((c) => c.structural.length > 0),
+      'the directory re-renders when its truncation clears',
+    );
   });
 
   it('gives no verdict on one sample, then healthy when steps grow 45 s later', async () => {
@@ -97,7 +104,10 @@ describe('core/monitor/sessionMonitor (spec-dialect server)', () => {
     assert.equal(m.rows()[0].action, 'abort-then-wake');
     clock += 45_000;
     await m.refresh();
-    assert.deepEqual(transitions.map((t) => t.kind), ['hung']);
+    assert.deepEqual(
+      transitions.map((t) => t.kind),
+      ['hung'],
+    );
     assert.equal(server.aborts.length, 0, 'the monitor never aborts on its own');
   });
 
@@ -106,7 +116,11 @@ describe('core/monitor/sessionMonitor (spec-dialect server)', () => {
     const a = d.addSession({ state: 'idle' });
     d.addMessage(a, { role: 'assistant', text: 'ticket=T-7 status=done pr=#12 summary="parser fixed"' });
     const b = d.addSession({ state: 'idle' });
-    d.addMessage(b, { role: 'assistant', finish: 'error', error: { text: 'weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' } });
+    d.addMessage(b, {
+      role: 'assistant',
+      finish: 'error',
+      error: { text: 'weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' },
+    });
     server.setQuota('anthropic', { markedAt: clock - 60_000, resetAt: clock + 3600_000 });
     const m = makeMonitor([server.url]);
     await m.refresh();
@@ -149,7 +163,11 @@ describe('core/monitor/sessionMonitor (spec-dialect server)', () => {
   });
 
   describe('lifetime and history (issue 9)', () => {
-    const configs = (urls: string[]): BackendConfig[] => parseBackendConfigs(urls.map((baseUrl) => ({ baseUrl, directories: [DIR] })), []).backends;
+    const configs = (urls: string[]): BackendConfig[] =>
+      parseBackendConfigs(
+        urls.map((baseUrl) => ({ baseUrl, directories: [DIR] })),
+        [],
+      ).backends;
 
     /** A monitor whose clients are tracked, with credentials that resolve when the test says. */
     function tracked() {
@@ -196,8 +214,14 @@ describe('core/monitor/sessionMonitor (spec-dialect server)', () => {
       await round;
       await t.m.refresh();
       t.m.dispose();
-      assert.ok(t.created.every((c) => t.closed.has(c)), `${t.created.length - t.closed.size} client(s) never closed`);
-      assert.ok(t.created.every((c) => c.baseUrl.endsWith('/other/')), 'no client for the replaced backend');
+      assert.ok(
+        t.created.every((c) => t.closed.has(c)),
+        `${t.created.length - t.closed.size} client(s) never closed`,
+      );
+      assert.ok(
+        t.created.every((c) => c.baseUrl.endsWith('/other/')),
+        'no client for the replaced backend',
+      );
     });
 
     it('a nudge re-sample queued behind an in-flight sample does not revive a runtime replaced by resetClient', async () => {
@@ -216,7 +240,10 @@ describe('core/monitor/sessionMonitor (spec-dialect server)', () => {
       await inFlight;
       await new Promise((r) => setTimeout(r, 200));
       t.m.dispose();
-      assert.ok(t.created.every((c) => t.closed.has(c)), `${t.created.length - t.closed.size} client(s) never closed`);
+      assert.ok(
+        t.created.every((c) => t.closed.has(c)),
+        `${t.created.length - t.closed.size} client(s) never closed`,
+      );
     });
 
     it('quota marks survive a credentials change: the new client gets the same mark book', async () => {

@@ -5,9 +5,27 @@ import type { SessionRow } from '../../../../src/core/monitor/row';
 
 function row(over: Partial<SessionRow> = {}): SessionRow {
   return {
-    key: 'b\u0000/w\u0000ses_1', backendKey: 'b', directory: '/w', id: 'ses_1', title: 't', badge: 'idle', verdict: 'idle', action: 'wake',
-    pending: null, state: 'idle', stepCount: null, lastMovedAt: null, model: null, quotaWall: null, report: null, failureText: null, newestText: null,
-    evidence: { earlier: null, latest: { at: 0, state: 'idle', stepCount: null, lastStepAt: null, newestId: 'msg_1', newestRole: 'assistant' } },
+    key: 'b\u0000/w\u0000ses_1',
+    backendKey: 'b',
+    directory: '/w',
+    id: 'ses_1',
+    title: 't',
+    badge: 'idle',
+    verdict: 'idle',
+    action: 'wake',
+    pending: null,
+    state: 'idle',
+    stepCount: null,
+    lastMovedAt: null,
+    model: null,
+    quotaWall: null,
+    report: null,
+    failureText: null,
+    newestText: null,
+    evidence: {
+      earlier: null,
+      latest: { at: 0, state: 'idle', stepCount: null, lastStepAt: null, newestId: 'msg_1', newestRole: 'assistant' },
+    },
     ...over,
   };
 }
@@ -59,10 +77,18 @@ describe('core/operations/automatic', () => {
     const hung = row({ verdict: 'hung', action: 'abort-then-wake', state: 'generating', badge: 'hung' });
     assert.equal(p.decide(hung, { ...NONE, wakeIdle: true, recoverQuotaWalls: true }, ok), null);
     assert.equal(p.decide(hung, { ...NONE, abortHung: true }, ok), 'abort-and-wake');
-    const wall = row({ action: 'recover', badge: 'quota-wall', quotaWall: { provider: 'a', reason: null, category: 'rate-limit', resetAt: null } });
+    const wall = row({
+      action: 'recover',
+      badge: 'quota-wall',
+      quotaWall: { provider: 'a', reason: null, category: 'rate-limit', resetAt: null },
+    });
     assert.equal(p.decide(wall, { ...NONE, recoverQuotaWalls: true }, ok), 'recover');
     const spinning = { ...wall, state: 'generating' as const, verdict: 'hung' as const };
-    assert.equal(p.decide(spinning, { ...NONE, recoverQuotaWalls: true }, ok), null, 'a wall still generating needs an abort: only with abortHung');
+    assert.equal(
+      p.decide(spinning, { ...NONE, recoverQuotaWalls: true }, ok),
+      null,
+      'a wall still generating needs an abort: only with abortHung',
+    );
     assert.equal(p.decide(row({ action: 'harvest' }), ALL, ok), null);
     assert.equal(p.decide(row({ action: 'escalate' }), ALL, ok), null);
   });

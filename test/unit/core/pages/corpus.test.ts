@@ -5,7 +5,11 @@ import { expectationsOf, FIXTURES, invalidFixtures, listDirs, loadSet, pagePathF
 import * as path from 'node:path';
 
 function show(diags: Diagnostic[]): string {
-  return diags.map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code} ${d.severity} — ${d.message}`).join('\n') || '(none)';
+  return (
+    diags
+      .map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code} ${d.severity} — ${d.message}`)
+      .join('\n') || '(none)'
+  );
 }
 
 describe('pages corpus', () => {

@@ -1,7 +1,13 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { Diagnostic } from '../../../../src/core/diagnostics';
-import { analyzePage, sourceTestPath, validateAllPages, validatePageSet, type PageModel } from '../../../../src/core/pages';
+import {
+  analyzePage,
+  sourceTestPath,
+  validateAllPages,
+  validatePageSet,
+  type PageModel,
+} from '../../../../src/core/pages';
 import { loadSet } from './fixtures';
 
 function keyOf(pages: Map<string, string>, kind: string): string {
@@ -33,7 +39,8 @@ describe('pages: validatePageSet (cross-page)', () => {
     const out = validatePageSet(pages);
     assert.deepEqual(codes(out.get(folder)), [['page.missing-page', 1, 'warning']]);
     assert.deepEqual((out.get(folder) as Diagnostic[])[0].data, { kind: '05-error-handling' });
-    for (const p of pages.keys()) assert.deepEqual(out.get(p), [], `${path.basename(p)}: no diagnostic (02's codes are not checked without 05)`);
+    for (const p of pages.keys())
+      assert.deepEqual(out.get(p), [], `${path.basename(p)}: no diagnostic (02's codes are not checked without 05)`);
   });
 
   it('reports every missing page of a lone page', () => {
@@ -77,7 +84,11 @@ describe('pages: validatePageSet (cross-page)', () => {
     const api = keyOf(pages, '02');
     pages.set(path.join(folder, '02-public-api'), pages.get(api) as string);
     const out = validatePageSet(pages);
-    assert.deepEqual(codes(out.get(api)), [['page.duplicate-page', 1, 'warning']], 'the later path (sorted) is the duplicate');
+    assert.deepEqual(
+      codes(out.get(api)),
+      [['page.duplicate-page', 1, 'warning']],
+      'the later path (sorted) is the duplicate',
+    );
     assert.deepEqual(out.get(path.join(folder, '02-public-api')), []);
   });
 
@@ -96,10 +107,18 @@ describe('pages: validatePageSet (cross-page)', () => {
   it('validateAllPages merges single-page and cross-page diagnostics', () => {
     const { pages, folder } = loadSet('valid', 'tables-md');
     const api = keyOf(pages, '02');
-    pages.set(api, (pages.get(api) as string).replace('AUTH_003, LIST_001', 'AUTH_003, LIST_999').replace('| `GET /lists` |', '| `POST /login` |'));
+    pages.set(
+      api,
+      (pages.get(api) as string)
+        .replace('AUTH_003, LIST_001', 'AUTH_003, LIST_999')
+        .replace('| `GET /lists` |', '| `POST /login` |'),
+    );
     pages.delete(keyOf(pages, '03'));
     const out = validateAllPages(pages);
-    assert.deepEqual(codes(out.get(api)), [['page.duplicate-endpoint', 8, 'warning'], ['page.unknown-error-code', 9, 'warning']]);
+    assert.deepEqual(codes(out.get(api)), [
+      ['page.duplicate-endpoint', 8, 'warning'],
+      ['page.unknown-error-code', 9, 'warning'],
+    ]);
     assert.deepEqual(codes(out.get(folder)), [['page.missing-page', 1, 'warning']]);
   });
 });

@@ -7,7 +7,10 @@ import type { PageKind } from '../../../../src/core/pages';
 export const FIXTURES = path.resolve(__dirname, '../../../fixtures/pages');
 
 /** A valid set: its source-analysis folder and its pages (path → text). */
-export function loadSet(group: string, name: string): { folder: string; portFolder: string; pages: Map<string, string> } {
+export function loadSet(
+  group: string,
+  name: string,
+): { folder: string; portFolder: string; pages: Map<string, string> } {
   const portFolder = path.join(FIXTURES, group, name);
   const folder = path.join(portFolder, 'source-analysis');
   const pages = new Map<string, string>();
@@ -36,7 +39,9 @@ export interface Expectation {
 /** `<!-- expect: 12 page.duplicate-id -->`, `<!-- expect: 12:5 page.empty-cell warning -->`. */
 export function expectationsOf(text: string): Expectation[] {
   const out: Expectation[] = [];
-  for (const m of text.matchAll(/<!--\s*expect:\s*(\d+)(?::(\d+))?\s+([\w.-]+)(?:\s+(error|warning|information|hint))?\s*-->/g)) {
+  for (const m of text.matchAll(
+    /<!--\s*expect:\s*(\d+)(?::(\d+))?\s+([\w.-]+)(?:\s+(error|warning|information|hint))?\s*-->/g,
+  )) {
     out.push({ line: Number(m[1]), column: m[2] ? Number(m[2]) : null, code: m[3], severity: m[4] ?? 'error' });
   }
   return out;

@@ -8,12 +8,17 @@ import { checkPageText, pageCase, type PageBase } from './fuzzCases';
 export function loadPageBases(root: string): PageBase[] {
   const out: PageBase[] = [];
   const sets = [
-    ...readdirSync(path.join(root, 'test/editor/workspace/ports')).map((p) => path.join(root, 'test/editor/workspace/ports', p, 'source-analysis')),
-    ...readdirSync(path.join(root, 'test/fixtures/pages/valid')).map((p) => path.join(root, 'test/fixtures/pages/valid', p, 'source-analysis')),
+    ...readdirSync(path.join(root, 'test/editor/workspace/ports')).map((p) =>
+      path.join(root, 'test/editor/workspace/ports', p, 'source-analysis'),
+    ),
+    ...readdirSync(path.join(root, 'test/fixtures/pages/valid')).map((p) =>
+      path.join(root, 'test/fixtures/pages/valid', p, 'source-analysis'),
+    ),
   ];
   // fuzzed pages are validated under a made-up folder, one per set, so that sets never mix
   sets.forEach((dir, i) => {
-    for (const f of readdirSync(dir).sort()) out.push({ file: `/fuzz/set${i}/source-analysis/${f}`, text: readFileSync(path.join(dir, f), 'utf8') });
+    for (const f of readdirSync(dir).sort())
+      out.push({ file: `/fuzz/set${i}/source-analysis/${f}`, text: readFileSync(path.join(dir, f), 'utf8') });
   });
   return out;
 }
@@ -24,7 +29,11 @@ describe('page fuzz (bounded)', () => {
   it('30 mutated pages (inputs up to a fiftieth of the bench sizes): no throw, bounded time, positions inside the page', () => {
     fc.assert(
       fc.property(pageCase(bases, 0.02), (page) => {
-        checkPageText(page, bases.filter((b) => path.dirname(b.file) === path.dirname(page.file)), 10_000);
+        checkPageText(
+          page,
+          bases.filter((b) => path.dirname(b.file) === path.dirname(page.file)),
+          10_000,
+        );
       }),
       { numRuns: 30, seed: 14 },
     );

@@ -24,19 +24,53 @@ export function pageMutation(scale = 1): fc.Arbitrary<Mutation> {
   const n = fc.nat();
   const big = (max: number) => Math.max(50, Math.round(max * scale));
   return fc.oneof(
-    n.map((k): Mutation => (t) => t.slice(0, at(t, k))),
-    fc.tuple(n, fc.string({ unit: 'binary', maxLength: 24 })).map(([k, s]): Mutation => (t) => insert(t, k, s)),
-    fc.tuple(n, fc.uint8Array({ maxLength: 24 })).map(([k, b]): Mutation => (t) => insert(t, k, Buffer.from(b).toString('utf8'))),
+    n.map(
+      (k): Mutation =>
+        (t) =>
+          t.slice(0, at(t, k)),
+    ),
+    fc.tuple(n, fc.string({ unit: 'binary', maxLength: 24 })).map(
+      ([k, s]): Mutation =>
+        (t) =>
+          insert(t, k, s),
+    ),
+    fc.tuple(n, fc.uint8Array({ maxLength: 24 })).map(
+      ([k, b]): Mutation =>
+        (t) =>
+          insert(t, k, Buffer.from(b).toString('utf8')),
+    ),
     fc.tuple(n, fc.integer({ min: 10, max: big(30_000) })).map(([k, rows]): Mutation => (t) => {
       // repeat a table row (or write a table) many times
       const row = (/^\|.*\|$/m.exec(t)?.[0] ?? '| FID-001 | x | happy path | t.py | c |').slice(0, 300);
       return insertLine(t, k, Array(rows).fill(row).join('\n'));
     }),
-    fc.tuple(n, fc.constantFrom('```', '~~~', '```js', '<!--', '<div>', '$$')).map(([k, s]): Mutation => (t) => insertLine(t, k, s)),
-    fc.tuple(n, fc.integer({ min: 1000, max: big(1_000_000) }), fc.constantFrom('x', '|', '*', '_', '`', '[', ' ', '<')).map(([k, len, c]): Mutation => (t) => insert(t, k, c.repeat(len))),
-    fc.tuple(n, fc.integer({ min: 10, max: big(3000) }), fc.constantFrom('- ', '> ', '1. ', '* ', '  - ')).map(([k, depth, m]): Mutation => (t) => insertLine(t, k, m.repeat(depth) + 'x')),
-    fc.tuple(n, fc.integer({ min: 10, max: big(400) })).map(([k, depth]): Mutation => (t) => insertLine(t, k, Array.from({ length: depth }, (_, i) => ' '.repeat(2 * i) + '- x').join('\n'))),
-    fc.tuple(n, fc.integer({ min: 10, max: big(7500) })).map(([k, depth]): Mutation => (t) => insert(t, k, '*a '.repeat(depth) + 'x' + ' a*'.repeat(depth))),
+    fc.tuple(n, fc.constantFrom('```', '~~~', '```js', '<!--', '<div>', '$$')).map(
+      ([k, s]): Mutation =>
+        (t) =>
+          insertLine(t, k, s),
+    ),
+    fc
+      .tuple(n, fc.integer({ min: 1000, max: big(1_000_000) }), fc.constantFrom('x', '|', '*', '_', '`', '[', ' ', '<'))
+      .map(
+        ([k, len, c]): Mutation =>
+          (t) =>
+            insert(t, k, c.repeat(len)),
+      ),
+    fc.tuple(n, fc.integer({ min: 10, max: big(3000) }), fc.constantFrom('- ', '> ', '1. ', '* ', '  - ')).map(
+      ([k, depth, m]): Mutation =>
+        (t) =>
+          insertLine(t, k, m.repeat(depth) + 'x'),
+    ),
+    fc.tuple(n, fc.integer({ min: 10, max: big(400) })).map(
+      ([k, depth]): Mutation =>
+        (t) =>
+          insertLine(t, k, Array.from({ length: depth }, (_, i) => ' '.repeat(2 * i) + '- x').join('\n')),
+    ),
+    fc.tuple(n, fc.integer({ min: 10, max: big(7500) })).map(
+      ([k, depth]): Mutation =>
+        (t) =>
+          insert(t, k, '*a '.repeat(depth) + 'x' + ' a*'.repeat(depth)),
+    ),
     n.map((k): Mutation => (t) => {
       const p = t.lastIndexOf('\n', at(t, k) - 1) + 1;
       const e = t.indexOf('\n', p);

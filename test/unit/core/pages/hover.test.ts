@@ -42,7 +42,10 @@ describe('pages: hover and definition', () => {
     assert.match(h.contents, /List not found/);
     assert.match(h.contents, /When: id unknown or list deleted/);
     assert.match(h.contents, /05-error-handling\.md, line 9/);
-    assert.equal(apiText.split('\n')[h.range.start.line].slice(h.range.start.character, h.range.end.character), 'LIST_404');
+    assert.equal(
+      apiText.split('\n')[h.range.start.line].slice(h.range.start.character, h.range.end.character),
+      'LIST_404',
+    );
   });
 
   it('a FID shows its row on the baseline itself and from another page (siblings as models)', () => {
@@ -81,7 +84,10 @@ describe('pages: hover and definition', () => {
     assert.ok(d);
     assert.equal(d.filePath, keyOf(pages, '05'));
     const errText = pages.get(d.filePath) as string;
-    assert.equal(errText.split('\n')[d.range.start.line].slice(d.range.start.character, d.range.end.character), 'TASK_001');
+    assert.equal(
+      errText.split('\n')[d.range.start.line].slice(d.range.start.character, d.range.end.character),
+      'TASK_001',
+    );
     assert.equal(definitionAt(apiText, api, posOf(apiText, 'Public')), null);
   });
 });

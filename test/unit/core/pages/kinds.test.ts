@@ -13,7 +13,11 @@ describe('pages: kinds and columns', () => {
     assert.equal(pageKindOf('source-analysis/05-error-handling.md'), '05-error-handling');
     assert.equal(pageKindOf('/w/source-analysis/10-fidelity-baseline'), '10-fidelity-baseline');
     assert.equal(pageKindOf('/w/docs/10-fidelity-baseline.md'), null, 'not under source-analysis');
-    assert.equal(pageKindOf('/w/source-analysis/old/10-fidelity-baseline.md'), null, 'the parent must be source-analysis');
+    assert.equal(
+      pageKindOf('/w/source-analysis/old/10-fidelity-baseline.md'),
+      null,
+      'the parent must be source-analysis',
+    );
     assert.equal(pageKindOf('/w/source-analysis/10-fidelity-baseline.txt'), null);
     assert.equal(pageKindOf('/w/source-analysis/06-something.md'), null);
     assert.equal(pageKindOf('10-fidelity-baseline.md'), null);
@@ -36,7 +40,10 @@ describe('pages: kinds and columns', () => {
     const errs = matchColumns(['Code', 'Status', 'Message', 'Source condition'], ERROR_COLUMNS);
     assert.deepEqual(errs.missing, []);
     const partial = matchColumns(['Error code', 'Message / text', 'Condition'], ERROR_COLUMNS);
-    assert.deepEqual(partial.missing.map((m) => m.key), ['status']);
+    assert.deepEqual(
+      partial.missing.map((m) => m.key),
+      ['status'],
+    );
     assert.equal(partial.index.message, 1);
   });
 });

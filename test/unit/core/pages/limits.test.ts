@@ -16,11 +16,18 @@ function timed(text: string, kind: string, ms: number) {
   return diags;
 }
 
-const hasMessage = (diags: { message: string }[], re: RegExp) => assert.ok(diags.some((d) => re.test(d.message)), JSON.stringify(diags.map((d) => d.message)));
+const hasMessage = (diags: { message: string }[], re: RegExp) =>
+  assert.ok(
+    diags.some((d) => re.test(d.message)),
+    JSON.stringify(diags.map((d) => d.message)),
+  );
 
 describe('page limits: hostile input', () => {
   it('3,000 nested list levels on one line: reported, no stack overflow', () => {
-    hasMessage(timed('# Business logic\n\n' + '- '.repeat(3000) + 'x\n', '04-business-logic', 3000), new RegExp(`Nesting deeper than ${MAX_PAGE_NESTING} levels`));
+    hasMessage(
+      timed('# Business logic\n\n' + '- '.repeat(3000) + 'x\n', '04-business-logic', 3000),
+      new RegExp(`Nesting deeper than ${MAX_PAGE_NESTING} levels`),
+    );
   });
 
   it('300 nested list levels by indentation and quotes: reported, no stack overflow', () => {
@@ -32,12 +39,18 @@ describe('page limits: hostile input', () => {
 
   it('7,500 levels of nested emphasis: bounded', () => {
     const text = '# Source overview\n\n' + '*a '.repeat(7500) + 'x' + ' a*'.repeat(7500) + '\n';
-    hasMessage(timed(text, '01-source-overview', 3000), new RegExp(`More than ${MAX_EMPHASIS_MARKERS} emphasis markers`));
+    hasMessage(
+      timed(text, '01-source-overview', 3000),
+      new RegExp(`More than ${MAX_EMPHASIS_MARKERS} emphasis markers`),
+    );
     timed('# T\n\n' + '*'.repeat(20000) + '\n' + '_a'.repeat(5000) + '\n', '01-source-overview', 3000);
   });
 
   it('one run of 54,000 * in a table cell is bounded (found by bench/fuzz.mjs: 43 s, 3.5 GB, then a stack overflow)', () => {
-    const text = '# Data Model\n\n### Invoice\n\n| Field | Type | Notes |\n| --- | --- | --- |\n| customer ' + '*'.repeat(54_000) + ' x | long | y |\n';
+    const text =
+      '# Data Model\n\n### Invoice\n\n| Field | Type | Notes |\n| --- | --- | --- |\n| customer ' +
+      '*'.repeat(54_000) +
+      ' x | long | y |\n';
     hasMessage(timed(text, '03-data-model', 3000), /emphasis markers/);
   });
 
@@ -47,8 +60,18 @@ describe('page limits: hostile input', () => {
   });
 
   it(`a page over ${MAX_PAGE_CHARS / 1024} KB (a 25,000-row baseline) is one diagnostic on line 1, in bounded time and memory`, () => {
-    const lines = ['# Fidelity baseline', '', '## Master inventory', '', '| ID | Behavior | Type | Source test | Chunk |', '|----|----------|------|-------------|-------|'];
-    for (let i = 0; i < 25000; i++) lines.push(`| FID-${String(i).padStart(3, '0')} | Behaviour ${i} works as described | happy path | \`t.py::t${i}\` | c |`);
+    const lines = [
+      '# Fidelity baseline',
+      '',
+      '## Master inventory',
+      '',
+      '| ID | Behavior | Type | Source test | Chunk |',
+      '|----|----------|------|-------------|-------|',
+    ];
+    for (let i = 0; i < 25000; i++)
+      lines.push(
+        `| FID-${String(i).padStart(3, '0')} | Behaviour ${i} works as described | happy path | \`t.py::t${i}\` | c |`,
+      );
     const text = lines.join('\n') + '\n';
     const before = process.memoryUsage().heapUsed;
     const diags = timed(text, '10-fidelity-baseline', 3000);
@@ -68,12 +91,21 @@ describe('page limits: hostile input', () => {
     const text = '\ufeff# Business logic\r\n## Invoices\n\r\n- RULE-01: a rule. `x == 1`\r';
     const model = analyzePage(text, `${FOLDER}/04-business-logic.md`);
     const syms = documentSymbols(model!);
-    assertDiagnosticsInside(text, syms.flatMap((s) => [s, ...s.children]).map((s) => ({ range: s.range, message: s.name, severity: 'error' as const, code: '', source: '' })));
+    assertDiagnosticsInside(
+      text,
+      syms
+        .flatMap((s) => [s, ...s.children])
+        .map((s) => ({ range: s.range, message: s.name, severity: 'error' as const, code: '', source: '' })),
+    );
     timed(text, '04-business-logic', 2000);
   });
 
   it('lone CRs and binary input: every position inside its line', () => {
-    timed('# Fidelity baseline\r\r| ID | Behavior |\r|--|--|\r| bad\x00\xff | x |\r| FID-1 | y \r\r- c', '10-fidelity-baseline', 2000);
+    timed(
+      '# Fidelity baseline\r\r| ID | Behavior |\r|--|--|\r| bad\x00\xff | x |\r| FID-1 | y \r\r- c',
+      '10-fidelity-baseline',
+      2000,
+    );
     timed('# Overview\r- **Project name**: \r- Modules: 3\r\r| a |\r|---|\r| ` |\r', '01-source-overview', 2000);
     timed('\r\r\r```\r| x |\r', '02-public-api', 2000);
   });

@@ -10,7 +10,10 @@ describe('pages: portAnalysis', () => {
     pages.set(
       baseline,
       (pages.get(baseline) as string)
-        .replace('| happy path | `tests/test_lists.py::test_create` | lists |', '| happy path | `tests/test_lists.py::test_create` | lists, tasks |')
+        .replace(
+          '| happy path | `tests/test_lists.py::test_create` | lists |',
+          '| happy path | `tests/test_lists.py::test_create` | lists, tasks |',
+        )
         .replace('- tasks: task CRUD', '- tasks: task CRUD\n- sharing: shared lists'),
     );
     pages.delete([...pages.keys()].find((p) => path.basename(p).startsWith('03')) as string);
@@ -30,8 +33,14 @@ describe('pages: portAnalysis', () => {
         ['10-fidelity-baseline', true, 1, 1],
       ],
     );
-    assert.deepEqual(f.pages[5].diagnostics.map((d) => d.code), ['page.multiple-chunks', 'page.chunk-without-fid']);
-    assert.deepEqual(f.folderDiagnostics.map((d) => d.code), ['page.missing-page']);
+    assert.deepEqual(
+      f.pages[5].diagnostics.map((d) => d.code),
+      ['page.multiple-chunks', 'page.chunk-without-fid'],
+    );
+    assert.deepEqual(
+      f.folderDiagnostics.map((d) => d.code),
+      ['page.missing-page'],
+    );
 
     const fid = f.fidelity;
     assert.ok(fid);
@@ -44,10 +53,21 @@ describe('pages: portAnalysis', () => {
         ['sharing', true, []],
       ],
     );
-    assert.deepEqual(fid.unchunked.map((x) => x.fid), ['FID-003']);
-    assert.deepEqual(fid.totals, { fids: 5, chunks: 4, byType: { 'happy path': 2, 'error path': 2, 'edge case': 1 }, untyped: 0 });
+    assert.deepEqual(
+      fid.unchunked.map((x) => x.fid),
+      ['FID-003'],
+    );
+    assert.deepEqual(fid.totals, {
+      fids: 5,
+      chunks: 4,
+      byType: { 'happy path': 2, 'error path': 2, 'edge case': 1 },
+      untyped: 0,
+    });
     const f2 = fid.chunks[0].fids[1];
-    assert.deepEqual([f2.behavior, f2.type, f2.range.start.line], ['Login with a wrong password is refused', 'error path', 7]);
+    assert.deepEqual(
+      [f2.behavior, f2.type, f2.range.start.line],
+      ['Login with a wrong password is refused', 'error path', 7],
+    );
   });
 
   it('chunks come from the rows, in order, when no Chunks section exists; one entry per folder', () => {
@@ -56,7 +76,13 @@ describe('pages: portAnalysis', () => {
     const { folders } = portAnalysis(new Map([...a, ...b]));
     assert.equal(folders.length, 2);
     const wiki = folders.find((f) => f.folder.includes('wiki-lists'));
-    assert.deepEqual(wiki?.fidelity?.chunks.map((c) => [c.name, c.declared, c.fids.length]), [['invoicing', false, 3], ['payments', false, 2]]);
+    assert.deepEqual(
+      wiki?.fidelity?.chunks.map((c) => [c.name, c.declared, c.fids.length]),
+      [
+        ['invoicing', false, 3],
+        ['payments', false, 2],
+      ],
+    );
     for (const f of folders) for (const p of f.pages) assert.equal(p.errors + p.warnings, 0, `${p.kind}`);
   });
 });

@@ -1,6 +1,12 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { analyzePage, documentSymbols, LSP_SYMBOL_KIND, type PageModel, type PageSymbol } from '../../../../src/core/pages';
+import {
+  analyzePage,
+  documentSymbols,
+  LSP_SYMBOL_KIND,
+  type PageModel,
+  type PageSymbol,
+} from '../../../../src/core/pages';
 import { loadSet } from './fixtures';
 
 function model(set: string, kind: string): PageModel {
@@ -14,8 +20,12 @@ function outline(symbols: PageSymbol[], depth = 0): string[] {
 }
 
 function contained(s: PageSymbol): void {
-  const le = (a: PageSymbol['range']['start'], b: PageSymbol['range']['start']): boolean => a.line < b.line || (a.line === b.line && a.character <= b.character);
-  assert.ok(le(s.range.start, s.selectionRange.start) && le(s.selectionRange.end, s.range.end), `${s.name}: selectionRange inside range`);
+  const le = (a: PageSymbol['range']['start'], b: PageSymbol['range']['start']): boolean =>
+    a.line < b.line || (a.line === b.line && a.character <= b.character);
+  assert.ok(
+    le(s.range.start, s.selectionRange.start) && le(s.selectionRange.end, s.range.end),
+    `${s.name}: selectionRange inside range`,
+  );
   for (const c of s.children) {
     assert.ok(le(s.range.start, c.range.start) && le(c.range.end, s.range.end), `${c.name} inside ${s.name}`);
     contained(c);

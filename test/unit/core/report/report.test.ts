@@ -5,29 +5,42 @@ import type { CompletionReport } from '../../../../src/core/model';
 
 describe('completion report: parse', () => {
   it('parses all fields, quoted summary', () => {
-    assert.deepEqual(parseReportLine('ticket=PROJ-12 label=Kind/Bug status=done pr=#34 summary="Parser accepts CRLF"'), {
-      ticket: 'PROJ-12',
-      label: 'Kind/Bug',
-      status: 'done',
-      pr: '#34',
-      summary: 'Parser accepts CRLF',
+    assert.deepEqual(
+      parseReportLine('ticket=PROJ-12 label=Kind/Bug status=done pr=#34 summary="Parser accepts CRLF"'),
+      {
+        ticket: 'PROJ-12',
+        label: 'Kind/Bug',
+        status: 'done',
+        pr: '#34',
+        summary: 'Parser accepts CRLF',
+        reason: null,
+      },
+    );
+  });
+
+  it('label and pr are optional', () => {
+    assert.deepEqual(parseReportLine('ticket=T-1 status=handoff summary=over to you'), {
+      ticket: 'T-1',
+      label: null,
+      status: 'handoff',
+      pr: null,
+      summary: 'over to you',
       reason: null,
     });
   });
 
-  it('label and pr are optional', () => {
-    assert.deepEqual(parseReportLine('ticket=T-1 status=handoff summary=over to you'), { ticket: 'T-1', label: null, status: 'handoff', pr: null, summary: 'over to you', reason: null });
-  });
-
   it('a quota block: status=blocked reason=quota-exhausted, unquoted summary runs to the next key', () => {
-    assert.deepEqual(parseReportLine('ticket=T-9 status=blocked summary=quota exhausted on anthropic reason=quota-exhausted'), {
-      ticket: 'T-9',
-      label: null,
-      status: 'blocked',
-      pr: null,
-      summary: 'quota exhausted on anthropic',
-      reason: 'quota-exhausted',
-    });
+    assert.deepEqual(
+      parseReportLine('ticket=T-9 status=blocked summary=quota exhausted on anthropic reason=quota-exhausted'),
+      {
+        ticket: 'T-9',
+        label: null,
+        status: 'blocked',
+        pr: null,
+        summary: 'quota exhausted on anthropic',
+        reason: 'quota-exhausted',
+      },
+    );
   });
 
   it('rejects a bad status, a missing ticket, a placeholder ticket', () => {
@@ -49,7 +62,8 @@ describe('completion report: parse', () => {
   });
 
   it('findReport takes the last report line of a message', () => {
-    const text = 'Work log\nticket=T-1 status=blocked summary=first\nmore text\nticket=T-1 status=done pr=#9 summary=second\nBye.';
+    const text =
+      'Work log\nticket=T-1 status=blocked summary=first\nmore text\nticket=T-1 status=done pr=#9 summary=second\nBye.';
     assert.equal(findReport(text)?.summary, 'second');
     assert.equal(findReport('no report here'), null);
     assert.equal(findReport(''), null);
@@ -59,29 +73,55 @@ describe('completion report: parse', () => {
 
 describe('completion report: format', () => {
   it('formats one line, in order, quoting where needed', () => {
-    const r: CompletionReport = { ticket: 'PROJ-12', label: 'Kind/Bug', status: 'done', pr: '#34', summary: 'Parser accepts CRLF', reason: null };
+    const r: CompletionReport = {
+      ticket: 'PROJ-12',
+      label: 'Kind/Bug',
+      status: 'done',
+      pr: '#34',
+      summary: 'Parser accepts CRLF',
+      reason: null,
+    };
     assert.equal(formatReport(r), 'ticket=PROJ-12 label=Kind/Bug status=done pr=#34 summary="Parser accepts CRLF"');
   });
 
   it('folds a multi-line summary onto one line', () => {
-    const line = formatReport({ ticket: 'T', label: null, status: 'handoff', pr: null, summary: 'a\nb\r\nc', reason: null });
+    const line = formatReport({
+      ticket: 'T',
+      label: null,
+      status: 'handoff',
+      pr: null,
+      summary: 'a\nb\r\nc',
+      reason: null,
+    });
     assert.equal(line, 'ticket=T status=handoff summary="a b c"');
     assert.ok(!line.includes('\n'));
   });
 
   it('quota block report', () => {
-    assert.equal(formatReport(quotaBlockedReport('T-4', 'quota exhausted', { pr: '#2' })), 'ticket=T-4 status=blocked pr=#2 reason=quota-exhausted summary="quota exhausted"');
+    assert.equal(
+      formatReport(quotaBlockedReport('T-4', 'quota exhausted', { pr: '#2' })),
+      'ticket=T-4 status=blocked pr=#2 reason=quota-exhausted summary="quota exhausted"',
+    );
   });
 
   it('round-trips through the parser, including awkward values', () => {
     const reports: CompletionReport[] = [
-      { ticket: 'owner/repo#12', label: 'Kind/Feature', status: 'done', pr: 'https://git.example/pr/3', summary: 'x = "y" \\ z status=done', reason: null },
+      {
+        ticket: 'owner/repo#12',
+        label: 'Kind/Feature',
+        status: 'done',
+        pr: 'https://git.example/pr/3',
+        summary: 'x = "y" \\ z status=done',
+        reason: null,
+      },
       { ticket: 'T 1', label: null, status: 'blocked', pr: null, summary: null, reason: 'quota-exhausted' },
     ];
     for (const r of reports) assert.deepEqual(parseReportLine(formatReport(r)), r);
   });
 
   it('needs a ticket', () => {
-    assert.throws(() => formatReport({ ticket: ' ', label: null, status: 'done', pr: null, summary: null, reason: null }));
+    assert.throws(() =>
+      formatReport({ ticket: ' ', label: null, status: 'done', pr: null, summary: null, reason: null }),
+    );
   });
 });

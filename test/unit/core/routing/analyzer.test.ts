@@ -10,7 +10,15 @@ const complete = readFileSync(path.resolve(__dirname, '../../../fixtures/routing
 
 function table(n: number, extra = ''): string {
   const lines = ['version: 1', 'default: {}', 'preflight:', '  max_items: 2', 'routes:'];
-  for (let i = 0; i < n; i++) lines.push(`  Kind/R${i}:`, '    entry:', '      skill: implement', '    skip: [verify]', `    notes: Route ${i}.`, '    effort: high');
+  for (let i = 0; i < n; i++)
+    lines.push(
+      `  Kind/R${i}:`,
+      '    entry:',
+      '      skill: implement',
+      '    skip: [verify]',
+      `    notes: Route ${i}.`,
+      '    effort: high',
+    );
   return lines.join('\n') + '\n' + extra;
 }
 
@@ -28,7 +36,9 @@ describe('routing analyzer', () => {
     const edited = text.replace('Route 25.\n    effort: high', 'Route 25.\n    effort: hgih');
     const second = a.analyze(edited);
     assert.equal(second.stats.reused, second.stats.chunks - 1);
-    assert.deepEqual(show(second.diagnostics), [`${edited.split('\n').indexOf('    effort: hgih') + 1}:13 schema.enum`]);
+    assert.deepEqual(show(second.diagnostics), [
+      `${edited.split('\n').indexOf('    effort: hgih') + 1}:13 schema.enum`,
+    ]);
     // lines inserted above move the diagnostics of reused chunks
     const moved = a.analyze('# a comment\n# another\n' + edited);
     assert.deepEqual(show(moved.diagnostics), [`${edited.split('\n').indexOf('    effort: hgih') + 3}:13 schema.enum`]);
@@ -61,9 +71,16 @@ describe('routing analyzer', () => {
   });
 
   it('a syntax error in one route leaves the other routes validated', () => {
-    const text = table(3).replace('  Kind/R0:\n    entry:\n      skill: implement\n    skip: [verify]', '  Kind/R0:\n    entry:\n      skill: implement\n    skip: [verify') + '  Kind/R9:\n    effort: hgih\n';
+    const text =
+      table(3).replace(
+        '  Kind/R0:\n    entry:\n      skill: implement\n    skip: [verify]',
+        '  Kind/R0:\n    entry:\n      skill: implement\n    skip: [verify',
+      ) + '  Kind/R9:\n    effort: hgih\n';
     const ds = validateRouting(text);
-    assert.deepEqual(ds.map((d) => d.code), ['yaml.syntax', 'schema.enum']);
+    assert.deepEqual(
+      ds.map((d) => d.code),
+      ['yaml.syntax', 'schema.enum'],
+    );
   });
 
   it('anchors and aliases are analysed on the whole document', () => {
@@ -75,11 +92,18 @@ describe('routing analyzer', () => {
   });
 
   it('documents that cannot be split are analysed whole', () => {
-    for (const text of ['\ufeffversion: 1\ndefault: {}\nroutes: {}\n', '---\nversion: 1\ndefault: {}\nroutes: {}\n', 'version: 1\nversion: 1\ndefault: {}\nroutes: {}\n', '  version: 1\n  default: {}\n  routes: {}\n']) {
+    for (const text of [
+      '\ufeffversion: 1\ndefault: {}\nroutes: {}\n',
+      '---\nversion: 1\ndefault: {}\nroutes: {}\n',
+      'version: 1\nversion: 1\ndefault: {}\nroutes: {}\n',
+      '  version: 1\n  default: {}\n  routes: {}\n',
+    ]) {
       const a = new RoutingAnalyzer().analyze(text);
       assert.equal(a.stats.mode, 'whole', JSON.stringify(text));
     }
-    assert.deepEqual(show(validateRouting('version: 1\nversion: 1\ndefault: {}\nroutes: {}\n')), ['2:1 yaml.duplicate-key']);
+    assert.deepEqual(show(validateRouting('version: 1\nversion: 1\ndefault: {}\nroutes: {}\n')), [
+      '2:1 yaml.duplicate-key',
+    ]);
     assert.deepEqual(show(validateRouting('\ufeffversion: 1\ndefault: {}\nroutes: {}\n')), []);
   });
 
@@ -106,7 +130,21 @@ describe('routing analyzer', () => {
       return seed / 2147483647;
     };
     const base = complete.split('\n');
-    const tokens = ['verify', 'verfy', 'roadmap-exit', 'low', '0', '-1', 'x', '[]', '{}', 'null', 'Kind/Bug', 'bogus: 1', '"q"'];
+    const tokens = [
+      'verify',
+      'verfy',
+      'roadmap-exit',
+      'low',
+      '0',
+      '-1',
+      'x',
+      '[]',
+      '{}',
+      'null',
+      'Kind/Bug',
+      'bogus: 1',
+      '"q"',
+    ];
     let compared = 0;
     for (let t = 0; t < 400; t++) {
       const lines = [...base];
@@ -115,15 +153,18 @@ describe('routing analyzer', () => {
         const op = rnd();
         if (op < 0.25) lines.splice(i, 1);
         else if (op < 0.45) lines.splice(i, 0, lines[i]);
-        else if (op < 0.85) lines[i] = lines[i].replace(/(:\s*)(\S.*)$/, (_m, c) => `${c}${tokens[Math.floor(rnd() * tokens.length)]}`);
-        else lines[i] = lines[i].replace(/^(\s*)(\S+):/, (_m, sp) => `${sp}${tokens[Math.floor(rnd() * tokens.length)]}:`);
+        else if (op < 0.85)
+          lines[i] = lines[i].replace(/(:\s*)(\S.*)$/, (_m, c) => `${c}${tokens[Math.floor(rnd() * tokens.length)]}`);
+        else
+          lines[i] = lines[i].replace(/^(\s*)(\S+):/, (_m, sp) => `${sp}${tokens[Math.floor(rnd() * tokens.length)]}:`);
       }
       const text = lines.join('\n');
       const whole = new RoutingAnalyzer({ chunking: false }).analyze(text).diagnostics;
       const chunked = new RoutingAnalyzer().analyze(text).diagnostics;
       if ([...whole, ...chunked].some((d) => d.code.startsWith('yaml.'))) continue; // with a syntax error the whole path reports only that
       compared++;
-      const norm = (ds: Diagnostic[]) => ds.map((d) => `${show([d])[0]} ${d.message.replace(/ \(first on line \d+\)/, '')}`);
+      const norm = (ds: Diagnostic[]) =>
+        ds.map((d) => `${show([d])[0]} ${d.message.replace(/ \(first on line \d+\)/, '')}`);
       assert.deepEqual(norm(chunked), norm(whole), text);
     }
     assert.ok(compared > 200, `compared ${compared}`);
@@ -150,7 +191,19 @@ describe('routing analyzer', () => {
       seed = (seed * 16807) % 2147483647;
       return seed / 2147483647;
     };
-    const pieces = ['hgih', 'high', '\n', '  Kind/R2:\n    effort: low\n', 'x', ' ', ':', '\n  Kind/Z:\n', '- a\n', '[', ''];
+    const pieces = [
+      'hgih',
+      'high',
+      '\n',
+      '  Kind/R2:\n    effort: low\n',
+      'x',
+      ' ',
+      ':',
+      '\n  Kind/Z:\n',
+      '- a\n',
+      '[',
+      '',
+    ];
     const a = new RoutingAnalyzer();
     let text = table(12);
     let reusedSome = 0;
@@ -158,7 +211,8 @@ describe('routing analyzer', () => {
       if (t % 4 === 0) text = table(12);
       const at = Math.floor(rnd() * text.length);
       const del = rnd() < 0.5 ? Math.floor(rnd() * 12) : 0;
-      text = text.slice(0, at) + pieces[Math.floor(rnd() * pieces.length)] + text.slice(Math.min(text.length, at + del));
+      text =
+        text.slice(0, at) + pieces[Math.floor(rnd() * pieces.length)] + text.slice(Math.min(text.length, at + del));
       const inc = a.analyze(text);
       if (inc.stats.reused > 0) reusedSome++;
       assert.deepEqual(inc.diagnostics, validateRouting(text), JSON.stringify(text));

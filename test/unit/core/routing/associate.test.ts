@@ -1,11 +1,25 @@
 // Which files are routing tables.
 import assert from 'node:assert/strict';
-import { claimsRouting, globToRegExp, isRoutingFileName, matchesGlob, pointsAtRoutingSchema } from '../../../../src/core/routing';
+import {
+  claimsRouting,
+  globToRegExp,
+  isRoutingFileName,
+  matchesGlob,
+  pointsAtRoutingSchema,
+} from '../../../../src/core/routing';
 
 describe('routing file association', () => {
   it('default names', () => {
-    for (const p of ['/w/routing.yaml', '/w/a/routing.yml', 'C:\\w\\team.routing.yaml', 'routing.yaml']) assert.ok(isRoutingFileName(p), p);
-    for (const p of ['/w/routing.json', '/w/my-routing.yaml', '/w/.routing.yaml', '/w/routing.yaml.bak', '/w/team.routing.yml']) assert.ok(!isRoutingFileName(p), p);
+    for (const p of ['/w/routing.yaml', '/w/a/routing.yml', 'C:\\w\\team.routing.yaml', 'routing.yaml'])
+      assert.ok(isRoutingFileName(p), p);
+    for (const p of [
+      '/w/routing.json',
+      '/w/my-routing.yaml',
+      '/w/.routing.yaml',
+      '/w/routing.yaml.bak',
+      '/w/team.routing.yml',
+    ])
+      assert.ok(!isRoutingFileName(p), p);
   });
 
   it('extra globs: by name without a slash, by path (relative to a root or any trailing part) with one', () => {

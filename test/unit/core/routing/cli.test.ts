@@ -29,7 +29,10 @@ describe('session-ops validate', () => {
     writeFileSync(path.join(tmp, 'a', '.hidden', 'routing.yaml'), bad);
     writeFileSync(path.join(tmp, 'a', 'b', 'team.routing.yaml'), bad);
     writeFileSync(path.join(tmp, 'a', 'b', 'other.yaml'), 'not: a routing table\n');
-    writeFileSync(path.join(tmp, 'a', 'b', 'pointed.yaml'), '$schema: ../schemas/routing.schema.json\nversion: 2\ndefault: {}\nroutes: {}\n');
+    writeFileSync(
+      path.join(tmp, 'a', 'b', 'pointed.yaml'),
+      '$schema: ../schemas/routing.schema.json\nversion: 2\ndefault: {}\nroutes: {}\n',
+    );
     writeFileSync(path.join(tmp, 'warn.routing.yaml'), 'version: 1\ndefault:\n  effort: low\nroutes: {}\n');
     writeFileSync(path.join(tmp, 'notes.txt'), 'hello\n');
   });
@@ -90,7 +93,10 @@ describe('session-ops validate', () => {
     assert.equal(r.code, 1);
     const doc = JSON.parse(r.out) as { diagnostics: JsonDiagnostic[] };
     const files = new Set(doc.diagnostics.map((d) => path.basename(d.file)));
-    assert.equal(files.size, readdirSync(path.join(fixtures, 'routing', 'invalid')).filter((f) => f.endsWith('.yaml')).length);
+    assert.equal(
+      files.size,
+      readdirSync(path.join(fixtures, 'routing', 'invalid')).filter((f) => f.endsWith('.yaml')).length,
+    );
     assert.ok(doc.diagnostics.every((d) => d.file.startsWith(path.join(fixtures, 'routing', 'invalid') + '/')));
   });
 
@@ -100,17 +106,33 @@ describe('session-ops validate', () => {
     // pages are recognised by their place: <folder>/source-analysis/<page>[.md]
     const pageDir = path.join(tmp, 'port', 'source-analysis');
     mkdirSync(pageDir, { recursive: true });
-    writeFileSync(path.join(pageDir, '01-source-overview.md'), readFileSync(path.join(fixtures, 'pages', 'invalid', '01-source-overview', 'missing-field.md')));
+    writeFileSync(
+      path.join(pageDir, '01-source-overview.md'),
+      readFileSync(path.join(fixtures, 'pages', 'invalid', '01-source-overview', 'missing-field.md')),
+    );
     const bad = await run(['--json', '--kind', 'page', path.join(tmp, 'port')]);
     assert.equal(bad.code, 1, bad.out + bad.err);
     assert.ok((JSON.parse(bad.out) as { diagnostics: JsonDiagnostic[] }).diagnostics.length > 0);
     // without --kind the walk finds the page too
     assert.equal((await run([path.join(tmp, 'port')])).code, 1);
-    assert.ok((JSON.parse(bad.out) as { diagnostics: JsonDiagnostic[] }).diagnostics.every((d) => d.source === 'session-ops.pages'));
+    assert.ok(
+      (JSON.parse(bad.out) as { diagnostics: JsonDiagnostic[] }).diagnostics.every(
+        (d) => d.source === 'session-ops.pages',
+      ),
+    );
   });
 
   it('a kind missing from the build exits 2 and says it is not available', async () => {
-    const registry = new KindRegistry().register(routingKind).register(unavailableKind('page', 'source-analysis page', 'session-ops.pages', 'src/core/pages is not part of this build'));
+    const registry = new KindRegistry()
+      .register(routingKind)
+      .register(
+        unavailableKind(
+          'page',
+          'source-analysis page',
+          'session-ops.pages',
+          'src/core/pages is not part of this build',
+        ),
+      );
     const r = await run(['--kind', 'page', tmp], registry);
     assert.equal(r.code, 2);
     assert.match(r.err, /--kind page is not available in this build: src\/core\/pages is not part of this build/);
@@ -133,7 +155,10 @@ describe('session-ops validate', () => {
 
   it('the registry knows routing and page', () => {
     const reg = registerBuiltinKinds();
-    assert.deepEqual(reg.all().map((k) => k.id), ['routing', 'page']);
+    assert.deepEqual(
+      reg.all().map((k) => k.id),
+      ['routing', 'page'],
+    );
     const s = { extraGlobs: [], roots: [] };
     assert.equal(reg.kindFor('/w/routing.yaml', 'x: 1', s)?.id, 'routing');
     assert.equal(reg.kindFor('/w/source-analysis/02-public-api.md', '# x', s)?.id, 'page');

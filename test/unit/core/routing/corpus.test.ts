@@ -44,7 +44,10 @@ describe('routing corpus', () => {
     for (const f of valid) {
       it(f, () => {
         const text = readFileSync(path.join(dir, 'valid', f), 'utf8');
-        assert.deepEqual(validateRouting(text).map((d) => `${show(d)} ${d.message}`), []);
+        assert.deepEqual(
+          validateRouting(text).map((d) => `${show(d)} ${d.message}`),
+          [],
+        );
         assert.deepEqual(new RoutingAnalyzer({ chunking: false }).analyze(text).diagnostics.map(show), []);
       });
     }
@@ -58,14 +61,21 @@ describe('routing corpus', () => {
         assert.ok(h.expects.length > 0, 'header has an expectation');
         const ds = validateRouting(text);
         assert.deepEqual(ds.map(show), h.expects, ds.map((d) => `${show(d)} ${d.message}`).join('\n'));
-        for (const m of h.messages) assert.ok(ds.some((d) => d.message.includes(m)), `a message contains ${JSON.stringify(m)}: ${ds.map((d) => d.message).join(' | ')}`);
+        for (const m of h.messages)
+          assert.ok(
+            ds.some((d) => d.message.includes(m)),
+            `a message contains ${JSON.stringify(m)}: ${ds.map((d) => d.message).join(' | ')}`,
+          );
         for (const d of ds) {
           assert.equal(d.range.start.line, d.range.end.line, 'a diagnostic stays on one line');
           assert.equal(d.source, 'session-ops.routing');
           if (d.code.startsWith('routing.')) assert.equal(d.severity, 'warning', 'extra checks are warnings');
         }
         // the incremental (chunked) and whole-document paths agree
-        assert.deepEqual(comparable(new RoutingAnalyzer({ chunking: false }).analyze(text).diagnostics), comparable(ds));
+        assert.deepEqual(
+          comparable(new RoutingAnalyzer({ chunking: false }).analyze(text).diagnostics),
+          comparable(ds),
+        );
       });
     }
   });
@@ -84,9 +94,12 @@ describe('routing corpus', () => {
       if (s.additionalProperties === false) out.add(`${at}:additionalProperties`);
       for (const r of (s.required as string[] | undefined) ?? []) out.add(`${at}:required:${r}`);
       if (s.propertyNames) out.add(`${at}:propertyNames`);
-      for (const k of ['minItems', 'maxItems', 'uniqueItems', 'minimum']) if (s[k] !== undefined && s[k] !== false) out.add(`${at}:${k}`);
-      for (const [p, sub] of Object.entries((s.properties as Record<string, S> | undefined) ?? {})) rulesOf(name, sub, [...local, p], out);
-      if (s.additionalProperties && typeof s.additionalProperties === 'object') rulesOf(name, s.additionalProperties as S, [...local, '*'], out);
+      for (const k of ['minItems', 'maxItems', 'uniqueItems', 'minimum'])
+        if (s[k] !== undefined && s[k] !== false) out.add(`${at}:${k}`);
+      for (const [p, sub] of Object.entries((s.properties as Record<string, S> | undefined) ?? {}))
+        rulesOf(name, sub, [...local, p], out);
+      if (s.additionalProperties && typeof s.additionalProperties === 'object')
+        rulesOf(name, s.additionalProperties as S, [...local, '*'], out);
       if (s.items) rulesOf(name, s.items as S, [...local, '*'], out);
     }
 
@@ -110,7 +123,8 @@ describe('routing corpus', () => {
         let next: S | undefined;
         if (seg === '*' && s.items) next = s.items as S;
         else if (props && props[seg]) next = props[seg];
-        else if (seg === '*' && s.additionalProperties && typeof s.additionalProperties === 'object') next = s.additionalProperties as S;
+        else if (seg === '*' && s.additionalProperties && typeof s.additionalProperties === 'object')
+          next = s.additionalProperties as S;
         if (!next) return undefined;
         local.push(seg);
         enter(next);
@@ -135,7 +149,17 @@ describe('routing corpus', () => {
 
     it('every extra check and retired name has an invalid file', () => {
       const rules = new Set(invalid.map((f) => header(readFileSync(path.join(dir, 'invalid', f), 'utf8')).rule));
-      for (const r of ['routing.skip-and-keep', 'routing.duplicate-preflight-id', 'routing.preflight-over-cap', 'routing.low-effort-pipeline', 'routing.duplicate-route', 'yaml.duplicate-key', 'yaml.syntax', 'retired-stage', 'legacy-skill']) {
+      for (const r of [
+        'routing.skip-and-keep',
+        'routing.duplicate-preflight-id',
+        'routing.preflight-over-cap',
+        'routing.low-effort-pipeline',
+        'routing.duplicate-route',
+        'yaml.duplicate-key',
+        'yaml.syntax',
+        'retired-stage',
+        'legacy-skill',
+      ]) {
         assert.ok(rules.has(r), r);
       }
       const retired = (defs.stage['x-retired'] as string[]) ?? [];

@@ -88,12 +88,14 @@ describe('routing documents against a whole-document yaml parse', () => {
   it('a second alias to the same anchor reads as the anchor value', () => {
     const src = 'a: &g [verify]\nb: *g\nc: *g\n';
     assert.deepEqual(parseText(src).root?.value, { a: ['verify'], b: ['verify'], c: ['verify'] });
-    const table = 'version: 1\ndefault:\n  keep_gates: &g [verify]\nroutes:\n  Kind/A:\n    keep_gates: *g\n  Kind/B:\n    keep_gates: *g\n';
+    const table =
+      'version: 1\ndefault:\n  keep_gates: &g [verify]\nroutes:\n  Kind/A:\n    keep_gates: *g\n  Kind/B:\n    keep_gates: *g\n';
     assert.deepEqual(validateRouting(table), []);
   });
 
   it('an alias whose anchor sits in another top-level block reads as the anchor value', () => {
-    const table = 'version: 1\ndefault: &d\n  keep_gates: [verify]\n  skip: &s [review-dag]\nroutes:\n  Kind/A: *d\n  Kind/B:\n    skip: *s\n    keep_gates: *s\n';
+    const table =
+      'version: 1\ndefault: &d\n  keep_gates: [verify]\n  skip: &s [review-dag]\nroutes:\n  Kind/A: *d\n  Kind/B:\n    skip: *s\n    keep_gates: *s\n';
     assert.deepEqual(validateRouting(table), []);
     const incremental = new RoutingAnalyzer();
     incremental.analyze(table.replace(/ \*d/, ' {}').replace(/\*s/g, '[verify]'));
@@ -123,7 +125,10 @@ describe('routing documents against a whole-document yaml parse', () => {
     const lines = text.split(/\r\n|\r|\n/);
     for (const d of diags) {
       for (const p of [d.range.start, d.range.end]) {
-        assert.ok(p.line < lines.length && p.character <= lines[p.line].length, `${JSON.stringify(d.range)} ${d.message}`);
+        assert.ok(
+          p.line < lines.length && p.character <= lines[p.line].length,
+          `${JSON.stringify(d.range)} ${d.message}`,
+        );
       }
     }
   });
@@ -154,7 +159,8 @@ describe('routing documents against a whole-document yaml parse', () => {
     const base = readFileSync(path.join(fixtures, 'complete.routing.yaml'), 'utf8').replace(/\r\n/g, '\n').split('\n');
     for (let t = 0; t < 80; t++) {
       const lines = base.map((l) => {
-        if (/^ {4}keep_gates: \[/.test(l) && rnd() < 0.3) return rnd() < 0.5 ? l.replace('keep_gates: ', 'keep_gates: &g ') : '    keep_gates: *g';
+        if (/^ {4}keep_gates: \[/.test(l) && rnd() < 0.3)
+          return rnd() < 0.5 ? l.replace('keep_gates: ', 'keep_gates: &g ') : '    keep_gates: *g';
         return l;
       });
       const src = join(lines, rnd, t % 4);

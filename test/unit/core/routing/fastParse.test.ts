@@ -34,8 +34,90 @@ function mulberry(seed: number) {
   };
 }
 
-const SCALARS = ['a', 'foo bar', 'x#y', 'x #c', "'q'", "'it''s'", '"dq"', '"a\\"b"', '1', '-1', '-0', '0.5', '1.', '.5', '1e3', '0x1F', '0o7', '.inf', '.nan', 'null', '~', 'Null', 'true', 'False', 'yes', '2024-01-01', '-x', ':x', '?x', 'a: b', 'a:b', 'a:', '"a # b"', '[a, b]', '[ a , "b" ]', '{a: 1, b: [c]}', '{}', '[]', '[a,]', '[a: b]', '{a: }', '&x y', '*x', '!t x', '|', '>', '@x', '`x', 'a\tb', ' ', '%x', 'Kind/Bug', 'review-code', '"unterminated', "'un", '[a', '{a: 1', '#c', 'a  ', '"x":y', '9007199254740993', '+12', '012'];
-const KEYS = ['a', 'b', 'c', 'Kind/X', 'my key', '"q k"', "'s k'", '$schema', '-k', 'a:b', '<<', 'x#y', '? k', '- k', 'k ', 'true', '1'];
+const SCALARS = [
+  'a',
+  'foo bar',
+  'x#y',
+  'x #c',
+  "'q'",
+  "'it''s'",
+  '"dq"',
+  '"a\\"b"',
+  '1',
+  '-1',
+  '-0',
+  '0.5',
+  '1.',
+  '.5',
+  '1e3',
+  '0x1F',
+  '0o7',
+  '.inf',
+  '.nan',
+  'null',
+  '~',
+  'Null',
+  'true',
+  'False',
+  'yes',
+  '2024-01-01',
+  '-x',
+  ':x',
+  '?x',
+  'a: b',
+  'a:b',
+  'a:',
+  '"a # b"',
+  '[a, b]',
+  '[ a , "b" ]',
+  '{a: 1, b: [c]}',
+  '{}',
+  '[]',
+  '[a,]',
+  '[a: b]',
+  '{a: }',
+  '&x y',
+  '*x',
+  '!t x',
+  '|',
+  '>',
+  '@x',
+  '`x',
+  'a\tb',
+  ' ',
+  '%x',
+  'Kind/Bug',
+  'review-code',
+  '"unterminated',
+  "'un",
+  '[a',
+  '{a: 1',
+  '#c',
+  'a  ',
+  '"x":y',
+  '9007199254740993',
+  '+12',
+  '012',
+];
+const KEYS = [
+  'a',
+  'b',
+  'c',
+  'Kind/X',
+  'my key',
+  '"q k"',
+  "'s k'",
+  '$schema',
+  '-k',
+  'a:b',
+  '<<',
+  'x#y',
+  '? k',
+  '- k',
+  'k ',
+  'true',
+  '1',
+];
 
 function randomDoc(rnd: () => number): string {
   const pick = <T>(a: T[]): T => a[Math.floor(rnd() * a.length)];
@@ -87,7 +169,8 @@ describe('fast YAML parser', () => {
 
   const accepted = {
     'block mappings and sequences': 'a: 1\nb:\n  c: [x, \'y\', "z"]\n  d:\n    - 1\n    - e: f\n      g: h\n',
-    'an indented root (a route chunk)': '  Kind/X:\n    entry:\n      skill: implement # c\n    skip: [verify, \'a\' ]\n    notes:\n    pre:\n      - id: a\n        item: b\n\n      - x\n  # trailing\n\n',
+    'an indented root (a route chunk)':
+      "  Kind/X:\n    entry:\n      skill: implement # c\n    skip: [verify, 'a' ]\n    notes:\n    pre:\n      - id: a\n        item: b\n\n      - x\n  # trailing\n\n",
     'an empty value followed by a comment': 'a:   # comment\nb: 2\n',
     'a sequence at the key indentation': 'a:\n- 1\n- 2\nb: {x: 1, y: [a, b]}\n',
     'CRLF line ends': 'a: 1\r\nb: 2\r\n',
@@ -126,7 +209,19 @@ describe('fast YAML parser', () => {
 
   it('parses a 1,000-route table without giving up', () => {
     const lines = ['version: 1', 'default: {}', 'routes:'];
-    for (let i = 0; i < 1000; i++) lines.push(`  Kind/R${i}:`, '    entry:', '      skill: implement', `    skip: [verify]`, '    preflight:', `      - id: p${i}`, '        item: Check it.', '        evidence: retro C1', `    notes: Route ${i}.`, '    effort: high');
+    for (let i = 0; i < 1000; i++)
+      lines.push(
+        `  Kind/R${i}:`,
+        '    entry:',
+        '      skill: implement',
+        `    skip: [verify]`,
+        '    preflight:',
+        `      - id: p${i}`,
+        '        item: Check it.',
+        '        evidence: retro C1',
+        `    notes: Route ${i}.`,
+        '    effort: high',
+      );
     const r = fastParse(lines.join('\n') + '\n');
     assert.notEqual(r, BAIL);
     assert.equal(Object.keys(((r as RNode).value as { routes: object }).routes).length, 1000);

@@ -2,7 +2,15 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { complete, documentSymbols, hover, quickFixes, RoutingAnalyzer, validateRouting, type SymbolEntry } from '../../../../src/core/routing';
+import {
+  complete,
+  documentSymbols,
+  hover,
+  quickFixes,
+  RoutingAnalyzer,
+  validateRouting,
+  type SymbolEntry,
+} from '../../../../src/core/routing';
 import { cursorContext } from '../../../../src/core/routing/context';
 import type { Range } from '../../../../src/core/diagnostics';
 
@@ -39,35 +47,92 @@ describe('routing completion', () => {
     assert.deepEqual(labels(`${HEAD}routes: {}\n|`), ['$schema', 'preflight', 'dag', 'filing', 'review']);
   });
   it('route keys', () => {
-    assert.deepEqual(labels(`${HEAD}routes:\n  Kind/Bug:\n    e|`), ['entry', 'skip', 'keep_gates', 'preflight', 'notes', 'effort']);
-    assert.deepEqual(labels(`${HEAD}routes:\n  Kind/Bug:\n    effort: high\n    |\n    skip: []\n`), ['entry', 'keep_gates', 'preflight', 'notes']);
+    assert.deepEqual(labels(`${HEAD}routes:\n  Kind/Bug:\n    e|`), [
+      'entry',
+      'skip',
+      'keep_gates',
+      'preflight',
+      'notes',
+      'effort',
+    ]);
+    assert.deepEqual(labels(`${HEAD}routes:\n  Kind/Bug:\n    effort: high\n    |\n    skip: []\n`), [
+      'entry',
+      'keep_gates',
+      'preflight',
+      'notes',
+    ]);
   });
   it('entry keys and values', () => {
     assert.deepEqual(labels(`${HEAD}routes:\n  Kind/Bug:\n    entry:\n      |`), ['skill', 'mode']);
-    assert.deepEqual(labels(`${HEAD}routes:\n  Kind/Bug:\n    entry:\n      skill: |`), ['implement', 'review-artifact', 'review-code', 'verify', 'analyze-dag', 'null']);
-    assert.deepEqual(labels(`${HEAD}routes:\n  Kind/Bug:\n    entry: {skill: implement, mode: |}`), ['bugfix', 'refactor', 'port', 'null']);
+    assert.deepEqual(labels(`${HEAD}routes:\n  Kind/Bug:\n    entry:\n      skill: |`), [
+      'implement',
+      'review-artifact',
+      'review-code',
+      'verify',
+      'analyze-dag',
+      'null',
+    ]);
+    assert.deepEqual(labels(`${HEAD}routes:\n  Kind/Bug:\n    entry: {skill: implement, mode: |}`), [
+      'bugfix',
+      'refactor',
+      'port',
+      'null',
+    ]);
     assert.deepEqual(labels(`${HEAD}routes:\n  Kind/Bug:\n    entry: {skill: implement, |}`), ['mode']);
   });
   it('stages in flow and block lists, without those already listed; retired ids never offered', () => {
-    assert.deepEqual(labels(`${HEAD}routes:\n  Kind/Bug:\n    skip: [verify, |]`), ['review-dag', 'review-code', 'audit-process', 'merge-pr']);
-    assert.deepEqual(labels(`${HEAD}routes:\n  Kind/Bug:\n    keep_gates:\n      - |`), ['review-dag', 'review-code', 'verify', 'audit-process', 'merge-pr']);
+    assert.deepEqual(labels(`${HEAD}routes:\n  Kind/Bug:\n    skip: [verify, |]`), [
+      'review-dag',
+      'review-code',
+      'audit-process',
+      'merge-pr',
+    ]);
+    assert.deepEqual(labels(`${HEAD}routes:\n  Kind/Bug:\n    keep_gates:\n      - |`), [
+      'review-dag',
+      'review-code',
+      'verify',
+      'audit-process',
+      'merge-pr',
+    ]);
   });
   it('effort, modes, dimensions, oversize signal ids, parent kinds, booleans, the version constant', () => {
     assert.deepEqual(labels(`${HEAD.replace('effort: high', 'effort: |')}routes: {}\n`), ['low', 'high', 'max']);
     assert.deepEqual(labels('version: |\n'), ['1']);
     const dag = 'version: 1\ndefault: {}\nroutes: {}\ndag:\n';
     assert.deepEqual(labels(`${dag}  route:\n    single_gate:\n      dimensions: [TOPO, |]\n`), ['REQMAP', 'RELEASE']);
-    assert.deepEqual(labels(`${dag}  size_derivation:\n    oversize_signals:\n      - id: |\n`), ['node_split', 'new_cross_session_edge', 'draft_contract_breaking', 'frozen_contract_breaking', 'node_scope_drift']);
-    assert.deepEqual(labels(`${dag}  ticket_creation:\n    inherit_parent:\n      - |\n`), ['Kind/Epic', 'Kind/Feature']);
+    assert.deepEqual(labels(`${dag}  size_derivation:\n    oversize_signals:\n      - id: |\n`), [
+      'node_split',
+      'new_cross_session_edge',
+      'draft_contract_breaking',
+      'frozen_contract_breaking',
+      'node_scope_drift',
+    ]);
+    assert.deepEqual(labels(`${dag}  ticket_creation:\n    inherit_parent:\n      - |\n`), [
+      'Kind/Epic',
+      'Kind/Feature',
+    ]);
     assert.deepEqual(labels(`${dag}  ticket_creation:\n    per_node: |\n`), ['true', 'false']);
     assert.deepEqual(labels(`${dag}  task_route:\n    inherit: |\n`), ['parent_dag']);
   });
   it('preflight item keys in a list item', () => {
-    assert.deepEqual(labels(`${HEAD}routes:\n  Kind/Bug:\n    preflight:\n      - id: a\n        |`), ['item', 'evidence', 'added_cycle']);
-    assert.deepEqual(labels(`${HEAD}routes:\n  Kind/Bug:\n    preflight:\n      - |`), ['id', 'item', 'evidence', 'added_cycle']);
+    assert.deepEqual(labels(`${HEAD}routes:\n  Kind/Bug:\n    preflight:\n      - id: a\n        |`), [
+      'item',
+      'evidence',
+      'added_cycle',
+    ]);
+    assert.deepEqual(labels(`${HEAD}routes:\n  Kind/Bug:\n    preflight:\n      - |`), [
+      'id',
+      'item',
+      'evidence',
+      'added_cycle',
+    ]);
   });
   it('Kind/* route keys used elsewhere in the workspace, and the parent kinds', () => {
-    assert.deepEqual(labels(`${HEAD}routes:\n  Kind/Bug:\n    effort: high\n  |`, ['Kind/Chore', 'Kind/Bug']), ['Kind/Chore', 'Kind/Epic', 'Kind/Feature']);
+    assert.deepEqual(labels(`${HEAD}routes:\n  Kind/Bug:\n    effort: high\n  |`, ['Kind/Chore', 'Kind/Bug']), [
+      'Kind/Chore',
+      'Kind/Epic',
+      'Kind/Feature',
+    ]);
   });
   it('replaces the word under the cursor and adds a space after a bare colon', () => {
     const { text, pos } = at(`${HEAD}routes:\n  Kind/Bug:\n    effort:|`);
@@ -119,7 +184,10 @@ describe('routing hover', () => {
     const l = lineOf('  Kind/Bug:');
     assert.match(hover(a, { line: l, character: 4 })?.markdown ?? '', /Route for tickets labelled `Kind\/Bug`/);
     const p = lineOf('    preflight:');
-    assert.match(hover(a, { line: p, character: 6 })?.markdown ?? '', /cap is governed by preflight.max_items, not by the schema/);
+    assert.match(
+      hover(a, { line: p, character: 6 })?.markdown ?? '',
+      /cap is governed by preflight.max_items, not by the schema/,
+    );
   });
 });
 
@@ -129,18 +197,46 @@ describe('routing document symbols', () => {
     it(`routes and dag blocks for the outline (${mode ? 'chunked' : 'whole'})`, () => {
       const syms = documentSymbols(new RoutingAnalyzer({ chunking: mode }).analyze(text));
       const names = (s: SymbolEntry[]) => s.map((x) => x.name);
-      assert.deepEqual(names(syms), ['$schema', 'version', 'default', 'routes', 'preflight', 'filing', 'review', 'dag']);
+      assert.deepEqual(names(syms), [
+        '$schema',
+        'version',
+        'default',
+        'routes',
+        'preflight',
+        'filing',
+        'review',
+        'dag',
+      ]);
       const routes = syms.find((s) => s.name === 'routes') as SymbolEntry;
       assert.equal(routes.kind, 'namespace');
-      assert.deepEqual(names(routes.children ?? []), ['Kind/Bug', 'Kind/Refactor', 'Kind/Port', 'Kind/Review', 'Kind/Artifact', 'Kind/Verify', 'Kind/Epic', 'Kind/Chore']);
+      assert.deepEqual(names(routes.children ?? []), [
+        'Kind/Bug',
+        'Kind/Refactor',
+        'Kind/Port',
+        'Kind/Review',
+        'Kind/Artifact',
+        'Kind/Verify',
+        'Kind/Epic',
+        'Kind/Chore',
+      ]);
       assert.equal(routes.children?.[0].detail, 'implement · bugfix, effort high');
       const last = routes.children?.[routes.children.length - 1] as SymbolEntry;
       assert.deepEqual(routes.range.end, last.range.end, 'routes spans its routes');
       const dag = syms.find((s) => s.name === 'dag') as SymbolEntry;
-      assert.deepEqual(names(dag.children ?? []), ['route', 'task_route', 'ticket_creation', 'verify_milestone', 'size_derivation', 'review_depth']);
+      assert.deepEqual(names(dag.children ?? []), [
+        'route',
+        'task_route',
+        'ticket_creation',
+        'verify_milestone',
+        'size_derivation',
+        'review_depth',
+      ]);
       assert.ok(dag.children?.[0].children?.some((c) => c.name === 'single_gate'));
       for (const s of [...syms, ...(routes.children ?? [])]) {
-        assert.ok(s.selectionRange.start.line >= s.range.start.line && s.selectionRange.end.line <= s.range.end.line, `${s.name}: selection inside range`);
+        assert.ok(
+          s.selectionRange.start.line >= s.range.start.line && s.selectionRange.end.line <= s.range.end.line,
+          `${s.name}: selection inside range`,
+        );
       }
     });
   }
@@ -158,7 +254,11 @@ describe('routing quick fixes', () => {
       const fix = quickFixes(a, d.range).find((q) => q.isPreferred);
       if (!fix) continue;
       const after = validateRouting(applyEdits(text, fix.edits));
-      assert.deepEqual(after.map((x) => `${x.code} ${x.message}`), [], `${f}: "${fix.title}" leaves problems`);
+      assert.deepEqual(
+        after.map((x) => `${x.code} ${x.message}`),
+        [],
+        `${f}: "${fix.title}" leaves problems`,
+      );
       fixed++;
     }
     assert.ok(fixed >= 60, `fixed ${fixed} files`);
@@ -185,14 +285,18 @@ describe('routing quick fixes', () => {
     const text = 'version: 1\ndefault:\n  entry: {skill: implemnt, mode: "bugfx"}\nroutes: {}\n';
     const a = new RoutingAnalyzer().analyze(text);
     const fixes = a.diagnostics.map((d) => quickFixes(a, d.range)[0]);
-    assert.deepEqual(fixes.map((f) => f.title), ['Replace with implement', 'Replace with bugfix']);
+    assert.deepEqual(
+      fixes.map((f) => f.title),
+      ['Replace with implement', 'Replace with bugfix'],
+    );
     let out = text;
     for (const f of [...fixes].reverse()) out = applyEdits(out, f.edits);
     assert.equal(out, 'version: 1\ndefault:\n  entry: {skill: implement, mode: "bugfix"}\nroutes: {}\n');
   });
 
   it('adds a missing required block with a skeleton that validates', () => {
-    const text = 'version: 1\ndefault: {}\nroutes: {}\nreview:\n  max_rounds:\n    default: 2\ndag:\n  route:\n    entry: {}\n    skip: []\n    keep_gates: []\n';
+    const text =
+      'version: 1\ndefault: {}\nroutes: {}\nreview:\n  max_rounds:\n    default: 2\ndag:\n  route:\n    entry: {}\n    skip: []\n    keep_gates: []\n';
     const a = new RoutingAnalyzer().analyze(text);
     let out = text;
     // apply one "Add" fix at a time (each is computed against the current text)
@@ -205,7 +309,10 @@ describe('routing quick fixes', () => {
       out = applyEdits(out, fix.edits);
     }
     assert.ok(a.diagnostics.length >= 7);
-    assert.deepEqual(validateRouting(out).map((d) => d.message), []);
+    assert.deepEqual(
+      validateRouting(out).map((d) => d.message),
+      [],
+    );
     assert.match(out, /single_gate:\n {6}id: review-dag\n {6}dimensions: \[TOPO, REQMAP, RELEASE\]/);
   });
 
@@ -214,6 +321,9 @@ describe('routing quick fixes', () => {
     const a = new RoutingAnalyzer().analyze(text);
     const fix = quickFixes(a, a.diagnostics[0].range)[0];
     assert.equal(fix.title, 'Fill in "review"');
-    assert.equal(applyEdits(text, fix.edits), 'version: 1\ndefault: {}\nroutes: {}\nreview:\n  max_rounds:\n    default: 0\n    high_risk: 0\n');
+    assert.equal(
+      applyEdits(text, fix.edits),
+      'version: 1\ndefault: {}\nroutes: {}\nreview:\n  max_rounds:\n    default: 0\n    high_risk: 0\n',
+    );
   });
 });

@@ -26,7 +26,12 @@ const insertLine = (text: string, n: number, line: string) => {
 const laughs = (levels: number) => {
   const L = 'abcdefghijklmnop';
   const lines = [`l${L[0]}: &${L[0]} [lol, lol, lol, lol, lol, lol, lol, lol, lol]`];
-  for (let i = 1; i < levels; i++) lines.push(`l${L[i]}: &${L[i]} [${Array(9).fill('*' + L[i - 1]).join(', ')}]`);
+  for (let i = 1; i < levels; i++)
+    lines.push(
+      `l${L[i]}: &${L[i]} [${Array(9)
+        .fill('*' + L[i - 1])
+        .join(', ')}]`,
+    );
   return lines.join('\n') + '\n';
 };
 
@@ -35,16 +40,96 @@ export function routingMutation(scale = 1): fc.Arbitrary<Mutation> {
   const n = fc.nat();
   const big = (max: number) => Math.max(50, Math.round(max * scale));
   return fc.oneof(
-    n.map((k): Mutation => (t) => t.slice(0, at(t, k))),
-    fc.tuple(n, fc.string({ unit: 'binary', maxLength: 24 })).map(([k, s]): Mutation => (t) => insert(t, k, s)),
-    fc.tuple(n, fc.uint8Array({ maxLength: 24 })).map(([k, b]): Mutation => (t) => insert(t, k, Buffer.from(b).toString('utf8'))),
-    fc.tuple(n, fc.constantFrom('[', '{', '[{a: ', '- ', '? '), fc.integer({ min: 20, max: big(3000) })).map(([k, open, depth]): Mutation => (t) => insert(t, k, open.repeat(depth))),
-    fc.tuple(n, fc.integer({ min: 20, max: big(2500) })).map(([k, depth]): Mutation => (t) => insertLine(t, k, Array.from({ length: depth }, (_, i) => ' '.repeat(i) + 'k:').join('\n'))),
-    fc.tuple(n, fc.integer({ min: 1000, max: big(300_000) }), fc.constantFrom('x', ' ', '"', "'", '#', ':')).map(([k, len, c]): Mutation => (t) => insert(t, k, c.repeat(len))),
-    fc.tuple(n, fc.constantFrom('&a ', '*a', '*missing', '&s [*s]', '&x ', '*x', '<<: *a', '!!str ', '!tag ', '!!map ', '? ', '|\n', '>-\n')).map(([k, s]): Mutation => (t) => insert(t, k, s)),
-    fc.tuple(n, fc.constantFrom('<<: *a', 'merge: &a {x: 1}', 'dup: 1', 'dup: 2', 'version: 2', '%YAML 1.2', '---', '...', '--- !tag', '\tkey: v', '  k: &a [1]', '  k2: *a')).map(([k, line]): Mutation => (t) => insertLine(t, k, line)),
-    fc.integer({ min: 2, max: 9 }).map((levels): Mutation => (t) => laughs(levels) + t),
-    fc.integer({ min: 2, max: big(700) }).map((links): Mutation => (t) => t + 'chain0: &c0 [x]\n' + Array.from({ length: links }, (_, i) => `chain${i + 1}: &c${i + 1} [*c${i}]`).join('\n') + '\n'),
+    n.map(
+      (k): Mutation =>
+        (t) =>
+          t.slice(0, at(t, k)),
+    ),
+    fc.tuple(n, fc.string({ unit: 'binary', maxLength: 24 })).map(
+      ([k, s]): Mutation =>
+        (t) =>
+          insert(t, k, s),
+    ),
+    fc.tuple(n, fc.uint8Array({ maxLength: 24 })).map(
+      ([k, b]): Mutation =>
+        (t) =>
+          insert(t, k, Buffer.from(b).toString('utf8')),
+    ),
+    fc.tuple(n, fc.constantFrom('[', '{', '[{a: ', '- ', '? '), fc.integer({ min: 20, max: big(3000) })).map(
+      ([k, open, depth]): Mutation =>
+        (t) =>
+          insert(t, k, open.repeat(depth)),
+    ),
+    fc.tuple(n, fc.integer({ min: 20, max: big(2500) })).map(
+      ([k, depth]): Mutation =>
+        (t) =>
+          insertLine(t, k, Array.from({ length: depth }, (_, i) => ' '.repeat(i) + 'k:').join('\n')),
+    ),
+    fc.tuple(n, fc.integer({ min: 1000, max: big(300_000) }), fc.constantFrom('x', ' ', '"', "'", '#', ':')).map(
+      ([k, len, c]): Mutation =>
+        (t) =>
+          insert(t, k, c.repeat(len)),
+    ),
+    fc
+      .tuple(
+        n,
+        fc.constantFrom(
+          '&a ',
+          '*a',
+          '*missing',
+          '&s [*s]',
+          '&x ',
+          '*x',
+          '<<: *a',
+          '!!str ',
+          '!tag ',
+          '!!map ',
+          '? ',
+          '|\n',
+          '>-\n',
+        ),
+      )
+      .map(
+        ([k, s]): Mutation =>
+          (t) =>
+            insert(t, k, s),
+      ),
+    fc
+      .tuple(
+        n,
+        fc.constantFrom(
+          '<<: *a',
+          'merge: &a {x: 1}',
+          'dup: 1',
+          'dup: 2',
+          'version: 2',
+          '%YAML 1.2',
+          '---',
+          '...',
+          '--- !tag',
+          '\tkey: v',
+          '  k: &a [1]',
+          '  k2: *a',
+        ),
+      )
+      .map(
+        ([k, line]): Mutation =>
+          (t) =>
+            insertLine(t, k, line),
+      ),
+    fc.integer({ min: 2, max: 9 }).map(
+      (levels): Mutation =>
+        (t) =>
+          laughs(levels) + t,
+    ),
+    fc.integer({ min: 2, max: big(700) }).map(
+      (links): Mutation =>
+        (t) =>
+          t +
+          'chain0: &c0 [x]\n' +
+          Array.from({ length: links }, (_, i) => `chain${i + 1}: &c${i + 1} [*c${i}]`).join('\n') +
+          '\n',
+    ),
     n.map((k): Mutation => (t) => {
       // duplicate a line
       const p = lineStart(t, k);
@@ -66,7 +151,9 @@ export function routingMutation(scale = 1): fc.Arbitrary<Mutation> {
 
 /** A valid table with one to four mutations applied. */
 export function routingCase(bases: readonly string[], scale = 1): fc.Arbitrary<string> {
-  return fc.tuple(fc.constantFrom(...bases), fc.array(routingMutation(scale), { minLength: 1, maxLength: 4 })).map(([base, ms]) => ms.reduce((t, m) => m(t), base));
+  return fc
+    .tuple(fc.constantFrom(...bases), fc.array(routingMutation(scale), { minLength: 1, maxLength: 4 }))
+    .map(([base, ms]) => ms.reduce((t, m) => m(t), base));
 }
 
 /** The property: returns the time taken (ms); throws on a violation. */
@@ -97,6 +184,7 @@ export function checkRouting(text: string, boundMs: number): number {
   const again = new RoutingAnalyzer();
   again.analyze(text.slice(0, Math.floor(text.length / 2)));
   const second = again.analyze(text).diagnostics;
-  if (JSON.stringify(second) !== JSON.stringify(analysis.diagnostics)) throw new Error('incremental analysis differs from a fresh one');
+  if (JSON.stringify(second) !== JSON.stringify(analysis.diagnostics))
+    throw new Error('incremental analysis differs from a fresh one');
   return took;
 }

@@ -17,7 +17,11 @@ function timed(text: string, ms: number) {
   return diags;
 }
 
-const hasMessage = (diags: { message: string }[], re: RegExp) => assert.ok(diags.some((d) => re.test(d.message)), JSON.stringify(diags.map((d) => d.message)));
+const hasMessage = (diags: { message: string }[], re: RegExp) =>
+  assert.ok(
+    diags.some((d) => re.test(d.message)),
+    JSON.stringify(diags.map((d) => d.message)),
+  );
 
 describe('routing limits: hostile input', () => {
   const deep: Record<string, string> = {
@@ -26,7 +30,8 @@ describe('routing limits: hostile input', () => {
     '1,150 levels of [{a:': 'a: ' + '[{a: '.repeat(1150) + '1' + '}]'.repeat(1150) + '\n',
     '2,000 indented block levels': Array.from({ length: 2000 }, (_, i) => ' '.repeat(i) + 'a:').join('\n') + ' 1\n',
     '2,000 compact sequence levels': 'a:\n' + '- '.repeat(2000) + 'x\n',
-    '2,000 levels under a route': 'version: 1\ndefault: {}\nroutes:\n  Kind/A:\n    skip: ' + '['.repeat(2000) + ']'.repeat(2000) + '\n',
+    '2,000 levels under a route':
+      'version: 1\ndefault: {}\nroutes:\n  Kind/A:\n    skip: ' + '['.repeat(2000) + ']'.repeat(2000) + '\n',
   };
   for (const [name, text] of Object.entries(deep)) {
     it(`${name}: "nesting deeper than ${MAX_NESTING} levels is not checked", no stack overflow`, () => {
@@ -36,7 +41,10 @@ describe('routing limits: hostile input', () => {
 
   it('nesting the estimate misses still gives the diagnostic, not a stack overflow (found by bench/fuzz.mjs)', () => {
     const base = 'version: 1\ndefault: &base\n  effort: high\nroutes:\n  Kind/A:\n    notes: a[b\n';
-    hasMessage(timed(base + Array.from({ length: 2000 }, (_, i) => ' '.repeat(i) + 'k:').join('\n') + '\n', 10_000), /Nesting deeper than/);
+    hasMessage(
+      timed(base + Array.from({ length: 2000 }, (_, i) => ' '.repeat(i) + 'k:').join('\n') + '\n', 10_000),
+      /Nesting deeper than/,
+    );
     hasMessage(timed('a: [\n' + '[\n'.repeat(3000) + ']\n'.repeat(3000), 10_000), /Nesting deeper than|YAML/);
     hasMessage(timed('[\n' + 'a: [\n'.repeat(3000), 10_000), /Nesting deeper than|YAML/);
   });
@@ -66,7 +74,12 @@ describe('routing limits: hostile input', () => {
   it('the "billion laughs" shape is bounded', () => {
     const L = 'abcdefghi';
     const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
-    for (let i = 1; i < 9; i++) lines.push(`${L[i]}: &${L[i]} [${Array(9).fill('*' + L[i - 1]).join(',')}]`);
+    for (let i = 1; i < 9; i++)
+      lines.push(
+        `${L[i]}: &${L[i]} [${Array(9)
+          .fill('*' + L[i - 1])
+          .join(',')}]`,
+      );
     hasMessage(timed(lines.join('\n') + '\n', 2000), /Aliases expanding to more than/);
   });
 
@@ -85,12 +98,14 @@ describe('routing limits: hostile input', () => {
   it('a position past the end of its line means the end of that line (found by bench/fuzz.mjs)', () => {
     const text = 'version: 1\r\n---\r\n# c\r\nversion: 1\r\n';
     const a = new RoutingAnalyzer().analyze(text);
-    for (const c of complete(text, a.lineStarts, { line: 1, character: 4 })) assert.equal(c.range.start.line, 1, JSON.stringify(c.range));
+    for (const c of complete(text, a.lineStarts, { line: 1, character: 4 }))
+      assert.equal(c.range.start.line, 1, JSON.stringify(c.range));
     assert.equal(offsetAt(a.lineStarts, text, { line: 1, character: 40 }), text.indexOf('---') + 3);
   });
 
   it('completion on a 200,000-character line is bounded (found by bench/fuzz.mjs: 31 s before)', () => {
-    const text = 'version: 1\nroutes:\n  Kind/A:\n      ski' + ' '.repeat(200_000) + '\n      ski' + ' '.repeat(200_000) + '\n';
+    const text =
+      'version: 1\nroutes:\n  Kind/A:\n      ski' + ' '.repeat(200_000) + '\n      ski' + ' '.repeat(200_000) + '\n';
     const a = new RoutingAnalyzer().analyze(text);
     const t0 = performance.now();
     complete(text, a.lineStarts, { line: 3, character: 4 });

@@ -9,11 +9,20 @@ export function lspLines(text: string): string[] {
 
 export function assertRangeInside(text: string, r: Range, what: string, lines = lspLines(text)): void {
   for (const p of [r.start, r.end]) {
-    assert.ok(Number.isInteger(p.line) && Number.isInteger(p.character) && p.line >= 0 && p.character >= 0, `${what}: ${JSON.stringify(r)}`);
+    assert.ok(
+      Number.isInteger(p.line) && Number.isInteger(p.character) && p.line >= 0 && p.character >= 0,
+      `${what}: ${JSON.stringify(r)}`,
+    );
     assert.ok(p.line < lines.length, `${what}: line ${p.line} past the last line ${lines.length - 1}`);
-    assert.ok(p.character <= lines[p.line].length, `${what}: ${JSON.stringify(p)} past the end of its line (${lines[p.line].length})`);
+    assert.ok(
+      p.character <= lines[p.line].length,
+      `${what}: ${JSON.stringify(p)} past the end of its line (${lines[p.line].length})`,
+    );
   }
-  assert.ok(r.start.line < r.end.line || (r.start.line === r.end.line && r.start.character <= r.end.character), `${what}: range ends before it starts ${JSON.stringify(r)}`);
+  assert.ok(
+    r.start.line < r.end.line || (r.start.line === r.end.line && r.start.character <= r.end.character),
+    `${what}: range ends before it starts ${JSON.stringify(r)}`,
+  );
 }
 
 export function assertDiagnosticsInside(text: string, diags: readonly Diagnostic[]): void {

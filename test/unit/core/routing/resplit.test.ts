@@ -7,7 +7,17 @@ import { diffTexts, resplit } from '../../../../src/core/routing/resplit';
 
 function table(n: number): string {
   const lines = ['version: 1', 'default: {}', 'preflight:', '  max_items: 2', 'routes:'];
-  for (let i = 0; i < n; i++) lines.push(`  Kind/R${i}:`, '    entry:', '      skill: implement', '    skip: [verify]', `    notes: Route ${i}.`, '', '    # comment', '    effort: high');
+  for (let i = 0; i < n; i++)
+    lines.push(
+      `  Kind/R${i}:`,
+      '    entry:',
+      '      skill: implement',
+      '    skip: [verify]',
+      `    notes: Route ${i}.`,
+      '',
+      '    # comment',
+      '    effort: high',
+    );
   return lines.join('\n') + '\n';
 }
 
@@ -29,7 +39,21 @@ describe('routing resplit', () => {
 
   it('equals a whole split under random edits', () => {
     const rnd = rng(11);
-    const pieces = ['  Kind/New:\n', '    effort: low\n', 'x', '\n', '  ', ' ', '#', 'top: 1\n', '\t', ':', '  Kind/R3:\n', '   odd: 1\n', '\r\n'];
+    const pieces = [
+      '  Kind/New:\n',
+      '    effort: low\n',
+      'x',
+      '\n',
+      '  ',
+      ' ',
+      '#',
+      'top: 1\n',
+      '\t',
+      ':',
+      '  Kind/R3:\n',
+      '   odd: 1\n',
+      '\r\n',
+    ];
     let resplitUsed = 0;
     for (let t = 0; t < 1500; t++) {
       const before = table(6 + Math.floor(rnd() * 6));

@@ -1,7 +1,19 @@
 // schemas/routing.schema.json against the spec's "Routing table (YAML file)" tables.
 import assert from 'node:assert/strict';
 import Ajv2020 from 'ajv/dist/2020';
-import { DIMENSIONS, EFFORTS, LEGACY_SKILLS, MODES, OVERSIZE_SIGNAL_IDS, PARENT_KINDS, RETIRED_STAGES, routingSchema, SKILLS, STAGES, validators } from '../../../../src/core/routing';
+import {
+  DIMENSIONS,
+  EFFORTS,
+  LEGACY_SKILLS,
+  MODES,
+  OVERSIZE_SIGNAL_IDS,
+  PARENT_KINDS,
+  RETIRED_STAGES,
+  routingSchema,
+  SKILLS,
+  STAGES,
+  validators,
+} from '../../../../src/core/routing';
 import { deref, schemaAt, type JsonSchema } from '../../../../src/core/routing/schema';
 
 const defs = routingSchema.$defs as Record<string, JsonSchema>;
@@ -35,14 +47,31 @@ describe('routing schema', () => {
   it('top level: required version, default, routes; no additional properties; version const 1', () => {
     assert.deepEqual(routingSchema.required, ['version', 'default', 'routes']);
     assert.equal(routingSchema.additionalProperties, false);
-    assert.deepEqual(Object.keys(routingSchema.properties ?? {}), ['$schema', 'version', 'default', 'routes', 'preflight', 'dag', 'filing', 'review']);
+    assert.deepEqual(Object.keys(routingSchema.properties ?? {}), [
+      '$schema',
+      'version',
+      'default',
+      'routes',
+      'preflight',
+      'dag',
+      'filing',
+      'review',
+    ]);
     assert.equal(routingSchema.properties?.version.const, 1);
     assert.equal(routingSchema.properties?.version.type, 'integer');
   });
 
   it('stages, skills, modes, effort and their retired names', () => {
     assert.deepEqual(STAGES, ['review-dag', 'review-code', 'verify', 'audit-process', 'merge-pr']);
-    assert.deepEqual(RETIRED_STAGES, ['roadmap-exit', 'review-roadmap', 'requirements-exit', 'design-exit', 'review-design-space', 'review-iteration-plan', 'plan-iterations']);
+    assert.deepEqual(RETIRED_STAGES, [
+      'roadmap-exit',
+      'review-roadmap',
+      'requirements-exit',
+      'design-exit',
+      'review-design-space',
+      'review-iteration-plan',
+      'plan-iterations',
+    ]);
     for (const r of RETIRED_STAGES) assert.ok(!STAGES.includes(r));
     assert.deepEqual(SKILLS, ['implement', 'review-artifact', 'review-code', 'verify', 'analyze-dag']);
     assert.ok(defs.entry.properties?.skill.enum?.includes(null), 'skill may be null');
@@ -51,18 +80,34 @@ describe('routing schema', () => {
     assert.ok(defs.entry.properties?.mode.enum?.includes(null), 'mode may be null');
     assert.deepEqual(EFFORTS, ['low', 'high', 'max']);
     assert.deepEqual(DIMENSIONS, ['TOPO', 'REQMAP', 'RELEASE']);
-    assert.deepEqual(OVERSIZE_SIGNAL_IDS, ['node_split', 'new_cross_session_edge', 'draft_contract_breaking', 'frozen_contract_breaking', 'node_scope_drift']);
+    assert.deepEqual(OVERSIZE_SIGNAL_IDS, [
+      'node_split',
+      'new_cross_session_edge',
+      'draft_contract_breaking',
+      'frozen_contract_breaking',
+      'node_scope_drift',
+    ]);
     assert.deepEqual(PARENT_KINDS, ['Kind/Epic', 'Kind/Feature']);
   });
 
   it('no additional properties exactly where the spec says so', () => {
-    const closed = Object.entries(defs).filter(([, d]) => d.additionalProperties === false).map(([n]) => n).sort();
+    const closed = Object.entries(defs)
+      .filter(([, d]) => d.additionalProperties === false)
+      .map(([n]) => n)
+      .sort();
     assert.deepEqual(closed, ['dag', 'entry', 'filing', 'preflightItem', 'preflightPolicy', 'route'].sort());
   });
 
   it('route: no required fields; the preflight list has no cap (preflight.max_items governs it)', () => {
     assert.equal(defs.route.required, undefined);
-    assert.deepEqual(Object.keys(defs.route.properties ?? {}), ['entry', 'skip', 'keep_gates', 'preflight', 'notes', 'effort']);
+    assert.deepEqual(Object.keys(defs.route.properties ?? {}), [
+      'entry',
+      'skip',
+      'keep_gates',
+      'preflight',
+      'notes',
+      'effort',
+    ]);
     const pf = deref(defs.route.properties?.preflight as JsonSchema).schema;
     assert.equal(pf.maxItems, undefined);
     assert.equal(pf.items?.$ref, '#/$defs/preflightItem');
@@ -71,16 +116,25 @@ describe('routing schema', () => {
 
   it('integer minimums of the Limits table', () => {
     const p = defs.preflightPolicy.properties as Record<string, JsonSchema>;
-    assert.deepEqual(
-      Object.fromEntries(Object.entries(p).map(([k, v]) => [k, [v.type, v.minimum]])),
-      { max_items: ['integer', 1], min_sample: ['integer', 0], consecutive_recur: ['integer', 1], aging_consecutive_clean: ['integer', 1] },
-    );
+    assert.deepEqual(Object.fromEntries(Object.entries(p).map(([k, v]) => [k, [v.type, v.minimum]])), {
+      max_items: ['integer', 1],
+      min_sample: ['integer', 0],
+      consecutive_recur: ['integer', 1],
+      aging_consecutive_clean: ['integer', 1],
+    });
     assert.equal(defs.filing.properties?.['work-ticket-wip-cap'].minimum, 0);
     assert.equal(defs.filing.properties?.['sprint-mode'].type, 'boolean');
   });
 
   it('dag blocks and their required fields', () => {
-    assert.deepEqual(defs.dag.required, ['route', 'task_route', 'ticket_creation', 'verify_milestone', 'size_derivation', 'review_depth']);
+    assert.deepEqual(defs.dag.required, [
+      'route',
+      'task_route',
+      'ticket_creation',
+      'verify_milestone',
+      'size_derivation',
+      'review_depth',
+    ]);
     assert.deepEqual(defs.dagRoute.required, ['entry', 'skip', 'keep_gates', 'single_gate']);
     assert.ok(defs.dagRoute.properties?.preflight, 'dag.route has an optional preflight');
     assert.deepEqual(defs.taskRoute.required, ['entry', 'skip', 'keep_gates', 'inherit']);
