@@ -23,6 +23,7 @@ import {
   type SampleRound,
 } from '../backend';
 import type { BackendConfig } from '../config/backends';
+import { directorySessionKey, joinKey } from '../ids';
 import { allFreeAt, assessSession, MIN_SPACING_MS, recordWalls, SampleHistory, unreadableAssessment } from '../health';
 import type { Dialect, EpochMs, ProviderListing, SessionSample, TodoProgress } from '../model';
 import { orderByParent, type Badge, type SessionRow } from './row';
@@ -320,7 +321,7 @@ export class SessionMonitor {
   nudge(backendKey: string, directory: string, sessionId: string | null = null): void {
     const rt = this.runtimes.get(backendKey);
     if (!rt || !this.active || rt.closed) return;
-    const known = sessionId !== null && rt.badges.has(`${directory}\u0000${sessionId}`);
+    const known = sessionId !== null && rt.badges.has(directorySessionKey(directory, sessionId));
     const pending = rt.nudges.get(directory);
     if (pending) {
       if (!known) pending.sessions = null;
@@ -596,7 +597,7 @@ export class SessionMonitor {
     for (const row of built) {
       const id = row.id;
       seen.add(id);
-      const hkey = `${directory}\u0000${id}`;
+      const hkey = directorySessionKey(directory, id);
       if (rt.client?.capabilities?.todos && !rt.todos.has(hkey)) this.readTodos(rt, rt.client, directory, id);
       row.todos = rt.todos.get(hkey) ?? null;
       const prev = before.get(id);
@@ -644,8 +645,8 @@ export class SessionMonitor {
       dirState.truncated = truncated;
       for (const id of before.keys()) {
         if (seen.has(id)) continue;
-        rt.badges.delete(`${directory}\u0000${id}`);
-        rt.todos.delete(`${directory}\u0000${id}`);
+        rt.badges.delete(directorySessionKey(directory, id));
+        rt.todos.delete(directorySessionKey(directory, id));
       }
       setChanged = rows.length !== before.size || rows.some((r) => !before.has(r.id));
       dirState.rows = orderByParent(rows);
@@ -726,7 +727,7 @@ export class SessionMonitor {
 
   /** Reads a session's todo list once (when first seen); later updates come with todo.updated. */
   private readTodos(rt: BackendRuntime, client: BackendClient, directory: string, id: string): void {
-    const hkey = `${directory}\u0000${id}`;
+    const hkey = directorySessionKey(directory, id);
     rt.todos.set(hkey, null);
     client.todos(directory, id, { timeoutMs: 15_000 }).then(
       (todos) => this.onTodos(rt, directory, id, todos),
@@ -736,7 +737,7 @@ export class SessionMonitor {
 
   /** New todo progress for a session: update its row at once (no sampling round needed). */
   private onTodos(rt: BackendRuntime, directory: string, id: string, todos: TodoProgress | null): void {
-    const hkey = `${directory}\u0000${id}`;
+    const hkey = directorySessionKey(directory, id);
     if (todos === null && rt.todos.get(hkey)) return;
     rt.todos.set(hkey, todos);
     const dir = rt.state.directories.find((d) => d.directory === directory);
@@ -780,7 +781,7 @@ export function isNudge(e: BackendEvent): boolean {
 }
 
 function sameConfig(a: BackendConfig, b: BackendConfig): boolean {
-  return a.baseUrl === b.baseUrl && a.name === b.name && a.directories.join('\u0000') === b.directories.join('\u0000');
+  return a.baseUrl === b.baseUrl && a.name === b.name && joinKey(...a.directories) === joinKey(...b.directories);
 }
 
 export function describeError(err: unknown): string {

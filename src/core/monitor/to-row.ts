@@ -4,6 +4,7 @@ import { headline } from '../health/precedence';
 import { retryText } from '../health/verdict';
 import type { EpochMs, ProviderListing, SessionAssessment, SessionSample } from '../model';
 import type { Badge, SampleEvidence, SessionRow, WaitingView } from './row';
+import { rowKey } from '../ids';
 
 export function badgeOf(a: SessionAssessment): Badge {
   const head = headline(a);
@@ -77,7 +78,7 @@ export function toRow({
   const mark = wall?.provider ? (listing.providers.find((p) => p.id === wall.provider)?.quota ?? null) : null;
   const retry = latest.session.retry;
   return {
-    key: `${backendKey}\u0000${directory}\u0000${a.id}`,
+    key: rowKey(backendKey, directory, a.id),
     backendKey,
     directory,
     id: a.id,

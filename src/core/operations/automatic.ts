@@ -7,6 +7,7 @@
 // cannot loop. Pure: the extension runs what this returns.
 import type { EpochMs } from '../model';
 import type { SessionRow } from '../monitor/row';
+import { verdictKey } from '../ids';
 
 export interface AutomaticSettings {
   abortHung: boolean;
@@ -17,13 +18,6 @@ export interface AutomaticSettings {
 export type AutomaticAction = 'abort-and-wake' | 'wake' | 'recover';
 
 export const MAX_AUTOMATIC_PER_HOUR = 3;
-
-/** The identity of one verdict of one session (see the header). */
-export function verdictKey(row: SessionRow): string {
-  return [row.key, row.verdict ?? 'none', row.action ?? 'none', row.evidence.latest.newestId ?? 'no-message'].join(
-    '\u0000',
-  );
-}
 
 export class AutomaticPolicy {
   private readonly acted = new Set<string>();

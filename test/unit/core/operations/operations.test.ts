@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { AutomaticPolicy, verdictKey, type AutomaticSettings } from '../../../../src/core/operations/automatic';
+import { AutomaticPolicy, type AutomaticSettings } from '../../../../src/core/operations/automatic';
+import { verdictKey } from '../../../../src/core/ids';
 import { describeOperation, OperationBook } from '../../../../src/core/operations/book';
 import type { SessionRow } from '../../../../src/core/monitor/row';
 
