@@ -1,10 +1,12 @@
 // The send guard (issue 10 finding 7), below every caller: a prompt is sent only with an explicit
 // model whose provider is connected, unmarked (no quota object, no client-side mark) and not the
-// provider of the session's quota wall. `guardPrompt` is the only producer of a GuardedPrompt,
-// and BackendClient.promptAsync takes nothing else: the brand is checked at compile time and the
-// registry below at run time, so neither a cast nor a hand-built object gets past it.
+// provider of the session's quota wall. `guardPrompt` is the only producer of a GuardedPrompt
+// (the brand lives in src/core/backend/guarded-prompt.ts, where BackendClient.promptAsync checks it).
 import type { ModelRef, ProviderListing } from '../model';
-import { payloadProblem, textPrompt, type PromptPayload } from '../backend/payload';
+import { issueGuardedPrompt, type GuardedPrompt } from '../backend/guarded-prompt';
+import { payloadProblem, textPrompt } from '../backend/payload';
+
+export { isGuardedPrompt, type GuardedPrompt } from '../backend/guarded-prompt';
 
 export type SendRefusalCode =
   | 'no-model'
@@ -29,18 +31,6 @@ export interface SendRefusal {
   model: ModelRef | null;
 }
 
-declare const guarded: unique symbol;
-
-/** A prompt that passed the guard, bound to its session and directory. Frozen. */
-export interface GuardedPrompt {
-  readonly directory: string;
-  readonly sessionId: string;
-  readonly payload: Readonly<PromptPayload>;
-  readonly text: string;
-  readonly model: Readonly<ModelRef>;
-  readonly [guarded]: true;
-}
-
 export interface GuardInput {
   directory: string;
   sessionId: string;
@@ -55,13 +45,6 @@ export interface GuardInput {
 }
 
 export type GuardResult = { ok: true; prompt: GuardedPrompt } | { ok: false; refusal: SendRefusal };
-
-const issued = new WeakSet<object>();
-
-/** True only for objects produced by guardPrompt. */
-export function isGuardedPrompt(value: unknown): value is GuardedPrompt {
-  return typeof value === 'object' && value !== null && issued.has(value);
-}
 
 export function guardPrompt(input: GuardInput): GuardResult {
   const refuse = (code: SendRefusalCode, reason: string): GuardResult => ({
@@ -110,17 +93,12 @@ export function guardPrompt(input: GuardInput): GuardResult {
       'invalid-payload',
       `the prompt payload is invalid: ${problem}${/agent/.test(problem) ? ' (set --agent NAME)' : ''}`,
     );
-  const prompt = Object.freeze({
+  const prompt = issueGuardedPrompt({
     directory: input.directory,
     sessionId: input.sessionId,
-    payload: Object.freeze({
-      ...payload,
-      model: Object.freeze({ ...payload.model }),
-      parts: Object.freeze(payload.parts.map((x) => Object.freeze({ ...x }))) as PromptPayload['parts'],
-    }),
+    payload,
     text: input.text,
-    model: Object.freeze({ providerID: model.providerID, modelID: model.modelID }),
-  }) as GuardedPrompt;
-  issued.add(prompt);
+    model,
+  });
   return { ok: true, prompt };
 }

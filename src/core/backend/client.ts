@@ -17,7 +17,7 @@ import { BackendError } from './errors';
 import { HttpTransport, type Query, type TransportOptions } from './http';
 import { directoryProblem, isValidSessionId, segment } from './ids';
 import { BODY_LIMITS, DEFAULT_PROVIDER_TIMEOUT_MS, MAX_SESSIONS_PER_ROUND, PROVIDER_TIMEOUT_FACTOR } from './limits';
-import { isGuardedPrompt, type GuardedPrompt } from '../actions/guard';
+import { isGuardedPrompt, type GuardedPrompt } from './guarded-prompt';
 import { payloadBody, payloadProblem } from './payload';
 import { QuotaMarkBook } from './quota-marks';
 import { newestRawMessage, toMessageSnapshot } from './wire/message';

@@ -1,0 +1,48 @@
+// Layering rules read from the source tree: what src/core/backend may import, who may issue the
+// send guard's brand, and that no dialect name is compared outside src/core/backend (callers ask
+// the adapter's capabilities or its display name instead).
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+    const rel = path.posix.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...sources(rel));
+    else if (/\.tsx?$/.test(entry.name)) out.push(rel);
+  }
+  return out;
+}
+
+function importsOf(file: string): string[] {
+  const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+  return [...text.matchAll(/\bfrom\s+'([^']+)'/g)].map((m) => m[1]);
+}
+
+describe('layers', () => {
+  it('src/core/backend imports only itself, the domain model and the failure categories', () => {
+    const climbing: string[] = [];
+    for (const file of sources('src/core/backend')) {
+      for (const spec of importsOf(file)) {
+        if (!spec.startsWith('.')) continue;
+        const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+        if (target.startsWith('src/core/backend/') || target === 'src/core/backend') continue;
+        if (target === 'src/core/model' || target === 'src/core/failure-category') continue;
+        climbing.push(`${file} imports ${spec}`);
+      }
+    }
+    assert.deepEqual(climbing, []);
+  });
+
+  it('only the send guard issues a guarded prompt', () => {
+    const issuers = [...sources('src'), ...sources('server')].filter(
+      (f) =>
+        f !== 'src/core/backend/guarded-prompt.ts' &&
+        /\bissueGuardedPrompt\b/.test(fs.readFileSync(path.join(ROOT, f), 'utf8')),
+    );
+    assert.deepEqual(issuers, ['src/core/actions/guard.ts']);
+  });
+});
