@@ -1,4 +1,4 @@
-// `session-ops validate [--json] [--kind routing|page] [--source-root DIR] PATH...`: the same
+// `session-ops validate [--json] [--kind routing|page|watch-config] [--source-root DIR] PATH...`: the same
 // validation the language server runs, for CI. Files are validated as given; folders are walked
 // with the bounded walk of src/core/fs/walk (skipping node_modules and dot-folders, within its
 // depth and file caps; files in path order) and each file is validated by the kind that claims it. Source-analysis pages are also checked as a set with the other pages of their folder
@@ -13,11 +13,12 @@ import { registerBuiltinKinds } from '../../server/kinds/builtin';
 import { runToEnd, type KindRegistry } from '../../server/kinds/registry';
 import type { DocumentKind, GroupSettings, KindSettings } from '../../server/kinds/types';
 
-const USAGE = `Usage: session-ops validate [--json] [--kind routing|page] [--source-root DIR] PATH...
+const USAGE = `Usage: session-ops validate [--json] [--kind routing|page|watch-config] [--source-root DIR] PATH...
 
 Validates routing tables (routing.yaml, routing.yml, *.routing.yaml, or YAML whose $schema points
 at routing.schema.json) and source-analysis pages (<port>/source-analysis/01-source-overview[.md]
-... 10-fidelity-baseline[.md]), each page alone and with the other pages of its folder. Folders
+... 10-fidelity-baseline[.md]), each page alone and with the other pages of its folder, and
+\`watch\` configurations (session-ops.yaml, *.session-ops.yaml). Folders
 are walked recursively, skipping node_modules and dot-folders, at most ${WALK_MAX_DEPTH} folders deep
 and ${WALK_MAX_FILES} files per folder given.
 

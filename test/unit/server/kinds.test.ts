@@ -6,17 +6,33 @@ import { registerBuiltinKinds } from '../../../server/kinds/builtin';
 import { pageKind } from '../../../server/kinds/page';
 import { KindRegistry, runToEnd, unavailableKind } from '../../../server/kinds/registry';
 import { routeKeysInText, routingKind } from '../../../server/kinds/routing';
+import { watchConfigKind } from '../../../server/kinds/watch-config';
 
 const KINDS_DIR = path.resolve(__dirname, '../../../server/kinds');
 const settings = { extraGlobs: [], roots: [] };
 
 describe('server kinds', () => {
-  it('registers routing then page; the first available kind claiming a file gets it', () => {
+  it('watch-config: the checks of watch, with ranges, warnings kept as warnings', () => {
+    const text =
+      'backends:\n  - baseUrl: http://127.0.0.1:1\n    directories: [/w]\n    password: x\nsampleSpacingSeconds: 5\n';
+    const diags = runToEnd(watchConfigKind.open('/w/session-ops.yaml').validate(text));
+    assert.deepEqual(
+      diags.map((d) => [d.code, d.severity, d.range.start.line, d.range.start.character, d.source]),
+      [
+        ['config.inline-password', 'error', 3, 4, 'session-ops.config'],
+        ['config.short-spacing', 'warning', 4, 22, 'session-ops.config'],
+      ],
+    );
+  });
+
+  it('registers watch-config, routing then page; the first available kind claiming a file gets it', () => {
     const r = registerBuiltinKinds();
     assert.deepEqual(
       r.all().map((k) => k.id),
-      ['routing', 'page'],
+      ['watch-config', 'routing', 'page'],
     );
+    assert.equal(r.kindFor('/etc/session-ops.yaml', 'backends: []\n', settings), watchConfigKind);
+    assert.equal(r.kindFor('/w/night.session-ops.yaml', undefined, settings), watchConfigKind);
     assert.equal(r.kindFor('/w/routing.yaml', 'version: 1\n', settings), routingKind);
     assert.equal(r.kindFor('/w/p/source-analysis/02-public-api.md', '', settings), pageKind);
     assert.equal(r.kindFor('/w/readme.md', '', settings), undefined);
@@ -31,7 +47,7 @@ describe('server kinds', () => {
     const r = registerBuiltinKinds().register(other);
     assert.deepEqual(
       r.all().map((k) => k.id),
-      ['routing', 'page'],
+      ['watch-config', 'routing', 'page'],
     );
     assert.equal(r.get('routing'), other);
   });
@@ -64,11 +80,19 @@ describe('server kinds', () => {
   it('no import cycle: the kinds import only types.ts, the registry imports no kind', () => {
     const importsOf = (file: string) =>
       [...readFileSync(path.join(KINDS_DIR, file), 'utf8').matchAll(/from '(\.\/[^']+)'/g)].map((m) => m[1]);
-    assert.deepEqual(readdirSync(KINDS_DIR).sort(), ['builtin.ts', 'page.ts', 'registry.ts', 'routing.ts', 'types.ts']);
+    assert.deepEqual(readdirSync(KINDS_DIR).sort(), [
+      'builtin.ts',
+      'page.ts',
+      'registry.ts',
+      'routing.ts',
+      'types.ts',
+      'watch-config.ts',
+    ]);
     assert.deepEqual(importsOf('types.ts'), []);
     assert.deepEqual(importsOf('registry.ts'), ['./types']);
     assert.deepEqual(importsOf('routing.ts'), ['./types']);
     assert.deepEqual(importsOf('page.ts'), ['./types']);
-    assert.deepEqual(importsOf('builtin.ts').sort(), ['./page', './registry', './routing']);
+    assert.deepEqual(importsOf('watch-config.ts'), ['./types']);
+    assert.deepEqual(importsOf('builtin.ts').sort(), ['./page', './registry', './routing', './watch-config']);
   });
 });

@@ -153,11 +153,11 @@ describe('session-ops validate', () => {
     assert.match(help.out, /Usage: session-ops validate/);
   });
 
-  it('the registry knows routing and page', () => {
+  it('the registry knows watch-config, routing and page', () => {
     const reg = registerBuiltinKinds();
     assert.deepEqual(
       reg.all().map((k) => k.id),
-      ['routing', 'page'],
+      ['watch-config', 'routing', 'page'],
     );
     const s = { extraGlobs: [], roots: [] };
     assert.equal(reg.kindFor('/w/routing.yaml', 'x: 1', s)?.id, 'routing');

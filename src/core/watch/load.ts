@@ -1,0 +1,77 @@
+// Loads the `watch` configuration from disk: the file (size-limited), its problems (config.ts) and
+// each backend's password from its environment variable or file. Any error is returned as clear
+// lines for the operator; the caller refuses to start (or, on SIGHUP, keeps the old config).
+// Password values are never part of a message.
+import { readFile } from 'node:fs/promises';
+import { formatProblem, parseWatchConfig, type WatchConfig } from './config';
+
+/** A configuration file larger than this is refused. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+/** A password file larger than this is refused (a password, not a document). */
+export const MAX_PASSWORD_BYTES = 4096;
+
+export interface LoadedConfig {
+  config: WatchConfig;
+  /** Per backend name: the credentials (absent: no authentication). */
+  credentials: Map<string, { username: string; password: string }>;
+  /** Warnings to log once (clear-text http off this machine ...). */
+  warnings: string[];
+}
+
+export type LoadResult = { ok: true; loaded: LoadedConfig } | { ok: false; errors: string[] };
+
+export async function loadWatchConfig(
+  file: string,
+  options: { allowShortSpacing: boolean; env: Record<string, string | undefined> },
+): Promise<LoadResult> {
+  let text: string;
+  try {
+    const buf = await readFile(file);
+    if (buf.length > MAX_CONFIG_BYTES) return { ok: false, errors: [`${file}: larger than ${MAX_CONFIG_BYTES} bytes`] };
+    text = buf.toString('utf8');
+  } catch (err) {
+    return {
+      ok: false,
+      errors: [
+        `cannot read the configuration ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      ],
+    };
+  }
+  const parsed = parseWatchConfig(text, { allowShortSpacing: options.allowShortSpacing });
+  const errors = parsed.problems.filter((p) => p.severity === 'error').map((p) => formatProblem(file, text, p));
+  const warnings = parsed.problems.filter((p) => p.severity === 'warning').map((p) => formatProblem(file, text, p));
+  if (!parsed.config) return { ok: false, errors };
+  const credentials = new Map<string, { username: string; password: string }>();
+  for (const b of parsed.config.backends) {
+    if (!b.password) continue;
+    if ('env' in b.password) {
+      const value = options.env[b.password.env];
+      if (value === undefined || value === '') {
+        errors.push(`backend "${b.name}": the environment variable ${b.password.env} (passwordEnv) is not set`);
+        continue;
+      }
+      credentials.set(b.name, { username: b.username, password: value });
+    } else {
+      const read = await readPasswordFile(b.password.file);
+      if ('error' in read) {
+        errors.push(`backend "${b.name}": cannot read passwordFile ${b.password.file}: ${read.error}`);
+        continue;
+      }
+      credentials.set(b.name, { username: b.username, password: read.password });
+    }
+  }
+  if (errors.length > 0) return { ok: false, errors };
+  return { ok: true, loaded: { config: parsed.config, credentials, warnings } };
+}
+
+async function readPasswordFile(file: string): Promise<{ password: string } | { error: string }> {
+  try {
+    const buf = await readFile(file);
+    if (buf.length > MAX_PASSWORD_BYTES) return { error: `larger than ${MAX_PASSWORD_BYTES} bytes` };
+    const password = buf.toString('utf8').replace(/\r?\n$/, '');
+    if (password === '') return { error: 'the file is empty' };
+    return { password };
+  } catch (err) {
+    return { error: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
+  }
+}

@@ -1,0 +1,199 @@
+// The watch configuration: schema-driven checks with ranges, defaults from the schema, the
+// password rules, and the agreement of the schema with the editor's sessionOps.* settings.
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  configSchema,
+  formatProblem,
+  isWatchConfigFileName,
+  parseWatchConfig,
+  schemaDefault,
+} from '../../../../src/core/watch/config';
+
+const GOOD = `backends:
+  - name: build-box
+    baseUrl: http://127.0.0.1:4096
+    directories: [/srv/work/payments]
+    username: opencode
+    passwordEnv: BUILD_BOX_PW
+sampleSpacingSeconds: 45
+automatic: { wakeIdle: false, recoverQuotaWalls: false, abortHung: false }
+`;
+
+function only(text: string, opts = {}) {
+  const r = parseWatchConfig(text, opts);
+  assert.equal(r.config, null, 'an error leaves no config');
+  return r.problems.filter((p) => p.severity === 'error');
+}
+
+describe('core/watch/config', () => {
+  it('reads the example of the issue, with every other setting at the schema default', () => {
+    const { config, problems } = parseWatchConfig(GOOD);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(config, {
+      backends: [
+        {
+          name: 'build-box',
+          baseUrl: 'http://127.0.0.1:4096',
+          directories: ['/srv/work/payments'],
+          username: 'opencode',
+          password: { env: 'BUILD_BOX_PW' },
+        },
+      ],
+      operator: {
+        sampleSpacingSeconds: 45,
+        resetWithinReachMinutes: 120,
+        recovery: { providers: [] },
+        quotaWall: { retryWaitMinutes: 2, markMaxAgeMinutes: 360 },
+        toolCeilingMinutes: 30,
+        automatic: { abortHung: false, wakeIdle: false, recoverQuotaWalls: false },
+        useEventStream: true,
+      },
+      metrics: { maxSessionSeries: 5000 },
+    });
+  });
+
+  it('reads JSON as well, and names a backend by host:port when unnamed', () => {
+    const { config, problems } = parseWatchConfig(
+      JSON.stringify({
+        backends: [{ baseUrl: 'http://127.0.0.1:9/', directories: ['/w'] }],
+        metrics: { maxSessionSeries: 7 },
+      }),
+    );
+    assert.deepEqual(problems, []);
+    assert.equal(config!.backends[0].name, '127.0.0.1:9');
+    assert.equal(config!.backends[0].baseUrl, 'http://127.0.0.1:9');
+    assert.equal(config!.backends[0].password, null);
+    assert.equal(config!.metrics.maxSessionSeries, 7);
+  });
+
+  it('an unknown key is an error on the key itself, naming the known ones', () => {
+    const text = GOOD.replace('sampleSpacingSeconds: 45', 'sampleSpacingSecs: 45');
+    const [p] = only(text);
+    assert.equal(p.code, 'config.unknown-key');
+    assert.equal(text.slice(p.start, p.end), 'sampleSpacingSecs');
+    assert.match(p.message, /unknown key "sampleSpacingSecs" in the file \(known: .*sampleSpacingSeconds/);
+    const nested = only(GOOD.replace('wakeIdle: false', 'wakeIdel: false'));
+    assert.equal(nested[0].path, 'automatic.wakeIdel');
+  });
+
+  it('a password written inline is an error that never repeats it', () => {
+    const text = GOOD.replace('passwordEnv: BUILD_BOX_PW', 'password: hunter2-secret');
+    const [p] = only(text);
+    assert.equal(p.code, 'config.inline-password');
+    assert.equal(p.path, 'backends[0].password');
+    assert.equal(text.slice(p.start, p.end), 'password');
+    assert.doesNotMatch(p.message, /hunter2/);
+    assert.match(p.message, /passwordEnv.*passwordFile/);
+    assert.doesNotMatch(formatProblem('c.yaml', text, p), /hunter2/);
+  });
+
+  it('passwordEnv and passwordFile exclude each other', () => {
+    const [p] = only(GOOD.replace('passwordEnv: BUILD_BOX_PW', 'passwordEnv: X\n    passwordFile: /run/x'));
+    assert.equal(p.code, 'config.exclusive');
+    assert.equal(p.path, 'backends[0]');
+  });
+
+  it('types, bounds, required keys and patterns, each at its place', () => {
+    const cases: Array<[string, string, string]> = [
+      ['sampleSpacingSeconds: 45', 'sampleSpacingSeconds: 61', 'config.maximum'],
+      ['sampleSpacingSeconds: 45', 'sampleSpacingSeconds: fast', 'config.type'],
+      ['sampleSpacingSeconds: 45', 'metrics: { maxSessionSeries: 1.5 }', 'config.type'],
+      ['sampleSpacingSeconds: 45', 'toolCeilingMinutes: 0', 'config.minimum'],
+      ['sampleSpacingSeconds: 45', 'recovery: { providers: ["bad provider"] }', 'config.pattern'],
+      ['    directories: [/srv/work/payments]\n', '', 'config.required'],
+      ['    directories: [/srv/work/payments]', '    directories: []', 'config.min-items'],
+      ['baseUrl: http://127.0.0.1:4096', 'baseUrl: ftp://x', 'config.pattern'],
+      ['automatic: {', 'automatic: 3\nx: {', 'config.type'],
+    ];
+    for (const [from, to, code] of cases) {
+      const problems = only(GOOD.replace(from, to));
+      assert.ok(
+        problems.some((p) => p.code === code),
+        `${to}: ${JSON.stringify(problems)}`,
+      );
+    }
+    assert.equal(only('')[0].code, 'config.required');
+    assert.equal(only('backends: [\n')[0].code, 'config.syntax');
+    assert.equal(only(GOOD + 'sampleSpacingSeconds: 50\n')[0].code, 'config.syntax', 'duplicate key');
+  });
+
+  it('spacing under 30 s: an error for watch unless --allow-short-spacing, a warning in the editor', () => {
+    const text = GOOD.replace('sampleSpacingSeconds: 45', 'sampleSpacingSeconds: 2');
+    assert.equal(only(text, { allowShortSpacing: false })[0].code, 'config.short-spacing');
+    const allowed = parseWatchConfig(text, { allowShortSpacing: true });
+    assert.deepEqual(allowed.problems, []);
+    assert.equal(allowed.config!.operator.sampleSpacingSeconds, 2);
+    const editor = parseWatchConfig(text);
+    assert.equal(editor.problems[0].severity, 'warning');
+    assert.equal(
+      only(GOOD.replace('sampleSpacingSeconds: 45', 'sampleSpacingSeconds: 0'), { allowShortSpacing: true })[0].code,
+      'config.minimum',
+    );
+  });
+
+  it('backend names and URLs are unique; clear-text http off this machine is a warning', () => {
+    const two = `backends:\n  - { name: a, baseUrl: "http://127.0.0.1:1", directories: [/w] }\n  - { name: a, baseUrl: "http://127.0.0.1:1/", directories: [/w] }\n`;
+    const problems = only(two);
+    assert.deepEqual(
+      problems.map((p) => p.path),
+      ['backends[1].name', 'backends[1].baseUrl'],
+    );
+    const remote = parseWatchConfig(`backends:\n  - { baseUrl: "http://10.1.2.3:4096", directories: [/w] }\n`);
+    assert.ok(remote.config);
+    assert.equal(remote.problems[0].code, 'config.plain-http');
+    assert.equal(remote.problems[0].severity, 'warning');
+  });
+
+  it('the file kind: session-ops.yaml and *.session-ops.yaml', () => {
+    for (const f of ['/etc/session-ops.yaml', 'x/night.session-ops.yaml', 'session-ops.yml', 'a.session-ops.json'])
+      assert.equal(isWatchConfigFileName(f), true, f);
+    for (const f of ['/etc/session-ops.yaml.bak', 'routing.yaml', 'xsession-ops.yaml', '.session-ops.yaml'])
+      assert.equal(isWatchConfigFileName(f), false, f);
+  });
+
+  it('the operator settings carry the names and defaults of the editor settings (package.json)', () => {
+    const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../../../package.json'), 'utf8'));
+    const props = pkg.contributes.configuration.properties as Record<string, { default: unknown }>;
+    const operatorKeys = [
+      'sampleSpacingSeconds',
+      'resetWithinReachMinutes',
+      'recovery.providers',
+      'quotaWall.retryWaitMinutes',
+      'quotaWall.markMaxAgeMinutes',
+      'toolCeilingMinutes',
+      'automatic.abortHung',
+      'automatic.wakeIdle',
+      'automatic.recoverQuotaWalls',
+      'useEventStream',
+    ];
+    for (const key of operatorKeys) {
+      assert.ok(props[`sessionOps.${key}`], `sessionOps.${key} is an editor setting`);
+      assert.deepEqual(schemaDefault(key), props[`sessionOps.${key}`].default, key);
+    }
+    const editorOnly = [
+      'backends',
+      'notifications',
+      'routing.extraGlobs',
+      'routing.schemaDiagnostics',
+      'pages.sourceRoot',
+    ];
+    const flat = (s: typeof configSchema, prefix = ''): string[] =>
+      Object.entries(s.properties ?? {}).flatMap(([k, v]) =>
+        v.type === 'object' && v.properties ? flat(v as typeof configSchema, `${prefix}${k}.`) : [`${prefix}${k}`],
+      );
+    const schemaKeys = flat(configSchema).filter(
+      (k) => !['$schema', 'backends', 'metrics.maxSessionSeries'].includes(k),
+    );
+    assert.deepEqual(schemaKeys.sort(), [...operatorKeys].sort());
+    const editorKeys = Object.keys(props)
+      .map((k) => k.replace(/^sessionOps\./, ''))
+      .filter((k) => !editorOnly.includes(k));
+    assert.deepEqual(
+      editorKeys.sort(),
+      [...operatorKeys].sort(),
+      'every operator setting of the editor is in the schema',
+    );
+  });
+});
