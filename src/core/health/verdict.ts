@@ -62,13 +62,20 @@ export function waitingBasis(sample: SessionSample): string | null {
   return null;
 }
 
-/** What moved between the two samples. */
+/** What moved between the two samples: growth and advances only, and what cannot be compared. */
 export interface Movement {
+  /** The newest message id advanced (ids increase in creation order), or a first message appeared. */
   idAdvanced: boolean;
+  /** Both samples carry progress and stepCount grew. */
   stepsGrew: boolean;
+  /** Both samples carry progress and lastStepAt advanced. */
   heartbeat: boolean;
-  /** Progress appeared or disappeared (counters restart with the backend instance). */
-  progressChanged: boolean;
+  /** Why the two samples cannot be compared (an id or a counter went backwards), or null. */
+  incomparable: string | null;
+  /** Progress in only one of the samples (counters restart with the backend instance): no signal. */
+  progressInOne: boolean;
+  /** Anything at all differs (used for idle: any change means sample again). */
+  changed: boolean;
   /** The event stream showed output for the session between the samples (stock opencode). */
   streamed: boolean;
 }
@@ -78,12 +85,29 @@ export function movement(a: SessionSample, b: SessionSample): Movement {
   const pb = b.session.progress;
   const idA = a.newest?.id ?? null;
   const idB = b.newest?.id ?? null;
+  const both = pa !== null && pb !== null;
+  let incomparable: string | null = null;
+  if (idA !== null && idB === null) incomparable = `the newest message (${idA}) is gone in the later sample`;
+  else if (idA !== null && idB !== null && idB < idA)
+    incomparable = `the newest message id went backwards (${idA} -> ${idB})`;
+  else if (both && pb.stepCount < pa.stepCount)
+    incomparable = `stepCount dropped (${pa.stepCount} -> ${pb.stepCount}): the backend restarted`;
+  else if (both && pb.stepCount === pa.stepCount && pb.lastStepAt < pa.lastStepAt)
+    incomparable = 'the lastStepAt heartbeat went backwards';
+  const progressInOne = (pa === null) !== (pb === null);
+  const streamed = typeof a.activity === 'number' && typeof b.activity === 'number' && b.activity !== a.activity;
   return {
-    idAdvanced: idA !== idB,
-    stepsGrew: pa !== null && pb !== null && pa.stepCount !== pb.stepCount,
-    heartbeat: pa !== null && pb !== null && pa.lastStepAt !== pb.lastStepAt,
-    progressChanged: (pa === null) !== (pb === null),
-    streamed: typeof a.activity === 'number' && typeof b.activity === 'number' && b.activity !== a.activity,
+    idAdvanced: idB !== null && (idA === null || idB > idA),
+    stepsGrew: both && pb.stepCount > pa.stepCount,
+    heartbeat: both && pb.lastStepAt > pa.lastStepAt,
+    incomparable,
+    progressInOne,
+    changed:
+      idA !== idB ||
+      progressInOne ||
+      (both && (pa.stepCount !== pb.stepCount || pa.lastStepAt !== pb.lastStepAt)) ||
+      streamed,
+    streamed,
   };
 }
 
@@ -123,11 +147,10 @@ export function judgeVerdict(
 
   const mv = movement(first, second);
   const noProgress = first.session.progress === null && second.session.progress === null;
-  const moved = mv.idAdvanced || mv.stepsGrew || mv.progressChanged;
 
   if (sb === 'idle') {
-    if (moved || mv.heartbeat || mv.streamed) {
-      const what = mv.idAdvanced ? 'the newest message changed' : 'progress moved';
+    if (mv.changed) {
+      const what = first.newest?.id !== second.newest?.id ? 'the newest message changed' : 'progress moved';
       return result(
         null,
         `idle in both samples but ${what} in between (a turn ran, or the idle reading is momentary): sample again`,
@@ -141,18 +164,23 @@ export function judgeVerdict(
     );
   }
 
-  // generating in both
-  if (mv.idAdvanced) return result('healthy', 'generating; the newest message id advanced');
+  // generating in both: healthy needs growth or an advance; what went backwards cannot be compared.
+  if (mv.incomparable)
+    return result(null, `generating; ${mv.incomparable}: the samples cannot be compared; sample again`);
+  if (mv.idAdvanced)
+    return result(
+      'healthy',
+      `generating; the newest message id advanced (${first.newest?.id ?? 'none'} -> ${second.newest?.id})`,
+    );
   if (mv.stepsGrew)
     return result(
       'healthy',
       `generating; stepCount grew (${first.session.progress?.stepCount} -> ${second.session.progress?.stepCount})`,
     );
-  if (mv.progressChanged) return result('healthy', 'generating; the progress signal appeared between the samples');
   if (mv.heartbeat)
     return result(
       'healthy',
-      'generating; the lastStepAt heartbeat advanced (stepCount and newest id unchanged, so not all frozen)',
+      'generating; only the lastStepAt heartbeat advanced (stepCount and newest id frozen: a long tool call can do that, so not hung)',
     );
   if (mv.streamed)
     return result(
@@ -183,6 +211,11 @@ export function judgeVerdict(
   // A retry that is a quota wall (long wait, usage limit named) is a retry spin: frozen, below.
   if (second.session.retry && !retryWall(second, { retryWaitMs: options.retryWaitMs }))
     return result('healthy', `generating; the backend is ${retryText(second.session.retry, second.at)}`);
+  if (mv.progressInOne)
+    return result(
+      null,
+      'generating; progress in only one sample (no signal) and the newest message id frozen: the samples cannot be compared; sample again',
+    );
   return result(
     'hung',
     noProgress
