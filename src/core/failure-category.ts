@@ -2,7 +2,7 @@
 // Which failure category of the spec's Errors table a recorded failure belongs to, or null when
 // it is no quota wall at all (an aborted turn, a tool error, a context overflow ...).
 //
-//   usage limit  (account_usage_limit or similar)       re-wake on another provider
+//   usage limit  (account_usage_limit)                  re-wake on another provider
 //   free tier    (free_tier_limit)                       re-wake on another provider
 //   rate limit   (rate_limit, account_rate_limit, 429)   re-wake on another provider
 //   balance      (HTTP 402 insufficient_quota)           top-up by a human; switching is no cure
@@ -26,15 +26,27 @@ const USAGE_TEXT =
   /usage[- _]limit|(weekly|monthly|daily|plan|account)[- ](usage[- ])?limit|limit (reached|exceeded) for (your|this) (plan|account)|quota (exceeded|reached|exhausted)|exceeded your (current )?quota/i;
 const RATE_TEXT = /rate[- _]?limit|too many requests|\b429\b/i;
 
-/** Category of a spec metadata.reason ("or similar" values are matched by family). */
+/** The balance family of reasons (HTTP 402: cured by a top-up, not by time). */
+const BALANCE_REASON = /^insufficient_(quota|balance|credits?|funds)$/;
+
+/**
+ * Category of a metadata.reason: one of the four spec values, or the balance family; any other
+ * reason (even one that contains a spec word, such as sandbox_freeze) is no quota wall.
+ */
 export function categoryFromReason(reason: string): FailureCategory | null {
-  const r = reason.toLowerCase();
-  if (r === 'insufficient_quota' || r.includes('balance')) return 'balance';
-  if (r === 'free_tier_limit' || r.includes('free')) return 'free-tier';
-  if (r === 'account_usage_limit' || r.includes('usage_limit') || r.includes('usage-limit')) return 'usage-limit';
-  if (r === 'rate_limit' || r === 'account_rate_limit' || r.includes('rate_limit') || r.includes('rate-limit'))
-    return 'rate-limit';
-  return null;
+  const r = reason.trim().toLowerCase();
+  if (BALANCE_REASON.test(r)) return 'balance';
+  switch (r) {
+    case 'free_tier_limit':
+      return 'free-tier';
+    case 'account_usage_limit':
+      return 'usage-limit';
+    case 'rate_limit':
+    case 'account_rate_limit':
+      return 'rate-limit';
+    default:
+      return null;
+  }
 }
 
 /** Category from free text only (stock opencode's retry status message, say). */
@@ -47,18 +59,19 @@ export function categoryFromText(text: string): FailureCategory | null {
 }
 
 /**
- * Classifies one failure. A balance failure wins over everything (some providers answer 429 with
- * insufficient_quota). A reason, when present, decides; an unknown reason is not a quota wall.
- * Without a reason, an HTTP 402 or 429 decides, refined by the text. Without either, the text
- * alone counts only when `textAlone` is set (for sources that carry nothing else).
+ * Classifies one failure. A reason, when present, decides (categoryFromReason: the spec values or
+ * the balance family). Without a reason, a structured HTTP status decides (stock opencode's
+ * APIError.statusCode): 402 is a balance failure, 429 a rate limit refined by the text (some
+ * providers answer 429 with insufficient_quota). Free text alone is never a wall, unless
+ * `textAlone` is set for a source that carries nothing else (a retry status message).
  */
 export function classifyFailure(f: FailureFacts, options: { textAlone?: boolean } = {}): FailureCategory | null {
   const text = f.text ?? '';
   const reason = f.reason ?? null;
-  if (f.statusCode === 402 || BALANCE_TEXT.test(text) || (reason !== null && categoryFromReason(reason) === 'balance'))
-    return 'balance';
-  if (reason !== null && reason !== '') return categoryFromReason(reason);
+  if (reason !== null && reason.trim() !== '') return categoryFromReason(reason);
+  if (f.statusCode === 402) return 'balance';
   if (f.statusCode === 429) {
+    if (BALANCE_TEXT.test(text)) return 'balance';
     const refined = categoryFromText(text);
     return refined === 'free-tier' || refined === 'usage-limit' ? refined : 'rate-limit';
   }

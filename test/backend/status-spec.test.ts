@@ -89,7 +89,11 @@ describe('status CLI against the spec-dialect server', function () {
 
     const balance = add('idle');
     d.addMessage(balance, {
-      error: { text: 'generation failed with HTTP 402 insufficient_quota', provider: 'openai' },
+      error: {
+        text: 'generation failed with HTTP 402 insufficient_quota',
+        reason: 'insufficient_quota',
+        provider: 'openai',
+      },
     });
 
     const empty = add('idle');

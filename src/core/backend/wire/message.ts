@@ -81,16 +81,15 @@ export function toMessageSnapshot(message: Obj): MessageSnapshot {
   };
 }
 
+/** A spec error part: only metadata.reason classifies it (its text is never a wall by itself). */
 function specPartFailure(text: string, meta: Obj): MessageFailure {
   const reason = looseStr(meta.reason);
-  const statusMatch = /\bHTTP\s*(\d{3})\b/i.exec(text);
-  const statusCode = statusMatch ? Number(statusMatch[1]) : null;
   return {
     text,
     reason,
     provider: looseStr(meta.provider),
-    statusCode,
-    category: classifyFailure({ reason, statusCode, text }),
+    statusCode: null,
+    category: reason === null ? null : classifyFailure({ reason }),
     resetAt: looseNum(meta.resetAt) ?? resetFromText(text),
   };
 }

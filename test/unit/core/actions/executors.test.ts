@@ -202,7 +202,11 @@ describe('action executors against the stateful spec-dialect server', function (
 
     const balance = d.addSession({ state: 'idle' });
     d.addMessage(balance, {
-      error: { text: 'generation failed with HTTP 402 insufficient_quota', provider: 'anthropic' },
+      error: {
+        text: 'generation failed with HTTP 402 insufficient_quota',
+        reason: 'insufficient_quota',
+        provider: 'anthropic',
+      },
     });
     const b = await recoverSession(ctx, { sessionId: balance, prompt: quotaPrompt, ...fast });
     assert.equal(b.decision, 'escalated', b.message);

@@ -59,19 +59,19 @@ describe('wire: messages', () => {
     assert.equal(m.failure?.category, null);
   });
 
-  it('spec dialect: balance failure from the text', () => {
+  it('spec dialect: a balance failure is named by its reason (insufficient_quota)', () => {
     const m = toMessageSnapshot({
       info: { id: 'm', role: 'assistant', finish: 'error' },
       parts: [
         {
           type: 'text',
           text: 'generation failed with HTTP 402 insufficient_quota',
-          metadata: { error: true, provider: 'openai' },
+          metadata: { error: true, reason: 'insufficient_quota', provider: 'openai' },
         },
       ],
     });
     assert.equal(m.failure?.category, 'balance');
-    assert.equal(m.failure?.statusCode, 402);
+    assert.equal(m.failure?.statusCode, null, 'the spec dialect carries no structured status');
   });
 
   it('opencode: APIError 429 with retry-after -> rate-limit, reset from the header, finish normalized to error', () => {

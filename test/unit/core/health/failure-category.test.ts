@@ -15,21 +15,22 @@ describe('failure categories (spec Errors table)', () => {
     );
   });
 
-  it('matches reasons "or similar" by family', () => {
-    assert.equal(categoryFromReason('weekly_usage_limit'), 'usage-limit');
-    assert.equal(categoryFromReason('plan-usage-limit'), 'usage-limit');
-    assert.equal(categoryFromReason('free_quota_exhausted'), 'free-tier');
+  it('a reason counts only when it is one of the four values or the balance family', () => {
+    assert.equal(categoryFromReason('weekly_usage_limit'), null);
+    assert.equal(categoryFromReason('plan-usage-limit'), null);
+    assert.equal(categoryFromReason('free_quota_exhausted'), null);
     assert.equal(categoryFromReason('context_overflow'), null);
+    assert.equal(categoryFromReason('insufficient_balance'), 'balance');
   });
 
   it('an unknown reason is not a quota wall, even with alarming text', () => {
     assert.equal(classifyFailure({ reason: 'tool_error', text: 'rate limit of the linter exceeded' }), null);
   });
 
-  it('balance: HTTP 402 or insufficient_quota, and it wins over a 429 status', () => {
+  it('balance: HTTP 402 or insufficient_quota, and it wins over a 429 status; never from text alone', () => {
     assert.equal(classifyFailure({ statusCode: 402, text: 'Payment required' }), 'balance');
     assert.equal(classifyFailure({ statusCode: 429, text: '{"error":{"code":"insufficient_quota"}}' }), 'balance');
-    assert.equal(classifyFailure({ text: 'generation failed with HTTP 402 insufficient_quota' }), 'balance');
+    assert.equal(classifyFailure({ text: 'generation failed with HTTP 402 insufficient_quota' }), null);
     assert.equal(classifyFailure({ reason: 'insufficient_quota' }), 'balance');
   });
 
