@@ -35,6 +35,10 @@ export async function runAbort(argv: string[], ioOverrides: Partial<ActionIo> = 
       if (a.flags.has('--json')) io.stdout(`${JSON.stringify({ session, idle: r.idle })}\n`);
       else io.stdout(`${clean(r.message)}\n`);
       if (!r.idle && a.flags.has('--json')) io.stderr(`session-ops abort: ${clean(r.message)}\n`);
+      if (r.outcome === 'refused') {
+        if (!a.flags.has('--json')) io.stderr(`session-ops abort: ${clean(r.message)}\n`);
+        return EXIT.refused;
+      }
       return r.idle ? EXIT.done : EXIT.failed;
     } finally {
       await client.close();

@@ -8,6 +8,8 @@ import { backendInventory, type WorktreeInventory } from '../core/actions/invent
 import { parseModelRef } from '../core/actions/model-choice';
 import { systemClock, type ActionContext, type Clock } from '../core/actions/context';
 import type { ModelRef } from '../core/model';
+import { sessionLockerFor, type SessionLocker } from '../core/operations/lock';
+import { stateDir } from '../core/operations/state-dir';
 import { UsageError, type ParsedArgs } from './args';
 import { parseProviderScope, type ProviderScope } from '../core/health/provider-choice';
 
@@ -120,7 +122,18 @@ export function contextFor(
   io: ActionIo,
   signal?: AbortSignal,
 ): ActionContext {
-  return { backend: client, directory, clock: io.clock, signal };
+  return { backend: client, directory, clock: io.clock, signal, locker: lockerFor(io.env) };
+}
+
+const lockers = new Map<string, SessionLocker>();
+
+/** The per-session lock of the state directory every Session Ops process on this machine shares. */
+export function lockerFor(env: Record<string, string | undefined>): SessionLocker {
+  const dir = stateDir(env);
+  const key = dir ?? '';
+  let locker = lockers.get(key);
+  if (!locker) lockers.set(key, (locker = sessionLockerFor(dir)));
+  return locker;
 }
 
 /** Server-supplied text never reaches the terminal with control characters. */

@@ -10,6 +10,9 @@ import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { QuotaMarkBook, type QuotaMarkBookOptions } from '../core/backend/quota-marks';
 import type { EpochMs } from '../core/model';
+import { stateDir } from '../core/operations/state-dir';
+
+export { stateDir };
 
 /** A store file larger than this is not read (it holds a few providers: a few hundred bytes). */
 export const MARK_STORE_MAX_BYTES = 256 * 1024;
@@ -17,19 +20,6 @@ export const MARK_STORE_MAX_BYTES = 256 * 1024;
 export const MARK_STORE_HELP = `  SESSION_OPS_STATE_DIR     where quota marks seen on stock opencode are kept between runs
                             (default $XDG_STATE_HOME/session-ops, else $HOME/.local/state/session-ops;
                             empty, or none of the three set: this run's marks only)`;
-
-/**
- * The state directory from the environment, or null (this run's marks only) when
- * SESSION_OPS_STATE_DIR is empty or neither it, XDG_STATE_HOME nor HOME is set.
- */
-export function stateDir(env: Record<string, string | undefined>): string | null {
-  const explicit = env.SESSION_OPS_STATE_DIR;
-  if (explicit !== undefined) return explicit.trim() === '' ? null : path.resolve(explicit);
-  const xdg = env.XDG_STATE_HOME;
-  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'session-ops');
-  const home = env.HOME ?? env.USERPROFILE;
-  return home && path.isAbsolute(home) ? path.join(home, '.local', 'state', 'session-ops') : null;
-}
 
 /** The store file of a backend (by its normalized base URL). */
 export function markStorePath(dir: string, baseUrl: string): string {

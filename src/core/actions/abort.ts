@@ -1,7 +1,9 @@
-// abortSession: POST abort, then read the session list until the session reads idle (spec
+// abortSession: POST abort (holding the session's lock, only when nothing moved since the
+// decision's samples: reverify.ts), then read the session list until the session reads idle (spec
 // Endpoints rule 1). Idle is confirmed only by a read; polling is gentle (backing off) and
 // bounded by `waitMs`. Never throws for expected outcomes: a backend failure is in the result.
 import { callOpts, clockOf, failureOf, readSession, type ActionContext, type ActionFailure } from './context';
+import { actOnce, basisOf, type ActRefusal, type DecisionBasis } from './reverify';
 
 export interface AbortOptions {
   /** How long to read for idle after the POST (default 60 s). */
@@ -9,9 +11,11 @@ export interface AbortOptions {
   /** First pause between reads (default 250 ms); it grows to at most maxPollMs. */
   pollMs?: number;
   maxPollMs?: number;
+  /** The samples the decision to abort rests on; absent: a read made right before (an explicit order). */
+  basis?: DecisionBasis;
 }
 
-export type AbortOutcome = 'idle' | 'not-idle' | 'not-listed' | 'error';
+export type AbortOutcome = 'idle' | 'not-idle' | 'not-listed' | 'refused' | 'error';
 
 export interface AbortResult {
   session: string;
@@ -21,6 +25,8 @@ export interface AbortResult {
   /** Session-list reads made after the POST. */
   reads: number;
   error: ActionFailure | null;
+  /** Why nothing was sent (outcome refused): the session moved since the decision, or another actor held it. */
+  refusal: ActRefusal | null;
   /** Readable summary (names prompts queued before the abort as possibly lost). */
   message: string;
 }
@@ -43,10 +49,27 @@ export async function abortSession(
     outcome,
     reads,
     error,
+    refusal: null,
     message,
   });
   try {
-    await ctx.backend.abort(ctx.directory, sessionId, callOpts(ctx));
+    let basis = options.basis;
+    if (!basis) {
+      const [s, newest] = await Promise.all([
+        readSession(ctx, sessionId),
+        ctx.backend.newestMessage(ctx.directory, sessionId, callOpts(ctx)),
+      ]);
+      if (!s) return result('not-listed', `session ${sessionId} is not listed in this directory; nothing sent`);
+      basis = basisOf(s, newest);
+    }
+    const acted = await actOnce(ctx, sessionId, basis, 'abort', () =>
+      ctx.backend.abort(ctx.directory, sessionId, callOpts(ctx)),
+    );
+    if (!acted.acted)
+      return {
+        ...result('refused', `refused, nothing sent: ${acted.refusal.reason}`),
+        refusal: acted.refusal,
+      };
     const deadline = clock.now() + waitMs;
     for (;;) {
       const s = await readSession(ctx, sessionId);

@@ -3,6 +3,7 @@
 import type { BackendClient } from '../backend/client';
 import { BackendError } from '../backend/errors';
 import type { EpochMs } from '../model';
+import type { SessionLocker } from '../operations/lock';
 
 export type ActionBackend = Pick<
   BackendClient,
@@ -23,6 +24,13 @@ export interface ActionContext {
   signal?: AbortSignal;
   /** Per-request timeout for the reads and posts of an action (default: the client's). */
   timeoutMs?: number;
+  /**
+   * The per-session lock held around the re-read and the POST (src/core/actions/reverify.ts);
+   * absent: the machine-wide lock of this process's state directory.
+   */
+  locker?: SessionLocker;
+  /** How long to wait for that lock before refusing as busy (default the locker's, 10 s). */
+  lockWaitMs?: number;
 }
 
 export const systemClock: Clock = {

@@ -10,6 +10,7 @@ import { composePrompt } from './compose';
 import { callOpts, clockOf, failureOf, readSession, type ActionContext, type ActionFailure } from './context';
 import type { SendRefusal } from './guard';
 import type { Inventory } from './inventory';
+import { basisOf } from './reverify';
 import { chooseAndSend } from './send';
 
 export interface DispatchRequest {
@@ -104,6 +105,7 @@ export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Pr
       newest,
       listing,
       wallProvider,
+      basis: basisOf(session, newest),
     });
     if (!sent.sent && sent.refusal) return refused(sent.refusal.code, sent.refusal.reason, check.fallback);
     if (!sent.sent && sent.error)

@@ -20,7 +20,13 @@ export type SendRefusalCode =
   | 'provider-not-connected'
   | 'provider-marked'
   | 'provider-is-wall'
-  | 'waiting-for-person';
+  | 'waiting-for-person'
+  /** The session moved since the samples the decision rests on (src/core/actions/reverify.ts). */
+  | 'stale'
+  /** Another actor held the session's lock past the bounded wait. */
+  | 'busy'
+  /** A fact baseline or a re-tasking by a session that does not hold the orchestrating authority. */
+  | 'not-authority';
 
 /** Why a prompt was not sent; `prompt` and `model` are kept for the caller to show or retry. */
 export interface SendRefusal {

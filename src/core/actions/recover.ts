@@ -17,6 +17,7 @@ import { abortSession, type AbortOptions, type AbortResult } from './abort';
 import { confirmStarted, type ConfirmOptions } from './confirm';
 import { callOpts, clockOf, failureOf, type ActionContext, type ActionFailure } from './context';
 import type { SendRefusal } from './guard';
+import { basisOf } from './reverify';
 import { chooseAndSend, type PromptFacts } from './send';
 import type { Composed } from './compose';
 import { pendingRequestOf, waitingReason } from './waiting';
@@ -195,8 +196,9 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
       // A request may have appeared since the last sample: read again right before aborting.
       const waiting = await pendingRequestOf(ctx, id);
       if (waiting) return refused('waiting-for-person', waitingReason(id, waiting, 'recovery'));
-      const aborted = await abortSession(ctx, id, req.abort);
+      const aborted = await abortSession(ctx, id, { ...req.abort, basis: basisOf(latest.session, latest.newest) });
       res.abort = aborted;
+      if (aborted.refusal) return refused(aborted.refusal.code, aborted.refusal.reason);
       res.aborted = aborted.outcome !== 'error';
       if (!aborted.idle)
         return {
@@ -222,6 +224,8 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
       newest,
       listing: fresh,
       wallProvider: wall.provider,
+      // The decision rests on the last sample; after an abort, on the read that confirmed idle.
+      basis: res.aborted ? basisOf(session, newest) : basisOf(latest.session, latest.newest),
     });
     res.prompt = sent.text;
     if (!sent.sent && sent.refusal)

@@ -1,11 +1,13 @@
 // The shared tail of wake, recovery and dispatch: choose the model, build the text, pass the send
-// guard, POST prompt_async. Nothing is sent without a GuardedPrompt.
+// guard, then, holding the session's lock, re-read it and POST prompt_async only when nothing
+// moved since the decision's samples (reverify.ts). Nothing is sent without a GuardedPrompt.
 import { BackendError } from '../backend/errors';
 import type { MessageSnapshot, ModelRef, ProviderListing, SessionSnapshot } from '../model';
 import type { Composed } from './compose';
 import { callOpts, failureOf, type ActionContext, type ActionFailure } from './context';
 import { guardPrompt, type SendRefusal } from './guard';
 import { chooseModel, type ModelChoice } from './model-choice';
+import { actOnce, type DecisionBasis } from './reverify';
 import type { ProviderScope } from '../health/provider-choice';
 
 /** What a prompt builder knows when it runs (after the model was chosen). */
@@ -31,6 +33,8 @@ export interface SendInput {
   newest: MessageSnapshot | null;
   listing: ProviderListing;
   wallProvider: string | null;
+  /** The samples the decision to send rests on; the send is refused as stale when the session moved since. */
+  basis: DecisionBasis;
 }
 
 export type SendOutcome =
@@ -84,11 +88,22 @@ export async function chooseAndSend(ctx: ActionContext, input: SendInput): Promi
     const refusal = choice.model ? guarded.refusal : { ...guarded.refusal, reason: choice.basis };
     return { sent: false, refusal, choice, text: text === '' ? null : text, error: null };
   }
+  let acted;
   try {
-    await ctx.backend.promptAsync(guarded.prompt, callOpts(ctx));
+    acted = await actOnce(ctx, input.sessionId, input.basis, 'prompt', () =>
+      ctx.backend.promptAsync(guarded.prompt, callOpts(ctx)),
+    );
   } catch (err) {
     if (!(err instanceof BackendError)) throw err;
     return { sent: false, refusal: null, choice, text, model: guarded.prompt.model, error: failureOf(err) };
   }
+  if (!acted.acted)
+    return {
+      sent: false,
+      refusal: { code: acted.refusal.code, reason: acted.refusal.reason, prompt: text, model: guarded.prompt.model },
+      choice,
+      text,
+      error: null,
+    };
   return { sent: true, model: guarded.prompt.model, choice, text };
 }

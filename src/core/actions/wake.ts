@@ -9,6 +9,7 @@ import { abortSession, type AbortOptions, type AbortResult } from './abort';
 import { confirmStarted, type ConfirmedBy, type ConfirmOptions } from './confirm';
 import { callOpts, clockOf, failureOf, readSession, type ActionContext, type ActionFailure } from './context';
 import type { SendRefusal } from './guard';
+import { basisOf, type DecisionBasis } from './reverify';
 import { chooseAndSend, type PromptSource } from './send';
 import { pendingRequestOf, waitingReason } from './waiting';
 
@@ -24,6 +25,11 @@ export interface WakeRequest {
   providers?: ProviderScope | null;
   abort?: AbortOptions;
   confirm?: ConfirmOptions;
+  /**
+   * The samples the decision to wake rests on (the monitor's row, a persisted retry's); absent:
+   * the wake's own read. After an ordered abort the basis is the read that confirmed idle.
+   */
+  basis?: DecisionBasis | null;
 }
 
 export type WakeOutcome = 'confirmed' | 'not-confirmed' | 'refused' | 'error';
@@ -72,8 +78,9 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
     if (req.abortFirst) {
       const waiting = await pendingRequestOf(ctx, id);
       if (waiting) return refuse('waiting-for-person', waitingReason(id, waiting, 'abort-and-wake'));
-      const aborted = await abortSession(ctx, id, req.abort);
+      const aborted = await abortSession(ctx, id, { ...req.abort, basis: req.basis ?? undefined });
       base.abort = aborted;
+      if (aborted.refusal) return refuse(aborted.refusal.code, aborted.refusal.reason);
       base.aborted = aborted.outcome !== 'error';
       if (!aborted.idle)
         return aborted.error
@@ -108,6 +115,7 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
       newest,
       listing,
       wallProvider,
+      basis: (!req.abortFirst && req.basis) || basisOf(session, newest),
     });
     base.modelBasis = sent.choice.basis;
     base.prompt = sent.text;
