@@ -1,5 +1,7 @@
-// One BackendClient per base URL and credentials. It speaks both dialects (the spec's and stock
-// opencode 1.18), detected from the responses, and returns only the normalized model. Every
+// One BackendClient per base URL and credentials. It reads the endpoints every dialect shares and
+// hands the raw bodies to the adapter of the dialect its detector chose from the responses
+// (./dialects: the spec's, stock opencode 1.18); optional endpoints are read only when the
+// adapter's capabilities say the backend has them. It returns only the normalized model. Every
 // request carries `directory`; liveness reads the newest message with limit=1 only.
 import type {
   BackendCapabilities,
@@ -20,10 +22,11 @@ import { BODY_LIMITS, DEFAULT_PROVIDER_TIMEOUT_MS, MAX_SESSIONS_PER_ROUND, PROVI
 import { isGuardedPrompt, type GuardedPrompt } from './guarded-prompt';
 import { payloadBody, payloadProblem } from './payload';
 import { QuotaMarkBook } from './quota-marks';
+import type { DialectAdapter } from './dialects/adapter';
+import { DialectDetector } from './dialects/detect';
 import { newestRawMessage, toMessageSnapshot } from './wire/message';
-import { deriveProgress } from './wire/opencode-progress';
 import { readProviderListing } from './wire/providers';
-import { opencodeSession, readSessionList, readStatusMap, specSession, type StatusEntry } from './wire/sessions';
+import { readSessionList, readStatusMap, type StatusEntry } from './wire/sessions';
 import { ShapeError } from './wire/shape';
 import { readVcsFiles } from './wire/vcs';
 import { readPermissionList } from './wire/permission';
@@ -87,29 +90,6 @@ export interface SampleRound {
   truncated?: { listed: number; kept: number };
 }
 
-const CAPABILITIES: Record<Dialect, BackendCapabilities> = {
-  spec: {
-    events: false,
-    sessionStatus: false,
-    quotaObjects: true,
-    progress: true,
-    permissions: false,
-    questions: false,
-    todos: false,
-    globalEvents: false,
-  },
-  opencode: {
-    events: true,
-    sessionStatus: true,
-    quotaObjects: false,
-    progress: false,
-    permissions: true,
-    questions: true,
-    todos: true,
-    globalEvents: true,
-  },
-};
-
 export class BackendClient {
   readonly baseUrl: string;
   readonly marks: QuotaMarkBook;
@@ -117,7 +97,7 @@ export class BackendClient {
   private readonly now: () => EpochMs;
   private readonly providerTimeoutMs: number;
   private readonly maxSessionsPerRound: number;
-  private detected: Dialect | null = null;
+  private readonly detector = new DialectDetector();
   private providerCache = new Map<string, { at: EpochMs; listing: ProviderListing }>();
 
   constructor(options: BackendClientOptions) {
@@ -131,14 +111,19 @@ export class BackendClient {
     this.maxSessionsPerRound = Math.max(1, Math.floor(options.maxSessionsPerRound ?? MAX_SESSIONS_PER_ROUND));
   }
 
-  /** The dialect detected so far (null until a response told). */
+  /** The dialect detected so far (null until a response told): data for reports, not for decisions. */
   get dialect(): Dialect | null {
-    return this.detected;
+    return this.detector.adapter?.dialect ?? null;
   }
 
   /** What the backend offers; null until a response told its dialect. */
   get capabilities(): BackendCapabilities | null {
-    return this.detected === null ? null : CAPABILITIES[this.detected];
+    return this.detector.adapter?.capabilities ?? null;
+  }
+
+  /** What a view shows for the backend ("opencode", "spec dialect"); null until a response told. */
+  get displayName(): string | null {
+    return this.detector.adapter?.displayName ?? null;
   }
 
   /** The underlying transport (for the event stream reader). */
@@ -148,11 +133,18 @@ export class BackendClient {
 
   // ---- endpoints ---------------------------------------------------------------------------
 
-  /** GET /session (+ GET /session/status on stock opencode). */
+  /** GET /session (+ GET /session/status when the dialect keeps state there: capabilities.sessionStatus). */
   async listSessions(directory: string, opts: CallOptions = {}): Promise<SessionList> {
+    return (await this.readSessions(directory, opts)).list;
+  }
+
+  private async readSessions(
+    directory: string,
+    opts: CallOptions,
+  ): Promise<{ list: SessionList; adapter: DialectAdapter | null }> {
     this.checkDirectory(directory, 'GET /session');
-    // When the backend is known to be stock opencode, read the status map alongside the list.
-    const statusEarly = this.detected === 'opencode' ? this.statusMap(directory, opts) : null;
+    // When the dialect is known to keep state in a status map, read it alongside the list.
+    const statusEarly = this.detector.adapter?.capabilities.sessionStatus ? this.statusMap(directory, opts) : null;
     statusEarly?.catch(() => undefined);
     const res = await this.http.request({
       method: 'GET',
@@ -164,18 +156,16 @@ export class BackendClient {
       ...opts,
     });
     const raw = this.shaped('GET /session', () => readSessionList(res.json));
-    if (raw.dialect) this.detected = raw.dialect;
-    let sessions: SessionSnapshot[];
-    if (raw.dialect === 'opencode') {
-      const status = await (statusEarly ?? this.statusMap(directory, opts));
-      sessions = raw.sessions.map((s) => opencodeSession(s, status));
-    } else {
-      sessions = this.shaped('GET /session', () => raw.sessions.map(specSession));
+    const listed = this.shaped('GET /session', () => this.detector.fromSessionList(raw.sessions));
+    let sessions: SessionSnapshot[] = [];
+    if (listed) {
+      const status = listed.capabilities.sessionStatus ? await (statusEarly ?? this.statusMap(directory, opts)) : null;
+      sessions = this.shaped('GET /session', () => listed.toSessions(raw.sessions, status));
     }
-    // An empty directory says nothing about the dialect: ask GET /session/status (stock only) so
-    // that its events and pending requests are read before the first session appears.
-    const dialect = raw.dialect ?? this.detected ?? (await this.probeDialect(directory, opts));
-    return { dialect, sessions, warnings: raw.warnings };
+    // An empty directory says nothing about the dialect: the detector asks (GET /session/status)
+    // so that events and pending requests are read before the first session appears.
+    const adapter = listed ?? this.detector.adapter ?? (await this.detector.probe(this.http, directory, opts));
+    return { list: { dialect: adapter?.dialect ?? null, sessions, warnings: raw.warnings }, adapter };
   }
 
   /** GET /session/{id}/message?limit=1: the newest message only (never the transcript). */
@@ -372,7 +362,7 @@ export class BackendClient {
         ...opts,
       });
     } catch (err) {
-      if (err instanceof BackendError && err.kind === 'not-found' && this.detected !== 'opencode') return null;
+      if (err instanceof BackendError && err.kind === 'not-found' && !this.capabilities?.todos) return null;
       throw err;
     }
     return this.shaped(op, () => readTodoList(res.json), sessionId);
@@ -417,9 +407,8 @@ export class BackendClient {
         timeoutMs: opts.timeoutMs ?? this.providerTimeoutMs,
         signal: opts.signal,
       });
-      const read = this.shaped(op, () => readProviderListing(res.json));
-      if (!this.detected && read.dialect) this.detected = read.dialect;
-      listing = read.listing;
+      listing = this.shaped(op, () => readProviderListing(res.json));
+      this.detector.fromProviderListing(res.json);
       this.providerCache.set(directory, { at: this.now(), listing });
     }
     return this.withMarks(listing);
@@ -439,19 +428,20 @@ export class BackendClient {
     opts: CallOptions & { activity?: ActivityCounter; sessionIds?: Iterable<string> } = {},
   ): Promise<SampleRound> {
     const at = this.now();
-    const list = await this.listSessions(directory, opts);
+    const { list, adapter } = await this.readSessions(directory, opts);
     // A nudge for named sessions: the list (and status map) as always, the newest message of
     // those sessions only. `listed` still carries every session, so the caller sees new ones.
     const only = opts.sessionIds ? new Set(opts.sessionIds) : null;
     const sampled = only ? list.sessions.filter((s) => only.has(s.id)) : list.sessions;
-    const opencode = list.dialect === 'opencode';
+    // A dialect whose sessions carry no progress: derived from each newest message.
+    const derive = adapter && !adapter.capabilities.progress ? adapter : null;
     const vanished: string[] = [];
     const errors: SampleRound['errors'] = [];
     const unreadable: SampleRound['unreadable'] = [];
     const sampleOne = (session: SessionSnapshot): Promise<SessionSample | null> =>
-      this.readNewest(directory, session.id, opts, opencode).then(
+      this.readNewest(directory, session.id, opts, derive).then(
         ({ message, progress }): SessionSample => {
-          if (opencode) session.progress = progress;
+          if (derive) session.progress = progress;
           const sample: SessionSample = { at: this.now(), session, newest: message };
           if (opts.activity) sample.activity = opts.activity.count(session.id);
           return sample;
@@ -466,11 +456,11 @@ export class BackendClient {
         },
       );
     const warnings = [...list.warnings];
-    // Stock opencode: the pending permissions and questions of the directory, one request each.
-    // They are a hint that can only prevent "hung"; a failure to read them is a warning.
+    // The pending permissions and questions of the directory (capabilities.permissions, .questions),
+    // one request each. They are a hint that can only prevent "hung"; a failure to read them is a warning.
     const pendingRead: Promise<PendingRequests | null> =
-      opencode && sampled.length > 0
-        ? this.pendingRequests(directory, opts).catch((err: unknown) => {
+      adapter && (adapter.capabilities.permissions || adapter.capabilities.questions) && sampled.length > 0
+        ? this.pendingOf(adapter, directory, opts).catch((err: unknown) => {
             if (err instanceof BackendError && err.kind !== 'aborted') {
               warnings.push(`pending permissions/questions not read: ${err.message}`);
               return null;
@@ -511,11 +501,14 @@ export class BackendClient {
 
   // ---- internals ---------------------------------------------------------------------------
 
+  /** `derive`: the adapter that derives progress from the newest message (its sessions carry none). */
   private async readNewest(
     directory: string,
     sessionId: string,
     opts: CallOptions,
-    derive = this.detected === 'opencode',
+    derive: DialectAdapter | null = this.detector.adapter?.capabilities.progress === false
+      ? this.detector.adapter
+      : null,
   ) {
     const op = 'GET /session/{id}/message';
     this.checkDirectory(directory, op);
@@ -533,7 +526,10 @@ export class BackendClient {
     });
     try {
       const raw = newestRawMessage(res.json);
-      return { message: raw ? toMessageSnapshot(raw) : null, progress: derive ? deriveProgress(raw) : null };
+      return {
+        message: raw ? toMessageSnapshot(raw) : null,
+        progress: derive ? derive.progressFromMessage(raw) : null,
+      };
     } catch (err) {
       if (err instanceof ShapeError)
         throw new BackendError({
@@ -592,24 +588,14 @@ export class BackendClient {
     }
   }
 
-  /** The dialect of a directory with no sessions: GET /session/status exists only on stock opencode. */
-  private async probeDialect(directory: string, opts: CallOptions): Promise<Dialect | null> {
-    try {
-      const res = await this.http.request({
-        method: 'GET',
-        path: 'session/status',
-        query: { directory },
-        operation: 'GET /session/status',
-        read: 'json',
-        ...opts,
-      });
-      if (res.json !== null && typeof res.json === 'object' && !Array.isArray(res.json)) this.detected = 'opencode';
-    } catch (err) {
-      if (!(err instanceof BackendError) || err.kind === 'aborted') throw err;
-      if (err.kind === 'not-found') this.detected = 'spec';
-      // anything else: still unknown, ask again next time
-    }
-    return this.detected;
+  /** The pending requests the adapter's capabilities say the backend keeps (the others read as none). */
+  private async pendingOf(adapter: DialectAdapter, directory: string, opts: CallOptions): Promise<PendingRequests> {
+    const none = Promise.resolve({ requests: [] as WaitingRequest[], warnings: [] as string[] });
+    const [p, q] = await Promise.all([
+      adapter.capabilities.permissions ? this.listPermissions(directory, opts) : none,
+      adapter.capabilities.questions ? this.listQuestions(directory, opts) : none,
+    ]);
+    return { permissions: p.requests, questions: q.requests, warnings: [...p.warnings, ...q.warnings] };
   }
 
   private invalid(operation: string, detail: string): BackendError {

@@ -22,4 +22,5 @@ export {
   type GlobalEventStreamOptions,
 } from './events';
 export { isValidSessionId } from './ids';
+export { DIALECTS, dialectDisplayName, type DialectAdapter } from './dialects';
 export { ActivityCounter } from './activity';

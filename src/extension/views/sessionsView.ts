@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { RecyclingTreeView } from './recyclingTreeView';
 import { truncationWarning } from '../../core/backend/client';
+import { dialectDisplayName } from '../../core/backend/dialects';
 import type { BackendConfig } from '../../core/config/backends';
 import { backendContextValue, contextValueOf, sessionContextValue } from '../../core/monitor/context-values';
 import { badgeLook, describeRow, tooltipMarkdown } from '../../core/monitor/present';
@@ -438,7 +439,8 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       bits.push(
         `${rows.length} session${rows.length === 1 ? '' : 's'}${attention ? `, ${attention} need attention` : ''}`,
       );
-    if (state?.dialect) bits.push(state.dialect === 'opencode' ? 'opencode' : 'spec dialect');
+    const dialect = dialectDisplayName(state?.dialect ?? null);
+    if (dialect) bits.push(dialect);
     item.description = bits.join(' · ');
     if (state?.status === 'error') {
       item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));

@@ -22,6 +22,14 @@ function importsOf(file: string): string[] {
   return [...text.matchAll(/\bfrom\s+'([^']+)'/g)].map((m) => m[1]);
 }
 
+const DIALECT_COMPARISON = [
+  /(===|!==|==|!=)\s*['"`](spec|opencode)['"`]/,
+  /['"`](spec|opencode)['"`]\s*(===|!==|==|!=)/,
+  /\bcase\s+['"`](spec|opencode)['"`]\s*:/,
+  /\bdialect\s*(===|!==|==|!=)/,
+  /(===|!==|==|!=)\s*[\w.?]*\bdialect\b/,
+];
+
 describe('layers', () => {
   it('src/core/backend imports only itself, the domain model and the failure categories', () => {
     const climbing: string[] = [];
@@ -44,5 +52,17 @@ describe('layers', () => {
         /\bissueGuardedPrompt\b/.test(fs.readFileSync(path.join(ROOT, f), 'utf8')),
     );
     assert.deepEqual(issuers, ['src/core/actions/guard.ts']);
+  });
+
+  it('no dialect name is compared outside src/core/backend', () => {
+    const found: string[] = [];
+    for (const file of [...sources('src'), ...sources('server')]) {
+      if (file.startsWith('src/core/backend/')) continue;
+      const lines = fs.readFileSync(path.join(ROOT, file), 'utf8').split('\n');
+      lines.forEach((line, i) => {
+        if (DIALECT_COMPARISON.some((re) => re.test(line))) found.push(`${file}:${i + 1}: ${line.trim()}`);
+      });
+    }
+    assert.deepEqual(found, []);
   });
 });

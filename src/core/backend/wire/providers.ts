@@ -1,22 +1,16 @@
 // Reads GET /provider of either dialect: {all: [{id, quota?, ...}], connected: [ids]} (stock
 // opencode adds `default` and per-provider `models` maps). Provider `options` are never read:
-// the stock server echoes configured API keys there.
-import type { Dialect, ProviderListing, ProviderRecord, QuotaMark } from '../../model';
+// the stock server echoes configured API keys there. Which dialect a listing shows is the
+// detector's (../dialects/detect.ts).
+import type { ProviderListing, ProviderRecord, QuotaMark } from '../../model';
 import { arr, isObj, looseStr, num, obj, optNum, str } from './shape';
 
-export interface ReadProviders {
-  listing: ProviderListing;
-  /** 'spec' when quota objects appear, 'opencode' when a `default` map appears, else null. */
-  dialect: Dialect | null;
-}
-
-export function readProviderListing(json: unknown): ReadProviders {
+export function readProviderListing(json: unknown): ProviderListing {
   const body = obj(json, 'provider listing');
   const all = arr(body.all, 'provider listing all');
   const connected = arr(body.connected, 'provider listing connected').map((c, i) => str(c, `connected[${i}]`));
   const connectedSet = new Set(connected);
   const defaults = isObj(body.default) ? body.default : null;
-  let sawQuota = false;
   const providers: ProviderRecord[] = [];
   const seen = new Set<string>();
   all.forEach((entry, i) => {
@@ -29,7 +23,6 @@ export function readProviderListing(json: unknown): ReadProviders {
         markedAt: num(q.markedAt, `provider ${id} quota.markedAt`),
         resetAt: optNum(q.resetAt, `provider ${id} quota.resetAt`),
       };
-      sawQuota = true;
     }
     seen.add(id);
     providers.push({
@@ -52,7 +45,7 @@ export function readProviderListing(json: unknown): ReadProviders {
         defaultModel: defaults ? looseStr(defaults[id]) : null,
       });
   }
-  return { listing: { providers, connected }, dialect: sawQuota ? 'spec' : defaults ? 'opencode' : null };
+  return { providers, connected };
 }
 
 function modelIds(models: unknown): string[] {

@@ -1,14 +1,12 @@
 // Reads the session list of either dialect. Spec: each session carries `state` (generating |
 // idle) and an optional `progress`. Stock opencode 1.18: no state field; the state comes from
 // GET /session/status, a map in which idle sessions are simply absent and busy/retry mean
-// generating. The dialect is detected from the list itself.
-import type { Dialect, EpochMs, RetryStatus, SessionSnapshot, SessionState } from '../../model';
+// generating. Which of the two a list is, is the detector's (../dialects/detect.ts).
+import type { EpochMs, RetryStatus, SessionSnapshot, SessionState } from '../../model';
 import { isValidSessionId } from '../ids';
 import { arr, isObj, looseNum, looseStr, num, obj, ShapeError, str, type Obj } from './shape';
 
 export interface RawSessionList {
-  /** Null when the list is empty and nothing tells the dialects apart. */
-  dialect: Dialect | null;
   sessions: Obj[];
   /** Entries left out (unsafe ids), as readable lines. */
   warnings: string[];
@@ -18,7 +16,6 @@ export function readSessionList(json: unknown): RawSessionList {
   const list = arr(json, 'session list');
   const sessions: Obj[] = [];
   const warnings: string[] = [];
-  let withState = 0;
   list.forEach((entry, i) => {
     const s = obj(entry, `session ${i}`);
     const id = str(s.id, `session ${i} id`);
@@ -26,17 +23,9 @@ export function readSessionList(json: unknown): RawSessionList {
       warnings.push(`session ${JSON.stringify(id.slice(0, 80))} skipped: its id is not a safe path segment`);
       return;
     }
-    if (s.state !== undefined) withState++;
     sessions.push(s);
   });
-  let dialect: Dialect | null = null;
-  if (withState > 0) {
-    if (withState !== sessions.length) throw new ShapeError('some sessions carry a state and others do not');
-    dialect = 'spec';
-  } else if (sessions.length > 0) {
-    dialect = 'opencode';
-  }
-  return { dialect, sessions, warnings };
+  return { sessions, warnings };
 }
 
 function title(s: Obj): string | null {
@@ -93,7 +82,7 @@ export function readStatusMap(json: unknown): Map<string, StatusEntry> {
 }
 
 /** Stock opencode: state from the status map (absent = idle); progress is derived later. */
-export function opencodeSession(s: Obj, status: Map<string, StatusEntry>): SessionSnapshot {
+export function opencodeSession(s: Obj, status: ReadonlyMap<string, StatusEntry>): SessionSnapshot {
   const st = status.get(s.id as string);
   const parent = typeof s.parentID === 'string' && isValidSessionId(s.parentID) ? s.parentID : null;
   return {

@@ -10,6 +10,7 @@ import {
   specSession,
 } from '../../../../src/core/backend/wire/sessions';
 import { ShapeError } from '../../../../src/core/backend/wire/shape';
+import { providerListingDialect, sessionListDialect } from '../../../../src/core/backend/dialects/detect';
 
 // Shapes observed on stock opencode 1.18.33 (trimmed).
 const ocAssistant = (patch: Record<string, unknown> = {}, parts: unknown[] = []) => ({
@@ -210,7 +211,7 @@ describe('wire: sessions', () => {
       { id: 'ses_1', state: 'generating', progress: { stepCount: 3, lastStepAt: 99 } },
       { id: 'ses_2', state: 'idle' },
     ]);
-    assert.equal(list.dialect, 'spec');
+    assert.equal(sessionListDialect(list.sessions), 'spec');
     assert.deepEqual(
       list.sessions.map(specSession).map((s) => [s.id, s.state, s.progress]),
       [
@@ -226,7 +227,7 @@ describe('wire: sessions', () => {
       { id: 'ses_b' },
       { id: 'ses_c' },
     ]);
-    assert.equal(list.dialect, 'opencode');
+    assert.equal(sessionListDialect(list.sessions), 'opencode');
     const status = readStatusMap({
       ses_a: { type: 'busy' },
       ses_b: { type: 'retry', attempt: 2, message: 'Rate limit reached', next: 12345 },
@@ -238,7 +239,7 @@ describe('wire: sessions', () => {
   });
 
   it('empty list: dialect unknown', () => {
-    assert.equal(readSessionList([]).dialect, null);
+    assert.equal(sessionListDialect(readSessionList([]).sessions), null);
   });
 
   it('unsafe ids are left out with a warning', () => {
@@ -259,7 +260,10 @@ describe('wire: sessions', () => {
       () => specSession({ id: 'x', state: 'idle', progress: { stepCount: '3', lastStepAt: 1 } }),
       ShapeError,
     );
-    assert.throws(() => readSessionList([{ id: 'a', state: 'idle' }, { id: 'b' }]), ShapeError);
+    assert.throws(
+      () => sessionListDialect(readSessionList([{ id: 'a', state: 'idle' }, { id: 'b' }]).sessions),
+      ShapeError,
+    );
     assert.throws(() => readSessionList([{ state: 'idle' }]), ShapeError);
     assert.throws(() => readSessionList({ sessions: [] }), ShapeError);
   });
@@ -267,7 +271,7 @@ describe('wire: sessions', () => {
 
 describe('wire: provider listing', () => {
   it('drops options (API keys), keeps quota, connected flags and model ids', () => {
-    const read = readProviderListing({
+    const body = {
       all: [
         { id: 'local', name: 'Local', options: { apiKey: 'sk-SECRET' }, models: { m1: { name: 'M1' } } },
         { id: 'anthropic', quota: { markedAt: 10, resetAt: 20 }, models: ['claude'] },
@@ -275,10 +279,11 @@ describe('wire: provider listing', () => {
       ],
       connected: ['local', 'anthropic', 'extra'],
       default: { local: 'm1' },
-    });
-    assert.ok(!JSON.stringify(read).includes('SECRET'));
-    assert.ok(!JSON.stringify(read).includes('options'));
-    const [local, anthropic, zen, extra] = read.listing.providers;
+    };
+    const listing = readProviderListing(body);
+    assert.ok(!JSON.stringify(listing).includes('SECRET'));
+    assert.ok(!JSON.stringify(listing).includes('options'));
+    const [local, anthropic, zen, extra] = listing.providers;
     assert.deepEqual(local, {
       id: 'local',
       name: 'Local',
@@ -291,7 +296,7 @@ describe('wire: provider listing', () => {
     assert.deepEqual(zen.quota, { markedAt: 11, resetAt: null });
     assert.equal(zen.connected, false);
     assert.equal(extra.id, 'extra');
-    assert.equal(read.dialect, 'spec');
+    assert.equal(providerListingDialect(body), 'spec');
   });
 
   it('malformed: all not an array, connected entries not strings, quota without markedAt', () => {
