@@ -241,7 +241,7 @@ export function renderTable(doc: StatusDocument, now: number): string {
     ];
     for (const s of doc.sessions) {
       const wall = s.quotaWall
-        ? `${s.quotaWall.category} on ${clean(s.quotaWall.provider ?? '?', 20)}${s.quotaWall.resetAt ? `, reset ${time(s.quotaWall.resetAt)}` : ''}`
+        ? `${s.quotaWall.category ?? 'inferred (provider marked)'} on ${clean(s.quotaWall.provider ?? '?', 20)}${s.quotaWall.resetAt ? `, reset ${time(s.quotaWall.resetAt)}` : ''}`
         : '-';
       const report = s.report
         ? `${s.report.status} ${clean(s.report.ticket, 20)}${s.report.pr ? ` pr=${clean(s.report.pr, 20)}` : ''}`

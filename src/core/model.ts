@@ -260,16 +260,27 @@ export interface VerdictResult {
 /** Which signal revealed a quota wall (the spec's detection order, plus stock opencode's retry status). */
 export type WallSource = 'tail-probe' | 'retry-status' | 'provider-listing';
 
+/**
+ * What a quota wall rests on, as `status --json` and the prompt state it: a turn that ended on a
+ * quota failure (tail probe), a long retry of a quota failure (stock retry status), or only a
+ * frozen generating session on a provider with a quota mark (inferred; nothing named a failure).
+ */
+export type WallObserved = 'failed-turn' | 'retry' | 'provider-marked';
+
 /** A usage-limit failure that stopped (or is spinning) a session. */
 export interface QuotaWall {
   /** The provider that failed, when known. */
   provider: string | null;
   /** Spec metadata.reason (or the closest stock-opencode equivalent: rate_limit, insufficient_quota). */
   reason: string | null;
-  category: FailureCategory;
+  /** The category a message or a retry named; null when the wall is only inferred from a mark that names none. */
+  category: FailureCategory | null;
   /** When the failed provider is expected to be free again; null = unknown. */
   resetAt: EpochMs | null;
   source: WallSource;
+  observed: WallObserved;
+  /** provider-marked: when the provider's quota mark was set, as the listing gives it. */
+  markedAt?: EpochMs | null;
   /** The session is still generating (retry spin or dead stream): abort before re-waking. */
   abortFirst: boolean;
   /** Failure text as the backend stored it (plain text, never markup). */

@@ -74,8 +74,12 @@ export function assertDocumentShape(doc: StatusDocument): void {
       fail(`action ${s.action}`);
     if (!('quotaWall' in s) || !('report' in s)) fail('quotaWall and report are required (null allowed)');
     if (s.quotaWall) {
-      if (!['usage-limit', 'free-tier', 'rate-limit', 'balance'].includes(s.quotaWall.category))
+      if (
+        s.quotaWall.category !== null &&
+        !['usage-limit', 'free-tier', 'rate-limit', 'balance'].includes(s.quotaWall.category)
+      )
         fail('quotaWall.category');
+      if (!['failed-turn', 'retry', 'provider-marked'].includes(s.quotaWall.observed)) fail('quotaWall.observed');
       if (!('provider' in s.quotaWall) || !('reason' in s.quotaWall)) fail('quotaWall.provider/reason');
     }
     if (s.report) {

@@ -132,6 +132,7 @@ describe('status CLI against the spec-dialect server', function () {
       category: 'usage-limit',
       resetAt: now + HOUR,
       source: 'tail-probe',
+      observed: 'failed-turn',
       abortFirst: false,
     });
     assert.equal(run.session(wallIdle).recoverOn, 'openai');
@@ -140,6 +141,8 @@ describe('status CLI against the spec-dialect server', function () {
     assert.equal(run.session(wallGenerating).quotaWall?.category, 'rate-limit');
     assert.deepEqual(v(retrySpin), ['hung', 'recover']);
     assert.equal(run.session(retrySpin).quotaWall?.source, 'provider-listing');
+    assert.equal(run.session(retrySpin).quotaWall?.observed, 'provider-marked');
+    assert.equal(run.session(retrySpin).quotaWall?.category, null, 'no message or retry named a category');
     assert.equal(run.session(retrySpin).abortFirst, true);
     assert.deepEqual(v(balance), ['idle', 'escalate']);
     assert.equal(run.session(balance).quotaWall?.category, 'balance');

@@ -2,10 +2,10 @@
 // src/core/prompt. Kinds: wake (idle/hung/failed), quota-wake (after a quota wall), fact-baseline
 // (a stale worldview), dispatch (a task plus the completion-report block with the quota
 // self-report clause appended unchanged). Returns a readable problem instead of throwing.
-import type { EpochMs, FailureCategory, ModelRef } from '../model';
+import type { EpochMs, ModelRef } from '../model';
 import { composeDispatchPrompt } from '../prompt/dispatch';
 import { composeFactBaseline, type Assignment, type Fact } from '../prompt/fact-baseline';
-import { composeQuotaWallWakePrompt } from '../prompt/quota-wake';
+import { composeQuotaWallWakePrompt, type WallFacts } from '../prompt/quota-wake';
 import { composeWakePrompt, type WakeReason } from '../prompt/wake';
 import { ORCHESTRATOR_PLACEHOLDER, TICKET_PLACEHOLDER, type Authority } from './authority';
 import type { Inventory } from './inventory';
@@ -31,7 +31,7 @@ export interface ComposeInputs {
   wakeReason?: WakeReason;
   failureText?: string | null;
   /** quota-wake: the wall and the model the session is woken on. */
-  wall?: { provider: string | null; category: FailureCategory; resetAt: EpochMs | null; text?: string | null } | null;
+  wall?: WallFacts | null;
   nextModel?: ModelRef | null;
   steps?: string[];
   pullRequest?: string | null;

@@ -61,7 +61,14 @@ export function promptBuilder(o: PromptBuilderOptions): PromptBuilder {
         wakeReason: o.aborted ? 'hung' : newest?.failure && newest.role === 'assistant' ? 'failed' : 'idle',
         failureText: newest?.failure?.text ?? null,
         wall: wall
-          ? { provider: wall.provider, category: wall.category, resetAt: wall.resetAt, text: wall.text }
+          ? {
+              provider: wall.provider,
+              category: wall.category,
+              resetAt: wall.resetAt,
+              text: wall.text,
+              observed: wall.observed,
+              markedAt: wall.markedAt ?? null,
+            }
           : null,
         nextModel: facts.model,
         steps: o.steps,

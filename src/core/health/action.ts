@@ -78,6 +78,7 @@ export function chooseAction(input: ActionInput): ActionDecision {
     const listing = withWallMark(input.listing, wall, now);
     const abortFirst = wall.abortFirst || verdict.verdict === 'hung';
     const who = wall.provider ?? 'an unknown provider';
+    const kind = wall.category ? `${wall.category} wall` : 'quota wall (inferred: frozen on a marked provider)';
     if (wall.category === 'balance') {
       return decide(
         'escalate',
@@ -96,7 +97,7 @@ export function chooseAction(input: ActionInput): ActionDecision {
     if (free) {
       return decide(
         'recover',
-        `${wall.category} wall on ${who}; ${free.id} is connected and has no quota object: re-wake there${abortFirst ? ' after aborting (still generating)' : ''}`,
+        `${kind} on ${who}; ${free.id} is connected and has no quota object: re-wake there${abortFirst ? ' after aborting (still generating)' : ''}`,
         {
           abortFirst,
           recoverOn: free.id,
@@ -105,23 +106,19 @@ export function chooseAction(input: ActionInput): ActionDecision {
     }
     const earliest = earliestConnectedReset(listing);
     if (earliest === null) {
-      return decide(
-        'escalate',
-        `${wall.category} wall on ${who}; no connected provider is free and no reset time is known`,
-        {
-          abortFirst,
-          escalation: {
-            reason: 'reset-unknown',
-            message: 'no connected provider is free and no marked provider has a known reset',
-            marks: markedProviders(listing),
-          },
+      return decide('escalate', `${kind} on ${who}; no connected provider is free and no reset time is known`, {
+        abortFirst,
+        escalation: {
+          reason: 'reset-unknown',
+          message: 'no connected provider is free and no marked provider has a known reset',
+          marks: markedProviders(listing),
         },
-      );
+      });
     }
     if (earliest - now <= reach) {
       return decide(
         'wait-for-reset',
-        `${wall.category} wall on ${who}; no connected provider is free; the earliest reset (${new Date(earliest).toISOString()}) is within reach: leave the worker down and retry then`,
+        `${kind} on ${who}; no connected provider is free; the earliest reset (${new Date(earliest).toISOString()}) is within reach: leave the worker down and retry then`,
         {
           abortFirst,
           waitUntil: earliest,
@@ -130,7 +127,7 @@ export function chooseAction(input: ActionInput): ActionDecision {
     }
     return decide(
       'escalate',
-      `${wall.category} wall on ${who}; no connected provider is free; the earliest reset (${new Date(earliest).toISOString()}) is out of reach`,
+      `${kind} on ${who}; no connected provider is free; the earliest reset (${new Date(earliest).toISOString()}) is out of reach`,
       {
         abortFirst,
         escalation: {

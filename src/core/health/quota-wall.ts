@@ -10,7 +10,15 @@
 // long (`retryWaitMs`, default 2 min) or its message names a usage limit (usage, free tier,
 // balance): a short rate-limit retry is the backend failing over between same-name pools, and a
 // usage-limit failure is terminal only once that failover is exhausted (spec "Errors").
-import type { EpochMs, ProviderListing, QuotaMark, QuotaWall, SessionSample, VerdictResult } from '../model';
+import type {
+  EpochMs,
+  FailureCategory,
+  ProviderListing,
+  QuotaMark,
+  QuotaWall,
+  SessionSample,
+  VerdictResult,
+} from '../model';
 import { categoryFromText, reasonForCategory } from './failure-category';
 
 /** Default: a retry whose next attempt is at least this far away is a wall. */
@@ -21,8 +29,11 @@ export interface WallOptions {
   retryWaitMs?: number;
 }
 
+/** A wall one sample shows by itself: a message or a retry named its category. */
+export type ObservedWall = Omit<QuotaWall, 'abortFirst' | 'category'> & { category: FailureCategory };
+
 /** 1. The tail probe on one sample. Never decides anything about aborting on its own. */
-export function tailProbe(sample: SessionSample): Omit<QuotaWall, 'abortFirst'> | null {
+export function tailProbe(sample: SessionSample): ObservedWall | null {
   const m = sample.newest;
   if (!m || m.role !== 'assistant' || m.finish !== 'error' || !m.failure || m.failure.category === null) return null;
   return {
@@ -31,12 +42,13 @@ export function tailProbe(sample: SessionSample): Omit<QuotaWall, 'abortFirst'> 
     category: m.failure.category,
     resetAt: m.failure.category === 'balance' ? null : m.failure.resetAt,
     source: 'tail-probe',
+    observed: 'failed-turn',
     text: m.failure.text,
   };
 }
 
 /** Stock opencode: a retry status caused by a quota failure that waits long or names a usage limit. */
-export function retryWall(sample: SessionSample, options: WallOptions = {}): Omit<QuotaWall, 'abortFirst'> | null {
+export function retryWall(sample: SessionSample, options: WallOptions = {}): ObservedWall | null {
   const retry = sample.session.retry;
   if (!retry) return null;
   const category = categoryFromText(retry.message);
@@ -50,12 +62,13 @@ export function retryWall(sample: SessionSample, options: WallOptions = {}): Omi
     category,
     resetAt: retry.next,
     source: 'retry-status',
+    observed: 'retry',
     text: retry.message,
   };
 }
 
 /** What one sample shows by itself (tail probe, else retry status): used to remember walls. */
-export function observedWall(sample: SessionSample, options: WallOptions = {}): Omit<QuotaWall, 'abortFirst'> | null {
+export function observedWall(sample: SessionSample, options: WallOptions = {}): ObservedWall | null {
   return tailProbe(sample) ?? retryWall(sample, options);
 }
 
@@ -83,18 +96,22 @@ export function detectQuotaWall(
     const resetAt = fromSample.category === 'balance' ? null : (mark?.resetAt ?? fromSample.resetAt);
     return { ...fromSample, resetAt, abortFirst: generating };
   }
-  // 3. A frozen generating session whose provider is cooling down: a retry spin.
+  // 3. A frozen generating session whose provider is cooling down: a retry spin, inferred. No
+  // message named a failure, so the category is only what the mark itself says (a client-side
+  // mark remembers the category of the wall that set it; a spec quota object names none).
   if (verdict?.verdict === 'hung' && verdict.frozen) {
     const provider = latest.newest?.providerID ?? null;
     const mark = markOf(listing, provider);
     if (mark) {
-      const category = mark.category ?? 'rate-limit';
+      const category = mark.category ?? null;
       return {
         provider,
         reason: null,
         category,
         resetAt: category === 'balance' ? null : mark.resetAt,
         source: 'provider-listing',
+        observed: 'provider-marked',
+        markedAt: mark.markedAt,
         abortFirst: true,
         text: null,
       };

@@ -14,6 +14,7 @@ import type {
   ProviderListing,
   SessionAssessment,
   Verdict,
+  WallObserved,
 } from '../model';
 import { headline, type Headline } from './precedence';
 import { allFreeAt } from './quota-wall';
@@ -29,9 +30,12 @@ export interface StatusSession {
   quotaWall: null | {
     provider: string | null;
     reason: string | null;
-    category: FailureCategory;
+    /** Null unless a message or a retry named it. */
+    category: FailureCategory | null;
     resetAt: EpochMs | null;
     source: string;
+    /** What the wall rests on: a failed turn, a long retry, or only a frozen session on a marked provider. */
+    observed: WallObserved;
     abortFirst: boolean;
   };
   report: CompletionReport | null;
@@ -90,6 +94,7 @@ export function statusSession(a: SessionAssessment): StatusSession {
           category: w.category,
           resetAt: w.resetAt,
           source: w.source,
+          observed: w.observed,
           abortFirst: w.abortFirst,
         }
       : null,

@@ -179,9 +179,14 @@ export function tooltipMarkdown(row: SessionRow, now: number): string {
   lines.push(evidenceLine('latest sample', row.evidence.latest, now));
   if (row.quotaWall) {
     const q = row.quotaWall;
+    const on = q.provider ? ` on **${escapeMarkdown(q.provider)}**` : '';
+    const what =
+      q.observed === 'provider-marked'
+        ? `inferred: the session stopped moving while ${q.provider ? `**${escapeMarkdown(q.provider)}**` : 'its provider'} is under a quota mark; no message showed a failure${q.category ? ` (the mark says ${q.category})` : ''}`
+        : `${q.category ?? 'category not named'}${on}, ${q.observed === 'retry' ? 'seen as a long retry' : 'seen in a failed turn'}`;
     lines.push(
       '',
-      `Quota wall: ${q.category}${q.provider ? ` on **${escapeMarkdown(q.provider)}**` : ''}${q.reason ? ` (reason \`${q.reason.replace(/`/g, '')}\`)` : ''}; reset ${q.resetAt !== null ? `${localTime(q.resetAt)} (${until(q.resetAt, now)})` : 'unknown'}${q.markedAt != null ? `; marked ${ago(q.markedAt, now)}` : ''}`,
+      `Quota wall: ${what}${q.reason ? ` (reason \`${q.reason.replace(/`/g, '')}\`)` : ''}; reset ${q.resetAt !== null ? `${localTime(q.resetAt)} (${until(q.resetAt, now)})` : 'unknown'}${q.markedAt != null ? `; marked ${ago(q.markedAt, now)}` : ''}`,
     );
   }
   lines.push(...waitingLines(row));

@@ -9,6 +9,7 @@ import type {
   SessionState,
   TodoProgress,
   Verdict,
+  WallObserved,
 } from '../model';
 
 /** The health badge: the verdict, or what overrides it (a quota wall, a report), or unknown. */
@@ -36,10 +37,13 @@ export interface SampleEvidence {
 export interface QuotaWallView {
   provider: string | null;
   reason: string | null;
-  category: FailureCategory;
+  /** Null unless a message or a retry named it. */
+  category: FailureCategory | null;
   resetAt: EpochMs | null;
   /** When the provider's quota mark was set (its age is shown), when it has one. */
   markedAt?: EpochMs | null;
+  /** What the wall rests on (shown in the tooltip); absent reads as a failed turn. */
+  observed?: WallObserved;
 }
 
 /** What a waiting session asks of a person (a pending permission or question). */

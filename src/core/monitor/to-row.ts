@@ -100,7 +100,8 @@ export function toRow({
           reason: wall.reason,
           category: wall.category,
           resetAt: wall.resetAt,
-          markedAt: mark?.markedAt ?? null,
+          markedAt: mark?.markedAt ?? wall.markedAt ?? null,
+          observed: wall.observed,
         }
       : null,
     report: a.report,

@@ -3,7 +3,7 @@
 // request state, uncommitted files), where to resume (one concrete step), the evidence rule, and
 // the restated completion-report protocol with the quota self-report clause. Like every wake
 // prompt it carries the anti-re-hang clause.
-import type { EpochMs, FailureCategory, ModelRef } from '../model';
+import type { EpochMs, FailureCategory, ModelRef, WallObserved } from '../model';
 import {
   ANTI_RE_HANG_CLAUSE,
   checkFiles,
@@ -14,9 +14,22 @@ import {
 } from './clauses';
 import { bullets, inline, isoTime } from './text';
 
+/** The wall as observed: the prompt says exactly what was seen, nothing more. */
+export interface WallFacts {
+  provider: string | null;
+  /** Null unless a message or a retry named it. */
+  category: FailureCategory | null;
+  resetAt: EpochMs | null;
+  text?: string | null;
+  /** Absent reads as a failed turn. */
+  observed?: WallObserved;
+  /** provider-marked: when the provider's mark was set, as the listing gives it. */
+  markedAt?: EpochMs | null;
+}
+
 export interface QuotaWakeInput {
   now: EpochMs;
-  wall: { provider: string | null; category: FailureCategory; resetAt: EpochMs | null; text?: string | null };
+  wall: WallFacts;
   /** The provider/model the session is woken on (never the failed provider). */
   nextModel: ModelRef;
   done: {
@@ -40,15 +53,29 @@ const CATEGORY_TEXT: Record<FailureCategory, string> = {
   balance: 'a balance failure (HTTP 402 insufficient_quota)',
 };
 
+/** "What happened", stating exactly the observation: a failed turn, a long retry, or a frozen session on a marked provider. */
+export function whatHappened(wall: WallFacts): string {
+  const provider = wall.provider ? inline(wall.provider) : 'the provider (unknown)';
+  const failure = wall.category ? CATEGORY_TEXT[wall.category] : 'a quota failure';
+  const text = wall.text ? ` Failure text: ${inline(wall.text)}.` : '';
+  if (wall.observed === 'provider-marked') {
+    const mark = wall.markedAt != null ? `marked ${isoTime(wall.markedAt)}` : 'mark time not given';
+    const reset = wall.resetAt !== null ? `reset ${isoTime(wall.resetAt)}` : 'reset not given';
+    return `What happened: your session stopped moving while ${provider} was under a usage-limit cooldown (${mark}, ${reset}, as the provider listing gives them). No message showed a failure. The stalled turn was stopped.`;
+  }
+  const reset = wall.resetAt !== null ? `expected reset ${isoTime(wall.resetAt)}` : 'reset time unknown';
+  if (wall.observed === 'retry')
+    return `What happened: the backend kept retrying your turn on ${provider} after ${failure} (${reset}); the turn was stopped.${text}`;
+  return `What happened: your previous turn was killed by ${failure} on ${provider} (${reset}).${text}`;
+}
+
 export function composeQuotaWallWakePrompt(input: QuotaWakeInput): string {
   if (input.wall.provider !== null && input.wall.provider === input.nextModel.providerID) {
     throw new Error('after a quota wall the failed provider is not acceptable for the wake');
   }
   const files = checkFiles(input.done.uncommittedFiles);
-  const provider = input.wall.provider ? inline(input.wall.provider) : 'the provider (unknown)';
-  const reset = input.wall.resetAt !== null ? `expected reset ${isoTime(input.wall.resetAt)}` : 'reset time unknown';
   const happened = [
-    `What happened: your previous turn was killed by ${CATEGORY_TEXT[input.wall.category]} on ${provider} (${reset}).${input.wall.text ? ` Failure text: ${inline(input.wall.text)}.` : ''}`,
+    whatHappened(input.wall),
     `You now run on ${inline(input.nextModel.providerID)}/${inline(input.nextModel.modelID)} (woken ${isoTime(input.now)}).`,
   ].join(' ');
   const steps = input.done.steps.length > 0 ? bullets(input.done.steps.map(inline), '  ') : '  - (no step recorded)';

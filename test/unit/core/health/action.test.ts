@@ -15,6 +15,7 @@ const wall = (patch: Partial<QuotaWall> = {}): QuotaWall => ({
   category: 'usage-limit',
   resetAt: null,
   source: 'tail-probe',
+  observed: 'failed-turn',
   abortFirst: false,
   text: null,
   ...patch,

@@ -64,6 +64,7 @@ describe('assessSession and the status document', () => {
       category: 'usage-limit',
       resetAt: T0 + 30 * MIN,
       source: 'tail-probe',
+      observed: 'failed-turn',
       abortFirst: false,
     });
     assert.equal(doc.sessions[0].action, 'recover');

@@ -13,6 +13,7 @@ describe('health/precedence: one order for badge, action, tooltip and CLI', () =
     category: 'rate-limit',
     resetAt: null,
     source: 'tail-probe',
+    observed: 'failed-turn',
     abortFirst: false,
     text: null,
   };

@@ -80,6 +80,7 @@ describe('waiting for a person: verdict and action', () => {
           category: 'usage-limit',
           resetAt: null,
           source: 'tail-probe',
+          observed: 'failed-turn',
           abortFirst: false,
           text: null,
         },

@@ -248,3 +248,25 @@ describe('core/monitor/present', () => {
     assert.match(sessionContextValue(unknown), /\+verdict-unknown(\+|$)/);
   });
 });
+
+describe('the Sessions row tooltip states what a quota wall rests on', () => {
+  it('inferred from a marked provider, seen in a failed turn, seen as a long retry', () => {
+    const base = { provider: 'anthropic', reason: null, resetAt: null, markedAt: NOW - 10 * 60_000 };
+    const inferred = tooltipMarkdown(
+      row({ badge: 'quota-wall', quotaWall: { ...base, category: null, observed: 'provider-marked' } }),
+      NOW,
+    );
+    assert.match(inferred, /inferred: the session stopped moving while \*\*anthropic\*\* is under a quota mark/);
+    assert.doesNotMatch(inferred, /Quota wall: null/);
+    const failed = tooltipMarkdown(
+      row({ badge: 'quota-wall', quotaWall: { ...base, category: 'usage-limit', observed: 'failed-turn' } }),
+      NOW,
+    );
+    assert.match(failed, /seen in a failed turn/);
+    const retry = tooltipMarkdown(
+      row({ badge: 'quota-wall', quotaWall: { ...base, category: 'rate-limit', observed: 'retry' } }),
+      NOW,
+    );
+    assert.match(retry, /seen as a long retry/);
+  });
+});

@@ -1,0 +1,70 @@
+// What the action commands say and decide rests on what was read (issue "every word it sends is
+// true"), end to end: the CLI against the stateful spec-dialect server, the request log checked.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startSpecServer, type SpecServer } from '../support/spec-server';
+import { cli } from './actions-cli';
+import { status, statusArgs } from './helpers';
+
+const DIR = '/work/truth project';
+const HOUR = 3_600_000;
+
+describe('actions tell and decide only what was read (spec-dialect server)', function () {
+  let server: SpecServer;
+  let tmp: string;
+  let base: string[];
+  const recoverArgs = (id: string, ...extra: string[]) => [
+    id,
+    ...base,
+    '--spacing',
+    '0.3',
+    '--allow-short-spacing',
+    '--wait',
+    '5',
+    '--json',
+    ...extra,
+  ];
+
+  beforeEach(async () => {
+    server = await startSpecServer();
+    server.answerPrompts = { delayMs: 150, text: 'Resumed.' };
+    server.setProviders(
+      [
+        { id: 'anthropic', models: ['sonnet'] },
+        { id: 'openai', models: ['gpt-5', 'gpt-5-mini'] },
+      ],
+      ['anthropic', 'openai'],
+    );
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'so-truth-'));
+    base = ['--base-url', server.url, '--directory', DIR];
+  });
+  afterEach(async () => {
+    for (const r of server.requests) assert.equal(r.query.directory, DIR, `directory on ${r.method} ${r.path}`);
+    await server.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('a frozen session on a marked provider: status says observed provider-marked, category null; recover states the observation, never a failure', async () => {
+    const now = Date.now();
+    server.setQuota('anthropic', { markedAt: now - 10 * 60_000, resetAt: now + HOUR });
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'generating', progress: { stepCount: 4, lastStepAt: now - 120_000 } });
+    d.addMessage(id, { text: 'half a thought', info: { providerID: 'anthropic', modelID: 'sonnet' } });
+    const run = await status(statusArgs(server.url, DIR));
+    const q = run.session(id).quotaWall;
+    assert.equal(q?.observed, 'provider-marked');
+    assert.equal(q?.category, null);
+    const r = await cli('recover', recoverArgs(id));
+    assert.equal(r.code, 0, r.stderr);
+    const text = server.prompts[0].payload.parts[0].text;
+    assert.match(
+      text,
+      new RegExp(
+        `your session stopped moving while anthropic was under a usage-limit cooldown \\(marked ${new Date(now - 10 * 60_000).toISOString()}, reset ${new Date(now + HOUR).toISOString()}`,
+      ),
+    );
+    assert.doesNotMatch(text, /killed|HTTP 429|rate limit/);
+  });
+});
