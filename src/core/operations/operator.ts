@@ -1,0 +1,506 @@
+/**
+ * The operator: everything Session Ops does to a fleet, for any host (the editor, the CLI, the
+ * `session-ops watch` daemon). A host constructs it with the session monitor, a logger and the
+ * operator settings, and then either calls an action (abort, wake, send, recover, dispatch,
+ * answer: what a click does) or lets the automatic policy act on the monitor's rows, which runs
+ * the very same action methods. Every action
+ * - holds the session's lock (`SessionLock.withSessionLock`; a held lock gives outcome `busy`),
+ * - records its progress and result in the operation book (what the row shows),
+ * - returns its outcome as data (`ActionOutcome`: row text, log line, notice, a kept prompt),
+ *   logs it once and announces it on `onDidAct`.
+ * Scheduled retries (recovery after a reset within reach) live here with their timers; they read
+ * the settings current when they fire. Nothing here imports an editor; the clock and timers are
+ * injected (`timers`), as are whom prompts speak for (`authority`) and workspace trust (`trusted`).
+ */
+import {
+  abortSession,
+  backendInventory,
+  chooseModel,
+  dispatchTask,
+  recoverSession,
+  resolveAuthority,
+  takeInventory,
+  wakeSession,
+  type ActionContext,
+  type Authority,
+  type Clock,
+  type ComposeKind,
+  type Composed,
+  type FactBaselineFacts,
+  type ModelChoice,
+  type WorktreeInventory,
+} from '../actions';
+import { gitInventory } from '../actions/git-inventory';
+import type { BackendClient } from '../backend/client';
+import { MIN_SPACING_MS } from '../health/verdict';
+import type { ModelRef, ProviderListing } from '../model';
+import { localTime } from '../monitor/present';
+import type { SessionRow } from '../monitor/row';
+import type { MonitorChange } from '../monitor/sessionMonitor';
+import { describeError } from '../monitor/sessionMonitor';
+import { AutomaticPolicy, type AutomaticAction, type AutomaticSettings } from './automatic';
+import { OperationBook, type OperationKind } from './book';
+import { logLine, outcomeOf, type ActionOutcome, type PromptKind, type RetryOf } from './outcome';
+import { abortOutcome, dispatchOutcome, recoverOutcome, wakeOutcome, type OutcomeBase } from './outcomes';
+import { ReportBook } from './reports';
+import { ScheduledRetries } from './retries';
+import { InProcessSessionLock, type SessionLock } from './session-lock';
+import { composeForRow } from './row-prompt';
+import { systemTimers, type Timers } from './timers';
+
+/** What the operator reads of the session monitor. */
+export interface OperatorMonitor {
+  rows(): readonly SessionRow[];
+  row(key: string): SessionRow | undefined;
+  client(backendKey: string): Promise<BackendClient>;
+  nudge(backendKey: string, directory: string): void;
+  /** The smallest sample spacing the monitor accepts (only tests lower it below the spec's 30 s). */
+  minSpacingMs(): number;
+  onDidChange(listener: (change: MonitorChange) => void): () => void;
+}
+
+/** The operator settings an action reads (the host maps its settings, flags or config file onto them). */
+export interface OperatorSettings {
+  /** The providers wake and recovery may choose ([]: all but the built-in `opencode`). */
+  recoveryProviders: readonly string[];
+  /** Spacing of recovery's two samples. */
+  sampleSpacingMs: number;
+  /** A reset closer than this is waited for (a retry is scheduled); a later one escalates. */
+  resetWithinReachMs: number;
+  automatic: AutomaticSettings;
+}
+
+export type OperatorLog = (level: 'info' | 'warn' | 'error', message: string) => void;
+
+/** Bounds of an action's waits: reading idle after an abort, and confirming a sent prompt started. */
+export const ACTION_WAITS = { abortMs: 60_000, confirmMs: 60_000 };
+
+export interface OperatorOptions {
+  monitor: OperatorMonitor;
+  settings: OperatorSettings;
+  log: OperatorLog;
+  book?: OperationBook;
+  lock?: SessionLock;
+  reports?: ReportBook;
+  timers?: Timers;
+  /** The clock of the actions' own waits (polling for idle, confirming); default the system's. */
+  actionClock?: Clock;
+  /** Whom a session's prompts speak for and its ticket (the editor keeps them per workspace). */
+  authority?: (row: SessionRow) => { orchestrator: string | null; ticket: string | null };
+  /** Whether automatic actions may run (the editor: the workspace is trusted). Default yes. */
+  trusted?: () => boolean;
+  /** Where the worktree inventory of a wake prompt comes from; default the backend, then git. */
+  inventory?: (client: BackendClient) => WorktreeInventory[];
+  waits?: { abortMs: number; confirmMs: number };
+}
+
+export type PermissionReply = 'once' | 'always' | 'reject';
+
+export interface ActionOptions {
+  /** Started by the automatic policy or a scheduled retry, not by a person. */
+  automatic?: boolean;
+}
+
+export class Operator {
+  readonly book: OperationBook;
+  readonly lock: SessionLock;
+  readonly reports: ReportBook;
+  readonly retries: ScheduledRetries;
+  readonly policy: AutomaticPolicy;
+  private currentSettings: OperatorSettings;
+  private readonly timers: Timers;
+  private readonly actListeners = new Set<(o: ActionOutcome) => void>();
+  private readonly automaticListeners = new Set<(action: AutomaticAction, row: SessionRow) => void>();
+  private readonly off: () => void;
+
+  constructor(private readonly o: OperatorOptions) {
+    this.timers = o.timers ?? systemTimers;
+    this.book = o.book ?? new OperationBook(() => this.timers.now());
+    this.lock = o.lock ?? new InProcessSessionLock();
+    this.reports = o.reports ?? new ReportBook();
+    this.retries = new ScheduledRetries(this.timers);
+    this.policy = new AutomaticPolicy(() => this.timers.now());
+    this.currentSettings = o.settings;
+    this.off = o.monitor.onDidChange(() => this.considerAutomatic());
+  }
+
+  get settings(): OperatorSettings {
+    return this.currentSettings;
+  }
+
+  /** New settings apply to the next action; scheduled retries stay and read them when they fire. */
+  updateSettings(settings: OperatorSettings): void {
+    this.currentSettings = settings;
+  }
+
+  /** Every finished action (clicked, automatic or a fired retry). */
+  onDidAct(listener: (o: ActionOutcome) => void): () => void {
+    this.actListeners.add(listener);
+    return () => this.actListeners.delete(listener);
+  }
+
+  /** An automatic action the policy just started. */
+  onDidStartAutomatic(listener: (action: AutomaticAction, row: SessionRow) => void): () => void {
+    this.automaticListeners.add(listener);
+    return () => this.automaticListeners.delete(listener);
+  }
+
+  /** Whether an action runs on the session now (the lock is held or the book says running). */
+  busy(rowKey: string): boolean {
+    return this.lock.held(rowKey) || this.book.busy(rowKey);
+  }
+
+  // ---- whom a prompt speaks for, and what it says ---------------------------------------------
+
+  authority(row: SessionRow): Authority {
+    const given = this.o.authority?.(row) ?? { orchestrator: null, ticket: null };
+    return resolveAuthority({
+      orchestrator: given.orchestrator,
+      ticket: given.ticket,
+      sessionTitle: row.title,
+      newestUserText: row.evidence.latest.newestRole === 'user' ? row.newestText : null,
+    });
+  }
+
+  /** The prompt kind a wake of this session sends: the quota-wall prompt after a wall, else the wake prompt. */
+  wakeKind(row: SessionRow): ComposeKind {
+    return row.quotaWall ? 'quota-wake' : 'wake';
+  }
+
+  /** The prompt of `kind` for the session, on `nextModel`, with its worktree's inventory. */
+  async compose(
+    row: SessionRow,
+    kind: ComposeKind,
+    nextModel: ModelRef | null,
+    baseline?: FactBaselineFacts,
+  ): Promise<Composed> {
+    const client = await this.o.monitor.client(row.backendKey);
+    const sources = this.o.inventory?.(client) ?? [backendInventory(client), gitInventory()];
+    const inventory = await takeInventory(sources, { directory: row.directory });
+    return composeForRow(row, kind, {
+      now: this.timers.now(),
+      authority: this.authority(row),
+      inventory,
+      nextModel,
+      baseline: baseline ?? null,
+    });
+  }
+
+  /** The model a reviewed wake prompt would go out on (the core's choice for the session now). */
+  async chooseModel(row: SessionRow): Promise<ModelChoice> {
+    const client = await this.o.monitor.client(row.backendKey);
+    const [listing, newest] = await Promise.all([
+      client.listProviders(row.directory),
+      client.newestMessage(row.directory, row.id),
+    ]);
+    const last =
+      newest?.providerID && newest.modelID ? { providerID: newest.providerID, modelID: newest.modelID } : null;
+    return chooseModel({
+      requested: null,
+      last,
+      listing,
+      wallProvider: row.quotaWall?.provider ?? null,
+      providers: [...this.settings.recoveryProviders],
+    });
+  }
+
+  async providers(row: SessionRow): Promise<ProviderListing> {
+    return (await this.o.monitor.client(row.backendKey)).listProviders(row.directory);
+  }
+
+  // ---- actions --------------------------------------------------------------------------------
+
+  async abort(row: SessionRow, options: ActionOptions = {}): Promise<ActionOutcome> {
+    return this.act(row, 'abort', 'aborting', options, async (ctx, base) =>
+      abortOutcome(base, await abortSession(ctx, row.id, { waitMs: this.waits.abortMs })),
+    );
+  }
+
+  /** Wake (or abort and wake): the prompt the state calls for, on the model the core chooses, then confirm. */
+  async wake(row: SessionRow, options: ActionOptions & { abortFirst?: boolean } = {}): Promise<ActionOutcome> {
+    const abortFirst = options.abortFirst ?? false;
+    if (abortFirst && (row.waiting || row.verdict === 'waiting'))
+      throw new Error(
+        `"${label(row)}" is waiting for a person: answer it instead (aborting would throw the question away)`,
+      );
+    const kind = this.wakeKind(row);
+    return this.act(
+      row,
+      abortFirst ? 'abort-and-wake' : 'wake',
+      abortFirst ? 'aborting, then waking' : 'waking',
+      options,
+      async (ctx, base) => {
+        const result = await wakeSession(ctx, {
+          sessionId: row.id,
+          prompt: (facts) => this.compose(row, kind, facts.model),
+          providers: [...this.settings.recoveryProviders],
+          abortFirst,
+          abort: { waitMs: this.waits.abortMs },
+          confirm: { withinMs: this.waits.confirmMs },
+        });
+        return wakeOutcome(base, result, kind, {
+          kind: 'send',
+          text: result.prompt ?? '',
+          model: result.model,
+          abortFirst: abortFirst && !result.aborted,
+          promptKind: 'custom',
+        });
+      },
+    );
+  }
+
+  /** Sends a given text (a reviewed or retried prompt) with a given model, through the same guard. */
+  async send(
+    row: SessionRow,
+    text: string,
+    model: ModelRef | null,
+    options: ActionOptions & { abortFirst?: boolean; promptKind?: PromptKind } = {},
+  ): Promise<ActionOutcome> {
+    const abortFirst = options.abortFirst ?? false;
+    const promptKind = options.promptKind ?? 'custom';
+    return this.act(
+      row,
+      abortFirst ? 'abort-and-wake' : 'wake',
+      abortFirst ? 'aborting, then sending' : 'sending',
+      options,
+      async (ctx, base) => {
+        const result = await wakeSession(ctx, {
+          sessionId: row.id,
+          prompt: text,
+          model,
+          abortFirst,
+          abort: { waitMs: this.waits.abortMs },
+          confirm: { withinMs: this.waits.confirmMs },
+        });
+        return wakeOutcome(base, result, promptKind, { kind: 'send', text, model, abortFirst, promptKind });
+      },
+    );
+  }
+
+  /** Recover on another provider (spec: recovery procedure after a quota wall). */
+  async recover(row: SessionRow, options: ActionOptions = {}): Promise<ActionOutcome> {
+    this.cancelScheduled(row.key, false);
+    const minSpacingMs = this.o.monitor.minSpacingMs();
+    const spacingMs = minSpacingMs < MIN_SPACING_MS ? minSpacingMs : this.settings.sampleSpacingMs;
+    return this.act(
+      row,
+      'recover',
+      `recovering: two samples ${spacingMs / 1000} s apart`,
+      options,
+      async (ctx, base) => {
+        const result = await recoverSession(ctx, {
+          sessionId: row.id,
+          prompt: (facts) => this.compose(row, 'quota-wake', facts.model),
+          providers: [...this.settings.recoveryProviders],
+          spacingMs,
+          minSpacingMs,
+          resetWithinReachMs: this.settings.resetWithinReachMs,
+          abort: { waitMs: this.waits.abortMs },
+          confirm: { withinMs: this.waits.confirmMs },
+        });
+        return recoverOutcome(base, result, this.timers.now(), (at) => this.schedule(row, at));
+      },
+    );
+  }
+
+  /** Dispatch a task (the pre-dispatch check runs first; the completion-report block is appended). */
+  async dispatch(row: SessionRow, task: string, model: ModelRef): Promise<ActionOutcome> {
+    return this.act(row, 'dispatch', 'dispatching', {}, async (ctx, base) => {
+      const result = await dispatchTask(ctx, { sessionId: row.id, task, model, authority: this.authority(row) });
+      const instead = result.instead ? listingModel(await this.providers(row), result.instead) : null;
+      return dispatchOutcome(base, result, instead);
+    });
+  }
+
+  /** Answers a pending permission of a session waiting for a person. */
+  async answerPermission(row: SessionRow, reply: PermissionReply): Promise<ActionOutcome> {
+    const waiting = waitingFor(row, 'permission');
+    const said = reply === 'once' ? 'allowed once' : reply === 'always' ? 'allowed always' : 'rejected';
+    return this.answer(row, `permission ${waiting.requestID} of ${row.id}: ${said}`, `${waiting.title}: ${said}`, (c) =>
+      c.replyPermission(row.directory, waiting.requestID, reply),
+    );
+  }
+
+  /** Answers a pending question: one list of chosen labels (or typed answers) per question. */
+  async answerQuestion(row: SessionRow, answers: string[][]): Promise<ActionOutcome> {
+    const waiting = waitingFor(row, 'question');
+    return this.answer(
+      row,
+      `question ${waiting.requestID} of ${row.id} answered`,
+      `answered: ${answers.map((a) => a.join(', ')).join('; ')}`,
+      (c) => c.replyQuestion(row.directory, waiting.requestID, answers),
+    );
+  }
+
+  /** Retries an outcome's prompt that did not go out (the same text, or recovery again). */
+  async retry(outcome: ActionOutcome): Promise<ActionOutcome> {
+    const row = this.o.monitor.row(outcome.rowKey);
+    const retry: RetryOf | undefined = outcome.undelivered?.retry;
+    if (!row) throw new Error(`session ${outcome.sessionId} is no longer listed`);
+    if (!retry) throw new Error('nothing to retry');
+    if (retry.kind === 'recover') return this.recover(row);
+    return this.send(row, retry.text, retry.model, { abortFirst: retry.abortFirst, promptKind: retry.promptKind });
+  }
+
+  // ---- scheduled retries -----------------------------------------------------------------------
+
+  /** Retries recovery once after the reset; gives the row text. */
+  private schedule(row: SessionRow, at: number): string {
+    this.retries.schedule(row.key, at, () => this.fireRetry(row));
+    this.o.log('info', `recovery of ${row.id} scheduled for ${new Date(at).toISOString()}`);
+    return `retry scheduled ${localTime(at)}`;
+  }
+
+  /** A scheduled retry fired: recover the session as it reads now, if its wall is still there. */
+  private fireRetry(row: SessionRow): void {
+    this.book.clear(row.key);
+    const current = this.o.monitor.row(row.key);
+    if (current?.quotaWall)
+      this.recover(current, { automatic: true }).catch((err) =>
+        this.o.log('error', `scheduled recovery of ${row.id}: ${describeError(err)}`),
+      );
+  }
+
+  /** Cancels the session's scheduled retry; whether one was pending. */
+  cancelScheduled(rowKey: string, announce = true): boolean {
+    const had = this.retries.cancel(rowKey);
+    if (!this.book.scheduled(rowKey)) return had;
+    this.book.finish(rowKey, 'cancelled', 'scheduled retry cancelled');
+    if (announce) this.o.log('info', `scheduled recovery of ${rowKey} cancelled`);
+    return true;
+  }
+
+  // ---- automatic mode --------------------------------------------------------------------------
+
+  /** Whether an automatic action is on (the monitor then samples even when nobody looks). */
+  armed(): boolean {
+    return AutomaticPolicy.armed(this.settings.automatic);
+  }
+
+  /** Asks the automatic policy about every row and runs what it decides, through the action methods. */
+  considerAutomatic(): void {
+    const settings = this.settings.automatic;
+    if (!AutomaticPolicy.armed(settings)) return;
+    const trusted = this.o.trusted?.() ?? true;
+    for (const row of this.o.monitor.rows()) {
+      const busy = this.busy(row.key) || this.book.scheduled(row.key);
+      const action = this.policy.decide(row, settings, { trusted, busy });
+      if (!action) continue;
+      this.policy.record(row);
+      this.o.log(
+        'info',
+        `automatic ${action} on ${row.id} (${row.directory}): verdict ${row.verdict}, action ${row.action}`,
+      );
+      for (const l of this.automaticListeners) l(action, row);
+      const run =
+        action === 'recover'
+          ? this.recover(row, { automatic: true })
+          : this.wake(row, { abortFirst: action === 'abort-and-wake', automatic: true });
+      run.catch((err) => this.o.log('error', `automatic ${action} on ${row.id}: ${describeError(err)}`));
+    }
+  }
+
+  // ---- the one path of every action ------------------------------------------------------------
+
+  private get waits(): { abortMs: number; confirmMs: number } {
+    return this.o.waits ?? ACTION_WAITS;
+  }
+
+  private base(row: SessionRow, action: OperationKind, automatic: boolean): OutcomeBase {
+    return { action, rowKey: row.key, sessionId: row.id, label: label(row), automatic };
+  }
+
+  /** Holds the lock, records the start, runs, records and logs the outcome, then samples the session again. */
+  private async act(
+    row: SessionRow,
+    action: OperationKind,
+    runningText: string,
+    options: ActionOptions,
+    run: (ctx: ActionContext, base: OutcomeBase) => Promise<ActionOutcome>,
+  ): Promise<ActionOutcome> {
+    const base = this.base(row, action, options.automatic ?? false);
+    try {
+      const locked = await this.lock.withSessionLock(row.key, async () => {
+        this.book.start(row.key, action, runningText);
+        try {
+          const client = await this.o.monitor.client(row.backendKey);
+          const ctx: ActionContext = { backend: client, directory: row.directory, clock: this.o.actionClock };
+          return await run(ctx, base);
+        } catch (err) {
+          this.book.finish(row.key, 'failed', `failed: ${describeError(err)}`);
+          throw err;
+        }
+      });
+      const outcome = locked.acquired
+        ? locked.value
+        : outcomeOf(base, {
+            outcome: 'busy',
+            rowText: '',
+            message: 'an action is already running',
+            notice: { level: 'info', text: `an action is already running on "${base.label}".` },
+          });
+      this.finish(outcome);
+      return outcome;
+    } finally {
+      this.o.monitor.nudge(row.backendKey, row.directory);
+    }
+  }
+
+  private async answer(
+    row: SessionRow,
+    logText: string,
+    rowText: string,
+    send: (client: BackendClient) => Promise<unknown>,
+  ): Promise<ActionOutcome> {
+    return this.act(row, 'answer', 'answering', {}, async (_ctx, base) => {
+      try {
+        await send(await this.o.monitor.client(row.backendKey));
+        return outcomeOf(base, { outcome: 'answered', rowText, message: logText });
+      } catch (err) {
+        const message = `answer not sent: ${describeError(err)}`;
+        return outcomeOf(base, {
+          outcome: 'failed',
+          rowText: message,
+          message,
+          notice: { level: 'error', text: message },
+        });
+      }
+    });
+  }
+
+  /** Records a finished outcome on the row, logs it once and announces it. */
+  private finish(o: ActionOutcome): void {
+    if (o.outcome !== 'busy') {
+      const extra = o.outcome === 'scheduled' ? { kind: 'scheduled-retry' as const, at: o.at } : {};
+      this.book.finish(o.rowKey, o.outcome, o.rowText, extra);
+    }
+    const level = o.outcome === 'failed' ? 'warn' : 'info';
+    this.o.log(level, logLine(o));
+    for (const l of this.actListeners) l(o);
+  }
+
+  dispose(): void {
+    this.off();
+    this.retries.dispose();
+  }
+}
+
+function label(row: SessionRow): string {
+  return row.title ?? row.id;
+}
+
+function waitingFor(
+  row: SessionRow,
+  kind: 'permission' | 'question',
+): NonNullable<SessionRow['waiting']> & { requestID: string } {
+  if (!row.waiting || row.waiting.kind !== kind) throw new Error(`"${label(row)}" is not waiting for a ${kind}`);
+  return row.waiting;
+}
+
+/** A model of a provider in the listing (its default, else its first). */
+export function listingModel(listing: ProviderListing, providerID: string): ModelRef | null {
+  const p = listing.providers.find((x) => x.id === providerID);
+  if (!p) return null;
+  const modelID = p.defaultModel ?? p.models[0];
+  return modelID ? { providerID, modelID } : null;
+}

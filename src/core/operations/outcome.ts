@@ -1,0 +1,89 @@
+// The outcome of every operator action as data: what happened, what the row says, what the log
+// line says and what a host shows a person (the notice), each formatted here once. A prompt that
+// did not go out is kept in the outcome with how to retry it, so it is never lost.
+import type { ComposeKind } from '../actions';
+import type { MarkConsidered } from '../actions/recover';
+import type { EpochMs, ModelRef } from '../model';
+import type { OperationKind, OperationOutcome } from './book';
+
+/** The kind of prompt a prompt document holds: a composed kind, or text written by a person. */
+export type PromptKind = ComposeKind | 'custom';
+
+/** How to retry a prompt that did not go out: send the same text again, or run recovery again. */
+export type RetryOf =
+  | { kind: 'send'; text: string; model: ModelRef | null; abortFirst: boolean; promptKind: PromptKind }
+  | { kind: 'recover' };
+
+export interface Undelivered {
+  /** The prompt text, or null when none was built. */
+  prompt: string | null;
+  promptKind: PromptKind;
+  model: ModelRef | null;
+  modelBasis: string | null;
+  retry: RetryOf;
+}
+
+export type NoticeLevel = 'info' | 'warning' | 'error' | 'escalation';
+
+/** What a host shows a person about the outcome (a message, a modal for an escalation). */
+export interface Notice {
+  level: NoticeLevel;
+  text: string;
+  detail?: string;
+}
+
+export interface ActionOutcome {
+  action: OperationKind;
+  rowKey: string;
+  sessionId: string;
+  /** The session's title, else its id. */
+  label: string;
+  /** `busy`: another action held the session; nothing was done. */
+  outcome: Exclude<OperationOutcome, 'running'> | 'busy';
+  /** What the row says, e.g. "woken on local/m1, confirmed". */
+  rowText: string;
+  /** The result's own summary (the log line's text). */
+  message: string;
+  automatic: boolean;
+  model: ModelRef | null;
+  undelivered: Undelivered | null;
+  /** scheduled: the reset the retry waits for. */
+  at: EpochMs | null;
+  /** escalated: the marked providers considered. */
+  marks: MarkConsidered[];
+  /** dispatch refused: a model of the provider to dispatch on instead. */
+  instead: ModelRef | null;
+  notice: Notice | null;
+}
+
+export function modelName(model: ModelRef | null): string | null {
+  return model ? `${model.providerID}/${model.modelID}` : null;
+}
+
+/** The log line of an outcome. */
+export function logLine(o: ActionOutcome): string {
+  const verb = o.action === 'abort-and-wake' ? 'wake' : o.action;
+  return `${o.automatic ? 'automatic ' : ''}${verb} ${o.sessionId}: ${o.message}`;
+}
+
+/** A notice for a prompt that did not go out (the host offers Retry and, with a prompt, Open Prompt). */
+export function undeliveredNotice(label: string, message: string): Notice {
+  return { level: 'error', text: `"${label}": ${message}` };
+}
+
+/** An outcome with the fields most results leave empty. */
+export function outcomeOf(
+  base: Pick<ActionOutcome, 'action' | 'rowKey' | 'sessionId' | 'label' | 'automatic'>,
+  fields: Pick<ActionOutcome, 'outcome' | 'rowText' | 'message'> & Partial<ActionOutcome>,
+): ActionOutcome {
+  return {
+    model: null,
+    undelivered: null,
+    at: null,
+    marks: [],
+    instead: null,
+    notice: null,
+    ...base,
+    ...fields,
+  };
+}

@@ -1,0 +1,155 @@
+// Each action's result read as an ActionOutcome: the row text, the notice and, for a prompt that
+// did not go out, the prompt kept with how to retry it.
+import type { AbortResult, DispatchResult, RecoverResult, WakeResult } from '../actions';
+import type { EpochMs, ModelRef } from '../model';
+import { localTime, until } from '../monitor/present';
+import { modelName, outcomeOf, undeliveredNotice, type ActionOutcome, type PromptKind, type RetryOf } from './outcome';
+
+export type OutcomeBase = Pick<ActionOutcome, 'action' | 'rowKey' | 'sessionId' | 'label' | 'automatic'>;
+
+export function abortOutcome(base: OutcomeBase, result: AbortResult): ActionOutcome {
+  if (result.idle)
+    return outcomeOf(base, {
+      outcome: 'idle',
+      rowText: 'aborted, idle confirmed',
+      message: result.message,
+      notice: {
+        level: 'info',
+        text: `"${base.label}" aborted and reads idle. Prompts queued before the abort may never fire: re-send them.`,
+      },
+    });
+  return outcomeOf(base, {
+    outcome: result.outcome === 'error' ? 'failed' : 'not-idle',
+    rowText: result.message,
+    message: result.message,
+    notice: { level: 'warning', text: result.message },
+  });
+}
+
+/** A wake or a send of given text; `retry` sends the same prompt again. */
+export function wakeOutcome(
+  base: OutcomeBase,
+  result: WakeResult,
+  promptKind: PromptKind,
+  retry: RetryOf,
+): ActionOutcome {
+  const on = modelName(result.model);
+  const undelivered = (model: ModelRef | null) => ({
+    undelivered: { prompt: result.prompt, promptKind, model, modelBasis: result.modelBasis, retry },
+    notice: undeliveredNotice(base.label, result.message),
+  });
+  const common = { message: result.message, model: result.model };
+  switch (result.outcome) {
+    case 'confirmed':
+      return outcomeOf(base, { ...common, outcome: 'confirmed', rowText: `woken on ${on}, confirmed` });
+    case 'not-confirmed':
+      if (result.model)
+        return outcomeOf(base, {
+          ...common,
+          outcome: 'not-confirmed',
+          rowText: `sent on ${on}, not confirmed`,
+          notice: { level: 'warning', text: result.message },
+        });
+      return outcomeOf(base, { ...common, outcome: 'not-idle', rowText: result.message, ...undelivered(null) });
+    case 'refused':
+      return outcomeOf(base, {
+        ...common,
+        outcome: 'refused',
+        rowText: `refused: ${result.refusal?.reason ?? result.message}`,
+        ...undelivered(result.refusal?.model ?? null),
+      });
+    case 'error':
+      return outcomeOf(base, {
+        ...common,
+        outcome: 'failed',
+        rowText: `not sent: ${result.error?.message ?? result.message}`,
+        ...undelivered(result.model),
+      });
+  }
+}
+
+/** A recovery; `schedule` arms the retry after a reset within reach and gives the row text. */
+export function recoverOutcome(
+  base: OutcomeBase,
+  result: RecoverResult,
+  now: EpochMs,
+  schedule: (at: EpochMs) => string,
+): ActionOutcome {
+  const on = modelName(result.model);
+  const common = { message: result.message, model: result.model };
+  const undelivered = {
+    undelivered: {
+      prompt: result.prompt,
+      promptKind: 'quota-wake' as const,
+      model: result.model,
+      modelBasis: null,
+      retry: { kind: 'recover' as const },
+    },
+    notice: undeliveredNotice(base.label, result.message),
+  };
+  switch (result.decision) {
+    case 'recovered': {
+      const confirmed = result.confirmed ? 'confirmed' : 'not confirmed';
+      return outcomeOf(base, {
+        ...common,
+        outcome: result.confirmed ? 'confirmed' : 'not-confirmed',
+        rowText: `recovered on ${on}, ${confirmed}`,
+      });
+    }
+    case 'wait-for-reset':
+      if (result.waitUntil === null)
+        return outcomeOf(base, { ...common, outcome: 'failed', rowText: 'ended without a result' });
+      return outcomeOf(base, {
+        ...common,
+        outcome: 'scheduled',
+        rowText: schedule(result.waitUntil),
+        at: result.waitUntil,
+      });
+    case 'escalated': {
+      const lines = result.marks.map(
+        (m) =>
+          `${m.provider}: marked ${localTime(m.markedAt)}, reset ${m.resetAt !== null ? `${localTime(m.resetAt)} (${until(m.resetAt, now)})` : 'unknown'}`,
+      );
+      return outcomeOf(base, {
+        ...common,
+        outcome: 'escalated',
+        rowText: 'escalated: nothing sent',
+        marks: result.marks,
+        notice: {
+          level: 'escalation',
+          text: `"${base.label}" needs a person. ${result.message}`,
+          detail: `Nothing was sent.\n\nMarked providers:\n${lines.join('\n') || '(none)'}`,
+        },
+      });
+    }
+    case 'refused':
+      return outcomeOf(base, {
+        ...common,
+        outcome: 'refused',
+        rowText: `refused: ${result.refusal?.reason ?? result.message}`,
+        ...(result.prompt ? undelivered : { notice: { level: 'warning', text: result.message } }),
+      });
+    default:
+      return outcomeOf(base, { ...common, outcome: 'failed', rowText: result.message, ...undelivered });
+  }
+}
+
+/** A dispatch; `instead` is a model of the provider the pre-dispatch check names instead, if any. */
+export function dispatchOutcome(base: OutcomeBase, result: DispatchResult, instead: ModelRef | null): ActionOutcome {
+  const common = { message: result.message, model: result.model };
+  if (result.sent)
+    return outcomeOf(base, {
+      ...common,
+      outcome: 'confirmed',
+      rowText: `task dispatched on ${modelName(result.model)}`,
+    });
+  return outcomeOf(base, {
+    ...common,
+    outcome: result.outcome === 'refused' ? 'refused' : 'failed',
+    rowText: result.message,
+    instead,
+    notice: result.instead
+      ? { level: 'warning', text: result.message }
+      : { level: 'error', text: `${result.message} The task stays in its document.` },
+  });
+}

@@ -1,0 +1,257 @@
+// The operator against the stateful spec-dialect server: scheduled retries (fire, cancel, settings
+// change in between), the session lock, and automatic actions through the same path as a click.
+import assert from 'node:assert/strict';
+import { BackendClient } from '../../../../src/core/backend/client';
+import { rowKey } from '../../../../src/core/ids';
+import type { SessionRow } from '../../../../src/core/monitor/row';
+import type { MonitorChange } from '../../../../src/core/monitor/sessionMonitor';
+import type { AutomaticSettings } from '../../../../src/core/operations/automatic';
+import type { ActionOutcome } from '../../../../src/core/operations/outcome';
+import { Operator, type OperatorMonitor, type OperatorSettings } from '../../../../src/core/operations/operator';
+import { RETRY_AFTER_RESET_MS } from '../../../../src/core/operations/retries';
+import { InProcessSessionLock, type Locked } from '../../../../src/core/operations/session-lock';
+import type { TimerHandle, Timers } from '../../../../src/core/operations/timers';
+import { startSpecServer, type SpecServer } from '../../../support/spec-server';
+
+const DIR = '/work/project';
+const HOUR = 3_600_000;
+const BACKEND = 'spec';
+const OFF: AutomaticSettings = { abortHung: false, wakeIdle: false, recoverQuotaWalls: false };
+
+/** Timers that fire only when the test advances the time. */
+class ManualTimers implements Timers {
+  private t = Date.now();
+  private pending: Array<{ at: number; fn: () => void; handle: TimerHandle }> = [];
+  now(): number {
+    return this.t;
+  }
+  setTimeout(fn: () => void, ms: number): TimerHandle {
+    const handle = { timer: Symbol('timer') };
+    this.pending.push({ at: this.t + ms, fn, handle });
+    return handle;
+  }
+  clearTimeout(handle: TimerHandle): void {
+    this.pending = this.pending.filter((p) => p.handle !== handle);
+  }
+  get size(): number {
+    return this.pending.length;
+  }
+  advance(ms: number): void {
+    this.t += ms;
+    const due = this.pending.filter((p) => p.at <= this.t);
+    this.pending = this.pending.filter((p) => p.at > this.t);
+    for (const p of due) p.fn();
+  }
+}
+
+/** A lock that records every key it was asked for. */
+class RecordingLock extends InProcessSessionLock {
+  readonly asked: string[] = [];
+  override withSessionLock<T>(key: string, fn: () => Promise<T>): Promise<Locked<T>> {
+    this.asked.push(key);
+    return super.withSessionLock(key, fn);
+  }
+}
+
+function row(id: string, over: Partial<SessionRow> = {}): SessionRow {
+  return {
+    key: rowKey(BACKEND, DIR, id),
+    backendKey: BACKEND,
+    directory: DIR,
+    id,
+    title: `worker ${id}`,
+    badge: 'idle',
+    verdict: 'idle',
+    action: 'wake',
+    pending: null,
+    state: 'idle',
+    stepCount: null,
+    lastMovedAt: null,
+    model: null,
+    quotaWall: null,
+    report: null,
+    failureText: null,
+    newestText: null,
+    evidence: {
+      earlier: null,
+      latest: { at: 0, state: 'idle', stepCount: null, lastStepAt: null, newestId: 'msg_1', newestRole: 'assistant' },
+    },
+    ...over,
+  };
+}
+
+describe('core/operations/operator', function () {
+  let server: SpecServer;
+  let client: BackendClient;
+  let rows: SessionRow[];
+  let listeners: Set<(c: MonitorChange) => void>;
+  let timers: ManualTimers;
+  let lock: RecordingLock;
+  let operator: Operator;
+  let settings: OperatorSettings;
+
+  const monitor: OperatorMonitor = {
+    rows: () => rows,
+    row: (key) => rows.find((r) => r.key === key),
+    client: async () => client,
+    nudge: () => undefined,
+    minSpacingMs: () => 50,
+    onDidChange: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+  };
+  const changed = () => {
+    for (const l of listeners) l({ structural: [], rows } as unknown as MonitorChange);
+  };
+  const nextOutcome = () => new Promise<ActionOutcome>((resolve) => operator.onDidAct(resolve));
+  const walled = (id: string) =>
+    row(id, {
+      badge: 'quota-wall',
+      action: 'recover',
+      quotaWall: { provider: 'anthropic', reason: 'account_usage_limit', category: 'usage', resetAt: null },
+      failureText: 'Weekly usage limit reached',
+    } as Partial<SessionRow>);
+
+  beforeEach(async () => {
+    server = await startSpecServer();
+    server.answerPrompts = { delayMs: 50, text: 'Resumed.' };
+    client = new BackendClient({ baseUrl: server.url });
+    rows = [];
+    listeners = new Set();
+    timers = new ManualTimers();
+    lock = new RecordingLock();
+    settings = { recoveryProviders: [], sampleSpacingMs: 45_000, resetWithinReachMs: 2 * HOUR, automatic: OFF };
+    operator = new Operator({
+      monitor,
+      settings,
+      log: () => undefined,
+      timers,
+      lock,
+      inventory: () => [],
+      waits: { abortMs: 3000, confirmMs: 3000 },
+    });
+  });
+  afterEach(async () => {
+    operator.dispose();
+    await client.close();
+    await server.stop();
+  });
+
+  /** An idle session at a quota wall of anthropic, with openai marked until an hour from now. */
+  function wallWithResetInReach(): SessionRow {
+    const now = Date.now();
+    server.setProviders(
+      [
+        { id: 'anthropic', models: ['sonnet'] },
+        { id: 'openai', models: ['gpt-5'] },
+        { id: 'groq', models: ['llama'] },
+      ],
+      ['anthropic', 'openai'],
+    );
+    server.setQuota('openai', { markedAt: now - 1000, resetAt: now + HOUR });
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'idle', title: 'walled' });
+    d.addMessage(id, {
+      error: { text: 'Weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' },
+    });
+    const r = walled(id);
+    rows = [r];
+    return r;
+  }
+
+  it('a recovery with a reset within reach schedules one retry; it fires after the reset and recovers with the settings current then', async () => {
+    const r = wallWithResetInReach();
+    const scheduled = await operator.recover(r);
+    assert.equal(scheduled.outcome, 'scheduled', scheduled.message);
+    assert.ok(scheduled.at && scheduled.at > Date.now() + HOUR / 2);
+    assert.equal(operator.book.scheduled(r.key), true);
+    assert.match(scheduled.rowText, /^retry scheduled /);
+    assert.equal(server.prompts.length, 0, 'nothing sent while waiting for the reset');
+
+    // The settings change while the retry waits: it stays, and reads the new settings when it fires.
+    operator.updateSettings({ ...settings, recoveryProviders: ['groq'] });
+    assert.ok(operator.retries.get(r.key), 'the retry survives the settings change');
+    server.setQuota('openai', null);
+    server.setProviders(
+      [
+        { id: 'anthropic', models: ['sonnet'] },
+        { id: 'openai', models: ['gpt-5'] },
+        { id: 'groq', models: ['llama'] },
+      ],
+      ['anthropic', 'openai', 'groq'],
+    );
+    const fired = nextOutcome();
+    timers.advance(HOUR - 1);
+    assert.equal(timers.size, 1, 'not before the reset');
+    timers.advance(2 * RETRY_AFTER_RESET_MS);
+    const o = await fired;
+    assert.equal(o.action, 'recover');
+    assert.equal(o.automatic, true, 'a fired retry is not a click');
+    assert.ok(o.outcome === 'confirmed' || o.outcome === 'not-confirmed', `${o.outcome}: ${o.message}`);
+    assert.equal(server.prompts.length, 1);
+    assert.equal(server.prompts[0].payload.model.providerID, 'groq', 'the provider scope set after scheduling');
+    assert.equal(operator.retries.get(r.key), undefined);
+  });
+
+  it('a scheduled retry is cancelled: the row says so and nothing fires', async () => {
+    const r = wallWithResetInReach();
+    assert.equal((await operator.recover(r)).outcome, 'scheduled');
+    assert.equal(operator.cancelScheduled(r.key), true);
+    assert.equal(operator.book.get(r.key)?.outcome, 'cancelled');
+    assert.equal(timers.size, 0, 'the timer is gone');
+    const seen: ActionOutcome[] = [];
+    operator.onDidAct((o) => seen.push(o));
+    timers.advance(2 * HOUR);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(seen, []);
+    assert.equal(server.prompts.length, 0);
+    assert.equal(operator.cancelScheduled(r.key), false, 'nothing left to cancel');
+  });
+
+  it('the automatic policy runs the same action path a click does: the lock, the book, the outcome', async () => {
+    server.setProviders([{ id: 'openai', models: ['gpt-5'] }], ['openai']);
+    const d = server.directory(DIR);
+    const clicked = d.addSession({ state: 'idle', title: 'clicked' });
+    const automatic = d.addSession({ state: 'idle', title: 'automatic' });
+    for (const id of [clicked, automatic])
+      d.addMessage(id, { text: 'I will continue later', info: { providerID: 'openai', modelID: 'gpt-5' } });
+    rows = [row(clicked)];
+
+    const byClick = await operator.wake(rows[0]);
+    assert.equal(byClick.outcome, 'confirmed', byClick.message);
+
+    operator.updateSettings({ ...settings, automatic: { ...OFF, wakeIdle: true } });
+    rows = [row(automatic)];
+    const acted = nextOutcome();
+    changed();
+    const byPolicy = await acted;
+    assert.equal(byPolicy.sessionId, automatic);
+    assert.equal(byPolicy.automatic, true);
+    assert.deepEqual(
+      [byPolicy.action, byPolicy.outcome, byPolicy.rowText],
+      [byClick.action, byClick.outcome, byClick.rowText],
+      'the same action, outcome and row text as the click',
+    );
+    assert.ok(lock.asked.includes(rowKey(BACKEND, DIR, automatic)), 'it took the session lock like a click');
+    assert.equal(operator.book.get(rowKey(BACKEND, DIR, automatic))?.outcome, 'confirmed');
+    const sent = server.prompts.filter((p) => p.sessionId === automatic);
+    assert.equal(sent.length, 1);
+    assert.deepEqual(sent[0].payload.model, { providerID: 'openai', modelID: 'gpt-5' });
+  });
+
+  it('an action on a session whose lock is held does nothing and says so', async () => {
+    server.setProviders([{ id: 'openai', models: ['gpt-5'] }], ['openai']);
+    const id = server.directory(DIR).addSession({ state: 'idle' });
+    const r = row(id);
+    rows = [r];
+    let release!: () => void;
+    const holding = lock.withSessionLock(r.key, () => new Promise<void>((resolve) => (release = resolve)));
+    const o = await operator.wake(r);
+    assert.equal(o.outcome, 'busy');
+    assert.equal(o.notice?.level, 'info');
+    assert.equal(server.prompts.length, 0);
+    release();
+    await holding;
+  });
+});
