@@ -4,7 +4,7 @@
  * operator settings, and then either calls an action (abort, wake, send, recover, dispatch,
  * answer: what a click does) or lets the automatic policy act on the monitor's rows, which runs
  * the very same action methods. Every action
- * - holds the session's lock (`SessionLock.withSessionLock`; a held lock gives outcome `busy`),
+ * - holds the session's action lock (`SessionLock.withSessionLock`; a held lock gives outcome `busy`),
  * - records its progress and result in the operation book (what the row shows),
  * - returns its outcome as data (`ActionOutcome`: row text, log line, notice, a kept prompt),
  *   logs it once and announces it on `onDidAct`.
@@ -420,7 +420,7 @@ export class Operator {
   ): Promise<ActionOutcome> {
     const base = this.base(row, action, options.automatic ?? false);
     try {
-      const locked = await this.lock.withSessionLock(row.key, async () => {
+      const locked = await this.lock.withSessionLock(row.key, { purpose: action }, async () => {
         this.book.start(row.key, action, runningText);
         try {
           const client = await this.o.monitor.client(row.backendKey);
@@ -436,7 +436,7 @@ export class Operator {
         : outcomeOf(base, {
             outcome: 'busy',
             rowText: '',
-            message: 'an action is already running',
+            message: `not started: ${locked.reason}`,
             notice: { level: 'info', text: `an action is already running on "${base.label}".` },
           });
       this.finish(outcome);

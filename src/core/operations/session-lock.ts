@@ -1,25 +1,30 @@
-// The per-session action lock: at most one action runs on a session at a time. The operator asks
-// through `withSessionLock`; this in-process lock is a set of busy keys, and a host that shares
-// sessions with other processes backs the same interface with a lock in its state directory.
+// The operator's per-session action lock: at most one operator action (abort, wake, recover ...)
+// runs on a session at a time in this process. It has the shape of the machine-wide lock
+// (lock.ts, `SessionLocker`), so a host can hand the operator any locker; this one is a set of
+// busy keys that refuses at once, and it also says whether a key is held (the menus and the
+// automatic policy ask). The POSTs inside an action still take the machine-wide lock.
+import type { LockOutcome, LockRequest, SessionLocker } from './lock';
 
-/** What `withSessionLock` gives back: the function's value, or that another action holds the session. */
-export type Locked<T> = { acquired: true; value: T } | { acquired: false };
-
-export interface SessionLock {
-  /** Runs `fn` holding the session's lock; resolves `{ acquired: false }` at once when it is held. */
-  withSessionLock<T>(key: string, fn: () => Promise<T>): Promise<Locked<T>>;
+export interface SessionLock extends SessionLocker {
   /** Whether an action of this process holds the session now. */
   held(key: string): boolean;
 }
 
 export class InProcessSessionLock implements SessionLock {
-  private readonly busy = new Set<string>();
+  private readonly busy = new Map<string, { purpose: string; since: number }>();
 
-  async withSessionLock<T>(key: string, fn: () => Promise<T>): Promise<Locked<T>> {
-    if (this.busy.has(key)) return { acquired: false };
-    this.busy.add(key);
+  async withSessionLock<T>(key: string, request: LockRequest, body: () => Promise<T>): Promise<LockOutcome<T>> {
+    const holder = this.busy.get(key);
+    if (holder)
+      return {
+        acquired: false,
+        waitedMs: 0,
+        holder: { pid: process.pid, host: 'this process', token: '', since: holder.since, purpose: holder.purpose },
+        reason: `${holder.purpose} is already running`,
+      };
+    this.busy.set(key, { purpose: request.purpose, since: Date.now() });
     try {
-      return { acquired: true, value: await fn() };
+      return { acquired: true, value: await body() };
     } finally {
       this.busy.delete(key);
     }

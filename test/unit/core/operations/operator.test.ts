@@ -9,7 +9,8 @@ import type { AutomaticSettings } from '../../../../src/core/operations/automati
 import type { ActionOutcome } from '../../../../src/core/operations/outcome';
 import { Operator, type OperatorMonitor, type OperatorSettings } from '../../../../src/core/operations/operator';
 import { RETRY_AFTER_RESET_MS } from '../../../../src/core/operations/retries';
-import { InProcessSessionLock, type Locked } from '../../../../src/core/operations/session-lock';
+import type { LockOutcome, LockRequest } from '../../../../src/core/operations/lock';
+import { InProcessSessionLock } from '../../../../src/core/operations/session-lock';
 import type { TimerHandle, Timers } from '../../../../src/core/operations/timers';
 import { startSpecServer, type SpecServer } from '../../../support/spec-server';
 
@@ -47,9 +48,9 @@ class ManualTimers implements Timers {
 /** A lock that records every key it was asked for. */
 class RecordingLock extends InProcessSessionLock {
   readonly asked: string[] = [];
-  override withSessionLock<T>(key: string, fn: () => Promise<T>): Promise<Locked<T>> {
+  override withSessionLock<T>(key: string, request: LockRequest, body: () => Promise<T>): Promise<LockOutcome<T>> {
     this.asked.push(key);
-    return super.withSessionLock(key, fn);
+    return super.withSessionLock(key, request, body);
   }
 }
 
@@ -109,9 +110,9 @@ describe('core/operations/operator', function () {
     row(id, {
       badge: 'quota-wall',
       action: 'recover',
-      quotaWall: { provider: 'anthropic', reason: 'account_usage_limit', category: 'usage', resetAt: null },
+      quotaWall: { provider: 'anthropic', reason: 'account_usage_limit', category: 'usage-limit', resetAt: null },
       failureText: 'Weekly usage limit reached',
-    } as Partial<SessionRow>);
+    });
 
   beforeEach(async () => {
     server = await startSpecServer();
@@ -190,7 +191,7 @@ describe('core/operations/operator', function () {
     assert.equal(o.automatic, true, 'a fired retry is not a click');
     assert.ok(o.outcome === 'confirmed' || o.outcome === 'not-confirmed', `${o.outcome}: ${o.message}`);
     assert.equal(server.prompts.length, 1);
-    assert.equal(server.prompts[0].payload.model.providerID, 'groq', 'the provider scope set after scheduling');
+    assert.equal(server.prompts[0].payload.model?.providerID, 'groq', 'the provider scope set after scheduling');
     assert.equal(operator.retries.get(r.key), undefined);
   });
 
@@ -246,7 +247,11 @@ describe('core/operations/operator', function () {
     const r = row(id);
     rows = [r];
     let release!: () => void;
-    const holding = lock.withSessionLock(r.key, () => new Promise<void>((resolve) => (release = resolve)));
+    const holding = lock.withSessionLock(
+      r.key,
+      { purpose: 'test' },
+      () => new Promise<void>((resolve) => (release = resolve)),
+    );
     const o = await operator.wake(r);
     assert.equal(o.outcome, 'busy');
     assert.equal(o.notice?.level, 'info');
