@@ -1,10 +1,9 @@
 // The files of document groups (the pages of a source-analysis folder) as the server sees them:
-// read from disk once per folder and kept until a file event from the client's watcher (a save,
+// read from disk once per folder (src/core/fs/readFolder, each file capped) and kept until a file event from the client's watcher (a save,
 // a create, a delete) or a close says the disk changed; open documents override disk. Also finds the group folders of the workspace (the
 // bounded walk of src/core/fs/walk) for the Port analysis view.
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { readTextIfSmall } from '../src/core/fs/readText';
+import { readFolderTexts } from '../src/core/fs/readFolder';
 import { walk } from '../src/core/fs/walk';
 import { pathKey } from './paths';
 
@@ -16,7 +15,7 @@ export class GroupFiles {
     const key = pathKey(folder);
     let p = this.disk.get(key);
     if (!p) {
-      p = readFolder(folder, member);
+      p = readFolderTexts(folder, member);
       this.disk.set(key, p);
     }
     return p;
@@ -50,26 +49,6 @@ export class GroupFiles {
   clear(): void {
     this.disk.clear();
   }
-}
-
-async function readFolder(folder: string, member: (filePath: string) => boolean): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  let entries: import('node:fs').Dirent[];
-  try {
-    entries = await fs.readdir(folder, { withFileTypes: true });
-  } catch {
-    return out;
-  }
-  await Promise.all(
-    entries.map(async (e) => {
-      const full = path.join(folder, e.name);
-      if (!(e.isFile() || e.isSymbolicLink()) || !member(full)) return;
-      const text = await readTextIfSmall(full); // unreadable, gone or too large: not part of the set
-      if (text !== undefined) out.set(full, text);
-    }),
-  );
-  // Sorted by path, whatever order the reads finished in.
-  return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** Every group folder under the roots (a root that is one counts), found by the bounded walk of src/core/fs/walk. */

@@ -8,6 +8,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Diagnostic } from '../core/diagnostics';
+import { readFolderTexts } from '../core/fs/readFolder';
 import { walk, WALK_MAX_DEPTH, WALK_MAX_FILES } from '../core/fs/walk';
 import { registerBuiltinKinds } from '../../server/kinds/builtin';
 import { runToEnd, type KindRegistry } from '../../server/kinds/registry';
@@ -150,23 +151,9 @@ export async function runValidate(argv: string[], io: ValidateIo = defaultIo): P
     for (const { kind, entries } of byFolder.values()) {
       const groups = kind.groups!;
       const folder = groups.folderOf(entries[0].real) as string;
-      const texts = new Map<string, string>();
-      let names: string[] = [];
-      try {
-        names = (await fs.readdir(folder)).sort();
-      } catch {
-        /* only what was named */
-      }
-      const known = new Map(entries.map((e) => [path.resolve(e.real), e]));
-      for (const name of names) {
-        const full = path.join(folder, name);
-        if (!groups.member(full) || known.has(path.resolve(full))) continue;
-        try {
-          if ((await fs.stat(full)).isFile()) texts.set(full, await fs.readFile(full, 'utf8'));
-        } catch {
-          /* unreadable sibling: not part of the set */
-        }
-      }
+      // The other members from disk (unreadable, gone or too large: not part of the set), then the named ones.
+      const known = new Set(entries.map((e) => path.resolve(e.real)));
+      const texts = await readFolderTexts(folder, (full) => groups.member(full) && !known.has(path.resolve(full)));
       for (const e of entries) texts.set(e.real, e.text);
       const cross = groups.check(texts, groupSettings, new Set(entries.map((e) => e.real)));
       for (const e of entries) {
