@@ -1,7 +1,6 @@
 // `session-ops recover SESSION [--spacing S] [--allow-short-spacing] [--model P/M] [--worktree DIR]`
 import { promptBuilder } from '../core/actions/prompt-builder';
 import { recoverSession, type RecoverResult } from '../core/actions/recover';
-import { DEFAULT_RESET_WITHIN_REACH_MS } from '../core/health/action';
 import { MIN_SPACING_MS } from '../core/health/verdict';
 import {
   backendArgs,
@@ -14,6 +13,7 @@ import {
   wantsHelp,
 } from './args';
 import { withMarkStore } from './mark-store';
+import { flagDefault, settingFlag, settingsFromFlags } from './setting-flags';
 import {
   clean,
   contextFor,
@@ -40,12 +40,12 @@ sent with an explicit model on it, then the newest message is read until an assi
 answers. When no provider is free: wait for a reset within reach, else escalate (nothing sent).
 
 Options:
-  --spacing SECONDS         seconds between the samples (default 45; at least 30)
+  --spacing SECONDS         seconds between the samples (default ${flagDefault('--spacing')}; at least 30)
   --allow-short-spacing     accept a spacing under 30 s (for tests only)
   --model P/M               explicit provider/model (still checked: connected, unmarked, not the wall's)
   --agent NAME              agent role (default build)
   --wait SECONDS            how long to read for the answer (default 120), and for idle after an abort
-  --reset-within-reach MIN  a reset this many minutes away is waited for (default 120)
+  --reset-within-reach MIN  a reset this many minutes away is waited for (default ${flagDefault('--reset-within-reach')})
 ${PROVIDERS_HELP}
   --json                    print {"session","decision","provider","model","waitUntil","marks":[...]}
 
@@ -97,11 +97,11 @@ export async function runRecover(argv: string[], ioOverrides: Partial<ActionIo> 
     }
     const session = sessionArg(a, 'recover');
     const b = backendArgs(a);
-    const spacing = numberOption(a, '--spacing', 45, 0);
+    const settings = settingsFromFlags(a, ['--spacing', '--reset-within-reach']);
     const allowShort = a.flags.has('--allow-short-spacing');
-    if (spacing * 1000 < MIN_SPACING_MS && !allowShort)
+    if (settings.spacingMs < MIN_SPACING_MS && !allowShort)
       throw new UsageError(
-        `--spacing ${spacing} is under 30 s (the spec's minimum); --allow-short-spacing exists for tests`,
+        `--spacing ${settingFlag(a, '--spacing')} is under 30 s (the spec's minimum); --allow-short-spacing exists for tests`,
       );
     const waitMs = Math.round(numberOption(a, '--wait', 120, 0) * 1000);
     const model = modelArg(a);
@@ -117,11 +117,9 @@ export async function runRecover(argv: string[], ioOverrides: Partial<ActionIo> 
           prompt: (facts) => builder.build(facts),
           model,
           agent: a.values.get('--agent') ?? 'build',
-          spacingMs: Math.round(spacing * 1000),
+          spacingMs: settings.spacingMs,
           minSpacingMs: allowShort ? 0 : MIN_SPACING_MS,
-          resetWithinReachMs: Math.round(
-            numberOption(a, '--reset-within-reach', DEFAULT_RESET_WITHIN_REACH_MS / 60_000, 0) * 60_000,
-          ),
+          resetWithinReachMs: settings.resetWithinReachMs,
           providers: providersArg(a),
           abort: { waitMs },
           confirm: { withinMs: waitMs },

@@ -7,15 +7,14 @@ import type { BackendClient } from '../core/backend/client';
 import { plainHttpWarning } from '../core/config/backends';
 import { backendArgs, BACKEND_OPTIONS, clientFor, numberOption, parseArgv, UsageError, wantsHelp } from './args';
 import { BackendError } from '../core/backend/errors';
-import { DEFAULT_MARK_MAX_AGE_MS, type QuotaMarkBook } from '../core/backend/quota-marks';
 import { MARK_STORE_HELP, withMarkStore } from './mark-store';
-import { DEFAULT_RESET_WITHIN_REACH_MS } from '../core/health/action';
 import type { ProviderScope } from '../core/health/provider-choice';
 import { providersArg } from './action-io';
-import { DEFAULT_RETRY_WAIT_MS } from '../core/health/quota-wall';
 import { assessSettled, collectSettledSamples } from '../core/health/sampling';
 import { buildStatusDocument, type StatusDocument } from '../core/health/status-document';
-import { DEFAULT_TOOL_CEILING_MS, MIN_SPACING_MS } from '../core/health/verdict';
+import { MIN_SPACING_MS } from '../core/health/verdict';
+import type { QuotaMarkBook } from '../core/backend/quota-marks';
+import { flagDefault, settingFlag, settingsFromFlags, type SettingFlag } from './setting-flags';
 
 const USAGE = `Usage: session-ops status --base-url URL --directory DIR [options]
 
@@ -27,14 +26,14 @@ listens to the event stream between samples, so a session still streaming is not
 Options:
   --base-url URL            backend base URL (opencode server or spec-compatible)
   --directory DIR           working directory whose sessions are listed
-  --spacing SECONDS         seconds between samples (default 45; at least 30)
+  --spacing SECONDS         seconds between samples (default ${flagDefault('--spacing')}; at least 30)
   --allow-short-spacing     accept a spacing under 30 s (for tests only)
   --max-samples N           sample again, up to N samples in all, while samples disagree (default 4)
-  --reset-within-reach MIN  a provider reset this many minutes away is waited for (default 120)
+  --reset-within-reach MIN  a provider reset this many minutes away is waited for (default ${flagDefault('--reset-within-reach')})
   --retry-wall-minutes MIN  a rate-limit retry whose next attempt is this far away is a quota
-                            wall; a shorter one is the backend retrying (default 2)
-  --tool-ceiling-minutes MIN  a tool running this long with nothing else moving is hung (default 30)
-  --mark-max-age-minutes MIN  a remembered quota mark without a reset time ends after this (default 360)
+                            wall; a shorter one is the backend retrying (default ${flagDefault('--retry-wall-minutes')})
+  --tool-ceiling-minutes MIN  a tool running this long with nothing else moving is hung (default ${flagDefault('--tool-ceiling-minutes')})
+  --mark-max-age-minutes MIN  a remembered quota mark without a reset time ends after this (default ${flagDefault('--mark-max-age-minutes')})
   --timeout SECONDS         per-request timeout (default 15)
   --providers A,B           providers a recovery may choose (default: any connected one); an empty
                             value ("") means the configured ones, without the built-in opencode
@@ -70,17 +69,14 @@ interface StatusArgs {
 }
 
 const FLAGS = ['--allow-short-spacing', '--json'];
-const OPTIONS = [
-  ...BACKEND_OPTIONS,
+const SETTING_OPTIONS: SettingFlag[] = [
   '--spacing',
-  '--max-samples',
   '--reset-within-reach',
   '--retry-wall-minutes',
   '--tool-ceiling-minutes',
   '--mark-max-age-minutes',
-  '--timeout',
-  '--providers',
 ];
+const OPTIONS = [...BACKEND_OPTIONS, ...SETTING_OPTIONS, '--max-samples', '--timeout', '--providers'];
 
 function parseArgs(argv: string[]): StatusArgs | 'help' {
   const parsed = parseArgv(argv, { flags: FLAGS, options: OPTIONS });
@@ -88,23 +84,23 @@ function parseArgs(argv: string[]): StatusArgs | 'help' {
   const { baseUrl, directory } = backendArgs(parsed);
   const number = (flag: string, fallback: number, min: number) => numberOption(parsed, flag, fallback, min);
   const flags = parsed.flags;
-  const spacing = number('--spacing', 45, 0);
+  const settings = settingsFromFlags(parsed, SETTING_OPTIONS);
   const allowShort = flags.has('--allow-short-spacing');
-  if (spacing * 1000 < MIN_SPACING_MS && !allowShort) {
+  if (settings.spacingMs < MIN_SPACING_MS && !allowShort) {
     throw new UsageError(
-      `--spacing ${spacing} is under 30 s: two samples closer than 30 s cannot tell a hung session from a busy one (the spec's minimum); --allow-short-spacing exists for tests`,
+      `--spacing ${settingFlag(parsed, '--spacing')} is under 30 s: two samples closer than 30 s cannot tell a hung session from a busy one (the spec's minimum); --allow-short-spacing exists for tests`,
     );
   }
   return {
     baseUrl,
     directory,
-    spacingMs: Math.round(spacing * 1000),
+    spacingMs: settings.spacingMs,
     allowShort,
     maxSamples: Math.floor(number('--max-samples', 4, 2)),
-    reachMs: Math.round(number('--reset-within-reach', DEFAULT_RESET_WITHIN_REACH_MS / 60_000, 0) * 60_000),
-    retryWaitMs: Math.round(number('--retry-wall-minutes', DEFAULT_RETRY_WAIT_MS / 60_000, 0) * 60_000),
-    toolCeilingMs: Math.round(number('--tool-ceiling-minutes', DEFAULT_TOOL_CEILING_MS / 60_000, 0) * 60_000),
-    markMaxAgeMs: Math.round(number('--mark-max-age-minutes', DEFAULT_MARK_MAX_AGE_MS / 60_000, 0) * 60_000),
+    reachMs: settings.resetWithinReachMs,
+    retryWaitMs: settings.retryWaitMs,
+    toolCeilingMs: settings.toolCeilingMs,
+    markMaxAgeMs: settings.markMaxAgeMs,
     timeoutMs: Math.round(number('--timeout', 15, 0.1) * 1000),
     json: flags.has('--json'),
     providers: providersArg(parsed),

@@ -1,9 +1,20 @@
-// Reads the `sessionOps.*` settings and keeps the `sessionOps.configured` context key current.
+// Maps the `sessionOps.*` settings onto the core's settings models (no default is written here:
+// they live in src/core/settings/operator-settings.ts and src/core/config/backends.ts) and keeps
+// the `sessionOps.configured` context key current.
 // In an untrusted workspace VS Code already ignores workspace values of the restricted settings
 // (package.json capabilities.untrustedWorkspaces); we additionally read `backends` from the
 // user (global) scope only there, so a workspace can never redirect the extension.
 import * as vscode from 'vscode';
 import { parseBackendConfigs, type BackendConfig, type BackendConfigProblem } from '../core/config/backends';
+import {
+  automaticSwitches,
+  monitorSettings,
+  readOperatorSettings,
+  RESTRICTED_OPERATOR_SETTINGS,
+  type AutomaticSwitches,
+  type MonitorSettings,
+  type OperatorSettings,
+} from '../core/settings/operator-settings';
 
 const SECTION = 'sessionOps';
 
@@ -39,9 +50,8 @@ export class Configuration implements vscode.Disposable {
 
   /** The raw `backends` value from the scopes this workspace is allowed to use. */
   private rawBackends(): unknown {
-    const inspected = this.section().inspect<unknown>('backends');
-    if (!vscode.workspace.isTrusted) return inspected?.globalValue ?? [];
-    return this.section().get<unknown>('backends', []);
+    if (!vscode.workspace.isTrusted) return this.section().inspect<unknown>('backends')?.globalValue;
+    return this.section().get<unknown>('backends');
   }
 
   backends(): BackendConfig[] {
@@ -63,63 +73,49 @@ export class Configuration implements vscode.Disposable {
     }
   }
 
+  /**
+   * The operator settings (src/core/settings/operator-settings.ts) from `sessionOps.*`. In an
+   * untrusted workspace a restricted setting is read from the user's own settings only.
+   */
+  operatorSettings(): OperatorSettings {
+    const section = this.section();
+    const trusted = vscode.workspace.isTrusted;
+    return readOperatorSettings((key) =>
+      !trusted && RESTRICTED_OPERATOR_SETTINGS.has(key) ? section.inspect(key)?.globalValue : section.get(key),
+    );
+  }
+
+  /** The operator settings in milliseconds, as the monitor takes them. */
+  monitorSettings(): MonitorSettings {
+    return monitorSettings(this.operatorSettings());
+  }
+
   sampleSpacingSeconds(): number {
-    const v = this.section().get<number>('sampleSpacingSeconds', 45);
-    return Number.isFinite(v) ? Math.min(60, Math.max(30, Math.round(v))) : 45;
+    return this.operatorSettings().sampleSpacingSeconds;
   }
 
   resetWithinReachMs(): number {
-    const v = this.section().get<number>('resetWithinReachMinutes', 120);
-    return (Number.isFinite(v) && v >= 0 ? v : 120) * 60_000;
-  }
-
-  /** sessionOps.quotaWall.retryWaitMinutes (default 2), in ms. */
-  retryWaitMs(): number {
-    return this.minutes('quotaWall.retryWaitMinutes', 2, 0);
-  }
-
-  /** sessionOps.quotaWall.markMaxAgeMinutes (default 360), in ms. */
-  markMaxAgeMs(): number {
-    return this.minutes('quotaWall.markMaxAgeMinutes', 360, 1);
+    return this.monitorSettings().resetWithinReachMs;
   }
 
   /** sessionOps.recovery.providers: the providers wake and recovery may choose ([] = all but the built-in `opencode`). */
   recoveryProviders(): string[] {
-    const v = this.section().get<unknown>('recovery.providers', []);
-    return Array.isArray(v)
-      ? v.filter((x): x is string => typeof x === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(x))
-      : [];
+    return [...this.operatorSettings()['recovery.providers']];
   }
 
-  /** sessionOps.toolCeilingMinutes (default 30), in ms. */
-  toolCeilingMs(): number {
-    return this.minutes('toolCeilingMinutes', 30, 1);
-  }
-
-  private minutes(key: string, fallback: number, min: number): number {
-    const v = this.section().get<number>(key, fallback);
-    return (typeof v === 'number' && Number.isFinite(v) && v >= min ? v : fallback) * 60_000;
-  }
-
-  automatic(name: 'abortHung' | 'wakeIdle' | 'recoverQuotaWalls'): boolean {
-    if (!vscode.workspace.isTrusted) {
-      return this.section().inspect<boolean>(`automatic.${name}`)?.globalValue ?? false;
-    }
-    return this.section().get<boolean>(`automatic.${name}`, false);
-  }
-
-  useEventStream(): boolean {
-    return this.section().get<boolean>('useEventStream', true);
+  automatic(name: keyof AutomaticSwitches): boolean {
+    return automaticSwitches(this.operatorSettings())[name];
   }
 
   notifications(): boolean {
-    return this.section().get<boolean>('notifications', true);
+    return this.operatorSettings().notifications;
   }
 
   /** Appends a backend to the user settings (never the workspace's: it must not choose servers). */
   async addBackend(backend: { name?: string; baseUrl: string; directories?: string[] }): Promise<void> {
-    const current = this.section().inspect<unknown[]>('backends')?.globalValue ?? [];
-    await this.section().update('backends', [...current, backend], vscode.ConfigurationTarget.Global);
+    const current = this.section().inspect<unknown>('backends')?.globalValue;
+    const list = Array.isArray(current) ? current : [];
+    await this.section().update('backends', [...list, backend], vscode.ConfigurationTarget.Global);
   }
 
   dispose(): void {

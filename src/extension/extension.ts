@@ -62,13 +62,7 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
         marks,
       }),
     getCredentials: (config) => passwords.get(config.key),
-    spacingMs: configuration.sampleSpacingSeconds() * 1000,
-    resetWithinReachMs: configuration.resetWithinReachMs(),
-    useEventStream: configuration.useEventStream(),
-    retryWaitMs: configuration.retryWaitMs(),
-    markMaxAgeMs: configuration.markMaxAgeMs(),
-    toolCeilingMs: configuration.toolCeilingMs(),
-    providers: configuration.recoveryProviders(),
+    ...configuration.monitorSettings(),
     log: (level, message) => log[level](message),
   });
   context.subscriptions.push({ dispose: () => monitor.dispose() }, testHooks.register(monitor));
@@ -103,15 +97,7 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
     );
   };
   const applyConfiguration = () => {
-    monitor.updateOptions({
-      spacingMs: configuration.sampleSpacingSeconds() * 1000,
-      resetWithinReachMs: configuration.resetWithinReachMs(),
-      useEventStream: configuration.useEventStream(),
-      retryWaitMs: configuration.retryWaitMs(),
-      markMaxAgeMs: configuration.markMaxAgeMs(),
-      toolCeilingMs: configuration.toolCeilingMs(),
-      providers: configuration.recoveryProviders(),
-    });
+    monitor.updateOptions(configuration.monitorSettings());
     monitor.setBackends(configuration.backends());
     statusBar.update();
     updateActivity();

@@ -19,7 +19,43 @@
 // `{routing: {...}, pages: {...}}` or `{sessionOps: {routing: {...}, pages: {...}}}` (the
 // didChangeConfiguration payload of VS Code's `synchronize.configurationSection`).
 
-export type SchemaDiagnosticsMode = 'auto' | 'always' | 'never';
+import { coerceSetting, defaultsOf, type SettingDefinition } from '../core/settings/definition';
+
+/** The editor settings (`sessionOps.<name>`) the language server reads, declared once; package.json repeats them. */
+export const LANGUAGE_SERVER_SETTINGS = {
+  'routing.extraGlobs': {
+    type: 'string-list',
+    default: [],
+    scope: 'window',
+    description:
+      'More files to treat as routing tables. A glob without `/` matches the file name (`*.routes.yaml`); with `/` it matches the path relative to a workspace folder (`config/*.yaml`). `routing.yaml`, `routing.yml`, `*.routing.yaml` and YAML files whose `$schema` points at `routing.schema.json` always are.',
+  },
+  'routing.schemaDiagnostics': {
+    type: 'string',
+    default: 'auto',
+    enum: ['auto', 'always', 'never'],
+    enumDescriptions: [
+      "Report YAML syntax and schema errors, except those Red Hat's YAML extension already reports for a file when it is installed.",
+      "Always report them (may double them next to Red Hat's YAML extension).",
+      "Never report what Red Hat's YAML extension would report; keep the routing warnings.",
+    ],
+    description:
+      "Who reports YAML syntax and schema errors in routing tables when Red Hat's YAML extension is also installed (it validates them through this extension's `yamlValidation` contribution).",
+  },
+  'pages.sourceRoot': {
+    type: 'string',
+    default: '',
+    scope: 'window',
+    description:
+      "The ports' original source tree, relative to each port folder (the folder holding `source-analysis`), or absolute, for example `src`. When set, every source test named in `10-fidelity-baseline` must exist under it (warning `page.source-test-not-found`). Empty: source tests are not checked.",
+  },
+} as const satisfies Record<string, SettingDefinition>;
+
+export type LanguageServerSettingKey = keyof typeof LANGUAGE_SERVER_SETTINGS;
+
+const EDITOR_DEFAULTS = defaultsOf(LANGUAGE_SERVER_SETTINGS);
+
+export type SchemaDiagnosticsMode = (typeof LANGUAGE_SERVER_SETTINGS)['routing.schemaDiagnostics']['enum'][number];
 
 /** What the extension's language client sends as initializationOptions. */
 export interface InitializationOptions {
@@ -28,6 +64,20 @@ export interface InitializationOptions {
   redhatYamlPresent?: boolean;
   debounceMs?: number;
   pages?: { sourceRoot?: string };
+}
+
+/** The initializationOptions from the editor's settings (`get`: a setting's raw value by name). */
+export function initializationOptionsFrom(
+  get: (key: LanguageServerSettingKey) => unknown,
+  redhatYamlPresent: boolean,
+): InitializationOptions {
+  const read = <K extends LanguageServerSettingKey>(key: K) => coerceSetting(LANGUAGE_SERVER_SETTINGS[key], get(key));
+  return {
+    extraGlobs: [...read('routing.extraGlobs')],
+    redhatYamlPresent,
+    schemaDiagnostics: read('routing.schemaDiagnostics') as SchemaDiagnosticsMode,
+    pages: { sourceRoot: read('pages.sourceRoot') },
+  };
 }
 
 /** The server's settings, parsed. */
@@ -41,8 +91,17 @@ export interface ServerSettings {
 }
 
 export function defaultSettings(): ServerSettings {
-  return { extraGlobs: [], schemaDiagnostics: 'auto', redhatYamlPresent: false, debounceMs: 15, pagesSourceRoot: '' };
+  return {
+    extraGlobs: [...EDITOR_DEFAULTS['routing.extraGlobs']],
+    schemaDiagnostics: EDITOR_DEFAULTS['routing.schemaDiagnostics'] as SchemaDiagnosticsMode,
+    redhatYamlPresent: false,
+    debounceMs: 15,
+    pagesSourceRoot: EDITOR_DEFAULTS['pages.sourceRoot'],
+  };
 }
+
+const isSchemaDiagnosticsMode = (v: unknown): v is SchemaDiagnosticsMode =>
+  (LANGUAGE_SERVER_SETTINGS['routing.schemaDiagnostics'].enum as readonly unknown[]).includes(v);
 
 const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
@@ -53,8 +112,7 @@ export function readSettings(into: ServerSettings, src: unknown): void {
   const nested = section?.routing ?? src.routing;
   if (isRecord(nested)) readSettings(into, nested);
   if (Array.isArray(src.extraGlobs)) into.extraGlobs = src.extraGlobs.filter((g): g is string => typeof g === 'string');
-  if (src.schemaDiagnostics === 'auto' || src.schemaDiagnostics === 'always' || src.schemaDiagnostics === 'never')
-    into.schemaDiagnostics = src.schemaDiagnostics;
+  if (isSchemaDiagnosticsMode(src.schemaDiagnostics)) into.schemaDiagnostics = src.schemaDiagnostics;
   if (typeof src.redhatYamlPresent === 'boolean') into.redhatYamlPresent = src.redhatYamlPresent;
   if (typeof src.debounceMs === 'number' && src.debounceMs >= 0) into.debounceMs = src.debounceMs;
   // pages.sourceRoot: absent from a full `sessionOps` section means unset.

@@ -6,6 +6,7 @@
 // A success also dates the provider's clearance: a wall observed at or before it (an old message
 // replayed, or read later in the same round) never marks again, whatever the order of calls.
 import type { EpochMs, FailureCategory, QuotaMark } from '../model';
+import { DEFAULT_MONITOR_SETTINGS } from '../settings/operator-settings';
 
 export interface WallObservation {
   /** When the wall happened (failed message time, or when the retry status was first seen). */
@@ -29,9 +30,6 @@ export interface QuotaMarkBookOptions {
   maxAgeMs?: number;
 }
 
-/** Default age after which a mark without a reset time (other than balance) expires. */
-export const DEFAULT_MARK_MAX_AGE_MS = 360 * 60_000;
-
 export class QuotaMarkBook {
   private readonly marks = new Map<string, StoredMark>();
   /** Per provider: the newest success seen; walls at or before it are over. */
@@ -42,7 +40,7 @@ export class QuotaMarkBook {
     private readonly now: () => EpochMs = Date.now,
     options: QuotaMarkBookOptions = {},
   ) {
-    this.maxAgeMs = options.maxAgeMs ?? DEFAULT_MARK_MAX_AGE_MS;
+    this.maxAgeMs = options.maxAgeMs ?? DEFAULT_MONITOR_SETTINGS.markMaxAgeMs;
   }
 
   /** The setting changed. */

@@ -21,9 +21,7 @@ import type {
 } from '../model';
 import { headline } from './precedence';
 import { chooseRecoveryProvider, earliestConnectedReset, markedProviders, type ProviderScope } from './provider-choice';
-
-/** Default for "within reach": a reset this close is waited for instead of escalated. */
-export const DEFAULT_RESET_WITHIN_REACH_MS = 120 * 60_000;
+import { DEFAULT_MONITOR_SETTINGS } from '../settings/operator-settings';
 
 export interface ActionInput {
   verdict: VerdictResult;
@@ -63,7 +61,7 @@ function withWallMark(listing: ProviderListing, wall: QuotaWall, now: EpochMs): 
 
 export function chooseAction(input: ActionInput): ActionDecision {
   const { verdict, wall, report, newest, now } = input;
-  const reach = input.resetWithinReachMs ?? DEFAULT_RESET_WITHIN_REACH_MS;
+  const reach = input.resetWithinReachMs ?? DEFAULT_MONITOR_SETTINGS.resetWithinReachMs;
   if (verdict.verdict === null) return decide('leave-alone', `no verdict yet (${verdict.basis})`);
   if (verdict.verdict === 'healthy') return decide('leave-alone', 'healthy: leave alone');
   if (verdict.verdict === 'waiting')

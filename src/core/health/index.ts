@@ -3,7 +3,6 @@ export {
   movement,
   retryText,
   MIN_SPACING_MS,
-  DEFAULT_TOOL_CEILING_MS,
   type Movement,
   type VerdictOptions,
 } from './verdict';
@@ -20,10 +19,9 @@ export {
   observedWall,
   detectQuotaWall,
   allFreeAt,
-  DEFAULT_RETRY_WAIT_MS,
   type WallOptions,
 } from './quota-wall';
-export { chooseAction, DEFAULT_RESET_WITHIN_REACH_MS, type ActionInput } from './action';
+export { chooseAction, type ActionInput } from './action';
 export {
   freeProviders,
   chooseRecoveryProvider,

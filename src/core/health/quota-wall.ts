@@ -20,9 +20,7 @@ import type {
   VerdictResult,
 } from '../model';
 import { categoryFromText, reasonForCategory } from './failure-category';
-
-/** Default: a retry whose next attempt is at least this far away is a wall. */
-export const DEFAULT_RETRY_WAIT_MS = 2 * 60_000;
+import { DEFAULT_MONITOR_SETTINGS } from '../settings/operator-settings';
 
 export interface WallOptions {
   /** A rate-limit retry waiting at least this long is a wall (setting quotaWall.retryWaitMinutes). */
@@ -53,7 +51,7 @@ export function retryWall(sample: SessionSample, options: WallOptions = {}): Obs
   if (!retry) return null;
   const category = categoryFromText(retry.message);
   if (!category) return null;
-  const waitMs = options.retryWaitMs ?? DEFAULT_RETRY_WAIT_MS;
+  const waitMs = options.retryWaitMs ?? DEFAULT_MONITOR_SETTINGS.retryWaitMs;
   const waitsLong = retry.next !== null && retry.next - sample.at >= waitMs;
   if (category === 'rate-limit' && !waitsLong) return null;
   return {

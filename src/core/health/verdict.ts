@@ -24,12 +24,10 @@
 // retrying a failed model call) is the backend working: healthy, "retrying (attempt n, next in s)".
 import type { SessionSample, VerdictResult } from '../model';
 import { retryWall } from './quota-wall';
+import { DEFAULT_MONITOR_SETTINGS } from '../settings/operator-settings';
 
 /** The spec's minimum spacing between the two samples. */
 export const MIN_SPACING_MS = 30_000;
-
-/** Default ceiling for a tool call that keeps a frozen session healthy. */
-export const DEFAULT_TOOL_CEILING_MS = 30 * 60_000;
 
 export interface VerdictOptions {
   /** Minimum spacing accepted; default 30 s. Only tests lower it. */
@@ -194,7 +192,7 @@ export function judgeVerdict(
         'healthy',
         `generating; tool \`${tool.name}\` waits for a person's ${tool.waitingFor} (never subject to the tool ceiling)`,
       );
-    const ceiling = options.toolCeilingMs ?? DEFAULT_TOOL_CEILING_MS;
+    const ceiling = options.toolCeilingMs ?? DEFAULT_MONITOR_SETTINGS.toolCeilingMs;
     const runFor = tool.since !== null ? second.at - tool.since : null;
     if (runFor !== null && runFor > ceiling) {
       return result(

@@ -24,6 +24,7 @@ import {
 } from '../backend';
 import type { BackendConfig } from '../config/backends';
 import { directorySessionKey, joinKey } from '../ids';
+import type { MonitorSettings } from '../settings/operator-settings';
 import { allFreeAt, assessSession, MIN_SPACING_MS, recordWalls, SampleHistory, unreadableAssessment } from '../health';
 import type { Dialect, EpochMs, ProviderListing, SessionSample, TodoProgress } from '../model';
 import { orderByParent, type Badge, type SessionRow } from './row';
@@ -37,7 +38,16 @@ export interface MonitorCredentials {
   password: string;
 }
 
-export interface MonitorOptions {
+/**
+ * The operator settings (src/core/settings/operator-settings.ts) in milliseconds; those marked
+ * optional fall back to the model's defaults. `providers` absent or null: any connected provider.
+ */
+type MonitorSettingOptions = Pick<MonitorSettings, 'spacingMs' | 'resetWithinReachMs' | 'useEventStream'> &
+  Partial<Pick<MonitorSettings, 'retryWaitMs' | 'markMaxAgeMs' | 'toolCeilingMs'>> & {
+    providers?: MonitorSettings['providers'] | null;
+  };
+
+export interface MonitorOptions extends MonitorSettingOptions {
   /** Builds a client; pass `marks` on as BackendClientOptions.marks so no quota mark is forgotten. */
   createClient: (
     config: BackendConfig,
@@ -45,20 +55,8 @@ export interface MonitorOptions {
     marks: QuotaMarkBook,
   ) => BackendClient;
   getCredentials: (config: BackendConfig) => Promise<MonitorCredentials | undefined>;
-  /** Scheduled spacing between sampling rounds (the setting: 30-60 s). */
-  spacingMs: number;
   /** Shortest spacing a verdict accepts (the spec's 30 s; only tests lower it). */
   minSpacingMs?: number;
-  resetWithinReachMs: number;
-  /** Which providers recovery may choose (sessionOps.recovery.providers); absent: any. */
-  providers?: readonly string[] | null;
-  useEventStream: boolean;
-  /** A rate-limit retry waiting at least this long is a quota wall (setting quotaWall.retryWaitMinutes). */
-  retryWaitMs?: number;
-  /** A quota mark without a reset time ends after this (setting quotaWall.markMaxAgeMinutes). */
-  markMaxAgeMs?: number;
-  /** A tool running this long with nothing else moving is hung (setting toolCeilingMinutes). */
-  toolCeilingMs?: number;
   /** How long a provider listing is reused (stock opencode sends ~6.4 MB). Default 5 min. */
   providerMaxAgeMs?: number;
   /** Coalescing delay for event nudges. Default 150 ms. */
@@ -180,25 +178,11 @@ export class SessionMonitor {
   }
 
   /** Replaces the option values that settings control (spacing, reach, event stream, quota walls, tool ceiling; tests: min spacing). */
-  updateOptions(
-    patch: Partial<
-      Pick<
-        MonitorOptions,
-        | 'spacingMs'
-        | 'minSpacingMs'
-        | 'resetWithinReachMs'
-        | 'useEventStream'
-        | 'retryWaitMs'
-        | 'markMaxAgeMs'
-        | 'toolCeilingMs'
-        | 'providers'
-      >
-    >,
-  ): void {
-    const changed = (k: 'spacingMs' | 'minSpacingMs' | 'toolCeilingMs' | 'retryWaitMs') =>
-      patch[k] !== undefined && patch[k] !== this.options[k];
-    const historyChanged =
-      changed('spacingMs') || changed('minSpacingMs') || changed('toolCeilingMs') || changed('retryWaitMs');
+  updateOptions(patch: Partial<MonitorSettingOptions & { minSpacingMs: number }>): void {
+    // A change to what a verdict is read from makes the samples kept so far incomparable.
+    const historyChanged = (['spacingMs', 'minSpacingMs', 'toolCeilingMs', 'retryWaitMs'] as const).some(
+      (k) => patch[k] !== undefined && patch[k] !== this.options[k],
+    );
     this.options = { ...this.options, ...patch };
     for (const rt of this.runtimes.values()) {
       if (historyChanged) rt.history.clear();

@@ -8,7 +8,7 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { EnvironmentNotification, type NotificationType, type RequestType } from '../../shared/protocol';
-import type { InitializationOptions, SchemaDiagnosticsMode } from '../../shared/settings';
+import { initializationOptionsFrom, type InitializationOptions } from '../../shared/settings';
 
 /** A custom request that gets no answer within this is cancelled and fails. */
 const REQUEST_DEADLINE_MS = 30_000;
@@ -72,12 +72,7 @@ export function createRoutingClient(context: vscode.ExtensionContext, log: vscod
 
 function initializationOptions(): InitializationOptions {
   const config = vscode.workspace.getConfiguration('sessionOps');
-  return {
-    extraGlobs: config.get<string[]>('routing.extraGlobs', []),
-    redhatYamlPresent: redhatYamlPresent(),
-    schemaDiagnostics: config.get<SchemaDiagnosticsMode>('routing.schemaDiagnostics', 'auto'),
-    pages: { sourceRoot: config.get<string>('pages.sourceRoot', '') },
-  };
+  return initializationOptionsFrom((key) => config.get(key), redhatYamlPresent());
 }
 
 async function requestWithDeadline<R>(client: LanguageClient, method: string, params: unknown): Promise<R> {

@@ -1,6 +1,6 @@
 // The server settings, defined once (src/shared/settings.ts): every accepted form, wrong types ignored.
 import assert from 'node:assert/strict';
-import { defaultSettings, readSettings } from '../../../src/shared/settings';
+import { defaultSettings, initializationOptionsFrom, readSettings } from '../../../src/shared/settings';
 
 describe('shared settings', () => {
   it('defaults', () => {
@@ -56,5 +56,21 @@ describe('shared settings', () => {
       pages: 'src',
     });
     assert.deepEqual(s, defaultSettings());
+  });
+
+  it('initializationOptions from the editor settings: the model's defaults for unset or wrong values', () => {
+    assert.deepEqual(
+      initializationOptionsFrom(() => undefined, true),
+      { extraGlobs: [], redhatYamlPresent: true, schemaDiagnostics: 'auto', pages: { sourceRoot: '' } },
+    );
+    const raw: Record<string, unknown> = {
+      'routing.extraGlobs': ['a/*.yaml', 3],
+      'routing.schemaDiagnostics': 'sometimes',
+      'pages.sourceRoot': 'src',
+    };
+    assert.deepEqual(
+      initializationOptionsFrom((key) => raw[key], false),
+      { extraGlobs: ['a/*.yaml'], redhatYamlPresent: false, schemaDiagnostics: 'auto', pages: { sourceRoot: 'src' } },
+    );
   });
 });

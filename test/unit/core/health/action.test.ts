@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { chooseAction, DEFAULT_RESET_WITHIN_REACH_MS } from '../../../../src/core/health/action';
+import { chooseAction } from '../../../../src/core/health/action';
+import { DEFAULT_MONITOR_SETTINGS } from '../../../../src/core/settings/operator-settings';
 import type { QuotaWall, VerdictResult } from '../../../../src/core/model';
 import { listing, MIN, msg, provider, T0 } from './fixtures';
 
@@ -109,7 +110,7 @@ describe('action per session', () => {
 
     it('wait-for-reset only within reach (default 120 min); beyond it, escalate', () => {
       const far = listing([
-        provider('anthropic', { quota: { markedAt: T0, resetAt: T0 + DEFAULT_RESET_WITHIN_REACH_MS + MIN } }),
+        provider('anthropic', { quota: { markedAt: T0, resetAt: T0 + DEFAULT_MONITOR_SETTINGS.resetWithinReachMs + MIN } }),
       ]);
       const d = chooseAction({ ...base, verdict: v('idle'), wall: wall(), listing: far });
       assert.equal(d.action, 'escalate');
@@ -120,7 +121,7 @@ describe('action per session', () => {
           verdict: v('idle'),
           wall: wall(),
           listing: far,
-          resetWithinReachMs: DEFAULT_RESET_WITHIN_REACH_MS + 2 * MIN,
+          resetWithinReachMs: DEFAULT_MONITOR_SETTINGS.resetWithinReachMs + 2 * MIN,
         }).action,
         'wait-for-reset',
       );

@@ -1,0 +1,41 @@
+// The CLI's flags that set an operator setting (src/core/settings/operator-settings.ts): the
+// default and the unit come from the model, the flag keeps its own lower bound (a command may
+// accept less than the editor, e.g. a spacing under 30 s with --allow-short-spacing).
+import { numberOption, type ParsedArgs } from './args';
+import {
+  monitorSettings,
+  OPERATOR_DEFAULTS,
+  type MonitorSettings,
+  type OperatorSettingKey,
+} from '../core/settings/operator-settings';
+
+type NumberSettingKey = {
+  [K in OperatorSettingKey]: (typeof OPERATOR_DEFAULTS)[K] extends number ? K : never;
+}[OperatorSettingKey];
+
+export const SETTING_FLAGS = {
+  '--spacing': { setting: 'sampleSpacingSeconds', min: 0 },
+  '--reset-within-reach': { setting: 'resetWithinReachMinutes', min: 0 },
+  '--retry-wall-minutes': { setting: 'quotaWall.retryWaitMinutes', min: 0 },
+  '--tool-ceiling-minutes': { setting: 'toolCeilingMinutes', min: 0 },
+  '--mark-max-age-minutes': { setting: 'quotaWall.markMaxAgeMinutes', min: 0 },
+} as const satisfies Record<string, { setting: NumberSettingKey; min: number }>;
+
+export type SettingFlag = keyof typeof SETTING_FLAGS;
+
+/** The flag's default, in the setting's unit (for the usage text). */
+export function flagDefault(flag: SettingFlag): number {
+  return OPERATOR_DEFAULTS[SETTING_FLAGS[flag].setting];
+}
+
+/** The flag's value in the setting's unit: the model's default when absent; a UsageError under the flag's minimum. */
+export function settingFlag(a: ParsedArgs, flag: SettingFlag): number {
+  return numberOption(a, flag, flagDefault(flag), SETTING_FLAGS[flag].min);
+}
+
+/** The monitor settings the given flags set (in milliseconds); the others are the model's defaults. */
+export function settingsFromFlags(a: ParsedArgs, flags: readonly SettingFlag[]): MonitorSettings {
+  const settings = { ...OPERATOR_DEFAULTS };
+  for (const flag of flags) settings[SETTING_FLAGS[flag].setting] = settingFlag(a, flag);
+  return monitorSettings(settings);
+}

@@ -1,0 +1,229 @@
+// The operator settings, declared once: how the monitor samples, when a verdict or a wall is read,
+// which providers a recovery may choose, what automatic mode may do. Every host maps its own
+// source onto this model and nothing else holds a default:
+//   the extension   `sessionOps.<name>` in VS Code's settings (src/extension/configuration.ts; the
+//                   same names, declared again in package.json for VS Code, held equal by
+//                   test/unit/core/settings/package-configuration.test.ts)
+//   the CLI         its flags (src/cli/*: a flag's default and help text come from here)
+//   a config file   `parseOperatorSettings` on the parsed YAML/JSON (nested `{quotaWall: {...}}` or
+//                   dotted `quotaWall.retryWaitMinutes` keys; an unknown key or a wrong value is an error)
+// The core computes in milliseconds: `monitorSettings` turns the minutes and seconds into them.
+// Never imports 'vscode'.
+import { coerceSetting, defaultsOf, parseSetting, type SettingDefinition, type SettingValues } from './definition';
+
+/** A provider id as a setting may name it. */
+export const PROVIDER_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$';
+
+export const OPERATOR_SETTINGS = {
+  sampleSpacingSeconds: {
+    type: 'integer',
+    default: 45,
+    minimum: 30,
+    maximum: 60,
+    description:
+      'Seconds between the two samples of a health verdict. The spec requires at least 30 s (typically 30-60 s): a single snapshot is never a basis for aborting.',
+  },
+  resetWithinReachMinutes: {
+    type: 'integer',
+    default: 120,
+    minimum: 0,
+    description:
+      'A provider reset this many minutes away or sooner is *within reach*: the recommended action is to wait for the reset instead of escalating to a human.',
+  },
+  'recovery.providers': {
+    type: 'string-list',
+    default: [],
+    itemPattern: PROVIDER_ID_PATTERN,
+    uniqueItems: true,
+    restricted: true,
+    description:
+      "The providers recovery and wake may choose a model on (ids such as `anthropic`, `openai`). Empty (the default): the providers you configured, that is every connected one except stock opencode's built-in `opencode` provider, which always counts as connected even without an account there; name `opencode` here to allow it. An explicitly chosen model is never overridden.",
+  },
+  'quotaWall.retryWaitMinutes': {
+    type: 'number',
+    default: 2,
+    minimum: 0,
+    description:
+      'Stock opencode reports a failed model call it is retrying as a `retry` status. A rate-limit retry whose next attempt is at least this many minutes away is read as a **quota wall**; a shorter one is the backend retrying (often after failing over between same-name provider pools) and shows as *retrying (attempt n, next in s)* on a healthy row. A retry whose message names a usage limit, and a turn that ended on the error, are walls whatever the wait.',
+  },
+  'quotaWall.markMaxAgeMinutes': {
+    type: 'number',
+    default: 360,
+    minimum: 1,
+    description:
+      "Stock opencode has no quota objects, so Session Ops remembers the quota walls it sees as *quota marks*. A mark without a reset time (other than a balance failure, which needs a top-up) ends after this many minutes, or earlier when the provider is seen completing a message. The mark's age is shown in the Sessions and Providers views.",
+  },
+  toolCeilingMinutes: {
+    type: 'number',
+    default: 30,
+    minimum: 1,
+    description:
+      "A running tool call keeps a session whose steps and newest message stand still **healthy** for up to this many minutes; past it the verdict is **hung** with evidence like *tool `bash` running for 47 min, nothing else moved*. A tool waiting for a person's permission or answer is never subject to this ceiling.",
+  },
+  'automatic.abortHung': {
+    type: 'boolean',
+    default: false,
+    scope: 'window',
+    restricted: true,
+    description:
+      'Automatically abort sessions whose verdict is **hung** (two samples with everything frozen). Off by default.',
+  },
+  'automatic.wakeIdle': {
+    type: 'boolean',
+    default: false,
+    scope: 'window',
+    restricted: true,
+    description: 'Automatically send a wake prompt to idle sessions with unfinished work. Off by default.',
+  },
+  'automatic.recoverQuotaWalls': {
+    type: 'boolean',
+    default: false,
+    scope: 'window',
+    restricted: true,
+    description:
+      'Automatically re-wake sessions stopped by a quota wall on a connected provider that is free. Off by default.',
+  },
+  useEventStream: {
+    type: 'boolean',
+    default: true,
+    description:
+      "On stock opencode, subscribe to the server's event stream (`GET /event`) and re-sample a session as soon as it reports a change. Polling stays the source of truth.",
+  },
+  notifications: {
+    type: 'boolean',
+    default: true,
+    description: 'Notify when a session turns hung, hits a quota wall, or delivers a completion report.',
+  },
+} as const satisfies Record<string, SettingDefinition>;
+
+export type OperatorSettingKey = keyof typeof OPERATOR_SETTINGS;
+
+/** Every operator setting's name (as `sessionOps.<name>` in the editor and dotted in a config file). */
+export const OPERATOR_SETTING_KEYS = Object.keys(OPERATOR_SETTINGS) as readonly OperatorSettingKey[];
+
+/** The settings only the user's own settings may set in an untrusted workspace (package.json's restrictedConfigurations). */
+export const RESTRICTED_OPERATOR_SETTINGS: ReadonlySet<OperatorSettingKey> = new Set(
+  OPERATOR_SETTING_KEYS.filter((key) => (OPERATOR_SETTINGS[key] as SettingDefinition).restricted),
+);
+
+/** The operator settings' values, by setting name. */
+export type OperatorSettings = SettingValues<typeof OPERATOR_SETTINGS>;
+
+/** A fresh copy of every default. */
+export function operatorDefaults(): OperatorSettings {
+  return defaultsOf(OPERATOR_SETTINGS);
+}
+
+/** Every default (frozen: copy it before changing a value). */
+export const OPERATOR_DEFAULTS: Readonly<OperatorSettings> = Object.freeze(operatorDefaults());
+
+/** The three `automatic.*` switches. */
+export interface AutomaticSwitches {
+  abortHung: boolean;
+  wakeIdle: boolean;
+  recoverQuotaWalls: boolean;
+}
+
+export function automaticSwitches(s: OperatorSettings): AutomaticSwitches {
+  return {
+    abortHung: s['automatic.abortHung'],
+    wakeIdle: s['automatic.wakeIdle'],
+    recoverQuotaWalls: s['automatic.recoverQuotaWalls'],
+  };
+}
+
+/** The settings in the units the core computes with. */
+export interface MonitorSettings {
+  /** Spacing between the samples of a verdict (sampleSpacingSeconds). */
+  spacingMs: number;
+  /** A provider reset this close is waited for (resetWithinReachMinutes). */
+  resetWithinReachMs: number;
+  /** A rate-limit retry waiting at least this long is a quota wall (quotaWall.retryWaitMinutes). */
+  retryWaitMs: number;
+  /** A quota mark without a reset time ends after this (quotaWall.markMaxAgeMinutes). */
+  markMaxAgeMs: number;
+  /** A tool running this long with nothing else moving is hung (toolCeilingMinutes). */
+  toolCeilingMs: number;
+  /** Which providers recovery may choose (recovery.providers; see ProviderScope). */
+  providers: readonly string[];
+  useEventStream: boolean;
+}
+
+const MINUTE_MS = 60_000;
+
+export function monitorSettings(s: OperatorSettings): MonitorSettings {
+  return {
+    spacingMs: Math.round(s.sampleSpacingSeconds * 1000),
+    resetWithinReachMs: Math.round(s.resetWithinReachMinutes * MINUTE_MS),
+    retryWaitMs: Math.round(s['quotaWall.retryWaitMinutes'] * MINUTE_MS),
+    markMaxAgeMs: Math.round(s['quotaWall.markMaxAgeMinutes'] * MINUTE_MS),
+    toolCeilingMs: Math.round(s.toolCeilingMinutes * MINUTE_MS),
+    providers: s['recovery.providers'],
+    useEventStream: s.useEventStream,
+  };
+}
+
+/** The defaults in milliseconds: what a core function uses when its caller passes no value. */
+export const DEFAULT_MONITOR_SETTINGS: Readonly<MonitorSettings> = Object.freeze(monitorSettings(OPERATOR_DEFAULTS));
+
+/**
+ * Reads the operator settings from a source that returns each setting's raw value by name
+ * (undefined: not set). A wrong value reads as the default, a number out of range as the nearest
+ * bound: the editor's settings are not validated by VS Code.
+ */
+export function readOperatorSettings(get: (key: OperatorSettingKey) => unknown): OperatorSettings {
+  const out: Record<string, unknown> = {};
+  for (const key of OPERATOR_SETTING_KEYS) out[key] = coerceSetting(OPERATOR_SETTINGS[key], get(key));
+  return out as OperatorSettings;
+}
+
+/** An untrusted settings object was refused; `problems` name each key. */
+export class OperatorSettingsError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(problems.join('; '));
+    this.name = 'OperatorSettingsError';
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Parses an untrusted plain object (a config file): nested groups (`{automatic: {wakeIdle: true}}`)
+ * or dotted names (`'automatic.wakeIdle': true`); absent settings take their default. Throws an
+ * OperatorSettingsError listing every unknown key and every wrong value, each by its name.
+ * `ignore`: top-level keys the caller reads itself (e.g. `backends`).
+ */
+export function parseOperatorSettings(raw: unknown, options: { ignore?: readonly string[] } = {}): OperatorSettings {
+  if (!isRecord(raw)) throw new OperatorSettingsError(['the settings must be an object of names and values']);
+  const ignore = new Set(options.ignore ?? []);
+  const known = new Set<string>(OPERATOR_SETTING_KEYS);
+  const groups = new Set(
+    OPERATOR_SETTING_KEYS.filter((k) => k.includes('.')).map((k) => k.slice(0, k.lastIndexOf('.'))),
+  );
+  const values = new Map<string, unknown>();
+  const problems: string[] = [];
+  const visit = (prefix: string, obj: Record<string, unknown>) => {
+    for (const [name, value] of Object.entries(obj)) {
+      const key = prefix ? `${prefix}.${name}` : name;
+      if (!prefix && ignore.has(key)) continue;
+      if (known.has(key)) {
+        if (values.has(key)) problems.push(`${key}: set twice`);
+        values.set(key, value);
+      } else if (groups.has(key)) {
+        if (isRecord(value)) visit(key, value);
+        else problems.push(`${key}: expected an object of settings`);
+      } else problems.push(`${key}: unknown setting`);
+    }
+  };
+  visit('', raw);
+  const out = operatorDefaults() as Record<string, unknown>;
+  for (const [key, value] of values) {
+    try {
+      out[key] = parseSetting(key, OPERATOR_SETTINGS[key as OperatorSettingKey], value);
+    } catch (err) {
+      problems.push((err as Error).message);
+    }
+  }
+  if (problems.length > 0) throw new OperatorSettingsError(problems);
+  return out as OperatorSettings;
+}
