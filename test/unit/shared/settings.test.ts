@@ -58,7 +58,7 @@ describe('shared settings', () => {
     assert.deepEqual(s, defaultSettings());
   });
 
-  it('initializationOptions from the editor settings: the model's defaults for unset or wrong values', () => {
+  it('initializationOptions from the editor settings: the model defaults for unset or wrong values', () => {
     assert.deepEqual(
       initializationOptionsFrom(() => undefined, true),
       { extraGlobs: [], redhatYamlPresent: true, schemaDiagnostics: 'auto', pages: { sourceRoot: '' } },
