@@ -1,11 +1,4 @@
-export {
-  judgeVerdict,
-  movement,
-  retryText,
-  MIN_SPACING_MS,
-  type Movement,
-  type VerdictOptions,
-} from './verdict';
+export { judgeVerdict, movement, retryText, MIN_SPACING_MS, type Movement, type VerdictOptions } from './verdict';
 export {
   classifyFailure,
   categoryFromReason,
@@ -13,14 +6,7 @@ export {
   reasonForCategory,
   QUOTA_REASONS,
 } from './failure-category';
-export {
-  tailProbe,
-  retryWall,
-  observedWall,
-  detectQuotaWall,
-  allFreeAt,
-  type WallOptions,
-} from './quota-wall';
+export { tailProbe, retryWall, observedWall, detectQuotaWall, allFreeAt, type WallOptions } from './quota-wall';
 export { chooseAction, type ActionInput } from './action';
 export {
   freeProviders,

@@ -110,7 +110,9 @@ describe('action per session', () => {
 
     it('wait-for-reset only within reach (default 120 min); beyond it, escalate', () => {
       const far = listing([
-        provider('anthropic', { quota: { markedAt: T0, resetAt: T0 + DEFAULT_MONITOR_SETTINGS.resetWithinReachMs + MIN } }),
+        provider('anthropic', {
+          quota: { markedAt: T0, resetAt: T0 + DEFAULT_MONITOR_SETTINGS.resetWithinReachMs + MIN },
+        }),
       ]);
       const d = chooseAction({ ...base, verdict: v('idle'), wall: wall(), listing: far });
       assert.equal(d.action, 'escalate');
