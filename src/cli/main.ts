@@ -19,6 +19,7 @@ Commands:
   report    Parse or format a one-line completion report
   validate  Validate routing tables and source-analysis pages
   lsp       Run the language server (--stdio) for any LSP editor
+  watch     Run unattended: sample continuously, serve Prometheus metrics, act when configured
 
 Exit codes of the actions: 0 done, 1 backend error or not confirmed in time, 2 usage,
 3 refused by a safety rule, 4 wait-for-reset, 5 escalated (3-5: nothing sent).
@@ -45,6 +46,8 @@ export async function main(argv: string[]): Promise<number> {
       return (await import('./validate')).runValidate(rest);
     case 'lsp':
       return (await import('./lsp')).runLsp(rest);
+    case 'watch':
+      return (await import('./watch')).runWatch(rest);
     case '--help':
     case '-h':
     case 'help':
@@ -66,6 +69,8 @@ if (require.main === module) {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
+      // The daemon has stopped: a connection still closing must not hold the process past its deadline.
+      if (process.argv[2] === 'watch') setTimeout(() => process.exit(code), 500).unref();
     },
     (err: unknown) => {
       process.stderr.write(`session-ops: ${err instanceof Error ? err.message : String(err)}\n`);

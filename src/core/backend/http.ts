@@ -31,6 +31,8 @@ export interface TransportOptions {
   timeoutMs?: number;
   /** Largest body read when a request names no limit of its own (RequestSpec.maxBytes). Default 8 MiB. */
   maxBodyBytes?: number;
+  /** Told the outcome of every request (null: it succeeded), e.g. to count requests by endpoint. */
+  onRequest?: (operation: string, error: BackendError | null) => void;
 }
 
 export type Query = Record<string, string | number | undefined>;
@@ -88,6 +90,7 @@ export class HttpTransport {
   private readonly limiter: Limiter;
   private readonly timeoutMs: number;
   private readonly maxBodyBytes: number;
+  private readonly onRequest: TransportOptions['onRequest'];
   private closed = false;
   private cachedPlain: Record<string, string> | undefined;
   private lastDirectory: string | undefined;
@@ -108,6 +111,7 @@ export class HttpTransport {
     const connections = Math.max(1, Math.floor(options.connections ?? 8));
     this.timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.maxBodyBytes = options.maxBodyBytes ?? BODY_LIMITS.other;
+    this.onRequest = options.onRequest;
     this.pool = new (undici().Pool)(this.origin, {
       connections,
       pipelining: 1,
@@ -158,6 +162,19 @@ export class HttpTransport {
   }
 
   async request(spec: RequestSpec): Promise<HttpResult> {
+    const hook = this.onRequest;
+    if (!hook) return this.send(spec);
+    try {
+      const result = await this.send(spec);
+      hook(spec.operation, null);
+      return result;
+    } catch (err) {
+      hook(spec.operation, err instanceof BackendError ? err : null);
+      throw err;
+    }
+  }
+
+  private async send(spec: RequestSpec): Promise<HttpResult> {
     if (this.closed) throw this.error(spec, 'aborted', { detail: 'client closed' });
     if (spec.signal?.aborted) throw this.error(spec, 'aborted');
     const wait = this.limiter.acquire();

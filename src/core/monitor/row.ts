@@ -6,6 +6,7 @@ import type {
   EpochMs,
   FailureCategory,
   QuestionItem,
+  SessionAssessment,
   SessionState,
   TodoProgress,
   Verdict,
@@ -95,6 +96,8 @@ export interface SessionRow {
   retrying?: string | null;
   /** Why the newest message could not be read this round (badge unknown), or null. */
   unreadable?: string | null;
+  /** The assessment the row was built from (the `status --json` document of the daemon's /api/status); not compared. */
+  assessment?: SessionAssessment;
 }
 
 /** Sessions that need a person: hung, waiting for an answer, quota wall, idle with unfinished work, a fresh report. */

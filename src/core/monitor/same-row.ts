@@ -1,15 +1,17 @@
 // Whether a freshly built session row says anything new, without serializing it: every field
 // compared by value, except the evidence's sample times (`at`), which change every round and are
-// only read when a tooltip is opened (from the current row). Cheaper than JSON.stringify twice per
+// only read when a tooltip is opened (from the current row), and the assessment behind the row
+// (every field shown is derived from it and compared). Cheaper than JSON.stringify twice per
 // row per round, and a round that only re-read the same state reports no changed row. Pure.
 import type { SampleEvidence, SessionRow } from './row';
 
 export function sameRow(a: SessionRow, b: SessionRow): boolean {
   for (const key of Object.keys(a) as Array<keyof SessionRow>) {
-    if (key === 'evidence') continue;
+    if (key === 'evidence' || key === 'assessment') continue;
     if (!equal(a[key], b[key])) return false;
   }
-  for (const key of Object.keys(b) as Array<keyof SessionRow>) if (!(key in a) && b[key] !== undefined) return false;
+  for (const key of Object.keys(b) as Array<keyof SessionRow>)
+    if (!(key in a) && b[key] !== undefined && key !== 'assessment') return false;
   return sameEvidence(a.evidence.latest, b.evidence.latest) && sameEvidence(a.evidence.earlier, b.evidence.earlier);
 }
 

@@ -113,5 +113,6 @@ export function toRow({
     waiting: waitingView(a),
     todos: null,
     parentId: a.parentId ?? null,
+    assessment: a,
   };
 }

@@ -1,0 +1,167 @@
+// `session-ops watch`: the headless daemon. A thin host over src/core/watch: loads the
+// configuration (exit 2 on any problem, before anything is sampled), runs the WatchDaemon and its
+// read-only HTTP endpoints, and maps signals: SIGTERM/SIGINT stop it (exit 0 within 5 s), SIGHUP
+// re-reads the configuration (a bad one is logged and the old one kept). Logs JSON lines on stdout.
+//   exit 0  stopped by SIGTERM/SIGINT
+//   1       the listen address could not be bound
+//   2       usage error, or the configuration could not be read or has an error
+import { parseArgv, UsageError, wantsHelp } from './args';
+import { WatchDaemon } from '../core/watch/daemon';
+import { isLoopbackListen, parseListen, WatchHttpServer, type ListenAddress } from '../core/watch/http-server';
+import { loadWatchConfig } from '../core/watch/load';
+import { jsonLineLogger, type Logger } from '../core/watch/log';
+import { describeError } from '../core/monitor/sessionMonitor';
+
+const USAGE = `Usage: session-ops watch --config FILE [--listen HOST:PORT] [--allow-short-spacing]
+
+Runs unattended: samples every configured backend continuously (the editor's monitor, verdicts
+and limits), runs the automatic policy when the configuration switches it on, and serves
+read-only endpoints for Prometheus:
+  GET /metrics      Prometheus text exposition (OpenMetrics when the Accept header asks)
+  GET /healthz      200 "ok" while the sampling loop runs, 503 when it is stuck
+  GET /api/status   the "status --json" document of each backend directory
+
+Options:
+  --config FILE            session-ops.yaml (YAML or JSON; schemas/session-ops.schema.json)
+  --listen HOST:PORT       where the endpoints listen (default 127.0.0.1:9464); a non-loopback
+                           address is warned about (the metrics name sessions)
+  --allow-short-spacing    accept sampleSpacingSeconds under 30 (for tests and demos only)
+
+Signals: SIGTERM/SIGINT stop (exit 0), SIGHUP re-reads the configuration (a bad one is logged,
+the old one kept). Logs one JSON line per event on stdout.
+Exit codes: 0 stopped by a signal, 1 the listen address could not be bound, 2 usage or configuration error.
+
+Example:
+  session-ops watch --config /etc/session-ops/session-ops.yaml --listen 127.0.0.1:9464`;
+
+/** The longest a stop may take: in-flight requests are abandoned after this. */
+const STOP_DEADLINE_MS = 4_500;
+
+export interface WatchIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: Record<string, string | undefined>;
+  /** Subscribes to a process signal; returns the unsubscribe. */
+  onSignal: (signal: 'SIGTERM' | 'SIGINT' | 'SIGHUP', handler: () => void) => () => void;
+}
+
+const defaultIo = (): WatchIo => ({
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  env: process.env,
+  onSignal: (signal, handler) => {
+    process.on(signal, handler);
+    return () => process.off(signal, handler);
+  },
+});
+
+interface WatchArgs {
+  config: string;
+  listen: ListenAddress;
+  allowShort: boolean;
+}
+
+function parseArgs(argv: string[]): WatchArgs | 'help' {
+  const parsed = parseArgv(argv, { flags: ['--allow-short-spacing'], options: ['--config', '--listen'] });
+  if (wantsHelp(parsed)) return 'help';
+  const config = parsed.values.get('--config');
+  if (!config) throw new UsageError('--config is required');
+  let listen: ListenAddress;
+  try {
+    listen = parseListen(parsed.values.get('--listen') ?? '127.0.0.1:9464');
+  } catch (err) {
+    throw new UsageError(describeError(err));
+  }
+  return { config, listen, allowShort: parsed.flags.has('--allow-short-spacing') };
+}
+
+export async function runWatch(argv: string[], ioOverrides: Partial<WatchIo> = {}): Promise<number> {
+  const io = { ...defaultIo(), ...ioOverrides };
+  let args: WatchArgs | 'help';
+  try {
+    args = parseArgs(argv);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr(`session-ops watch: ${err.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  if (args === 'help') {
+    io.stdout(`${USAGE}\n`);
+    return 0;
+  }
+  const load = () => loadWatchConfig(args.config, { allowShortSpacing: args.allowShort, env: io.env });
+  const first = await load();
+  if (!first.ok) {
+    for (const e of first.errors) io.stderr(`session-ops watch: ${e}\n`);
+    return 2;
+  }
+  const log = jsonLineLogger(io.stdout);
+  for (const w of first.loaded.warnings) log('warn', 'config-warning', { message: w });
+  if (!isLoopbackListen(args.listen.host))
+    log('warn', 'listen-not-loopback', {
+      message: `listening on ${args.listen.host}: the metrics and /api/status name sessions and directories; keep the port off untrusted networks`,
+    });
+  const daemon = new WatchDaemon({ loaded: first.loaded, log, allowShortSpacing: args.allowShort });
+  const server = new WatchHttpServer({
+    metrics: (om) => daemon.metrics.render(om),
+    health: () => daemon.health(),
+    status: () => daemon.status(),
+  });
+  let address;
+  try {
+    address = await server.listen(args.listen);
+  } catch (err) {
+    io.stderr(`session-ops watch: cannot listen on ${args.listen.host}:${args.listen.port}: ${describeError(err)}\n`);
+    return 1;
+  }
+  daemon.start();
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  log('info', 'listening', { metricsUrl: `http://${host}:${address.port}/metrics` });
+  return new Promise<number>((resolve) => {
+    let reloading = false;
+    const offs = [
+      io.onSignal('SIGHUP', () => {
+        if (reloading) return;
+        reloading = true;
+        void reload(load, daemon, log).finally(() => (reloading = false));
+      }),
+      io.onSignal('SIGTERM', () => stop('SIGTERM')),
+      io.onSignal('SIGINT', () => stop('SIGINT')),
+    ];
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      log('info', 'stopping', { signal });
+      for (const off of offs) off();
+      const deadline = setTimeout(() => finish(), STOP_DEADLINE_MS);
+      deadline.unref?.();
+      void daemon
+        .stop()
+        .then(() => server.close())
+        .then(() => {
+          clearTimeout(deadline);
+          finish();
+        });
+    };
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      log('info', 'stopped');
+      resolve(0);
+    };
+  });
+}
+
+async function reload(load: () => ReturnType<typeof loadWatchConfig>, daemon: WatchDaemon, log: Logger): Promise<void> {
+  const next = await load();
+  if (!next.ok) {
+    log('error', 'config-reload-failed', { errors: next.errors, kept: 'the configuration in use' });
+    return;
+  }
+  for (const w of next.loaded.warnings) log('warn', 'config-warning', { message: w });
+  daemon.reload(next.loaded);
+}

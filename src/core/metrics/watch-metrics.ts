@@ -1,0 +1,281 @@
+// The Prometheus metrics of `session-ops watch` (names and labels are a contract, see the README's
+// "Unattended operation"). The gauges compute their values at scrape time from the monitor's latest
+// state (collect()), so nothing is kept twice; the counters and the round histogram are fed by the
+// daemon. Per-session series are capped (metrics.maxSessionSeries): sessions that need a person
+// (hung, waiting, unknown) are kept first, the overflow is counted in
+// session_ops_session_series_dropped. An unknown time (a reset nobody reported) is absent, never 0.
+// Rendered as Prometheus text, or OpenMetrics when the scrape asks for it.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type RegistryContentType } from 'prom-client';
+import type { BackendState } from '../monitor/sessionMonitor';
+import type { SessionRow } from '../monitor/row';
+
+/** The verdict label of a session: its settled verdict, unknown (unreadable) or pending (not settled yet). */
+export type VerdictLabel = 'healthy' | 'idle' | 'hung' | 'waiting' | 'unknown' | 'pending';
+export const VERDICT_LABELS: readonly VerdictLabel[] = ['healthy', 'idle', 'hung', 'waiting', 'unknown', 'pending'];
+
+export type ActionLabel = 'abort' | 'wake' | 'abort-and-wake' | 'recover';
+export type ActionOutcome = 'done' | 'refused' | 'failed' | 'scheduled' | 'escalated' | 'stale';
+export type ActionTrigger = 'automatic' | 'scheduled';
+
+export const DEFAULT_MAX_SESSION_SERIES = 5000;
+/** A session title is cut to this many characters in its label. */
+const MAX_TITLE_LABEL = 80;
+
+export function verdictLabel(row: SessionRow): VerdictLabel {
+  if (row.unreadable) return 'unknown';
+  return row.verdict ?? 'pending';
+}
+
+/** What the gauges read at scrape time. */
+export interface MetricsSource {
+  backends(): readonly BackendState[];
+}
+
+export interface WatchMetricsOptions {
+  source: MetricsSource;
+  maxSessionSeries?: number;
+  /** prom-client's default process metrics (default true; benches compare without). */
+  processMetrics?: boolean;
+}
+
+const ATTENTION: ReadonlySet<VerdictLabel> = new Set(['hung', 'waiting', 'unknown']);
+
+function titleLabel(title: string | null): string {
+  if (!title) return '';
+  const clean = title.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  return clean.length > MAX_TITLE_LABEL ? `${clean.slice(0, MAX_TITLE_LABEL - 1)}…` : clean;
+}
+
+/** The providers worth a series: connected or marked (stock opencode lists a whole catalogue). */
+function shownProviders(b: BackendState) {
+  return (b.providers?.providers ?? []).filter((p) => p.connected || p.quota);
+}
+
+export class WatchMetrics {
+  readonly registry = new Registry<RegistryContentType>();
+  private maxSessionSeries: number;
+  private readonly counters: Counter[] = [];
+  private rendering: Promise<unknown> = Promise.resolve();
+  private readonly requests: Counter<'backend' | 'endpoint' | 'outcome'>;
+  private readonly actions: Counter<'backend' | 'action' | 'outcome' | 'trigger'>;
+  private readonly roundSeconds: Histogram<'backend'>;
+
+  constructor(options: WatchMetricsOptions) {
+    const source = options.source;
+    this.maxSessionSeries = options.maxSessionSeries ?? DEFAULT_MAX_SESSION_SERIES;
+    const registers = [this.registry];
+    const cap = () => this.maxSessionSeries;
+    new Gauge({
+      name: 'session_ops_backend_up',
+      help: '1 when the last round read the backend, else 0.',
+      labelNames: ['backend'],
+      registers,
+      collect() {
+        this.reset();
+        for (const b of source.backends()) this.set({ backend: b.config.name }, b.status === 'ok' ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'session_ops_sessions',
+      help: 'Sessions per verdict (healthy, idle, hung, waiting, unknown, pending).',
+      labelNames: ['backend', 'directory', 'verdict'],
+      registers,
+      collect() {
+        this.reset();
+        for (const b of source.backends()) {
+          if (b.status !== 'ok') continue;
+          for (const d of b.directories) {
+            const counts = new Map<VerdictLabel, number>(VERDICT_LABELS.map((v) => [v, 0]));
+            for (const r of d.rows) {
+              const v = verdictLabel(r);
+              counts.set(v, counts.get(v)! + 1);
+            }
+            for (const [verdict, n] of counts) this.set({ backend: b.config.name, directory: d.directory, verdict }, n);
+          }
+        }
+      },
+    });
+    new Gauge({
+      name: 'session_ops_session_verdict',
+      help: '1 per session with its current verdict and action (capped by metrics.maxSessionSeries).',
+      labelNames: ['backend', 'directory', 'session', 'title', 'verdict', 'action'],
+      registers,
+      collect() {
+        this.reset();
+        let left = cap();
+        // Two passes: the sessions that need a person first, then the others, while the cap allows.
+        for (const pass of [true, false]) {
+          for (const b of source.backends()) {
+            for (const d of b.directories) {
+              for (const r of d.rows) {
+                if (left <= 0) return;
+                const verdict = verdictLabel(r);
+                if (ATTENTION.has(verdict) !== pass) continue;
+                left--;
+                this.set(
+                  {
+                    backend: b.config.name,
+                    directory: d.directory,
+                    session: r.id,
+                    title: titleLabel(r.title),
+                    verdict,
+                    action: r.action ?? 'none',
+                  },
+                  1,
+                );
+              }
+            }
+          }
+        }
+      },
+    });
+    new Gauge({
+      name: 'session_ops_session_series_dropped',
+      help: 'Sessions left out of session_ops_session_verdict by metrics.maxSessionSeries.',
+      registers,
+      collect() {
+        let n = 0;
+        for (const b of source.backends()) for (const d of b.directories) n += d.rows.length;
+        this.set(Math.max(0, n - cap()));
+      },
+    });
+    new Gauge({
+      name: 'session_ops_quota_walls',
+      help: 'Sessions stopped at a quota wall, per provider.',
+      labelNames: ['backend', 'directory', 'provider'],
+      registers,
+      collect() {
+        this.reset();
+        for (const b of source.backends()) {
+          if (b.status !== 'ok') continue;
+          for (const d of b.directories) {
+            const walls = new Map<string, number>();
+            for (const r of d.rows)
+              if (r.quotaWall) {
+                const p = r.quotaWall.provider ?? 'unknown';
+                walls.set(p, (walls.get(p) ?? 0) + 1);
+              }
+            for (const [provider, n] of walls)
+              this.set({ backend: b.config.name, directory: d.directory, provider }, n);
+          }
+        }
+      },
+    });
+    new Gauge({
+      name: 'session_ops_provider_connected',
+      help: '1 when the provider is connected, else 0 (connected or marked providers).',
+      labelNames: ['backend', 'provider'],
+      registers,
+      collect() {
+        this.reset();
+        for (const b of source.backends())
+          for (const p of shownProviders(b)) this.set({ backend: b.config.name, provider: p.id }, p.connected ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'session_ops_provider_quota_marked',
+      help: '1 while a quota mark is active on the provider, else 0.',
+      labelNames: ['backend', 'provider'],
+      registers,
+      collect() {
+        this.reset();
+        for (const b of source.backends())
+          for (const p of shownProviders(b)) this.set({ backend: b.config.name, provider: p.id }, p.quota ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'session_ops_provider_quota_reset_timestamp_seconds',
+      help: "The quota mark's reset time (absent when unknown).",
+      labelNames: ['backend', 'provider'],
+      registers,
+      collect() {
+        this.reset();
+        for (const b of source.backends())
+          for (const p of shownProviders(b))
+            if (p.quota && p.quota.resetAt !== null)
+              this.set({ backend: b.config.name, provider: p.id }, p.quota.resetAt / 1000);
+      },
+    });
+    new Gauge({
+      name: 'session_ops_all_providers_free_timestamp_seconds',
+      help: 'The earliest moment every marked provider is free again (absent when unknown or none is marked).',
+      labelNames: ['backend'],
+      registers,
+      collect() {
+        this.reset();
+        for (const b of source.backends())
+          if (b.allFreeAt !== null) this.set({ backend: b.config.name }, b.allFreeAt / 1000);
+      },
+    });
+    this.roundSeconds = new Histogram({
+      name: 'session_ops_sample_round_duration_seconds',
+      help: 'One sampling round of a directory of a backend.',
+      labelNames: ['backend'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30, 60],
+      registers,
+    });
+    this.requests = new Counter({
+      name: 'session_ops_requests_total',
+      help: 'Requests to the backends by endpoint and outcome (ok, timeout, http_4xx, http_5xx, too_large, refused, ...).',
+      labelNames: ['backend', 'endpoint', 'outcome'],
+      registers,
+    });
+    this.actions = new Counter({
+      name: 'session_ops_actions_total',
+      help: 'Actions taken by the daemon, by action, outcome and trigger.',
+      labelNames: ['backend', 'action', 'outcome', 'trigger'],
+      registers,
+    });
+    this.counters.push(this.requests, this.actions);
+    if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
+  }
+
+  setMaxSessionSeries(n: number): void {
+    this.maxSessionSeries = n;
+  }
+
+  observeRound(backend: string, seconds: number): void {
+    this.roundSeconds.observe({ backend }, seconds);
+  }
+
+  countRequest(backend: string, endpoint: string, outcome: string): void {
+    this.requests.inc({ backend, endpoint, outcome });
+  }
+
+  countAction(backend: string, action: ActionLabel, outcome: ActionOutcome, trigger: ActionTrigger): void {
+    this.actions.inc({ backend, action, outcome, trigger });
+  }
+
+  /** The exposition: OpenMetrics when `openMetrics`, else Prometheus text. One render at a time. */
+  render(openMetrics: boolean): Promise<{ contentType: string; body: string }> {
+    const run = this.rendering.then(async () => {
+      const type = openMetrics ? Registry.OPENMETRICS_CONTENT_TYPE : Registry.PROMETHEUS_CONTENT_TYPE;
+      this.registry.setContentType(type);
+      try {
+        return { contentType: type, body: await this.registry.metrics() };
+      } finally {
+        // prom-client drops "_total" from counter names for OpenMetrics (it adds it per sample): put it back.
+        for (const c of this.counters) {
+          const m = c as unknown as { name: string };
+          if (!m.name.endsWith('_total')) m.name = `${m.name}_total`;
+        }
+        this.registry.setContentType(Registry.PROMETHEUS_CONTENT_TYPE);
+      }
+    });
+    this.rendering = run.catch(() => undefined);
+    return run;
+  }
+}
+
+/** Whether an Accept header asks for OpenMetrics. */
+export function wantsOpenMetrics(accept: string | undefined): boolean {
+  return !!accept && /application\/openmetrics-text/i.test(accept);
+}
+
+/** The `outcome` label of a request: ok, or its failure kind (http_4xx, http_5xx, timeout, too_large, ...). */
+export function requestOutcome(err: unknown): string {
+  const e = err as { kind?: string; status?: number | null } | null;
+  if (!e || typeof e.kind !== 'string') return 'error';
+  if (typeof e.status === 'number' && e.status >= 400) return e.status >= 500 ? 'http_5xx' : 'http_4xx';
+  return e.kind.replace(/-/g, '_');
+}

@@ -1,0 +1,60 @@
+// `session-ops watch` refuses to start (exit 2, nothing sampled, nothing bound) on a usage or
+// configuration error, and its help names the endpoints.
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runWatch } from '../../../src/cli/watch';
+
+async function run(argv: string[], env: Record<string, string> = {}) {
+  let out = '';
+  let err = '';
+  const signals: string[] = [];
+  const code = await runWatch(argv, {
+    stdout: (t) => (out += t),
+    stderr: (t) => (err += t),
+    env,
+    onSignal: (s) => {
+      signals.push(s);
+      return () => undefined;
+    },
+  });
+  return { code, out, err, signals };
+}
+
+describe('cli/watch', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(path.join(tmpdir(), 'watch-cli-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('--help names the endpoints; a missing --config or a bad --listen is exit 2', async () => {
+    const help = await run(['--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.out, /GET \/metrics[\s\S]*GET \/healthz[\s\S]*GET \/api\/status/);
+    assert.match((await run([])).err, /--config is required/);
+    const bad = await run(['--config', 'x.yaml', '--listen', 'nope']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /expected HOST:PORT/);
+    assert.equal((await run(['--config', 'x', '--bogus'])).code, 2);
+  });
+
+  it('an unknown key, an inline password or an unreadable passwordFile: exit 2 before anything runs', async () => {
+    const base = 'backends:\n  - name: a\n    baseUrl: http://127.0.0.1:1\n    directories: [/w]\n';
+    const cases: Array<[string, RegExp]> = [
+      [`${base}sampleSpacing: 45\n`, /unknown key "sampleSpacing"/],
+      [`${base}    password: hunter2\n`, /a password is never written in the configuration/],
+      [`${base}    passwordFile: ${path.join(dir, 'absent')}\n`, /cannot read passwordFile .*ENOENT/],
+      [`${base}sampleSpacingSeconds: 2\n`, /under 30.*--allow-short-spacing/],
+    ];
+    for (const [text, message] of cases) {
+      const file = path.join(dir, 'session-ops.yaml');
+      writeFileSync(file, text);
+      const r = await run(['--config', file]);
+      assert.equal(r.code, 2, text);
+      assert.match(r.err, message);
+      assert.doesNotMatch(r.err, /hunter2/);
+      assert.equal(r.out, '', 'nothing logged: the daemon never started');
+      assert.deepEqual(r.signals, [], 'no signal handler installed');
+    }
+  });
+});

@@ -1,0 +1,210 @@
+// The metrics of `session-ops watch`: names and labels (a contract), values computed at scrape
+// time from the monitor's state, the per-session cap, absent unknown times, OpenMetrics on demand.
+import { strict as assert } from 'node:assert';
+import type { BackendState } from '../../../../src/core/monitor/sessionMonitor';
+import type { SessionRow } from '../../../../src/core/monitor/row';
+import { requestOutcome, wantsOpenMetrics, WatchMetrics } from '../../../../src/core/metrics/watch-metrics';
+import { BackendError } from '../../../../src/core/backend/errors';
+
+function row(id: string, over: Partial<SessionRow> = {}): SessionRow {
+  const evidence = {
+    at: 0,
+    state: 'idle' as const,
+    stepCount: null,
+    lastStepAt: null,
+    newestId: null,
+    newestRole: null,
+  };
+  return {
+    key: `b\u0000/w\u0000${id}`,
+    backendKey: 'b',
+    directory: '/w',
+    id,
+    title: `title ${id}`,
+    badge: 'healthy',
+    verdict: 'healthy',
+    action: 'leave-alone',
+    pending: null,
+    state: 'generating',
+    stepCount: null,
+    lastMovedAt: null,
+    model: null,
+    quotaWall: null,
+    report: null,
+    failureText: null,
+    newestText: null,
+    evidence: { earlier: null, latest: evidence },
+    ...over,
+  };
+}
+
+function backend(name: string, rows: SessionRow[], over: Partial<BackendState> = {}): BackendState {
+  return {
+    config: { key: `http://${name}/`, name, baseUrl: `http://${name}`, directories: ['/w'], insecure: false },
+    status: 'ok',
+    error: null,
+    dialect: 'spec',
+    directories: [{ directory: '/w', rows, error: null, partialErrors: [], truncated: null }],
+    providers: null,
+    providersError: null,
+    allFreeAt: null,
+    eventStream: null,
+    lastRoundAt: 1,
+    ...over,
+  };
+}
+
+function lines(text: string, name: string): string[] {
+  return text.split('\n').filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `));
+}
+
+describe('core/metrics/watch-metrics', () => {
+  it('backend_up, sessions per verdict (all six) and one verdict series per session', async () => {
+    const state = [
+      backend('a', [
+        row('s1'),
+        row('s2', { verdict: 'hung', action: 'abort-then-wake', title: 'line\nbreak' }),
+        row('s3', { verdict: null, action: null, pending: 'one sample' }),
+        row('s4', { verdict: null, action: null, unreadable: 'GET failed' }),
+      ]),
+      backend('down', [], { status: 'error', error: 'refused' }),
+    ];
+    const m = new WatchMetrics({ source: { backends: () => state }, processMetrics: false });
+    const { body, contentType } = await m.render(false);
+    assert.match(contentType, /^text\/plain; version=0\.0\.4/);
+    assert.deepEqual(lines(body, 'session_ops_backend_up'), [
+      'session_ops_backend_up{backend="a"} 1',
+      'session_ops_backend_up{backend="down"} 0',
+    ]);
+    assert.deepEqual(lines(body, 'session_ops_sessions'), [
+      'session_ops_sessions{backend="a",directory="/w",verdict="healthy"} 1',
+      'session_ops_sessions{backend="a",directory="/w",verdict="idle"} 0',
+      'session_ops_sessions{backend="a",directory="/w",verdict="hung"} 1',
+      'session_ops_sessions{backend="a",directory="/w",verdict="waiting"} 0',
+      'session_ops_sessions{backend="a",directory="/w",verdict="unknown"} 1',
+      'session_ops_sessions{backend="a",directory="/w",verdict="pending"} 1',
+    ]);
+    const verdicts = lines(body, 'session_ops_session_verdict');
+    assert.equal(verdicts.length, 4);
+    assert.ok(
+      verdicts.includes(
+        'session_ops_session_verdict{backend="a",directory="/w",session="s2",title="line break",verdict="hung",action="abort-then-wake"} 1',
+      ),
+    );
+    assert.ok(verdicts.some((l) => l.includes('session="s3"') && l.includes('verdict="pending",action="none"')));
+    assert.deepEqual(lines(body, 'session_ops_session_series_dropped'), ['session_ops_session_series_dropped 0']);
+  });
+
+  it('values are read at scrape time: a changed state shows on the next scrape, gone series vanish', async () => {
+    let state = [backend('a', [row('s1', { verdict: 'hung', action: 'abort-then-wake' })])];
+    const m = new WatchMetrics({ source: { backends: () => state }, processMetrics: false });
+    assert.match((await m.render(false)).body, /session="s1".*verdict="hung"/);
+    state = [backend('a', [row('s1', { verdict: 'healthy' })])];
+    const body = (await m.render(false)).body;
+    assert.doesNotMatch(body, /verdict="hung",action/);
+    assert.match(body, /session="s1".*verdict="healthy"/);
+  });
+
+  it('caps per-session series at maxSessionSeries, keeping those that need a person, and counts the rest', async () => {
+    const rows = [row('ok1'), row('ok2'), row('h1', { verdict: 'hung' }), row('w1', { verdict: 'waiting' })];
+    const m = new WatchMetrics({
+      source: { backends: () => [backend('a', rows)] },
+      maxSessionSeries: 3,
+      processMetrics: false,
+    });
+    const body = (await m.render(false)).body;
+    const sessions = lines(body, 'session_ops_session_verdict').map((l) => /session="([^"]+)"/.exec(l)![1]);
+    assert.deepEqual(sessions.sort(), ['h1', 'ok1', 'w1']);
+    assert.deepEqual(lines(body, 'session_ops_session_series_dropped'), ['session_ops_session_series_dropped 1']);
+    m.setMaxSessionSeries(0);
+    const none = (await m.render(false)).body;
+    assert.equal(lines(none, 'session_ops_session_verdict').length, 0);
+    assert.deepEqual(lines(none, 'session_ops_session_series_dropped'), ['session_ops_session_series_dropped 4']);
+  });
+
+  it('providers, quota walls, reset times (absent when unknown) and the all-free time', async () => {
+    const wall = { provider: 'p1', reason: 'rate', category: 'rate-limit' as const, resetAt: null };
+    const b = backend(
+      'a',
+      [row('s1', { quotaWall: wall, verdict: 'idle' }), row('s2', { quotaWall: wall, verdict: 'idle' })],
+      {
+        providers: {
+          connected: ['p1', 'p2'],
+          providers: [
+            {
+              id: 'p1',
+              name: 'P1',
+              connected: true,
+              quota: { markedAt: 1000, resetAt: 7_200_000, category: 'rate-limit' },
+            },
+            { id: 'p2', name: 'P2', connected: true, quota: { markedAt: 1000, resetAt: null, category: 'rate-limit' } },
+            { id: 'p3', name: 'P3', connected: false, quota: null },
+          ],
+        } as unknown as BackendState['providers'],
+        allFreeAt: null,
+      },
+    );
+    const m = new WatchMetrics({ source: { backends: () => [b] }, processMetrics: false });
+    const body = (await m.render(false)).body;
+    assert.deepEqual(lines(body, 'session_ops_quota_walls'), [
+      'session_ops_quota_walls{backend="a",directory="/w",provider="p1"} 2',
+    ]);
+    assert.deepEqual(lines(body, 'session_ops_provider_connected'), [
+      'session_ops_provider_connected{backend="a",provider="p1"} 1',
+      'session_ops_provider_connected{backend="a",provider="p2"} 1',
+    ]);
+    assert.deepEqual(lines(body, 'session_ops_provider_quota_marked'), [
+      'session_ops_provider_quota_marked{backend="a",provider="p1"} 1',
+      'session_ops_provider_quota_marked{backend="a",provider="p2"} 1',
+    ]);
+    assert.deepEqual(lines(body, 'session_ops_provider_quota_reset_timestamp_seconds'), [
+      'session_ops_provider_quota_reset_timestamp_seconds{backend="a",provider="p1"} 7200',
+    ]);
+    assert.deepEqual(lines(body, 'session_ops_all_providers_free_timestamp_seconds'), []);
+    b.allFreeAt = 9_000_000;
+    const later = (await m.render(false)).body;
+    assert.deepEqual(lines(later, 'session_ops_all_providers_free_timestamp_seconds'), [
+      'session_ops_all_providers_free_timestamp_seconds{backend="a"} 9000',
+    ]);
+  });
+
+  it('counters and the round histogram; OpenMetrics on demand, Prometheus text unchanged after it', async () => {
+    const m = new WatchMetrics({ source: { backends: () => [] }, processMetrics: false });
+    m.countRequest('a', 'GET /session', 'ok');
+    m.countRequest('a', 'GET /session', 'timeout');
+    m.countAction('a', 'abort-and-wake', 'done', 'automatic');
+    m.observeRound('a', 0.2);
+    const om = await m.render(true);
+    assert.match(om.contentType, /^application\/openmetrics-text; version=1\.0\.0/);
+    assert.match(om.body, /# TYPE session_ops_requests counter/);
+    assert.match(om.body, /session_ops_requests_total\{backend="a",endpoint="GET \/session",outcome="timeout"\} 1/);
+    assert.match(om.body, /# EOF\n$/);
+    const text = (await m.render(false)).body;
+    assert.match(text, /# TYPE session_ops_requests_total counter/);
+    assert.match(
+      text,
+      /session_ops_actions_total\{backend="a",action="abort-and-wake",outcome="done",trigger="automatic"\} 1/,
+    );
+    assert.match(text, /session_ops_sample_round_duration_seconds_count\{backend="a"\} 1/);
+    assert.doesNotMatch(text, /# EOF/);
+  });
+
+  it('default process metrics are included unless turned off', async () => {
+    const m = new WatchMetrics({ source: { backends: () => [] } });
+    assert.match((await m.render(false)).body, /process_cpu_user_seconds_total/);
+  });
+
+  it('request outcomes by error kind and status; OpenMetrics chosen by Accept', () => {
+    const err = (kind: BackendError['kind'], status?: number) =>
+      new BackendError({ kind, operation: 'GET /session', baseUrl: 'http://x/', status });
+    assert.equal(requestOutcome(err('timeout')), 'timeout');
+    assert.equal(requestOutcome(err('too-large', 200)), 'too_large');
+    assert.equal(requestOutcome(err('not-found', 404)), 'http_4xx');
+    assert.equal(requestOutcome(err('server', 503)), 'http_5xx');
+    assert.equal(requestOutcome(err('refused')), 'refused');
+    assert.equal(requestOutcome(new Error('x')), 'error');
+    assert.equal(wantsOpenMetrics('application/openmetrics-text; version=1.0.0,text/plain;q=0.5'), true);
+    assert.equal(wantsOpenMetrics('text/plain'), false);
+    assert.equal(wantsOpenMetrics(undefined), false);
+  });
+});
