@@ -64,8 +64,9 @@ the file (or composed), so quoting cannot corrupt the text. Refused (exit 3, not
 session does not read idle and --abort-first is not given, when the model's provider is not
 connected, is quota-marked or is the provider of the session's quota wall, or when no explicit
 model can be determined. Without --model: the session's last model when its provider qualifies,
-else a model of a qualifying provider. After the 204 it reads until the session turns generating
-or a newer assistant message appears (the stored user message is not proof).
+else a model of a qualifying provider. After the 204 it reads until a newer assistant message
+appears, or the session reads generating and moved between two reads (one generating read and the
+stored user message are not proof).
 
 Options:
   --prompt-file FILE    the prompt text, sent as is

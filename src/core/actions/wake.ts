@@ -145,7 +145,7 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
         outcome: 'confirmed',
         confirmed: true,
         confirmedBy: confirmation.by,
-        message: `woken on ${on}, confirmed (${confirmation.by === 'generating' ? 'the session turned generating' : 'a newer assistant message appeared'})`,
+        message: `woken on ${on}, confirmed (${confirmation.by === 'generating' ? 'the session read generating and moved between two reads' : 'a newer assistant message appeared'})`,
       };
     return {
       ...base,
