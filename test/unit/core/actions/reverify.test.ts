@@ -157,6 +157,10 @@ describe('re-verify before every POST (src/core/actions/reverify.ts)', function 
     const d = server.directory(DIR);
     const id = d.addSession({ state: 'idle' });
     d.addMessage(id, { text: 'stopped', info: MODEL });
+    // The woken session works: its step counter grows while it generates (one generating read is no proof).
+    const working = setInterval(() => {
+      if (d.sessions.get(id)?.state === 'generating') d.step(id);
+    }, 50);
     const runs = await Promise.all(
       Array.from({ length: 5 }, (_, i) =>
         wakeSession(
@@ -165,6 +169,7 @@ describe('re-verify before every POST (src/core/actions/reverify.ts)', function 
         ),
       ),
     );
+    clearInterval(working);
     assert.equal(server.prompts.length, 1);
     assert.equal(runs.filter((r) => r.outcome === 'confirmed').length, 1);
     for (const r of runs.filter((x) => x.outcome !== 'confirmed')) {
