@@ -93,6 +93,22 @@ describe('language server: routing tables', function () {
     assert.equal(p.diagnostics[2].severity, 2, 'extra checks are warnings');
   });
 
+  it('a duplicate key is an error everywhere: a route key, a top-level key, a key inside a route', async () => {
+    const uri = uniq('routing.yaml');
+    const text =
+      'version: 1\ndefault: {}\nroutes:\n  Kind/Bug:\n    effort: high\n    effort: max\n  Kind/Bug:\n    effort: max\nversion: 1\n';
+    const mark = client.open(uri, text, 'yaml', 1);
+    const p = await client.diagnosticsFor(uri, () => true, mark);
+    assert.deepEqual(
+      p.diagnostics.map((d) => [show(d), d.severity]),
+      [
+        ['6:5-6:11 yaml.duplicate-key', 1],
+        ['7:3-7:11 routing.duplicate-route', 1],
+        ['9:1-9:8 yaml.duplicate-key', 1],
+      ],
+    );
+  });
+
   it('claims routing.yml, *.routing.yaml, extra globs and $schema pointers, and nothing else', async () => {
     const bad = 'version: 2\ndefault: {}\nroutes: {}\n';
     for (const name of ['routing.yml', 'team.routing.yaml', 'x.kinds.yaml']) {

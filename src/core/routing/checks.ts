@@ -1,10 +1,10 @@
-// Checks the schema cannot express. They are warnings, never errors:
+// Checks the schema cannot express. These are warnings:
 //   routing.skip-and-keep          a stage in both skip and keep_gates of one route
 //   routing.duplicate-preflight-id two preflight items of one list share an id
 //   routing.preflight-over-cap     a preflight list longer than preflight.max_items (names what the policy drops)
 //   routing.low-effort-pipeline    effort: low on a route that runs a pipeline
-//   routing.duplicate-route        a route key defined twice
-// plus `yaml.duplicate-key` (an error) for duplicate keys anywhere else. Pure.
+// A mapping with a duplicate key is an error everywhere: `routing.duplicate-route` for a route key
+// defined twice (naming the first line), `yaml.duplicate-key` for any other key. Pure.
 import { getPair, type PathSeg, type RMap, type RNode, type RPair, type RSeq } from './rnode';
 import { removeSeqItem } from './fixes';
 import { STAGES } from './schema';
@@ -197,8 +197,8 @@ export function overCapDiag(info: PreflightInfo, max: number): RelDiag | undefin
 }
 
 /**
- * Duplicate keys in every mapping under `node` (an error: YAML keys must be unique), except the
- * routes mapping itself (`routesPath`), whose duplicates are reported as routing.duplicate-route.
+ * Duplicate keys in every mapping under `node` (an error: YAML keys must be unique); in the routes
+ * mapping itself they are reported as routing.duplicate-route (also an error).
  */
 export function checkDuplicateKeys(
   node: RNode | null,
@@ -259,8 +259,8 @@ export function duplicateRouteDiag(
   return {
     start: p.key.start,
     end: p.key.end,
-    severity: 'warning',
+    severity: 'error',
     code: 'routing.duplicate-route',
-    message: `Route "${p.name}" is defined more than once${firstLine !== undefined ? ` (first on line ${firstLine})` : ''}; this later definition replaces the earlier one.`,
+    message: `Duplicate route key "${p.name}"${firstLine !== undefined ? ` (first on line ${firstLine})` : ''}: keys of a mapping must be unique.`,
   };
 }

@@ -45,6 +45,18 @@ describe('session-ops validate', () => {
     assert.match(r.err, /6 files checked: 0 errors, 0 warnings/);
   });
 
+  it('a duplicate route key is an error: exit 1', async () => {
+    const file = path.join(tmp, 'dup.routing.yaml');
+    writeFileSync(file, 'version: 1\ndefault: {}\nroutes:\n  Kind/Bug: {}\n  Kind/Bug:\n    effort: max\n');
+    try {
+      const r = await run([file]);
+      assert.equal(r.code, 1, r.out + r.err);
+      assert.match(r.out, /dup\.routing\.yaml:5:3: error: Duplicate route key "Kind\/Bug" \(first on line 4\)/);
+    } finally {
+      rmSync(file);
+    }
+  });
+
   it('exit 1 with file:line:column: severity: message [code] for errors', async () => {
     const r = await run([path.join(tmp, 'a')]);
     assert.equal(r.code, 1);

@@ -69,7 +69,9 @@ describe('routing corpus', () => {
         for (const d of ds) {
           assert.equal(d.range.start.line, d.range.end.line, 'a diagnostic stays on one line');
           assert.equal(d.source, 'session-ops.routing');
-          if (d.code.startsWith('routing.')) assert.equal(d.severity, 'warning', 'extra checks are warnings');
+          if (d.code.endsWith('duplicate-route') || d.code.endsWith('duplicate-key'))
+            assert.equal(d.severity, 'error', 'a duplicate key is an error');
+          else if (d.code.startsWith('routing.')) assert.equal(d.severity, 'warning', 'extra checks are warnings');
         }
         // the incremental (chunked) and whole-document paths agree
         assert.deepEqual(
