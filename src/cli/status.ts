@@ -242,7 +242,7 @@ export function renderTable(doc: StatusDocument, now: number): string {
       const report = s.report
         ? `${s.report.status} ${clean(s.report.ticket, 20)}${s.report.pr ? ` pr=${clean(s.report.pr, 20)}` : ''}`
         : '-';
-      const action = `${s.action}${s.abortFirst && s.action !== 'abort-then-wake' ? ' (abort first)' : ''}${s.recoverOn ? ` on ${clean(s.recoverOn, 20)}` : ''}`;
+      const action = `${s.action}${s.abortFirst && s.action !== 'abort-and-wake' ? ' (abort first)' : ''}${s.recoverOn ? ` on ${clean(s.recoverOn, 20)}` : ''}`;
       const waiting = s.waiting ? clean(s.waiting.title, 50) : '-';
       rows.push([
         clean(s.parentId ? `└ ${s.id}` : s.id, 42),

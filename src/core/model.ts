@@ -225,7 +225,7 @@ export type Action =
   | 'answer'
   | 'wake'
   | 'harvest'
-  | 'abort-then-wake'
+  | 'abort-and-wake'
   | 'recover'
   | 'wait-for-reset'
   | 'escalate';

@@ -65,7 +65,7 @@ export function assertDocumentShape(doc: StatusDocument): void {
         'answer',
         'wake',
         'harvest',
-        'abort-then-wake',
+        'abort-and-wake',
         'recover',
         'wait-for-reset',
         'escalate',

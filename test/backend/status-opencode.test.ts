@@ -1,7 +1,7 @@
 // `session-ops status` and the client against the real opencode server (opencode-ai 1.18,
 // loopback, hermetic) driven by the scripted model: healthy, hung (a stalled stream), idle,
 // harvest, 429 with and without retry-after, 402 insufficient_quota, password protection, the
-// event stream, and the abort-then-wake path end to end.
+// event stream, and the abort-and-wake path end to end.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -88,7 +88,7 @@ describe('status CLI against the real opencode server', function () {
     const run = await status(statusArgs(oc.baseUrl, dir));
     assert.equal(run.code, 0, run.stderr);
     const s = run.session(id);
-    assert.deepEqual([s.verdict, s.action, s.quotaWall], ['hung', 'abort-then-wake', null], s.basis);
+    assert.deepEqual([s.verdict, s.action, s.quotaWall], ['hung', 'abort-and-wake', null], s.basis);
   });
 
   it('idle with an unfinished task: wake; with a completion report: harvest', async () => {
@@ -252,7 +252,7 @@ describe('status CLI against the real opencode server', function () {
     await waitFor('the stall', markerSeen('[stall-2]'));
     await waitFor('the assistant message', async () => (await client.newestMessage(dir, id))?.role === 'assistant');
     let run = await status(statusArgs(oc.baseUrl, dir));
-    assert.equal(run.session(id).action, 'abort-then-wake');
+    assert.equal(run.session(id).action, 'abort-and-wake');
     assert.equal((await abortSession({ backend: client, directory: dir }, id, { pollMs: 200 })).idle, true);
     const before = await client.newestMessage(dir, id);
     await client.promptAsync(guardedPrompt(dir, id, LOCAL, 'You were woken [wake-2]'));

@@ -108,8 +108,8 @@ describe('status CLI against the spec-dialect server', function () {
     assert.deepEqual(v(steps), ['healthy', 'leave-alone']);
     assert.deepEqual(v(ids), ['healthy', 'leave-alone']);
     assert.deepEqual(v(longTool), ['healthy', 'leave-alone'], 'stepCount grows while lastStepAt stays stale');
-    assert.deepEqual(v(hung), ['hung', 'abort-then-wake']);
-    assert.deepEqual(v(hungOnUser), ['hung', 'abort-then-wake']);
+    assert.deepEqual(v(hung), ['hung', 'abort-and-wake']);
+    assert.deepEqual(v(hungOnUser), ['hung', 'abort-and-wake']);
     assert.deepEqual(v(idle), ['idle', 'wake']);
     assert.deepEqual(v(idleUser), ['idle', 'wake']);
     assert.deepEqual(v(report), ['idle', 'harvest']);
@@ -298,7 +298,7 @@ describe('status CLI against the spec-dialect server', function () {
       let run = await status(statusArgs(server.url, '/w'));
       assert.equal(run.session(id).verdict, 'hung', run.session(id).basis);
       assert.match(run.session(id).basis, /tool `bash` running for 47 min, nothing else moved/);
-      assert.equal(run.session(id).action, 'abort-then-wake');
+      assert.equal(run.session(id).action, 'abort-and-wake');
       run = await status(statusArgs(server.url, '/w', '--tool-ceiling-minutes', '60'));
       assert.equal(run.session(id).verdict, 'healthy', run.session(id).basis);
     });

@@ -4,7 +4,7 @@
 //   answer           waiting: a pending permission or question needs a person (never aborted)
 //   harvest          idle (or hung) and the newest message carries a completion report
 //   wake             idle with an unfinished task (no report, no quota wall)
-//   abort-then-wake  hung: the generation stream is dead; abort, confirm idle, re-wake
+//   abort-and-wake  hung: the generation stream is dead; abort, confirm idle, re-wake
 //   recover          quota wall and a connected provider with no quota object other than the
 //                    failed one exists (abort first while the session still reads generating)
 //   wait-for-reset   quota wall, no free provider, and the earliest known reset of the marked
@@ -141,7 +141,7 @@ export function chooseAction(input: ActionInput): ActionDecision {
     return decide('harvest', `completion report present (status=${report.status}): harvest it`);
   if (verdict.verdict === 'hung')
     return decide(
-      'abort-then-wake',
+      'abort-and-wake',
       'hung: abort, confirm idle, then re-wake (queued prompts of a dead stream never fire)',
       { abortFirst: true },
     );

@@ -12,7 +12,7 @@ export type ContextKind = 'session' | 'backend' | 'backendError' | 'directory' |
 
 export const CONTEXT_PREFIX = 'sessionOps:';
 
-/** camelCase form of an action name, for a flag (`abort-then-wake` -> `abortThenWake`). */
+/** camelCase form of an action name, for a flag (`abort-and-wake` -> `abortAndWake`). */
 export function actionFlag(action: Action | string): string {
   return action.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }

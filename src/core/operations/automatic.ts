@@ -39,7 +39,7 @@ export class AutomaticPolicy {
     if (this.acted.has(verdictKey(row))) return null;
     const recent = (this.history.get(row.key) ?? []).filter((t) => this.now() - t < 3_600_000);
     if (recent.length >= this.maxPerHour) return null;
-    if (row.action === 'abort-then-wake' && row.verdict === 'hung') return settings.abortHung ? 'abort-and-wake' : null;
+    if (row.action === 'abort-and-wake' && row.verdict === 'hung') return settings.abortHung ? 'abort-and-wake' : null;
     if (row.action === 'recover') {
       // A wall on a session that still generates needs an abort first: only with abortHung.
       if (row.state === 'generating' && !settings.abortHung) return null;

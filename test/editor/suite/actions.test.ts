@@ -203,7 +203,7 @@ describe('Session actions against the real opencode server', function () {
   it('Abort and Wake: abort, an idle read, only then the prompt', async () => {
     model.when('[stall2]', { kind: 'stall' });
     const id = await launch('to rescue', 'think [stall2]');
-    const row = await settled(id, 'the hung verdict', (r) => r.verdict === 'hung' && r.action === 'abort-then-wake');
+    const row = await settled(id, 'the hung verdict', (r) => r.verdict === 'hung' && r.action === 'abort-and-wake');
     const since = Date.now();
     await vscode.commands.executeCommand('sessionOps.abortAndWake', row);
     const order = requestsAfter(since);

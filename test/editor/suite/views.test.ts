@@ -156,7 +156,7 @@ describe('Sessions and Providers views', function () {
       'new worker': 'unknown',
     };
     for (const [title, badge] of Object.entries(expected)) assert.equal(rowOf(title)?.badge, badge, title);
-    assert.equal(rowOf('hung worker')?.action, 'abort-then-wake');
+    assert.equal(rowOf('hung worker')?.action, 'abort-and-wake');
     assert.equal(rowOf('idle worker')?.action, 'wake');
     assert.equal(rowOf('walled worker')?.action, 'recover');
     assert.equal(rowOf('finished worker')?.action, 'harvest');
@@ -393,7 +393,7 @@ describe('Sessions and Providers views', function () {
       } catch (err) {
         throw new Error(`${(err as Error).message}\n${describe()}`, { cause: err });
       }
-      assert.equal(byId(stalled)?.action, 'abort-then-wake');
+      assert.equal(byId(stalled)?.action, 'abort-and-wake');
       assert.equal(byId(done)?.action, 'harvest');
       assert.equal(byId(lazy)?.action, 'wake');
       // A 402 insufficient_quota: the event stream brings it in within seconds, as a balance wall.

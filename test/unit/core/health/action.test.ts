@@ -74,7 +74,7 @@ describe('action per session', () => {
 
   it('hung: abort then wake', () => {
     const d = chooseAction({ ...base, verdict: v('hung') });
-    assert.equal(d.action, 'abort-then-wake');
+    assert.equal(d.action, 'abort-and-wake');
     assert.equal(d.abortFirst, true);
   });
 

@@ -85,7 +85,7 @@ describe('core/monitor/context-values and package.json menus', () => {
   });
 
   it('a hung session recommends Abort and Wake inline', () => {
-    const s = shown(sessionContextValue(row({ badge: 'hung', verdict: 'hung', action: 'abort-then-wake' })));
+    const s = shown(sessionContextValue(row({ badge: 'hung', verdict: 'hung', action: 'abort-and-wake' })));
     assert.deepEqual(s.inline, ['sessionOps.abortAndWake']);
     assert.deepEqual(s.menu, [
       'sessionOps.abort',
@@ -176,7 +176,7 @@ describe('core/monitor/context-values and package.json menus', () => {
 
   it('while an action runs on a session nothing else acts on it; a scheduled retry can be cancelled', () => {
     const busy = shown(
-      sessionContextValue(row({ badge: 'hung', verdict: 'hung', action: 'abort-then-wake' }), { busy: true }),
+      sessionContextValue(row({ badge: 'hung', verdict: 'hung', action: 'abort-and-wake' }), { busy: true }),
     );
     assert.deepEqual(busy, { inline: [], menu: ['sessionOps.copySessionId'] });
     const scheduled = shown(

@@ -154,9 +154,9 @@ describe('core/monitor/present', () => {
 
   it('composes contextValue flags that menus can match one by one', () => {
     assert.equal(sessionContextValue(row()), 'sessionOps:session+verdict-healthy+state-generating+action-leaveAlone');
-    const hung = sessionContextValue(row({ badge: 'hung', verdict: 'hung', action: 'abort-then-wake' }));
+    const hung = sessionContextValue(row({ badge: 'hung', verdict: 'hung', action: 'abort-and-wake' }));
     assert.match(hung, /\+verdict-hung(\+|$)/);
-    assert.match(hung, /\+action-abortThenWake(\+|$)/);
+    assert.match(hung, /\+action-abortAndWake(\+|$)/);
     assert.match(hung, /\+attention(\+|$)/);
     const wall = sessionContextValue(
       row({

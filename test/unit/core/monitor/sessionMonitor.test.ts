@@ -101,7 +101,7 @@ describe('core/monitor/sessionMonitor (spec-dialect server)', () => {
     clock += 35_000;
     await m.refresh();
     assert.equal(m.rows()[0].badge, 'hung');
-    assert.equal(m.rows()[0].action, 'abort-then-wake');
+    assert.equal(m.rows()[0].action, 'abort-and-wake');
     clock += 45_000;
     await m.refresh();
     assert.deepEqual(

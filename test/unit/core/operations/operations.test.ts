@@ -75,7 +75,7 @@ describe('core/operations/automatic', () => {
   it('wakes idle-unfinished, recovers walls, aborts hung only with abortHung', () => {
     const p = new AutomaticPolicy(() => 0);
     assert.equal(p.decide(row(), { ...NONE, wakeIdle: true }, ok), 'wake');
-    const hung = row({ verdict: 'hung', action: 'abort-then-wake', state: 'generating', badge: 'hung' });
+    const hung = row({ verdict: 'hung', action: 'abort-and-wake', state: 'generating', badge: 'hung' });
     assert.equal(p.decide(hung, { ...NONE, wakeIdle: true, recoverQuotaWalls: true }, ok), null);
     assert.equal(p.decide(hung, { ...NONE, abortHung: true }, ok), 'abort-and-wake');
     const wall = row({
