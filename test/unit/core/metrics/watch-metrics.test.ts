@@ -63,7 +63,7 @@ describe('core/metrics/watch-metrics', () => {
     const state = [
       backend('a', [
         row('s1'),
-        row('s2', { verdict: 'hung', action: 'abort-then-wake', title: 'line\nbreak' }),
+        row('s2', { verdict: 'hung', action: 'abort-and-wake', title: 'line\nbreak' }),
         row('s3', { verdict: null, action: null, pending: 'one sample' }),
         row('s4', { verdict: null, action: null, unreadable: 'GET failed' }),
       ]),
@@ -88,7 +88,7 @@ describe('core/metrics/watch-metrics', () => {
     assert.equal(verdicts.length, 4);
     assert.ok(
       verdicts.includes(
-        'session_ops_session_verdict{backend="a",directory="/w",session="s2",title="line break",verdict="hung",action="abort-then-wake"} 1',
+        'session_ops_session_verdict{backend="a",directory="/w",session="s2",title="line break",verdict="hung",action="abort-and-wake"} 1',
       ),
     );
     assert.ok(verdicts.some((l) => l.includes('session="s3"') && l.includes('verdict="pending",action="none"')));
@@ -96,7 +96,7 @@ describe('core/metrics/watch-metrics', () => {
   });
 
   it('values are read at scrape time: a changed state shows on the next scrape, gone series vanish', async () => {
-    let state = [backend('a', [row('s1', { verdict: 'hung', action: 'abort-then-wake' })])];
+    let state = [backend('a', [row('s1', { verdict: 'hung', action: 'abort-and-wake' })])];
     const m = new WatchMetrics({ source: { backends: () => state }, processMetrics: false });
     assert.match((await m.render(false)).body, /session="s1".*verdict="hung"/);
     state = [backend('a', [row('s1', { verdict: 'healthy' })])];
