@@ -1,4 +1,4 @@
-// `session-ops dispatch SESSION --prompt-file FILE --model P/M [--agent NAME]`
+// `session-ops dispatch SESSION --prompt-file FILE --model P/M [--fallback] [--agent NAME]`
 import { resolveAuthority } from '../core/actions/authority';
 import { dispatchTask } from '../core/actions/dispatch';
 import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, parseArgv, UsageError, wantsHelp } from './args';
@@ -17,16 +17,20 @@ import {
 } from './action-io';
 
 const USAGE = `Usage: session-ops dispatch SESSION --base-url URL --directory DIR --prompt-file FILE --model P/M
-       [--agent NAME] [--ticket T] [--orchestrator ID] [--label L] [--json]
+       [--fallback] [--agent NAME] [--ticket T] [--orchestrator ID] [--label L] [--json]
 
 Launches a task on an idle session after the pre-dispatch check: the intended provider has no
-quota mark, is connected, and another connected provider exists as a fallback; otherwise refused
-(exit 3) naming the provider to use instead. The sent text is the file followed by the
+quota mark, is connected, and another connected provider without a quota mark exists as a
+fallback; otherwise refused (exit 3) naming the provider to use instead. With --fallback, a task
+whose intended provider is marked or not connected goes to that provider instead (on the
+session's own model there, else the provider's default) once the same check passes for it. The sent text is the file followed by the
 completion-report block with the quota self-report clause appended unchanged.
 
 Options:
   --prompt-file FILE    the task text
   --model P/M           the intended provider/model (required)
+  --fallback            dispatch on the named alternative when the intended provider is marked or
+                        not connected
   --agent NAME          agent role (default build)
   --ticket T            ticket of the completion-report block (default: from the session, else left
                         for the worker to fill)
@@ -44,7 +48,7 @@ export async function runDispatch(argv: string[], ioOverrides: Partial<ActionIo>
   const io = { ...defaultActionIo(), ...ioOverrides };
   return withUsage(io, 'dispatch', USAGE, async () => {
     const a = parseArgv(argv, {
-      flags: ['--json'],
+      flags: ['--json', '--fallback'],
       options: [...BACKEND_OPTIONS, '--prompt-file', '--model', '--agent', '--ticket', '--orchestrator', '--label'],
       positionals: 1,
     });
@@ -78,6 +82,7 @@ export async function runDispatch(argv: string[], ioOverrides: Partial<ActionIo>
           model,
           agent: a.values.get('--agent') ?? 'build',
           authority,
+          fallback: a.flags.has('--fallback'),
         });
         io.stderr(
           `session-ops dispatch: the prompt speaks for orchestrator ${authority.orchestrator ?? '(none: the worker fills it)'}\n`,

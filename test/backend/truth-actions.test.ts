@@ -1,7 +1,7 @@
 // What the action commands say and decide rests on what was read (issue "every word it sends is
 // true"), end to end: the CLI against the stateful spec-dialect server, the request log checked.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startSpecServer, type SpecServer } from '../support/spec-server';
@@ -15,6 +15,11 @@ describe('actions tell and decide only what was read (spec-dialect server)', fun
   let server: SpecServer;
   let tmp: string;
   let base: string[];
+  const file = (name: string, text: string) => {
+    const p = path.join(tmp, name);
+    writeFileSync(p, text);
+    return p;
+  };
   const recoverArgs = (id: string, ...extra: string[]) => [
     id,
     ...base,
@@ -66,5 +71,54 @@ describe('actions tell and decide only what was read (spec-dialect server)', fun
       ),
     );
     assert.doesNotMatch(text, /killed|HTTP 429|rate limit/);
+  });
+
+  it('dispatch: a marked provider is no fallback; --fallback dispatches on the named alternative, without it exit 3 naming it', async () => {
+    const now = Date.now();
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'idle' });
+    const task = file('task.md', 'Implement PROJ-9.');
+    server.setQuota('openai', { markedAt: now, resetAt: now + HOUR });
+    const noFallback = await cli('dispatch', [
+      id,
+      ...base,
+      '--prompt-file',
+      task,
+      '--model',
+      'anthropic/sonnet',
+      '--json',
+    ]);
+    assert.equal(noFallback.code, 3, 'openai is marked: anthropic has no fallback that could take the work');
+    assert.match(noFallback.stderr, /no other connected provider without a quota mark exists as a fallback/);
+    server.setProviders(
+      [
+        { id: 'anthropic', models: ['sonnet'], quota: { markedAt: now, resetAt: now + HOUR } },
+        { id: 'openai', models: ['gpt-5', 'gpt-5-mini'] },
+        { id: 'groq', models: ['llama'] },
+      ],
+      ['anthropic', 'openai', 'groq'],
+    );
+    const named = await cli('dispatch', [id, ...base, '--prompt-file', task, '--model', 'anthropic/sonnet', '--json']);
+    assert.equal(named.code, 3);
+    assert.equal((named.json as { instead: string }).instead, 'openai');
+    assert.equal(server.prompts.length, 0);
+    const moved = await cli('dispatch', [
+      id,
+      ...base,
+      '--prompt-file',
+      task,
+      '--model',
+      'anthropic/sonnet',
+      '--fallback',
+      '--json',
+    ]);
+    assert.equal(moved.code, 0, moved.stderr);
+    assert.deepEqual(moved.json, {
+      session: id,
+      model: { providerID: 'openai', modelID: 'gpt-5' },
+      sent: true,
+      instead: 'openai',
+    });
+    assert.deepEqual(server.prompts[0].payload.model, { providerID: 'openai', modelID: 'gpt-5' });
   });
 });

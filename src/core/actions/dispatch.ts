@@ -1,8 +1,10 @@
 // dispatchTask: the pre-dispatch check (src/core/health/pre-dispatch.ts) on the intended model's
-// provider; a refusal names the provider to use instead. The sent text is the task followed by
+// provider; a refusal names the provider to use instead and a model on it. With `fallback` the
+// task goes to that provider instead, once the same check passes for it. The sent text is the task followed by
 // the completion-report block with the quota self-report clause appended unchanged. To an idle
 // session only; through the send guard like every prompt.
 import { preDispatchCheck } from '../health/pre-dispatch';
+import { modelOn } from '../health/provider-choice';
 import { tailProbe } from '../health/quota-wall';
 import type { ModelRef } from '../model';
 import type { Authority } from './authority';
@@ -11,7 +13,7 @@ import { callOpts, clockOf, failureOf, readSession, type ActionContext, type Act
 import type { SendRefusal } from './guard';
 import type { Inventory } from './inventory';
 import { basisOf } from './reverify';
-import { chooseAndSend } from './send';
+import { chooseAndSend, lastModelOf } from './send';
 
 export interface DispatchRequest {
   sessionId: string;
@@ -19,6 +21,8 @@ export interface DispatchRequest {
   model: ModelRef;
   agent?: string;
   authority: Authority;
+  /** When the intended provider fails the check and another is named, dispatch there instead. */
+  fallback?: boolean;
 }
 
 export type DispatchOutcome = 'sent' | 'refused' | 'error';
@@ -28,8 +32,10 @@ export interface DispatchResult {
   outcome: DispatchOutcome;
   sent: boolean;
   model: ModelRef;
-  /** The provider to dispatch on instead (a refusal of the intended one), or null. */
+  /** The provider to dispatch on instead of the intended one (refused, or sent there with fallback), or null. */
   instead: string | null;
+  /** A model on `instead` (the session's own when it ran there, else the provider's default or first). */
+  insteadModel: ModelRef | null;
   problems: string[];
   prompt: string | null;
   refusal: SendRefusal | null;
@@ -53,17 +59,24 @@ export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Pr
     sent: false,
     model: req.model,
     instead: null,
+    insteadModel: null,
     problems: [],
     prompt: composed.ok ? composed.text : null,
     refusal: null,
     error: null,
     message: '',
   };
-  const refused = (code: SendRefusal['code'], reason: string, instead: string | null = null): DispatchResult => ({
+  const refused = (
+    code: SendRefusal['code'],
+    reason: string,
+    instead: string | null = null,
+    insteadModel: ModelRef | null = null,
+  ): DispatchResult => ({
     ...res,
     outcome: 'refused',
     instead,
-    refusal: { code, reason, prompt: res.prompt ?? '', model: req.model },
+    insteadModel,
+    refusal: { code, reason, prompt: res.prompt ?? '', model: res.model },
     message: `refused, nothing sent: ${reason}`,
   });
   if (!composed.ok) return refused('compose-failed', composed.problem);
@@ -79,16 +92,34 @@ export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Pr
         error: { kind: 'not-listed', message: `session ${id} is not listed in this directory` },
         message: `session ${id} is not listed in this directory; nothing sent`,
       };
-    const check = preDispatchCheck(req.model.providerID, listing);
+    const intended = req.model.providerID;
+    const check = preDispatchCheck(intended, listing);
     res.problems = check.problems;
+    let model = req.model;
     if (!check.ok) {
-      const instead = check.dispatchOn !== req.model.providerID ? check.dispatchOn : null;
-      const hint = instead ? `; dispatch on ${instead} instead (--model ${instead}/MODEL)` : '';
-      return refused(
-        'pre-dispatch',
-        `pre-dispatch check failed for ${req.model.providerID}: ${check.problems.join('; ')}${hint}`,
-        instead,
-      );
+      const instead = check.dispatchOn !== intended ? check.dispatchOn : null;
+      const record = instead ? listing.providers.find((p) => p.id === instead) : undefined;
+      const last = lastModelOf(newest);
+      const insteadModel = record ? modelOn(record, last?.providerID === instead ? last.modelID : null) : null;
+      const failed = `pre-dispatch check failed for ${intended}: ${check.problems.join('; ')}`;
+      if (!instead || !insteadModel || !req.fallback) {
+        const hint = instead
+          ? `; dispatch on ${instead} instead (--fallback, or --model ${insteadModel ? `${insteadModel.providerID}/${insteadModel.modelID}` : `${instead}/MODEL`})`
+          : '';
+        return refused('pre-dispatch', `${failed}${hint}`, instead, insteadModel);
+      }
+      const second = preDispatchCheck(instead, listing);
+      if (!second.ok)
+        return refused(
+          'pre-dispatch',
+          `${failed}; the alternative ${instead} fails it too: ${second.problems.join('; ')}`,
+          instead,
+          insteadModel,
+        );
+      res.instead = instead;
+      res.insteadModel = insteadModel;
+      res.model = insteadModel;
+      model = insteadModel;
     }
     if (session.state !== 'idle')
       return refused(
@@ -99,7 +130,7 @@ export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Pr
     const sent = await chooseAndSend(ctx, {
       sessionId: id,
       agent: req.agent ?? 'build',
-      requested: req.model,
+      requested: model,
       prompt: composed.text,
       session,
       newest,
@@ -118,7 +149,7 @@ export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Pr
       ...res,
       outcome: 'sent',
       sent: true,
-      message: `dispatched to ${id} on ${req.model.providerID}/${req.model.modelID} (accepted with 204)`,
+      message: `dispatched to ${id} on ${model.providerID}/${model.modelID}${model.providerID !== intended ? ` instead of ${intended} (${check.problems.join('; ')})` : ''} (accepted with 204)`,
     };
   } catch (err) {
     const f = failureOf(err);

@@ -258,7 +258,43 @@ describe('action executors against the stateful spec-dialect server', function (
       authority,
     });
     assert.equal(alone.outcome, 'refused');
-    assert.match(alone.message, /no other connected provider exists as a fallback/);
+    assert.match(alone.message, /no other connected provider without a quota mark exists as a fallback/);
+    assert.equal(server.prompts.length, 1);
+  });
+
+  it('dispatch with fallback: a marked intended provider is replaced by the named alternative, checked in turn', async () => {
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'idle' });
+    const authority = resolveAuthority({ ticket: 'PROJ-6', orchestrator: 'ses_orch1' });
+    const now = Date.now();
+    server.setProviders(
+      [
+        { id: 'anthropic', models: ['sonnet'], quota: { markedAt: now, resetAt: now + HOUR } },
+        { id: 'openai', models: ['gpt-5'] },
+        { id: 'groq', models: ['llama'] },
+      ],
+      ['anthropic', 'openai', 'groq'],
+    );
+    const r = await dispatchTask(ctx, {
+      sessionId: id,
+      task: 'Implement PROJ-6',
+      model: { providerID: 'anthropic', modelID: 'sonnet' },
+      authority,
+      fallback: true,
+    });
+    assert.deepEqual([r.outcome, r.sent, r.instead], ['sent', true, 'openai'], r.message);
+    assert.deepEqual(r.model, { providerID: 'openai', modelID: 'gpt-5' });
+    assert.deepEqual(server.prompts[0].payload.model, { providerID: 'openai', modelID: 'gpt-5' });
+    assert.match(r.message, /on openai\/gpt-5 instead of anthropic/);
+    // Without fallback: refused, the alternative named with a model on it.
+    const refused = await dispatchTask(ctx, {
+      sessionId: id,
+      task: 'again',
+      model: { providerID: 'anthropic', modelID: 'sonnet' },
+      authority,
+    });
+    assert.deepEqual([refused.outcome, refused.instead], ['refused', 'openai']);
+    assert.deepEqual(refused.insteadModel, { providerID: 'openai', modelID: 'gpt-5' });
     assert.equal(server.prompts.length, 1);
   });
 });

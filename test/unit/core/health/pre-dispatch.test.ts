@@ -43,6 +43,25 @@ describe('pre-dispatch check', () => {
     assert.match(c.problems.join(), /fallback/);
   });
 
+  it('a quota-marked provider is no fallback: only a connected provider that could take the work counts', () => {
+    const c = preDispatchCheck(
+      'anthropic',
+      listing([provider('anthropic'), provider('openai', { quota: { markedAt: T0, resetAt: T0 + MIN } })]),
+    );
+    assert.equal(c.ok, false);
+    assert.equal(c.fallback, null);
+    assert.match(c.problems.join(), /no other connected provider without a quota mark/);
+  });
+
+  it('intended marked and one free alternative: the alternative is named but has no fallback of its own', () => {
+    const c = preDispatchCheck(
+      'anthropic',
+      listing([provider('anthropic', { quota: { markedAt: T0, resetAt: null } }), provider('openai')]),
+    );
+    assert.equal(c.dispatchOn, 'openai');
+    assert.equal(c.fallback, null, 'the marked intended provider is not a fallback for openai');
+  });
+
   it('nothing free at all: dispatchOn null', () => {
     const c = preDispatchCheck(
       'a',
