@@ -307,7 +307,7 @@ export class Operator {
   async dispatch(row: SessionRow, task: string, model: ModelRef): Promise<ActionOutcome> {
     return this.act(row, 'dispatch', 'dispatching', {}, async (ctx, base) => {
       const result = await dispatchTask(ctx, { sessionId: row.id, task, model, authority: this.authority(row) });
-      const instead = result.instead ? listingModel(await this.providers(row), result.instead) : null;
+      const instead = result.insteadModel;
       return dispatchOutcome(base, result, instead);
     });
   }
@@ -495,12 +495,4 @@ function waitingFor(
 ): NonNullable<SessionRow['waiting']> & { requestID: string } {
   if (!row.waiting || row.waiting.kind !== kind) throw new Error(`"${label(row)}" is not waiting for a ${kind}`);
   return row.waiting;
-}
-
-/** A model of a provider in the listing (its default, else its first). */
-export function listingModel(listing: ProviderListing, providerID: string): ModelRef | null {
-  const p = listing.providers.find((x) => x.id === providerID);
-  if (!p) return null;
-  const modelID = p.defaultModel ?? p.models[0];
-  return modelID ? { providerID, modelID } : null;
 }

@@ -617,17 +617,15 @@ export class SessionActions {
       this.deps.operations.finish(row.key, result.outcome === 'refused' ? 'refused' : 'failed', result.message);
       const intended = target.model.providerID;
       if (result.instead) {
-        const instead = listingModel(
-          await (await this.context(row)).client.listProviders(row.directory),
-          result.instead,
-        );
-        const label = instead ? `Use ${instead.providerID}/${instead.modelID}` : undefined;
-        // Not awaited: the task stays in its document; the button switches its model.
+        const instead = result.insteadModel;
+        const label = instead ? `Dispatch on ${instead.providerID} instead` : undefined;
+        // Not awaited: the task stays in its document; the button switches its model and sends it.
         void vscode.window
           .showWarningMessage(`Session Ops: ${result.message}`, ...(label ? [label] : []))
           .then((choice) => {
-            if (label && choice === label && instead)
-              this.deps.prompts.setModel(doc.uri, instead, `instead of ${intended} (pre-dispatch check)`);
+            if (!label || choice !== label || !instead) return;
+            this.deps.prompts.setModel(doc.uri, instead, `instead of ${intended} (pre-dispatch check)`);
+            return this.sendPrompt(doc.uri);
           });
         return;
       }
@@ -658,14 +656,6 @@ export class SessionActions {
     for (const t of this.scheduled.values()) clearTimeout(t);
     this.scheduled.clear();
   }
-}
-
-/** A model of a provider in the listing (its default, else its first). */
-function listingModel(listing: ProviderListing, providerID: string): ModelRef | null {
-  const p = listing.providers.find((x) => x.id === providerID);
-  if (!p) return null;
-  const modelID = p.defaultModel ?? p.models[0];
-  return modelID ? { providerID, modelID } : null;
 }
 
 /** A quick pick of models; marked, disconnected or walled providers are listed but refused. */
