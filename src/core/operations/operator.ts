@@ -30,7 +30,9 @@ import {
   type ModelChoice,
   type WorktreeInventory,
 } from '../actions';
+import { answerRequest } from '../actions/answer';
 import { gitInventory } from '../actions/git-inventory';
+import type { DecisionBasis } from '../actions/reverify';
 import type { BackendClient } from '../backend/client';
 import { MIN_SPACING_MS } from '../health/verdict';
 import type { ModelRef, ProviderListing } from '../model';
@@ -44,6 +46,7 @@ import { logLine, outcomeOf, type ActionOutcome, type PromptKind, type RetryOf }
 import { abortOutcome, dispatchOutcome, recoverOutcome, wakeOutcome, type OutcomeBase } from './outcomes';
 import { ReportBook } from './reports';
 import { ScheduledRetries } from './retries';
+import type { SessionLocker } from './lock';
 import { InProcessSessionLock, type SessionLock } from './session-lock';
 import { composeForRow } from './row-prompt';
 import { systemTimers, type Timers } from './timers';
@@ -92,6 +95,8 @@ export interface OperatorOptions {
   /** Where the worktree inventory of a wake prompt comes from; default the backend, then git. */
   inventory?: (client: BackendClient) => WorktreeInventory[];
   waits?: { abortMs: number; confirmMs: number };
+  /** The machine-wide per-session lock held around each POST; default that of the state directory (SESSION_OPS_STATE_DIR ...). */
+  postLocker?: SessionLocker;
 }
 
 export type PermissionReply = 'once' | 'always' | 'reject';
@@ -237,6 +242,8 @@ export class Operator {
           abortFirst,
           abort: { waitMs: this.waits.abortMs },
           confirm: { withinMs: this.waits.confirmMs },
+          // An automatic wake acts on the row's samples: refused as stale when the session moved since.
+          basis: options.automatic ? rowBasis(row) : null,
         });
         return wakeOutcome(base, result, kind, {
           kind: 'send',
@@ -424,7 +431,12 @@ export class Operator {
         this.book.start(row.key, action, runningText);
         try {
           const client = await this.o.monitor.client(row.backendKey);
-          const ctx: ActionContext = { backend: client, directory: row.directory, clock: this.o.actionClock };
+          const ctx: ActionContext = {
+            backend: client,
+            directory: row.directory,
+            clock: this.o.actionClock,
+            locker: this.o.postLocker,
+          };
           return await run(ctx, base);
         } catch (err) {
           this.book.finish(row.key, 'failed', `failed: ${describeError(err)}`);
@@ -452,19 +464,21 @@ export class Operator {
     rowText: string,
     send: (client: BackendClient) => Promise<unknown>,
   ): Promise<ActionOutcome> {
-    return this.act(row, 'answer', 'answering', {}, async (_ctx, base) => {
-      try {
-        await send(await this.o.monitor.client(row.backendKey));
-        return outcomeOf(base, { outcome: 'answered', rowText, message: logText });
-      } catch (err) {
-        const message = `answer not sent: ${describeError(err)}`;
-        return outcomeOf(base, {
-          outcome: 'failed',
-          rowText: message,
-          message,
-          notice: { level: 'error', text: message },
-        });
-      }
+    return this.act(row, 'answer', 'answering', {}, async (ctx, base) => {
+      const client = await this.o.monitor.client(row.backendKey);
+      const result = await answerRequest(ctx, {
+        sessionId: row.id,
+        requestID: requestID(row),
+        send: () => send(client),
+      });
+      if (result.outcome === 'answered') return outcomeOf(base, { outcome: 'answered', rowText, message: logText });
+      const refused = result.outcome === 'refused';
+      return outcomeOf(base, {
+        outcome: refused ? 'refused' : 'failed',
+        rowText: refused ? `refused: ${result.refusal.reason}` : result.message,
+        message: result.message,
+        notice: { level: refused ? 'warning' : 'error', text: result.message },
+      });
     });
   }
 
@@ -487,6 +501,17 @@ export class Operator {
 
 function label(row: SessionRow): string {
   return row.title ?? row.id;
+}
+
+function requestID(row: SessionRow): string {
+  if (!row.waiting) throw new Error(`"${label(row)}" is not waiting for a person`);
+  return row.waiting.requestID;
+}
+
+/** The samples an automatic decision rests on: the row's latest sample. */
+export function rowBasis(row: SessionRow): DecisionBasis {
+  const latest = row.evidence.latest;
+  return { state: latest.state, newestId: latest.newestId, newestRole: latest.newestRole };
 }
 
 function waitingFor(

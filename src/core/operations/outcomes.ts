@@ -18,6 +18,13 @@ export function abortOutcome(base: OutcomeBase, result: AbortResult): ActionOutc
         text: `"${base.label}" aborted and reads idle. Prompts queued before the abort may never fire: re-send them.`,
       },
     });
+  if (result.outcome === 'refused')
+    return outcomeOf(base, {
+      outcome: 'refused',
+      rowText: `refused: ${result.refusal?.reason ?? result.message}`,
+      message: result.message,
+      notice: { level: 'warning', text: `"${base.label}": ${result.message}` },
+    });
   return outcomeOf(base, {
     outcome: result.outcome === 'error' ? 'failed' : 'not-idle',
     rowText: result.message,

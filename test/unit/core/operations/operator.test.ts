@@ -215,15 +215,18 @@ describe('core/operations/operator', function () {
     const d = server.directory(DIR);
     const clicked = d.addSession({ state: 'idle', title: 'clicked' });
     const automatic = d.addSession({ state: 'idle', title: 'automatic' });
-    for (const id of [clicked, automatic])
-      d.addMessage(id, { text: 'I will continue later', info: { providerID: 'openai', modelID: 'gpt-5' } });
+    const newest = [clicked, automatic].map((id) =>
+      d.addMessage(id, { text: 'I will continue later', info: { providerID: 'openai', modelID: 'gpt-5' } }),
+    );
     rows = [row(clicked)];
 
     const byClick = await operator.wake(rows[0]);
     assert.equal(byClick.outcome, 'confirmed', byClick.message);
 
     operator.updateSettings({ ...settings, automatic: { ...OFF, wakeIdle: true } });
-    rows = [row(automatic)];
+    // The row the policy decides on carries the session's newest message (an automatic wake re-verifies it).
+    const sampled = row(automatic).evidence.latest;
+    rows = [row(automatic, { evidence: { earlier: null, latest: { ...sampled, newestId: newest[1] } } })];
     const acted = nextOutcome();
     changed();
     const byPolicy = await acted;
