@@ -1,0 +1,2 @@
+/** Paths of `prometheus` and `promtool`, installing Debian's prometheus package when missing (see ensure-prometheus.mjs). */
+export function ensurePrometheus(log?: (message: string) => void): { prometheus: string; promtool: string };
