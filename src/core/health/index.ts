@@ -24,6 +24,7 @@ export { assessSession, unreadableAssessment, type AssessOptions } from './asses
 export { headline, type Headline, type HeadlineInput } from './precedence';
 export { SampleHistory, type SampleHistoryOptions } from './sample-history';
 export { collectSettledSamples, assessSettled, type SettledSamples, type SettledSamplesOptions } from './sampling';
+export { sampleDirectoryOnce, listedIds, type SampleDirectoryOptions, type SamplingBackend } from './sample-directory';
 export { recordWalls, type MarkRecorder } from './record-walls';
 export {
   buildStatusDocument,

@@ -1,21 +1,20 @@
-// "Sample until settled": the one sampling loop of the CLI's status and of recovery (the
-// recover action, from the CLI and the editor). It samples a directory, waits `spacingMs`, samples again, and
-// goes on (up to `maxSamples` samples in all) while a session of interest has no settled verdict.
-// On a backend with an event stream (capabilities.events) it reads the stream between samples
-// (read-only), so a session whose output is still streaming is not called hung; on a backend
-// without quota objects (capabilities.quotaObjects false) it records the walls it sees in the
-// client's mark book. The caller owns the client and closes it.
-import type { BackendClient, SampleRound } from '../backend/client';
+// "Sample until settled": the loop of the CLI's status and of recovery (the recover action, from
+// the CLI and the editor). It samples a directory (./sample-directory.ts, the step the session
+// monitor's rounds take too), waits `spacingMs`, samples again, and goes on (up to `maxSamples`
+// samples in all) while a session of interest has no settled verdict. On a backend with an event
+// stream (capabilities.events) it reads the stream between samples (read-only), so a session
+// whose output is still streaming is not called hung; on a backend without quota objects
+// (capabilities.quotaObjects false) the walls it sees go into the client's mark book. The caller
+// owns the client and closes it.
+import type { SampleRound } from '../backend/client';
 import { ActivityCounter } from '../backend/activity';
 import { readEventStream } from '../backend/events';
 import type { Dialect, EpochMs, ProviderListing, SessionAssessment } from '../model';
 import { assessSession, unreadableAssessment, type AssessOptions } from './assess';
-import { recordWalls } from './record-walls';
+import { sampleDirectoryOnce, type SamplingBackend } from './sample-directory';
 import { SampleHistory } from './sample-history';
 
-/** What sampling needs of a backend client: a real BackendClient, or the narrower one of an action. */
-export type SamplingBackend = Pick<BackendClient, 'sampleRound'> &
-  Partial<Pick<BackendClient, 'capabilities' | 'marks' | 'dialect' | 'transport'>>;
+export type { SamplingBackend } from './sample-directory';
 
 export interface SettledSamplesOptions {
   /** Time between two samples (the spec: 30-60 s). */
@@ -71,12 +70,14 @@ export async function collectSettledSamples(
   let reader: Promise<unknown> | null = null;
   const rounds: SampleRound[] = [];
   const sample = async (): Promise<SampleRound> => {
-    const narrow = options.narrow && options.sessionIds ? { sessionIds: new Set(options.sessionIds) } : {};
-    const round = await client.sampleRound(directory, { activity, signal: options.signal, ...narrow });
+    const narrow = options.narrow && options.sessionIds ? new Set(options.sessionIds) : undefined;
+    const round = (await sampleDirectoryOnce(client, directory, history, {
+      activity,
+      sessionIds: narrow,
+      signal: options.signal,
+      retryWaitMs: options.retryWaitMs,
+    }))!;
     rounds.push(round);
-    history.add(...round.samples);
-    if (client.capabilities?.quotaObjects === false && client.marks)
-      recordWalls(client.marks, round.samples, { retryWaitMs: options.retryWaitMs });
     return round;
   };
   const result = (latest: SampleRound): SettledSamples => ({

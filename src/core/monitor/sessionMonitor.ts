@@ -10,147 +10,40 @@
 // starts a spacing after its previous one ended (a slow backend never overlaps itself nor delays
 // the others), and a directory is sampled by one request chain at a time. An event naming a
 // session re-samples that session only (the list, plus its newest message). Never imports 'vscode'.
-import {
-  ActivityCounter,
-  BackendError,
-  QuotaMarkBook,
-  readEventStream,
-  readGlobalEventStream,
-  type BackendClient,
-  type BackendEvent,
-  type GlobalBackendEvent,
-  type EventStreamState,
-  type SampleRound,
-} from '../backend';
+import { BackendError, type BackendClient, type BackendEvent } from '../backend';
 import type { BackendConfig } from '../config/backends';
-import { directorySessionKey, joinKey } from '../ids';
-import type { MonitorSettings } from '../settings/operator-settings';
-import { allFreeAt, assessSession, MIN_SPACING_MS, recordWalls, SampleHistory, unreadableAssessment } from '../health';
-import type { Dialect, EpochMs, ProviderListing, SessionSample, TodoProgress } from '../model';
-import { orderByParent, type Badge, type SessionRow } from './row';
+import { allFreeAt, MIN_SPACING_MS, SampleHistory, sampleDirectoryOnce } from '../health';
+import { directorySessionKey } from '../ids';
+import type { EpochMs, ProviderListing, TodoProgress } from '../model';
+import { updateDirectoryRows } from './directory-rows';
+import { isNudge, syncEventStreams } from './event-streams';
+import type { SessionRow } from './row';
+import { closeRuntime, newRuntime, sameConfig, StaleRuntime, type BackendRuntime } from './runtime';
 import { sameRow } from './same-row';
-import { toRow } from './to-row';
+import type {
+  BackendState,
+  MonitorChange,
+  MonitorOptions,
+  MonitorSettingOptions,
+  MonitorStats,
+  Transition,
+} from './types';
 
 export { badgeOf } from './to-row';
-
-export interface MonitorCredentials {
-  username: string;
-  password: string;
-}
-
-/**
- * The operator settings (src/core/settings/operator-settings.ts) in milliseconds; those marked
- * optional fall back to the model's defaults. `providers` absent or null: any connected provider.
- */
-type MonitorSettingOptions = Pick<MonitorSettings, 'spacingMs' | 'resetWithinReachMs' | 'useEventStream'> &
-  Partial<Pick<MonitorSettings, 'retryWaitMs' | 'markMaxAgeMs' | 'toolCeilingMs'>> & {
-    providers?: MonitorSettings['providers'] | null;
-  };
-
-export interface MonitorOptions extends MonitorSettingOptions {
-  /** Builds a client; pass `marks` on as BackendClientOptions.marks so no quota mark is forgotten. */
-  createClient: (
-    config: BackendConfig,
-    credentials: MonitorCredentials | undefined,
-    marks: QuotaMarkBook,
-  ) => BackendClient;
-  getCredentials: (config: BackendConfig) => Promise<MonitorCredentials | undefined>;
-  /** Shortest spacing a verdict accepts (the spec's 30 s; only tests lower it). */
-  minSpacingMs?: number;
-  /** How long a provider listing is reused (stock opencode sends ~6.4 MB). Default 5 min. */
-  providerMaxAgeMs?: number;
-  /** Coalescing delay for event nudges. Default 150 ms. */
-  nudgeDelayMs?: number;
-  now?: () => EpochMs;
-  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
-}
-
-export interface DirectoryState {
-  directory: string;
-  rows: SessionRow[];
-  error: string | null;
-  /** Sessions whose newest message could not be read this round. */
-  partialErrors: Array<{ sessionId: string; message: string }>;
-  /** The last whole round listed more sessions than are sampled per directory per round (src/core/backend/limits.ts). */
-  truncated: { listed: number; kept: number } | null;
-}
-
-export interface BackendState {
-  config: BackendConfig;
-  status: 'loading' | 'ok' | 'error';
-  error: string | null;
-  dialect: Dialect | null;
-  directories: DirectoryState[];
-  providers: ProviderListing | null;
-  providersError: string | null;
-  allFreeAt: EpochMs | null;
-  eventStream: EventStreamState | null;
-  lastRoundAt: EpochMs | null;
-}
-
-/** `waiting`: a session turned to wait for a person (a new permission or question): notify once. */
-export type TransitionKind = 'hung' | 'waiting' | 'quota-wall' | 'report';
-
-export interface Transition {
-  kind: TransitionKind;
-  row: SessionRow;
-}
-
-export interface MonitorChange {
-  /** Backends whose structure (directories, session set, status) changed: re-render the subtree. */
-  structural: string[];
-  /** Rows whose content changed. */
-  rows: SessionRow[];
-  /** Providers changed. */
-  providers: boolean;
-}
-
-/** Counters for the load run (bench/views --load) and the leak tests. */
-export interface MonitorStats {
-  /** Backend rounds started (scheduled or refresh()). */
-  rounds: number;
-  /** Directory samples started, whole (`samples`) and for named sessions (`partialSamples`). */
-  samples: number;
-  partialSamples: number;
-  /** A directory sample started while another of the same directory ran (must stay 0). */
-  overlaps: number;
-  /** Timers pending now: backend schedules and nudge delays. */
-  timers: number;
-  /** Event streams open now (one per directory of a backend with a stream). */
-  streams: number;
-  /** Clients created and not closed. */
-  clients: number;
-}
+export { isNudge } from './event-streams';
+export type {
+  BackendState,
+  DirectoryState,
+  MonitorChange,
+  MonitorCredentials,
+  MonitorOptions,
+  MonitorSettingOptions,
+  MonitorStats,
+  Transition,
+  TransitionKind,
+} from './types';
 
 const EMPTY_LISTING: ProviderListing = { providers: [], connected: [] };
-
-interface BackendRuntime {
-  state: BackendState;
-  client: BackendClient | null;
-  /** Per directory: the recent samples of its sessions. */
-  history: Map<string, SampleHistory>;
-  /** Quota marks of a backend without quota objects; handed to every client of this backend. */
-  marks: QuotaMarkBook;
-  /** Set when the runtime was replaced or the monitor disposed: late work must not touch it. */
-  closed: boolean;
-  badges: Map<string, Badge>;
-  events: AbortController | null;
-  /** Per directory: a pending nudge and what it re-samples (null: the whole directory). */
-  nudges: Map<string, { timer: ReturnType<typeof setTimeout>; sessions: Set<string> | null }>;
-  /** Per directory: the sample running or queued last (`partial`: for named sessions). */
-  inFlight: Map<string, { run: Promise<void>; partial: boolean }>;
-  /** Directories being sampled right now (the overlap guard). */
-  sampling: Set<string>;
-  /** The backend's own schedule: its next round, and the round running. */
-  timer: ReturnType<typeof setTimeout> | undefined;
-  round: Promise<void> | undefined;
-  providersAt: EpochMs;
-  providerRefresh: boolean;
-  /** Output events seen on the event stream per directory: a live signal between two samples. */
-  activity: Map<string, ActivityCounter>;
-  /** Todo progress per session (directory + id), read when first seen and on todo.updated events. */
-  todos: Map<string, TodoProgress | null>;
-}
 
 export class SessionMonitor {
   private runtimes = new Map<string, BackendRuntime>();
@@ -200,10 +93,10 @@ export class SessionMonitor {
         next.set(config.key, old);
         continue;
       }
-      if (old) this.closeRuntime(old);
-      next.set(config.key, this.newRuntime(config));
+      if (old) closeRuntime(old);
+      next.set(config.key, newRuntime(config, undefined, this.now, this.options.markMaxAgeMs));
     }
-    for (const [key, rt] of this.runtimes) if (!next.has(key)) this.closeRuntime(rt);
+    for (const [key, rt] of this.runtimes) if (!next.has(key)) closeRuntime(rt);
     this.runtimes = next;
     this.rowsCache = null;
     this.emit({ structural: [...next.keys()], rows: [], providers: true });
@@ -214,8 +107,8 @@ export class SessionMonitor {
   resetClient(backendKey: string): void {
     const rt = this.runtimes.get(backendKey);
     if (!rt) return;
-    this.closeRuntime(rt);
-    const fresh = this.newRuntime(rt.state.config, rt.marks);
+    closeRuntime(rt);
+    const fresh = newRuntime(rt.state.config, rt.marks, this.now, this.options.markMaxAgeMs);
     fresh.history = rt.history;
     fresh.badges = rt.badges;
     this.runtimes.set(backendKey, fresh);
@@ -327,62 +220,12 @@ export class SessionMonitor {
   dispose(): void {
     this.disposed = true;
     this.active = false;
-    for (const rt of this.runtimes.values()) this.closeRuntime(rt);
+    for (const rt of this.runtimes.values()) closeRuntime(rt);
     this.listeners.clear();
     this.transitionListeners.clear();
   }
 
   // ---- internals ---------------------------------------------------------------------------
-
-  private newRuntime(config: BackendConfig, marks?: QuotaMarkBook): BackendRuntime {
-    return {
-      state: {
-        config,
-        status: 'loading',
-        error: null,
-        dialect: null,
-        directories: config.directories.map((directory) => ({
-          directory,
-          rows: [],
-          error: null,
-          partialErrors: [],
-          truncated: null,
-        })),
-        providers: null,
-        providersError: null,
-        allFreeAt: null,
-        eventStream: null,
-        lastRoundAt: null,
-      },
-      client: null,
-      history: new Map(),
-      marks: marks ?? new QuotaMarkBook(this.now, { maxAgeMs: this.options.markMaxAgeMs }),
-      closed: false,
-      badges: new Map(),
-      events: null,
-      nudges: new Map(),
-      inFlight: new Map(),
-      sampling: new Set(),
-      timer: undefined,
-      round: undefined,
-      providersAt: 0,
-      providerRefresh: true,
-      activity: new Map(),
-      todos: new Map(),
-    };
-  }
-
-  private closeRuntime(rt: BackendRuntime): void {
-    rt.closed = true;
-    rt.events?.abort();
-    rt.events = null;
-    for (const n of rt.nudges.values()) clearTimeout(n.timer);
-    rt.nudges.clear();
-    clearTimeout(rt.timer);
-    rt.timer = undefined;
-    void rt.client?.close().catch(() => undefined);
-    rt.client = null;
-  }
 
   private async clientFor(rt: BackendRuntime): Promise<BackendClient> {
     if (rt.closed) throw new StaleRuntime();
@@ -458,6 +301,10 @@ export class SessionMonitor {
     }
   }
 
+  /**
+   * One sample of a directory (health/sampleDirectoryOnce: the step the CLI's loop takes too), with
+   * the provider listing read beside it, turned into the directory's rows; listeners hear what changed.
+   */
   private async sampleDirectoryNow(
     rt: BackendRuntime,
     directory: string,
@@ -466,7 +313,6 @@ export class SessionMonitor {
     const key = rt.state.config.key;
     const dirState = rt.state.directories.find((d) => d.directory === directory);
     if (!dirState) return;
-    let round: SampleRound;
     const wasStatus = rt.state.status;
     const hadError = dirState.error;
     // The provider listing (at start, on demand, after a new quota wall, when old) is read in
@@ -477,16 +323,18 @@ export class SessionMonitor {
       c.listProviders(directory, needProviders ? {} : { maxAgeMs: Number.MAX_SAFE_INTEGER }),
     );
     providersRead.catch(() => undefined);
-    let client: BackendClient;
+    const history = this.historyFor(rt, directory);
+    let round;
     try {
-      client = await this.clientFor(rt);
-      const activity = rt.events ? rt.activity.get(directory) : undefined;
-      round = await client.sampleRound(directory, {
-        ...(activity ? { activity } : {}),
-        ...(sessionIds ? { sessionIds } : {}),
+      const client = await this.clientFor(rt);
+      round = await sampleDirectoryOnce(client, directory, history, {
+        activity: rt.events ? rt.activity.get(directory) : undefined,
+        sessionIds: sessionIds ?? undefined,
+        marks: rt.marks,
+        retryWaitMs: this.options.retryWaitMs,
+        stale: () => rt.closed,
       });
-      if (rt.closed) return;
-      if (!round.partial) activity?.retain(listedIds(round));
+      if (round === null) return;
       rt.state.dialect = round.dialect ?? rt.state.dialect;
     } catch (err) {
       if (rt.closed || err instanceof StaleRuntime) return;
@@ -509,8 +357,6 @@ export class SessionMonitor {
     rt.state.lastRoundAt = round.at;
     this.syncEvents(rt);
 
-    if (client.capabilities?.quotaObjects === false)
-      recordWalls(rt.marks, round.samples, { retryWaitMs: this.options.retryWaitMs });
     const now = this.now();
     let providersChanged: boolean;
     try {
@@ -532,112 +378,31 @@ export class SessionMonitor {
       rt.state.providersError = message;
     }
 
-    const listing = rt.state.providers ?? EMPTY_LISTING;
-    const seen = new Set<string>();
-    const changedRows: SessionRow[] = [];
-    const before = new Map(dirState.rows.map((r) => [r.id, r]));
-    const rows: SessionRow[] = [];
-    let newWall = false;
-    const history = this.historyFor(rt, directory);
-    history.add(...round.samples);
-    if (!round.partial) history.retain(listedIds(round));
     history.prune(now);
-    const assessOptions = {
-      now,
-      resetWithinReachMs: this.options.resetWithinReachMs,
-      providers: this.options.providers,
-      minSpacingMs: this.options.minSpacingMs ?? MIN_SPACING_MS,
-      retryWaitMs: this.options.retryWaitMs,
-      toolCeilingMs: this.options.toolCeilingMs,
-    };
-    const built: SessionRow[] = round.samples.map((sample) => {
-      const baseline = history.baseline(sample);
-      const assessment = assessSession(baseline ? [baseline, sample] : [sample], listing, assessOptions);
-      return toRow({
-        backendKey: key,
-        directory,
-        assessment,
-        baseline,
-        latest: sample,
-        history: history.samples(sample.session.id),
-        listing,
-      });
+    const client = rt.client;
+    const update = updateDirectoryRows(dirState, round, history, {
+      backendKey: key,
+      listing: rt.state.providers ?? EMPTY_LISTING,
+      assess: {
+        now,
+        resetWithinReachMs: this.options.resetWithinReachMs,
+        providers: this.options.providers,
+        minSpacingMs: this.options.minSpacingMs ?? MIN_SPACING_MS,
+        retryWaitMs: this.options.retryWaitMs,
+        toolCeilingMs: this.options.toolCeilingMs,
+      },
+      badges: rt.badges,
+      todos: rt.todos,
+      readTodos: client?.capabilities?.todos ? (id) => this.readTodos(rt, client, directory, id) : null,
+      onTransition: (t) => {
+        for (const l of this.transitionListeners) l(t);
+      },
     });
-    // A session whose newest message could not be read (vanished, or the read failed): unknown, with the reason.
-    for (const u of round.unreadable) {
-      const latest: SessionSample = { at: u.at, session: u.session, newest: null };
-      built.push(
-        toRow({
-          backendKey: key,
-          directory,
-          assessment: unreadableAssessment(u.session, u.error.message),
-          baseline: null,
-          latest,
-          history: [],
-          listing,
-        }),
-      );
-    }
-    for (const row of built) {
-      const id = row.id;
-      seen.add(id);
-      const hkey = directorySessionKey(directory, id);
-      if (rt.client?.capabilities?.todos && !rt.todos.has(hkey)) this.readTodos(rt, rt.client, directory, id);
-      row.todos = rt.todos.get(hkey) ?? null;
-      const prev = before.get(id);
-      if (!prev || !sameRow(prev, row)) changedRows.push(row);
-      const prevBadge = rt.badges.get(hkey);
-      if (prevBadge !== undefined && prevBadge !== row.badge) {
-        const kind: TransitionKind | null =
-          row.badge === 'hung'
-            ? 'hung'
-            : row.badge === 'waiting'
-              ? 'waiting'
-              : row.badge === 'quota-wall'
-                ? 'quota-wall'
-                : row.badge.startsWith('report-')
-                  ? 'report'
-                  : null;
-        if (kind) for (const l of this.transitionListeners) l({ kind, row });
-      }
-      if (row.quotaWall && (!prev || !prev.quotaWall)) newWall = true;
-      rt.badges.set(hkey, row.badge);
-      rows.push(row);
-    }
-    let setChanged: boolean;
-    let truncationChanged = false;
-    if (round.partial) {
-      // Named sessions only: the others keep their rows; a session added or gone since the last
-      // whole sample needs one (queued after this sample).
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      const listedList = listedIds(round);
-      const listed = new Set(listedList);
-      const kept = dirState.rows.filter((r) => listed.has(r.id) || byId.has(r.id)).map((r) => byId.get(r.id) ?? r);
-      const listChanged = listedList.length !== before.size || listedList.some((id) => !before.has(id));
-      if (listChanged) void this.sampleDirectory(rt, directory);
-      dirState.partialErrors = [
-        ...dirState.partialErrors.filter((e) => !seen.has(e.sessionId)),
-        ...round.errors.map((e) => ({ sessionId: e.sessionId, message: e.error.message })),
-      ];
-      setChanged = kept.length !== before.size || kept.some((r) => !before.has(r.id));
-      dirState.rows = orderByParent(kept);
-    } else {
-      dirState.partialErrors = round.errors.map((e) => ({ sessionId: e.sessionId, message: e.error.message }));
-      const truncated = round.truncated ?? null;
-      if (truncated?.listed !== dirState.truncated?.listed || truncated?.kept !== dirState.truncated?.kept)
-        truncationChanged = true;
-      dirState.truncated = truncated;
-      for (const id of before.keys()) {
-        if (seen.has(id)) continue;
-        rt.badges.delete(directorySessionKey(directory, id));
-        rt.todos.delete(directorySessionKey(directory, id));
-      }
-      setChanged = rows.length !== before.size || rows.some((r) => !before.has(r.id));
-      dirState.rows = orderByParent(rows);
-    }
+    if (update.needsWholeSample) void this.sampleDirectory(rt, directory);
     this.rowsCache = null;
-    if (newWall) rt.providerRefresh = true;
-    const statusChanged = wasStatus !== 'ok' || hadError !== null || truncationChanged;
+    if (update.newWall) rt.providerRefresh = true;
+    const { setChanged, changedRows } = update;
+    const statusChanged = wasStatus !== 'ok' || hadError !== null || update.truncationChanged;
     if (setChanged || statusChanged || changedRows.length > 0 || providersChanged) {
       this.emit({
         structural: setChanged || statusChanged ? [key] : [],
@@ -654,59 +419,15 @@ export class SessionMonitor {
       !rt.closed &&
       this.options.useEventStream &&
       rt.client?.capabilities?.events === true;
-    if (!want) {
-      if (rt.events) {
-        rt.events.abort();
-        rt.events = null;
-        rt.state.eventStream = 'stopped';
-      }
-      return;
-    }
-    if (rt.events) return;
-    const controller = new AbortController();
-    rt.events = controller;
-    const client = rt.client!;
     const key = rt.state.config.key;
-    const directories = rt.state.config.directories;
-    for (const directory of directories) rt.activity.set(directory, new ActivityCounter());
-    const onDirectoryEvent = (directory: string, e: BackendEvent) => {
-      rt.activity.get(directory)?.onEvent(e);
-      if (e.type === 'todo.updated' && e.sessionID) this.onTodos(rt, directory, e.sessionID, e.todos ?? null);
-      if (isNudge(e)) this.nudge(key, directory, e.sessionID);
-    };
-    const onState = (s: EventStreamState) => {
-      rt.state.eventStream = s;
-    };
-    const fail = (err: unknown) =>
-      this.options.log?.('warn', `event stream ${rt.state.config.baseUrl}: ${describeError(err)}`);
-    const perDirectory = () => {
-      for (const directory of directories) {
-        void readEventStream(client.transport, {
-          directory,
-          signal: controller.signal,
-          onEvent: (e) => onDirectoryEvent(directory, e),
-          onState,
-        }).catch(fail);
-      }
-    };
-    if (!client.capabilities?.globalEvents) {
-      perDirectory();
-      return;
-    }
-    // One GET /global/event per backend; its events name their directory. A server without it
-    // ('unsupported') falls back to one GET /event per directory.
-    const byDirectory = new Map(directories.map((d) => [sameDirectoryKey(d), d]));
-    void readGlobalEventStream(client.transport, {
-      signal: controller.signal,
-      onEvent: (g: GlobalBackendEvent) => {
-        const directory = g.directory === null ? undefined : byDirectory.get(sameDirectoryKey(g.directory));
-        if (directory !== undefined) onDirectoryEvent(directory, g.event);
+    syncEventStreams(rt, want, {
+      onEvent: (directory: string, e: BackendEvent) => {
+        if (e.type === 'todo.updated' && e.sessionID) this.onTodos(rt, directory, e.sessionID, e.todos ?? null);
+        if (isNudge(e)) this.nudge(key, directory, e.sessionID);
       },
-      onState: (s) => {
-        onState(s);
-        if (s === 'unsupported' && !controller.signal.aborted) perDirectory();
-      },
-    }).catch(fail);
+      onError: (err: unknown) =>
+        this.options.log?.('warn', `event stream ${rt.state.config.baseUrl}: ${describeError(err)}`),
+    });
   }
 
   /** Reads a session's todo list once (when first seen); later updates come with todo.updated. */
@@ -739,44 +460,8 @@ export class SessionMonitor {
   }
 }
 
-/** Every session the round's list named. */
-function listedIds(round: SampleRound): string[] {
-  return round.listed ?? [...round.samples, ...round.unreadable].map((x) => x.session.id);
-}
-
-/** Directories compared without trailing separators. */
-function sameDirectoryKey(directory: string): string {
-  return directory.length > 1 ? directory.replace(/[\\/]+$/, '') : directory;
-}
-
-const NUDGES = new Set([
-  'session.status',
-  'session.idle',
-  'session.error',
-  'message.updated',
-  'todo.updated',
-  'session.created',
-  'session.deleted',
-]);
-
-/** Events that mean "sample this directory soon": state changes, and every permission.* / question.* event. */
-export function isNudge(e: BackendEvent): boolean {
-  return NUDGES.has(e.type) || e.type.startsWith('permission.') || e.type.startsWith('question.');
-}
-
-function sameConfig(a: BackendConfig, b: BackendConfig): boolean {
-  return a.baseUrl === b.baseUrl && a.name === b.name && joinKey(...a.directories) === joinKey(...b.directories);
-}
-
 export function describeError(err: unknown): string {
   if (err instanceof BackendError) return err.message;
   if (err instanceof Error) return err.message;
   return String(err);
-}
-
-/** Thrown inside the monitor when a runtime was replaced during an await. */
-class StaleRuntime extends Error {
-  constructor() {
-    super('backend runtime replaced');
-  }
 }

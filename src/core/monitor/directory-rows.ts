@@ -1,0 +1,136 @@
+// Turns one sample round of a directory into its rows: each sampled session assessed on its pair
+// of samples (health/assessSession) and made a row (toRow), each unreadable one an unknown row with
+// the reason; badge transitions reported; a whole round replaces the directory's rows, a partial
+// one (named sessions) replaces only theirs. Touches only the directory's state and the runtime's
+// per-session maps it is given.
+import type { SampleRound } from '../backend';
+import { assessSession, listedIds, unreadableAssessment, type AssessOptions, type SampleHistory } from '../health';
+import { directorySessionKey } from '../ids';
+import type { ProviderListing, SessionSample, TodoProgress } from '../model';
+import { orderByParent, type Badge, type SessionRow } from './row';
+import { sameRow } from './same-row';
+import { toRow } from './to-row';
+import type { DirectoryState, Transition, TransitionKind } from './types';
+
+export interface DirectoryRowsContext {
+  backendKey: string;
+  listing: ProviderListing;
+  assess: AssessOptions;
+  /** The badge last shown per session (directory + id): transitions are changes of it. */
+  badges: Map<string, Badge>;
+  /** Todo progress per session (directory + id). */
+  todos: Map<string, TodoProgress | null>;
+  /** Reads the todo list of a session seen for the first time (null: the backend keeps none). */
+  readTodos: ((sessionId: string) => void) | null;
+  onTransition: (t: Transition) => void;
+}
+
+export interface DirectoryRowsUpdate {
+  /** The set of sessions changed (rows added or gone). */
+  setChanged: boolean;
+  /** Rows whose content changed. */
+  changedRows: SessionRow[];
+  truncationChanged: boolean;
+  /** A session came to a quota wall: the provider listing is worth reading again. */
+  newWall: boolean;
+  /** A partial round listed sessions added or gone: the directory needs a whole sample. */
+  needsWholeSample: boolean;
+}
+
+export function updateDirectoryRows(
+  dirState: DirectoryState,
+  round: SampleRound,
+  history: SampleHistory,
+  ctx: DirectoryRowsContext,
+): DirectoryRowsUpdate {
+  const { backendKey, listing } = ctx;
+  const directory = dirState.directory;
+  const seen = new Set<string>();
+  const changedRows: SessionRow[] = [];
+  const before = new Map(dirState.rows.map((r) => [r.id, r]));
+  const rows: SessionRow[] = [];
+  let newWall = false;
+  let needsWholeSample = false;
+  const built: SessionRow[] = round.samples.map((sample) => {
+    const baseline = history.baseline(sample);
+    const assessment = assessSession(baseline ? [baseline, sample] : [sample], listing, ctx.assess);
+    return toRow({
+      backendKey,
+      directory,
+      assessment,
+      baseline,
+      latest: sample,
+      history: history.samples(sample.session.id),
+      listing,
+    });
+  });
+  // A session whose newest message could not be read (vanished, or the read failed): unknown, with the reason.
+  for (const u of round.unreadable) {
+    const latest: SessionSample = { at: u.at, session: u.session, newest: null };
+    built.push(
+      toRow({
+        backendKey,
+        directory,
+        assessment: unreadableAssessment(u.session, u.error.message),
+        baseline: null,
+        latest,
+        history: [],
+        listing,
+      }),
+    );
+  }
+  for (const row of built) {
+    const id = row.id;
+    seen.add(id);
+    const hkey = directorySessionKey(directory, id);
+    if (ctx.readTodos && !ctx.todos.has(hkey)) ctx.readTodos(id);
+    row.todos = ctx.todos.get(hkey) ?? null;
+    const prev = before.get(id);
+    if (!prev || !sameRow(prev, row)) changedRows.push(row);
+    const prevBadge = ctx.badges.get(hkey);
+    if (prevBadge !== undefined && prevBadge !== row.badge) {
+      const kind = transitionKind(row.badge);
+      if (kind) ctx.onTransition({ kind, row });
+    }
+    if (row.quotaWall && (!prev || !prev.quotaWall)) newWall = true;
+    ctx.badges.set(hkey, row.badge);
+    rows.push(row);
+  }
+  let setChanged: boolean;
+  let truncationChanged = false;
+  if (round.partial) {
+    // Named sessions only: the others keep their rows; a session added or gone since the last
+    // whole sample needs one (queued after this sample).
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const listedList = listedIds(round);
+    const listed = new Set(listedList);
+    const kept = dirState.rows.filter((r) => listed.has(r.id) || byId.has(r.id)).map((r) => byId.get(r.id) ?? r);
+    needsWholeSample = listedList.length !== before.size || listedList.some((id) => !before.has(id));
+    dirState.partialErrors = [
+      ...dirState.partialErrors.filter((e) => !seen.has(e.sessionId)),
+      ...round.errors.map((e) => ({ sessionId: e.sessionId, message: e.error.message })),
+    ];
+    setChanged = kept.length !== before.size || kept.some((r) => !before.has(r.id));
+    dirState.rows = orderByParent(kept);
+  } else {
+    dirState.partialErrors = round.errors.map((e) => ({ sessionId: e.sessionId, message: e.error.message }));
+    const truncated = round.truncated ?? null;
+    if (truncated?.listed !== dirState.truncated?.listed || truncated?.kept !== dirState.truncated?.kept)
+      truncationChanged = true;
+    dirState.truncated = truncated;
+    for (const id of before.keys()) {
+      if (seen.has(id)) continue;
+      ctx.badges.delete(directorySessionKey(directory, id));
+      ctx.todos.delete(directorySessionKey(directory, id));
+    }
+    setChanged = rows.length !== before.size || rows.some((r) => !before.has(r.id));
+    dirState.rows = orderByParent(rows);
+  }
+  return { setChanged, changedRows, truncationChanged, newWall, needsWholeSample };
+}
+
+/** The transition a new badge means (null: none worth telling). */
+function transitionKind(badge: Badge): TransitionKind | null {
+  if (badge === 'hung' || badge === 'waiting' || badge === 'quota-wall') return badge;
+  return badge.startsWith('report-') ? 'report' : null;
+}

@@ -1,0 +1,97 @@
+// The session monitor's types: its options (what the host passes in), the state it keeps per
+// backend and directory (what views read), and what it tells listeners (changes, transitions,
+// counters).
+import type { QuotaMarkBook, EventStreamState, BackendClient } from '../backend';
+import type { BackendConfig } from '../config/backends';
+import type { Dialect, EpochMs, ProviderListing } from '../model';
+import type { MonitorSettings } from '../settings/operator-settings';
+import type { SessionRow } from './row';
+
+export interface MonitorCredentials {
+  username: string;
+  password: string;
+}
+
+/**
+ * The operator settings (src/core/settings/operator-settings.ts) in milliseconds; those marked
+ * optional fall back to the model's defaults. `providers` absent or null: any connected provider.
+ */
+export type MonitorSettingOptions = Pick<MonitorSettings, 'spacingMs' | 'resetWithinReachMs' | 'useEventStream'> &
+  Partial<Pick<MonitorSettings, 'retryWaitMs' | 'markMaxAgeMs' | 'toolCeilingMs'>> & {
+    providers?: MonitorSettings['providers'] | null;
+  };
+
+export interface MonitorOptions extends MonitorSettingOptions {
+  /** Builds a client; pass `marks` on as BackendClientOptions.marks so no quota mark is forgotten. */
+  createClient: (
+    config: BackendConfig,
+    credentials: MonitorCredentials | undefined,
+    marks: QuotaMarkBook,
+  ) => BackendClient;
+  getCredentials: (config: BackendConfig) => Promise<MonitorCredentials | undefined>;
+  /** Shortest spacing a verdict accepts (the spec's 30 s; only tests lower it). */
+  minSpacingMs?: number;
+  /** How long a provider listing is reused (stock opencode sends ~6.4 MB). Default 5 min. */
+  providerMaxAgeMs?: number;
+  /** Coalescing delay for event nudges. Default 150 ms. */
+  nudgeDelayMs?: number;
+  now?: () => EpochMs;
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+}
+
+export interface DirectoryState {
+  directory: string;
+  rows: SessionRow[];
+  error: string | null;
+  /** Sessions whose newest message could not be read this round. */
+  partialErrors: Array<{ sessionId: string; message: string }>;
+  /** The last whole round listed more sessions than are sampled per directory per round (src/core/backend/limits.ts). */
+  truncated: { listed: number; kept: number } | null;
+}
+
+export interface BackendState {
+  config: BackendConfig;
+  status: 'loading' | 'ok' | 'error';
+  error: string | null;
+  dialect: Dialect | null;
+  directories: DirectoryState[];
+  providers: ProviderListing | null;
+  providersError: string | null;
+  allFreeAt: EpochMs | null;
+  eventStream: EventStreamState | null;
+  lastRoundAt: EpochMs | null;
+}
+
+/** `waiting`: a session turned to wait for a person (a new permission or question): notify once. */
+export type TransitionKind = 'hung' | 'waiting' | 'quota-wall' | 'report';
+
+export interface Transition {
+  kind: TransitionKind;
+  row: SessionRow;
+}
+
+export interface MonitorChange {
+  /** Backends whose structure (directories, session set, status) changed: re-render the subtree. */
+  structural: string[];
+  /** Rows whose content changed. */
+  rows: SessionRow[];
+  /** Providers changed. */
+  providers: boolean;
+}
+
+/** Counters for the load run (bench/views --load) and the leak tests. */
+export interface MonitorStats {
+  /** Backend rounds started (scheduled or refresh()). */
+  rounds: number;
+  /** Directory samples started, whole (`samples`) and for named sessions (`partialSamples`). */
+  samples: number;
+  partialSamples: number;
+  /** A directory sample started while another of the same directory ran (must stay 0). */
+  overlaps: number;
+  /** Timers pending now: backend schedules and nudge delays. */
+  timers: number;
+  /** Event streams open now (one per directory of a backend with a stream). */
+  streams: number;
+  /** Clients created and not closed. */
+  clients: number;
+}
