@@ -5,17 +5,17 @@
 import * as vscode from 'vscode';
 import { BackendClient } from '../core/backend';
 import { SessionMonitor } from '../core/monitor/sessionMonitor';
-import { AutomaticPolicy } from '../core/operations/automatic';
-import { OperationBook } from '../core/operations/book';
-import { Answers } from './actions/answers';
-import { AutomaticRunner } from './actions/automaticRunner';
-import { PromptDocuments } from './actions/promptDocuments';
-import { SessionActions } from './actions/sessionActions';
-import { registerCommands } from './commands';
+import type { OperationBook } from '../core/operations/book';
+import { Operator } from '../core/operations/operator';
+import type { CommandContext } from './commands/context';
+import { registerCommands } from './commands/registry';
+import { showAutomatic } from './commands/ui/automatic';
 import { Configuration } from './configuration';
 import { LanguageClientHost } from './languageClientHost';
 import { Notifier } from './notifier';
 import { PasswordStore } from './passwordStore';
+import { PromptDocuments } from './prompts/promptDocuments';
+import { WorkspaceAuthority } from './prompts/workspaceAuthority';
 import { StatusBar } from './statusBar';
 import { createTestHooks } from './testHooks';
 import { PortAnalysisView } from './views/portAnalysisView';
@@ -34,11 +34,10 @@ export interface SessionOpsApi {
   readonly notifier: Notifier;
   readonly languageClient: LanguageClientHost;
   readonly portAnalysis: PortAnalysisView;
+  /** What Session Ops is doing to each session (the operator's book). */
   readonly operations: OperationBook;
-  readonly actions: SessionActions;
+  readonly operator: Operator;
   readonly prompts: PromptDocuments;
-  readonly automatic: AutomaticRunner;
-  readonly answers: Answers;
 }
 
 /** The running extension's language client host, for deactivate(). */
@@ -66,8 +65,17 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
     log: (level, message) => log[level](message),
   });
   context.subscriptions.push({ dispose: () => monitor.dispose() }, testHooks.register(monitor));
-  const operations = new OperationBook();
-  const sessions = new SessionsView(monitor, operations);
+  const authority = new WorkspaceAuthority(context.workspaceState);
+  const operator = new Operator({
+    monitor,
+    settings: configuration.operatorSettings(),
+    log: (level, message) => log[level](message),
+    authority: (row) => authority.of(row),
+    trusted: () => vscode.workspace.isTrusted,
+  });
+  context.subscriptions.push({ dispose: () => operator.dispose() });
+  const operations = operator.book;
+  const sessions = new SessionsView(monitor, operations, operator.reports);
   const providers = new ProvidersView(monitor);
   const statusBar = new StatusBar(monitor, sessions);
   const notifier = new Notifier(monitor, sessions, configuration, log);
@@ -77,27 +85,27 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
   const portAnalysis = new PortAnalysisView(languageClient, log); // asks the language server once visible
   context.subscriptions.push(portAnalysis);
   const prompts = new PromptDocuments();
-  const actions = new SessionActions({
+  context.subscriptions.push(prompts);
+  const commands: CommandContext = {
+    operator,
     monitor,
     sessions,
     configuration,
-    operations,
+    passwords,
     prompts,
-    workspaceState: context.workspaceState,
+    authority,
+    languageClient,
     log,
-  });
-  const automatic = new AutomaticRunner(monitor, actions, configuration, operations, log);
-  const answers = new Answers(monitor, sessions, operations, log);
-  context.subscriptions.push(prompts, actions, automatic);
+  };
+  context.subscriptions.push(showAutomatic(commands));
 
   // Sample only while someone looks (or an automatic action is armed).
   const updateActivity = () => {
-    monitor.setActive(
-      sessions.treeView.visible || providers.treeView.visible || AutomaticPolicy.armed(automatic.settings()),
-    );
+    monitor.setActive(sessions.treeView.visible || providers.treeView.visible || operator.armed());
   };
   const applyConfiguration = () => {
     monitor.updateOptions(configuration.monitorSettings());
+    operator.updateSettings(configuration.operatorSettings());
     monitor.setBackends(configuration.backends());
     statusBar.update();
     updateActivity();
@@ -111,7 +119,7 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
   monitor.setBackends(configuration.backends());
   updateActivity();
 
-  registerCommands(context, { configuration, passwords, monitor, sessions, log, languageClient, actions, answers });
+  registerCommands(context, commands);
   languageClient.startWhenNeeded();
 
   const activationMs = performance.now() - started;
@@ -128,10 +136,8 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
     languageClient,
     portAnalysis,
     operations,
-    actions,
+    operator,
     prompts,
-    automatic,
-    answers,
   };
 }
 

@@ -6,14 +6,9 @@
 // and at most `maxPerHour` automatic actions per session, so a session that falls back at once
 // cannot loop. Pure: the extension runs what this returns.
 import type { EpochMs } from '../model';
+import type { AutomaticSwitches } from '../settings/operator-settings';
 import type { SessionRow } from '../monitor/row';
 import { verdictKey } from '../ids';
-
-export interface AutomaticSettings {
-  abortHung: boolean;
-  wakeIdle: boolean;
-  recoverQuotaWalls: boolean;
-}
 
 export type AutomaticAction = 'abort-and-wake' | 'wake' | 'recover';
 
@@ -31,7 +26,7 @@ export class AutomaticPolicy {
   /** The action to take now on this row, or null. Does not record it: call `record` when acting. */
   decide(
     row: SessionRow,
-    settings: AutomaticSettings,
+    settings: AutomaticSwitches,
     opts: { trusted: boolean; busy: boolean },
   ): AutomaticAction | null {
     if (!opts.trusted || opts.busy) return null;
@@ -58,7 +53,7 @@ export class AutomaticPolicy {
   }
 
   /** Whether any automatic action is on (the monitor then samples even with the views hidden). */
-  static armed(settings: AutomaticSettings): boolean {
+  static armed(settings: AutomaticSwitches): boolean {
     return settings.abortHung || settings.wakeIdle || settings.recoverQuotaWalls;
   }
 }

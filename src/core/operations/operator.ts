@@ -35,12 +35,13 @@ import { gitInventory } from '../actions/git-inventory';
 import type { DecisionBasis } from '../actions/reverify';
 import type { BackendClient } from '../backend/client';
 import { MIN_SPACING_MS } from '../health/verdict';
+import { automaticSwitches, monitorSettings, type OperatorSettings } from '../settings/operator-settings';
 import type { ModelRef, ProviderListing } from '../model';
 import { localTime } from '../monitor/present';
 import type { SessionRow } from '../monitor/row';
 import type { MonitorChange } from '../monitor/sessionMonitor';
 import { describeError } from '../monitor/sessionMonitor';
-import { AutomaticPolicy, type AutomaticAction, type AutomaticSettings } from './automatic';
+import { AutomaticPolicy, type AutomaticAction } from './automatic';
 import { OperationBook, type OperationKind } from './book';
 import { logLine, outcomeOf, type ActionOutcome, type PromptKind, type RetryOf } from './outcome';
 import { abortOutcome, dispatchOutcome, recoverOutcome, wakeOutcome, type OutcomeBase } from './outcomes';
@@ -49,6 +50,7 @@ import { ScheduledRetries } from './retries';
 import type { SessionLocker } from './lock';
 import { InProcessSessionLock, type SessionLock } from './session-lock';
 import { composeForRow } from './row-prompt';
+import { abortRefusal } from './targets';
 import { systemTimers, type Timers } from './timers';
 
 /** What the operator reads of the session monitor. */
@@ -62,17 +64,6 @@ export interface OperatorMonitor {
   onDidChange(listener: (change: MonitorChange) => void): () => void;
 }
 
-/** The operator settings an action reads (the host maps its settings, flags or config file onto them). */
-export interface OperatorSettings {
-  /** The providers wake and recovery may choose ([]: all but the built-in `opencode`). */
-  recoveryProviders: readonly string[];
-  /** Spacing of recovery's two samples. */
-  sampleSpacingMs: number;
-  /** A reset closer than this is waited for (a retry is scheduled); a later one escalates. */
-  resetWithinReachMs: number;
-  automatic: AutomaticSettings;
-}
-
 export type OperatorLog = (level: 'info' | 'warn' | 'error', message: string) => void;
 
 /** Bounds of an action's waits: reading idle after an abort, and confirming a sent prompt started. */
@@ -80,6 +71,7 @@ export const ACTION_WAITS = { abortMs: 60_000, confirmMs: 60_000 };
 
 export interface OperatorOptions {
   monitor: OperatorMonitor;
+  /** The operator settings (src/core/settings), as the host read them. */
   settings: OperatorSettings;
   log: OperatorLog;
   book?: OperationBook;
@@ -205,7 +197,7 @@ export class Operator {
       last,
       listing,
       wallProvider: row.quotaWall?.provider ?? null,
-      providers: [...this.settings.recoveryProviders],
+      providers: [...this.settings['recovery.providers']],
     });
   }
 
@@ -224,10 +216,8 @@ export class Operator {
   /** Wake (or abort and wake): the prompt the state calls for, on the model the core chooses, then confirm. */
   async wake(row: SessionRow, options: ActionOptions & { abortFirst?: boolean } = {}): Promise<ActionOutcome> {
     const abortFirst = options.abortFirst ?? false;
-    if (abortFirst && (row.waiting || row.verdict === 'waiting'))
-      throw new Error(
-        `"${label(row)}" is waiting for a person: answer it instead (aborting would throw the question away)`,
-      );
+    const refusal = abortFirst ? abortRefusal(row) : null;
+    if (refusal) throw new Error(refusal);
     const kind = this.wakeKind(row);
     return this.act(
       row,
@@ -238,7 +228,7 @@ export class Operator {
         const result = await wakeSession(ctx, {
           sessionId: row.id,
           prompt: (facts) => this.compose(row, kind, facts.model),
-          providers: [...this.settings.recoveryProviders],
+          providers: [...this.settings['recovery.providers']],
           abortFirst,
           abort: { waitMs: this.waits.abortMs },
           confirm: { withinMs: this.waits.confirmMs },
@@ -288,7 +278,7 @@ export class Operator {
   async recover(row: SessionRow, options: ActionOptions = {}): Promise<ActionOutcome> {
     this.cancelScheduled(row.key, false);
     const minSpacingMs = this.o.monitor.minSpacingMs();
-    const spacingMs = minSpacingMs < MIN_SPACING_MS ? minSpacingMs : this.settings.sampleSpacingMs;
+    const spacingMs = minSpacingMs < MIN_SPACING_MS ? minSpacingMs : monitorSettings(this.settings).spacingMs;
     return this.act(
       row,
       'recover',
@@ -298,10 +288,10 @@ export class Operator {
         const result = await recoverSession(ctx, {
           sessionId: row.id,
           prompt: (facts) => this.compose(row, 'quota-wake', facts.model),
-          providers: [...this.settings.recoveryProviders],
+          providers: [...this.settings['recovery.providers']],
           spacingMs,
           minSpacingMs,
-          resetWithinReachMs: this.settings.resetWithinReachMs,
+          resetWithinReachMs: monitorSettings(this.settings).resetWithinReachMs,
           abort: { waitMs: this.waits.abortMs },
           confirm: { withinMs: this.waits.confirmMs },
         });
@@ -381,12 +371,12 @@ export class Operator {
 
   /** Whether an automatic action is on (the monitor then samples even when nobody looks). */
   armed(): boolean {
-    return AutomaticPolicy.armed(this.settings.automatic);
+    return AutomaticPolicy.armed(automaticSwitches(this.settings));
   }
 
   /** Asks the automatic policy about every row and runs what it decides, through the action methods. */
   considerAutomatic(): void {
-    const settings = this.settings.automatic;
+    const settings = automaticSwitches(this.settings);
     if (!AutomaticPolicy.armed(settings)) return;
     const trusted = this.o.trusted?.() ?? true;
     for (const row of this.o.monitor.rows()) {

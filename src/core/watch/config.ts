@@ -7,7 +7,7 @@
 import { isMap, isScalar, isSeq, parseDocument, type Node, type Pair } from 'yaml';
 import schemaJson from '../../../schemas/session-ops.schema.json';
 import { normalizeBaseUrl, plainHttpWarning } from '../config/backends';
-import type { AutomaticSettings } from '../operations/automatic';
+import type { AutomaticSwitches } from '../settings/operator-settings';
 
 interface SchemaNode {
   type?: 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean';
@@ -63,7 +63,7 @@ export interface OperatorSettings {
   recovery: { providers: string[] };
   quotaWall: { retryWaitMinutes: number; markMaxAgeMinutes: number };
   toolCeilingMinutes: number;
-  automatic: AutomaticSettings;
+  automatic: AutomaticSwitches;
   useEventStream: boolean;
 }
 

@@ -9,9 +9,11 @@ import { dialectDisplayName } from '../../core/backend/dialects';
 import type { BackendConfig } from '../../core/config/backends';
 import { backendContextValue, contextValueOf, sessionContextValue } from '../../core/monitor/context-values';
 import { badgeLook, describeRow, tooltipMarkdown } from '../../core/monitor/present';
-import { needsAttention, type SessionRow } from '../../core/monitor/row';
+import type { SessionRow } from '../../core/monitor/row';
 import type { BackendState, DirectoryState, MonitorChange, SessionMonitor } from '../../core/monitor/sessionMonitor';
 import { describeOperation, type OperationBook } from '../../core/operations/book';
+import type { ReportBook } from '../../core/operations/reports';
+import { directoryKey, joinKey, nodeId, rowKey, rowKeyOfNode, sessionNodeId } from '../../core/ids';
 
 export type SessionsNode =
   | { kind: 'backend'; key: string; backend: BackendConfig }
@@ -36,13 +38,14 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   constructor(
     private readonly monitor: SessionMonitor,
     private readonly operations: OperationBook,
+    private readonly reports: ReportBook,
   ) {
     this.treeView = new RecyclingTreeView('sessionOps.sessions', { treeDataProvider: this, showCollapseAll: true });
     this.disposables.push(this.treeView);
     const off = monitor.onDidChange((c) => this.onMonitorChange(c));
     // What Session Ops is doing to a session (aborting, woken and confirmed ...) shows on its row.
     const offOps = operations.onDidChange((rowKey) => {
-      const node = this.nodes.get(`s:${rowKey}`);
+      const node = this.nodes.get(sessionNodeId(rowKey));
       if (node) this.changeEmitter.fire([node]);
     });
     this.disposables.push(
@@ -81,7 +84,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       // The set of sessions (or a backend's status) changed: re-render those backends' subtrees;
       // the set of backends changed (one added or removed, all removed): re-render the root.
       const backends = change.structural
-        .map((k) => this.nodes.get(`b:${k}`))
+        .map((k) => this.nodes.get(nodeId('backend', k)))
         .filter((n): n is SessionsNode => n !== undefined);
       this.changeEmitter.fire(
         backends.length === change.structural.length && this.rootKeys === this.backendKeys() ? backends : undefined,
@@ -96,7 +99,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       const now = Date.now();
       const rows = change.rows
         .filter((r) => this.lookChanged(r, now))
-        .map((r) => this.nodes.get(`s:${r.key}`))
+        .map((r) => this.nodes.get(sessionNodeId(r.key)))
         .filter((n): n is SessionsNode => n !== undefined);
       if (rows.length > 0) this.queueRefresh(rows);
     }
@@ -137,9 +140,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     if (this.parents?.rows !== rows) {
       this.parents = {
         rows,
-        keys: new Set(
-          rows.filter((r) => r.parentId).map((r) => `${r.backendKey}\u0000${r.directory}\u0000${r.parentId}`),
-        ),
+        keys: new Set(rows.filter((r) => r.parentId).map((r) => rowKey(r.backendKey, r.directory, r.parentId!))),
       };
     }
     return this.parents.keys;
@@ -149,48 +150,30 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   private rootKeys = '';
 
   private backendKeys(): string {
-    return this.monitor
-      .backends()
-      .map((b) => b.config.key)
-      .join('\u0000');
+    return joinKey(...this.monitor.backends().map((b) => b.config.key));
   }
 
   /** Drops the nodes and looks of sessions no longer listed (sessions come and go over a day). */
   private forgetGone(): void {
     let live: Set<string> | null = null;
     for (const key of this.nodes.keys()) {
-      if (!key.startsWith('s:')) continue;
+      const rowKey = rowKeyOfNode(key);
+      if (rowKey === null) continue;
       live ??= new Set(this.monitor.rows().map((r) => r.key));
-      if (!live.has(key.slice(2))) {
+      if (!live.has(rowKey)) {
         this.nodes.delete(key);
-        this.looks.delete(key.slice(2));
+        this.looks.delete(rowKey);
         this.collapsed.delete(key);
       }
     }
   }
 
-  /** Keeps each session's last report (main's keptReports), once per rows array the monitor built. */
-  private reportsFor: readonly SessionRow[] | null = null;
-
   private syncReports(changed: readonly SessionRow[] | null = null): void {
-    if (changed) {
-      for (const r of changed) if (r.report) this.keptReports.set(r.key, { report: r.report, text: r.newestText });
-      return;
-    }
-    const rows = this.monitor.rows();
-    if (this.reportsFor === rows) return;
-    this.reportsFor = rows;
-    for (const r of rows) if (r.report) this.keptReports.set(r.key, { report: r.report, text: r.newestText });
-    if (this.keptReports.size > 0)
-      for (const k of this.keptReports.keys()) if (!this.monitor.row(k)) this.keptReports.delete(k);
-  }
-
-  /** The last completion report of each session with the message text it came in: reports survive a newer message. */
-  private readonly keptReports = new Map<string, { report: NonNullable<SessionRow['report']>; text: string | null }>();
-
-  /** The session's completion report: the current one, else the last one seen. */
-  reportOf(row: SessionRow): { report: NonNullable<SessionRow['report']>; text: string | null } | undefined {
-    return row.report ? { report: row.report, text: row.newestText } : this.keptReports.get(row.key);
+    this.reports.sync(
+      changed,
+      () => this.monitor.rows(),
+      (key) => this.monitor.row(key) !== undefined,
+    );
   }
 
   /** The last rendered look of each session row (icon, label, description, menu flags). */
@@ -203,10 +186,10 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     const contextValue = sessionContextValue(row, {
       busy: this.operations.busy(row.key),
       scheduled: this.operations.scheduled(row.key),
-      keptReport: this.keptReports.has(row.key),
+      keptReport: this.reports.hasKept(row.key),
     });
     return {
-      key: `${row.badge}\u0000${row.title ?? row.id}\u0000${description}\u0000${contextValue}`,
+      key: joinKey(row.badge, row.title ?? row.id, description, contextValue),
       description,
       contextValue,
     };
@@ -225,30 +208,17 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     return op ? (described ? `${op} · ${described}` : op) : described;
   }
 
-  /** Reports opened by the user (harvested): they no longer count toward the attention badge. */
-  private readonly seenReports = new Set<string>();
-
-  private reportKey(row: SessionRow): string | null {
-    return row.report
-      ? `${row.key}\u0000${row.report.ticket}\u0000${row.report.status}\u0000${row.evidence.latest.newestId ?? ''}`
-      : null;
-  }
-
   /** Harvest: the user opened this report. */
   markReportSeen(row: SessionRow): void {
-    const key = this.reportKey(row);
-    if (!key || this.seenReports.has(key)) return;
-    this.seenReports.add(key);
+    if (!this.reports.markSeen(row)) return;
     this.updateBadge();
-    const node = this.nodes.get(`s:${row.key}`);
+    const node = this.nodes.get(sessionNodeId(row.key));
     if (node) this.changeEmitter.fire([node]);
   }
 
   /** Whether the row counts toward the attention badge (a harvested report does not). */
   needsAttention(row: SessionRow): boolean {
-    if (!needsAttention(row)) return false;
-    const key = this.reportKey(row);
-    return !(key && this.seenReports.has(key) && row.badge.startsWith('report-'));
+    return this.reports.needsAttention(row);
   }
 
   /** Sessions that need attention: hung, quota wall, idle with unfinished work, a fresh report. */
@@ -256,8 +226,8 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     // Counted once per rows array (the monitor rebuilds it only after rows changed) and per
     // harvested report: the view and the status bar both ask after every change event.
     const rows = this.monitor.rows();
-    if (this.attention?.rows !== rows || this.attention.seen !== this.seenReports.size) {
-      this.attention = { rows, seen: this.seenReports.size, count: rows.filter((r) => this.needsAttention(r)).length };
+    if (this.attention?.rows !== rows || this.attention.seen !== this.reports.seenCount) {
+      this.attention = { rows, seen: this.reports.seenCount, count: rows.filter((r) => this.needsAttention(r)).length };
     }
     return this.attention.count;
   }
@@ -282,7 +252,8 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
 
   row(node: SessionsNode): SessionRow | undefined {
     // The monitor's index, rebuilt only after its rows changed (not per change event here).
-    return node.kind === 'session' ? this.monitor.row(node.key.slice(2)) : undefined;
+    const key = node.kind === 'session' ? rowKeyOfNode(node.key) : null;
+    return key === null ? undefined : this.monitor.row(key);
   }
 
   getChildren(node?: SessionsNode): SessionsNode[] {
@@ -290,7 +261,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       this.rootKeys = this.backendKeys();
       return this.monitor
         .backends()
-        .map((b) => this.node({ kind: 'backend', key: `b:${b.config.key}`, backend: b.config }));
+        .map((b) => this.node({ kind: 'backend', key: nodeId('backend', b.config.key), backend: b.config }));
     }
     const state = this.monitor.backend(node.backend.key);
     if (!state) return [];
@@ -310,7 +281,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   }
 
   private sessionNode(state: BackendState, directory: string, r: SessionRow): SessionsNode {
-    return this.node({ kind: 'session', key: `s:${r.key}`, backend: state.config, directory, sessionId: r.id });
+    return this.node({ kind: 'session', key: sessionNodeId(r.key), backend: state.config, directory, sessionId: r.id });
   }
 
   private backendChildren(state: BackendState): SessionsNode[] {
@@ -319,7 +290,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       return [
         this.node({
           kind: 'message',
-          key: `e:${backend.key}`,
+          key: nodeId('backendError', backend.key),
           backend,
           text: state.error ?? 'cannot be read',
           error: true,
@@ -328,11 +299,16 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     }
     if (state.status === 'loading' && state.directories.every((d) => d.rows.length === 0)) {
       const text = this.monitor.isActive ? 'Reading sessions...' : 'Not sampled yet (open the view to start)';
-      return [this.node({ kind: 'message', key: `l:${backend.key}`, backend, text, error: false })];
+      return [this.node({ kind: 'message', key: nodeId('loading', backend.key), backend, text, error: false })];
     }
     if (state.directories.length === 1) return this.directoryChildren(state, state.directories[0]);
     return state.directories.map((d) =>
-      this.node({ kind: 'directory', key: `d:${backend.key}\u0000${d.directory}`, backend, directory: d.directory }),
+      this.node({
+        kind: 'directory',
+        key: nodeId('directory', directoryKey(backend.key, d.directory)),
+        backend,
+        directory: d.directory,
+      }),
     );
   }
 
@@ -342,7 +318,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       return [
         this.node({
           kind: 'message',
-          key: `e:${backend.key}\u0000${dir.directory}`,
+          key: nodeId('backendError', directoryKey(backend.key, dir.directory)),
           backend,
           text: dir.error,
           error: true,
@@ -352,7 +328,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       return [
         this.node({
           kind: 'message',
-          key: `n:${backend.key}\u0000${dir.directory}`,
+          key: nodeId('noSessions', directoryKey(backend.key, dir.directory)),
           backend,
           text: 'No sessions',
           error: false,
@@ -367,7 +343,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       return [
         this.node({
           kind: 'message',
-          key: `t:${backend.key}\u0000${dir.directory}`,
+          key: nodeId('truncated', directoryKey(backend.key, dir.directory)),
           backend,
           text: truncationWarning(dir.truncated),
           error: false,
@@ -380,15 +356,16 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
 
   getParent(node: SessionsNode): SessionsNode | undefined {
     if (node.kind === 'backend') return undefined;
-    const backendNode = this.nodes.get(`b:${node.backend.key}`);
+    const backendNode = this.nodes.get(nodeId('backend', node.backend.key));
     if (node.kind === 'session') {
       const parentId = this.row(node)?.parentId;
       const parent = parentId
-        ? this.nodes.get(`s:${node.backend.key}\u0000${node.directory}\u0000${parentId}`)
+        ? this.nodes.get(sessionNodeId(rowKey(node.backend.key, node.directory, parentId)))
         : undefined;
       if (parent) return parent;
       const state = this.monitor.backend(node.backend.key);
-      if (state && state.directories.length > 1) return this.nodes.get(`d:${node.backend.key}\u0000${node.directory}`);
+      if (state && state.directories.length > 1)
+        return this.nodes.get(nodeId('directory', directoryKey(node.backend.key, node.directory)));
     }
     return backendNode;
   }
@@ -511,7 +488,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
 
   /** Reveals and selects a session (used by notifications). */
   async reveal(row: SessionRow): Promise<void> {
-    const node = this.nodes.get(`s:${row.key}`);
+    const node = this.nodes.get(sessionNodeId(row.key));
     if (node) await this.treeView.reveal(node, { select: true, focus: true });
   }
 

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { AutomaticPolicy, type AutomaticSettings } from '../../../../src/core/operations/automatic';
+import { AutomaticPolicy } from '../../../../src/core/operations/automatic';
+import type { AutomaticSwitches } from '../../../../src/core/settings/operator-settings';
 import { verdictKey } from '../../../../src/core/ids';
 import { describeOperation, OperationBook } from '../../../../src/core/operations/book';
 import type { SessionRow } from '../../../../src/core/monitor/row';
@@ -30,8 +31,8 @@ function row(over: Partial<SessionRow> = {}): SessionRow {
     ...over,
   };
 }
-const ALL: AutomaticSettings = { abortHung: true, wakeIdle: true, recoverQuotaWalls: true };
-const NONE: AutomaticSettings = { abortHung: false, wakeIdle: false, recoverQuotaWalls: false };
+const ALL: AutomaticSwitches = { abortHung: true, wakeIdle: true, recoverQuotaWalls: true };
+const NONE: AutomaticSwitches = { abortHung: false, wakeIdle: false, recoverQuotaWalls: false };
 const ok = { trusted: true, busy: false };
 
 describe('core/operations/book', () => {

@@ -5,9 +5,9 @@ import { BackendClient } from '../../../../src/core/backend/client';
 import { rowKey } from '../../../../src/core/ids';
 import type { SessionRow } from '../../../../src/core/monitor/row';
 import type { MonitorChange } from '../../../../src/core/monitor/sessionMonitor';
-import type { AutomaticSettings } from '../../../../src/core/operations/automatic';
+import { operatorDefaults, type OperatorSettings } from '../../../../src/core/settings/operator-settings';
 import type { ActionOutcome } from '../../../../src/core/operations/outcome';
-import { Operator, type OperatorMonitor, type OperatorSettings } from '../../../../src/core/operations/operator';
+import { Operator, type OperatorMonitor } from '../../../../src/core/operations/operator';
 import { RETRY_AFTER_RESET_MS } from '../../../../src/core/operations/retries';
 import type { LockOutcome, LockRequest } from '../../../../src/core/operations/lock';
 import { InProcessSessionLock } from '../../../../src/core/operations/session-lock';
@@ -17,7 +17,6 @@ import { startSpecServer, type SpecServer } from '../../../support/spec-server';
 const DIR = '/work/project';
 const HOUR = 3_600_000;
 const BACKEND = 'spec';
-const OFF: AutomaticSettings = { abortHung: false, wakeIdle: false, recoverQuotaWalls: false };
 
 /** Timers that fire only when the test advances the time. */
 class ManualTimers implements Timers {
@@ -122,7 +121,7 @@ describe('core/operations/operator', function () {
     listeners = new Set();
     timers = new ManualTimers();
     lock = new RecordingLock();
-    settings = { recoveryProviders: [], sampleSpacingMs: 45_000, resetWithinReachMs: 2 * HOUR, automatic: OFF };
+    settings = { ...operatorDefaults(), resetWithinReachMinutes: 120 };
     operator = new Operator({
       monitor,
       settings,
@@ -171,7 +170,7 @@ describe('core/operations/operator', function () {
     assert.equal(server.prompts.length, 0, 'nothing sent while waiting for the reset');
 
     // The settings change while the retry waits: it stays, and reads the new settings when it fires.
-    operator.updateSettings({ ...settings, recoveryProviders: ['groq'] });
+    operator.updateSettings({ ...settings, 'recovery.providers': ['groq'] });
     assert.ok(operator.retries.get(r.key), 'the retry survives the settings change');
     server.setQuota('openai', null);
     server.setProviders(
@@ -223,7 +222,7 @@ describe('core/operations/operator', function () {
     const byClick = await operator.wake(rows[0]);
     assert.equal(byClick.outcome, 'confirmed', byClick.message);
 
-    operator.updateSettings({ ...settings, automatic: { ...OFF, wakeIdle: true } });
+    operator.updateSettings({ ...settings, 'automatic.wakeIdle': true });
     // The row the policy decides on carries the session's newest message (an automatic wake re-verifies it).
     const sampled = row(automatic).evidence.latest;
     rows = [row(automatic, { evidence: { earlier: null, latest: { ...sampled, newestId: newest[1] } } })];

@@ -4,8 +4,7 @@
 // never lost. The document holds only the prompt text; where it goes is kept beside it.
 import * as vscode from 'vscode';
 import type { ModelRef } from '../../core/model';
-
-export type PromptKind = 'wake' | 'quota-wake' | 'fact-baseline' | 'dispatch' | 'custom';
+import type { PromptKind } from '../../core/operations/outcome';
 
 /** Where a prompt document goes when sent. */
 export interface PromptTarget {

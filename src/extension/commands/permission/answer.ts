@@ -1,0 +1,10 @@
+// Allow Once, Allow Always, Reject: the answer to a session waiting for a permission.
+import type { PermissionReply } from '../../../core/operations/operator';
+import type { CommandContext, Target } from '../context';
+import { showOutcome } from '../ui/outcome';
+import { waitingRow } from '../ui/waiting';
+
+export async function answerPermission(ctx: CommandContext, target: Target, reply: PermissionReply): Promise<void> {
+  const row = await waitingRow(ctx, target, 'permission');
+  await showOutcome(ctx, await ctx.operator.answerPermission(row, reply));
+}

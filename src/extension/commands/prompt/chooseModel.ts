@@ -1,0 +1,19 @@
+// Choose Model... on a prompt document: any model of a connected provider that is not marked and
+// not this session's quota wall.
+import type * as vscode from 'vscode';
+import type { CommandContext } from '../context';
+import { pickModel } from '../ui/pickModel';
+
+export async function choosePromptModel(ctx: CommandContext, uri?: vscode.Uri): Promise<void> {
+  const doc = uri ?? ctx.prompts.active()?.uri;
+  const target = doc && ctx.prompts.target(doc);
+  if (!doc || !target) throw new Error('open a prompt document first');
+  const row = ctx.monitor.rows().find((r) => r.backendKey === target.backendKey && r.id === target.sessionId);
+  if (!row) throw new Error(`session ${target.sessionId} is no longer listed`);
+  const model = await pickModel(
+    await ctx.operator.providers(row),
+    row.quotaWall?.provider ?? null,
+    `Model for "${target.label}"`,
+  );
+  if (model) ctx.prompts.setModel(doc, model, 'chosen by you');
+}

@@ -1,0 +1,47 @@
+// The Send button of a prompt document: a reviewed wake prompt goes out through the same guard as
+// a click; a dispatch runs the pre-dispatch check and, refused, offers the provider to use instead.
+import * as vscode from 'vscode';
+import type { CommandContext } from '../context';
+import { confirmAuthority } from '../ui/confirm';
+import { runWithProgress, showOutcome } from '../ui/outcome';
+import { promptRow } from '../ui/rows';
+
+export async function sendPrompt(ctx: CommandContext, uri?: vscode.Uri): Promise<void> {
+  const doc = uri
+    ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())
+    : ctx.prompts.active();
+  if (!doc) throw new Error('open a prompt document first (Wake with Prompt... or Dispatch Task...)');
+  const target = ctx.prompts.target(doc.uri);
+  if (!target)
+    throw new Error(
+      'this document is not a prompt waiting to be sent (it was sent already, or not opened by Session Ops)',
+    );
+  const row = promptRow(ctx, target);
+  const text = doc.getText().replace(/^<!--[\s\S]*?-->\n?/, '');
+  if (text.trim() === '') throw new Error('the prompt is empty');
+  if (!(await confirmAuthority(ctx, row))) return;
+  const label = row.title ?? row.id;
+  if (target.dispatch) {
+    const model = target.model;
+    if (!model) throw new Error('choose a model first');
+    const o = await vscode.window.withProgress(
+      { location: { viewId: 'sessionOps.sessions' }, title: `dispatching: ${label}` },
+      () => ctx.operator.dispatch(row, text, model),
+    );
+    if (o.outcome === 'confirmed') return ctx.prompts.sent(doc.uri);
+    if (o.outcome === 'busy' || !o.instead) return showOutcome(ctx, o);
+    const instead = o.instead;
+    const button = `Dispatch on ${instead.providerID} instead`;
+    // Not awaited: the task stays in its document; the button switches its model and sends it.
+    void vscode.window.showWarningMessage(`Session Ops: ${o.notice?.text}`, button).then((choice) => {
+      if (choice !== button) return;
+      ctx.prompts.setModel(doc.uri, instead, `instead of ${model.providerID} (pre-dispatch check)`);
+      return sendPrompt(ctx, doc.uri);
+    });
+    return;
+  }
+  const o = await runWithProgress(ctx, `sending: ${label}`, () =>
+    ctx.operator.send(row, text, target.model, { abortFirst: target.abortFirst ?? false, promptKind: target.kind }),
+  );
+  if (o.outcome === 'confirmed' || o.outcome === 'not-confirmed') ctx.prompts.sent(doc.uri);
+}

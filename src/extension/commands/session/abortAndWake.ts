@@ -1,0 +1,20 @@
+// Session Ops: Abort and Wake. Never on a session waiting for a person; a session without a
+// settled hung verdict only after a modal.
+import { abortAndWakeNeedsConfirmation, abortRefusal, QUALIFIES } from '../../../core/operations/targets';
+import type { CommandContext, Target } from '../context';
+import { confirmAuthority, confirmModal } from '../ui/confirm';
+import { runWithProgress } from '../ui/outcome';
+import { pickRow } from '../ui/rows';
+
+export async function abortAndWake(ctx: CommandContext, target: Target): Promise<void> {
+  const row = await pickRow(ctx, target, 'Abort and Wake', QUALIFIES.abortAndWake);
+  if (!row) return;
+  const refusal = abortRefusal(row);
+  if (refusal) throw new Error(refusal);
+  const confirm = abortAndWakeNeedsConfirmation(row);
+  if (confirm && !(await confirmModal(confirm, 'Abort and Wake'))) return;
+  if (!(await confirmAuthority(ctx, row))) return;
+  await runWithProgress(ctx, `aborting, then waking: ${row.title ?? row.id}`, () =>
+    ctx.operator.wake(row, { abortFirst: true }),
+  );
+}

@@ -1,0 +1,8 @@
+// Session Ops: Cancel Scheduled Retry.
+import type { CommandContext, Target } from '../context';
+import { rowOf } from '../ui/rows';
+
+export function cancelScheduledRetry(ctx: CommandContext, target: Target): void {
+  const row = rowOf(ctx, target);
+  if (row) ctx.operator.cancelScheduled(row.key);
+}

@@ -1,0 +1,35 @@
+// Session Ops: Dispatch Task... The task is written in a prompt document; the pre-dispatch check
+// runs when it is sent (prompt/send.ts).
+import * as vscode from 'vscode';
+import { QUALIFIES } from '../../../core/operations/targets';
+import type { CommandContext, Target } from '../context';
+import { pickModel } from '../ui/pickModel';
+import { pickRow } from '../ui/rows';
+
+export async function dispatch(ctx: CommandContext, target: Target): Promise<void> {
+  const row = await pickRow(ctx, target, 'Dispatch Task...', QUALIFIES.dispatch);
+  if (!row) return;
+  const listing = await ctx.operator.providers(row);
+  const model = await pickModel(listing, row.quotaWall?.provider ?? null, 'Intended model for the task');
+  if (!model) return;
+  const ticket = await vscode.window.showInputBox({
+    title: 'Ticket reference for the completion report (optional)',
+    value: ctx.authority.ticket(row.key) ?? '',
+    ignoreFocusOut: true,
+  });
+  if (ticket === undefined) return;
+  if (ticket.trim()) await ctx.authority.setTicket(row.key, ticket.trim());
+  await ctx.prompts.open(
+    '<!-- Write the task here. The completion-report block (with the quota self-report clause) is appended when it is sent. -->\n',
+    {
+      backendKey: row.backendKey,
+      directory: row.directory,
+      sessionId: row.id,
+      label: row.title ?? row.id,
+      kind: 'dispatch',
+      model,
+      modelBasis: 'chosen by you',
+      dispatch: true,
+    },
+  );
+}

@@ -1,0 +1,12 @@
+// Session Ops: Recover on Another Provider (the spec's recovery procedure after a quota wall).
+import { QUALIFIES } from '../../../core/operations/targets';
+import type { CommandContext, Target } from '../context';
+import { confirmAuthority } from '../ui/confirm';
+import { runWithProgress } from '../ui/outcome';
+import { pickRow } from '../ui/rows';
+
+export async function recover(ctx: CommandContext, target: Target): Promise<void> {
+  const row = await pickRow(ctx, target, 'Recover on Another Provider', QUALIFIES.recover);
+  if (!row || !(await confirmAuthority(ctx, row))) return;
+  await runWithProgress(ctx, `recovering: ${row.title ?? row.id}`, () => ctx.operator.recover(row));
+}

@@ -1,0 +1,47 @@
+// Session Ops: Wake with Prompt... Compose the wake (or quota-wall, or fact-baseline) prompt, open
+// it for review; it is sent from the document (prompt/send.ts).
+import * as vscode from 'vscode';
+import type { ComposeKind, FactBaselineFacts } from '../../../core/actions';
+import { QUALIFIES } from '../../../core/operations/targets';
+import type { CommandContext, Target } from '../context';
+import { askFacts } from '../ui/askFacts';
+import { pickRow } from '../ui/rows';
+
+export async function wakeWithPrompt(ctx: CommandContext, target: Target): Promise<void> {
+  const row = await pickRow(ctx, target, 'Wake with Prompt...', QUALIFIES.wakeWithPrompt);
+  if (!row) return;
+  const kindPick = await vscode.window.showQuickPick(
+    [
+      {
+        label: row.quotaWall ? 'Quota-wall wake prompt' : 'Wake prompt',
+        compose: ctx.operator.wakeKind(row),
+        description: 'uncommitted files, anti-re-hang clause, completion-report protocol',
+      },
+      {
+        label: 'Fact baseline...',
+        compose: 'fact-baseline' as ComposeKind,
+        description: "the worker's worldview is stale: authoritative facts you enter",
+      },
+    ],
+    { title: `Wake "${row.title ?? row.id}" with` },
+  );
+  if (!kindPick) return;
+  let baseline: FactBaselineFacts | undefined;
+  if (kindPick.compose === 'fact-baseline') {
+    baseline = await askFacts();
+    if (!baseline) return;
+  }
+  const choice = await ctx.operator.chooseModel(row);
+  const composed = await ctx.operator.compose(row, kindPick.compose, choice.model, baseline);
+  if (!composed.ok) throw new Error(composed.problem);
+  await ctx.prompts.open(composed.text, {
+    backendKey: row.backendKey,
+    directory: row.directory,
+    sessionId: row.id,
+    label: row.title ?? row.id,
+    kind: kindPick.compose,
+    model: choice.model,
+    modelBasis: choice.basis,
+    abortFirst: row.state === 'generating',
+  });
+}
