@@ -4,6 +4,7 @@
 // sessions turning hung in one round) are grouped: one notification per kind, not one each.
 import * as vscode from 'vscode';
 import type { SessionMonitor, Transition } from '../core/monitor/sessionMonitor';
+import { Coalesce } from '../core/timing';
 import type { Configuration } from './configuration';
 import type { SessionsView } from './views/sessionsView';
 
@@ -17,7 +18,7 @@ export class Notifier implements vscode.Disposable {
   /** Notifications actually displayed (a group counts once). */
   displayed = 0;
   private queue: Transition[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly grouping = new Coalesce(GROUP_WINDOW_MS, () => this.flush());
 
   constructor(
     monitor: SessionMonitor,
@@ -33,11 +34,10 @@ export class Notifier implements vscode.Disposable {
     if (!this.configuration.notifications()) return;
     this.shown.push(`${t.kind} ${t.row.id}`);
     this.queue.push(t);
-    this.timer ??= setTimeout(() => this.flush(), GROUP_WINDOW_MS);
+    this.grouping.trigger();
   }
 
   private flush(): void {
-    this.timer = undefined;
     const batch = this.queue;
     this.queue = [];
     const byKind = new Map<string, Transition[]>();
@@ -108,7 +108,7 @@ export class Notifier implements vscode.Disposable {
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
+    this.grouping.cancel();
     this.off();
   }
 }

@@ -51,7 +51,7 @@ import type { SessionLocker } from './lock';
 import { InProcessSessionLock, type SessionLock } from './session-lock';
 import { composeForRow } from './row-prompt';
 import { abortRefusal } from './targets';
-import { systemTimers, type Timers } from './timers';
+import { systemTimers, type Timers } from '../timing';
 
 /** What the operator reads of the session monitor. */
 export interface OperatorMonitor {

@@ -3,7 +3,7 @@
 // time; what it does when it fires is given when it is scheduled, and reads the settings then
 // current, so a settings change in between neither loses nor freezes it.
 import type { EpochMs } from '../model';
-import type { TimerHandle, Timers } from './timers';
+import type { TimerHandle, Timers } from '../timing';
 
 /** How long after the reset the retry fires (the provider listing catches up). */
 export const RETRY_AFTER_RESET_MS = 5_000;

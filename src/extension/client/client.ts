@@ -7,6 +7,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
+import { withDeadline } from '../../core/timing';
 import { EnvironmentNotification, type NotificationType, type RequestType } from '../../shared/protocol';
 import { initializationOptionsFrom, type InitializationOptions } from '../../shared/settings';
 
@@ -77,17 +78,12 @@ function initializationOptions(): InitializationOptions {
 
 async function requestWithDeadline<R>(client: LanguageClient, method: string, params: unknown): Promise<R> {
   const cancel = new CancellationTokenSource();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      cancel.cancel();
-      reject(new Error(`${method}: no answer from the language server within ${REQUEST_DEADLINE_MS / 1000} s`));
-    }, REQUEST_DEADLINE_MS);
-  });
   try {
-    return await Promise.race([client.sendRequest<R>(method, params, cancel.token), deadline]);
+    return await withDeadline(client.sendRequest<R>(method, params, cancel.token), REQUEST_DEADLINE_MS, () => {
+      cancel.cancel();
+      return new Error(`${method}: no answer from the language server within ${REQUEST_DEADLINE_MS / 1000} s`);
+    });
   } finally {
-    clearTimeout(timer);
     cancel.dispose();
   }
 }

@@ -7,6 +7,7 @@
 // the server. It refreshes on sessionOps/portAnalysisChanged and on page files saved, created or
 // deleted (debounced), and only while visible (a hidden view is refreshed when shown again).
 import * as vscode from 'vscode';
+import { Debounce } from '../../core/timing';
 import { RecyclingTreeView } from './recyclingTreeView';
 import {
   PortAnalysisChangedNotification,
@@ -50,7 +51,9 @@ export class PortAnalysisView implements vscode.TreeDataProvider<PortNode>, vsco
   private error: string | undefined;
   private loaded: Promise<void> | undefined;
   private stale = true;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly debounce = new Debounce(DEBOUNCE_MS, () => {
+    if (this.treeView.visible) void this.reload();
+  });
   private listeningTo: RoutingClient | undefined;
   private watching = false;
   private readonly parents = new Map<string, PortNode>();
@@ -88,11 +91,7 @@ export class PortAnalysisView implements vscode.TreeDataProvider<PortNode>, vsco
   /** A refresh soon (coalesces bursts of file events and notifications); deferred while hidden. */
   refreshSoon(): void {
     this.stale = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      if (this.treeView.visible) void this.reload();
-    }, DEBOUNCE_MS);
+    this.debounce.trigger();
   }
 
   private ensureLoaded(): Promise<void> {
@@ -321,7 +320,7 @@ export class PortAnalysisView implements vscode.TreeDataProvider<PortNode>, vsco
   }
 
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.debounce.cancel();
     for (const d of this.disposables) d.dispose();
   }
 }

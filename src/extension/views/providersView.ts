@@ -3,10 +3,14 @@
 // time and a countdown, "unknown" when absent), and the moment all are free. Provider options
 // never reach this layer (the client drops them on read).
 import * as vscode from 'vscode';
+import { Ticker } from '../../core/timing';
 import { RecyclingTreeView } from './recyclingTreeView';
 import { ago, localTime, until } from '../../core/monitor/present';
 import type { BackendState, SessionMonitor } from '../../core/monitor/sessionMonitor';
 import type { ProviderRecord } from '../../core/model';
+
+/** Countdowns (resets, mark ages) tick this often while the view is visible. */
+const COUNTDOWN_MS = 30_000;
 
 export type ProvidersNode =
   | { kind: 'backend'; key: string; backendKey: string }
@@ -27,7 +31,7 @@ export class ProvidersView implements vscode.TreeDataProvider<ProvidersNode>, vs
   readonly onDidChangeTreeData = this.changeEmitter.event;
   readonly treeView: RecyclingTreeView<ProvidersNode>;
   private readonly disposables: vscode.Disposable[] = [this.changeEmitter];
-  private countdown: ReturnType<typeof setInterval> | undefined;
+  private readonly countdown = new Ticker(COUNTDOWN_MS, () => this.refresh());
 
   constructor(private readonly monitor: SessionMonitor) {
     this.treeView = new RecyclingTreeView('sessionOps.providers', { treeDataProvider: this });
@@ -39,8 +43,8 @@ export class ProvidersView implements vscode.TreeDataProvider<ProvidersNode>, vs
     // Countdowns tick while the view is visible.
     this.disposables.push(
       this.treeView.onDidChangeVisibility((e) => {
-        clearInterval(this.countdown);
-        this.countdown = e.visible ? setInterval(() => this.refresh(), 30_000) : undefined;
+        if (e.visible) this.countdown.start();
+        else this.countdown.stop();
       }),
     );
   }
@@ -154,7 +158,7 @@ export class ProvidersView implements vscode.TreeDataProvider<ProvidersNode>, vs
   }
 
   dispose(): void {
-    clearInterval(this.countdown);
+    this.countdown.stop();
     for (const d of this.disposables) d.dispose();
   }
 }

@@ -10,6 +10,7 @@
 // sees it) once `budget.hidden` items were created, and while it is visible only past
 // `budget.visible` (a single full re-render; expansion and selection are kept).
 import * as vscode from 'vscode';
+import { Coalesce, delay } from '../../core/timing';
 
 export interface RecycleBudget {
   /** Items created since the view was made, past which a hidden view is recycled. */
@@ -23,6 +24,8 @@ export const DEFAULT_RECYCLE_BUDGET: RecycleBudget = { hidden: 2_000, visible: 2
 
 /** How long a new TreeView may take to report its visibility before its own `visible` is trusted. */
 const VISIBILITY_GRACE_MS = 5_000;
+/** How long after the budget is passed the view is recycled. */
+const RECYCLE_DELAY_MS = 1_000;
 
 export class RecyclingTreeView<T> implements vscode.Disposable {
   private view: vscode.TreeView<T>;
@@ -39,7 +42,8 @@ export class RecyclingTreeView<T> implements vscode.Disposable {
   private badgeValue: vscode.ViewBadge | undefined;
   private itemsCreated = 0;
   private recycling: Promise<void> | null = null;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Never in the middle of VS Code fetching children: a moment later. */
+  private readonly recycleSoon = new Coalesce(RECYCLE_DELAY_MS, () => this.recycleIfDue());
   private disposed = false;
   /** How many times the view was recycled, and items handed out over its life (tests, benches). */
   recycledCount = 0;
@@ -106,13 +110,8 @@ export class RecyclingTreeView<T> implements vscode.Disposable {
   itemCreated(): void {
     this.itemsCreated++;
     this.totalItemsCreated++;
-    if (this.itemsCreated > Math.min(this.budget.hidden, this.budget.visible) && !this.timer && !this.recycling) {
-      // Never in the middle of VS Code fetching children: a moment later.
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        this.recycleIfDue();
-      }, 1_000);
-    }
+    if (this.itemsCreated > Math.min(this.budget.hidden, this.budget.visible) && !this.recycling)
+      this.recycleSoon.trigger();
   }
 
   private recycleIfDue(): void {
@@ -133,7 +132,7 @@ export class RecyclingTreeView<T> implements vscode.Disposable {
     // The extension host's dispose is asynchronous: it drops the view from its registry after a
     // tick, and a view created before that under the same id would be dropped instead.
     await Promise.resolve(old.dispose() as unknown);
-    await new Promise((r) => setTimeout(r, 0));
+    await delay(0);
     if (this.disposed) return;
     this.itemsCreated = 0;
     this.recycledCount++;
@@ -147,7 +146,7 @@ export class RecyclingTreeView<T> implements vscode.Disposable {
 
   dispose(): void {
     this.disposed = true;
-    clearTimeout(this.timer);
+    this.recycleSoon.cancel();
     for (const d of this.viewListeners) d.dispose();
     this.view.dispose();
     this.visibilityEmitter.dispose();

@@ -3,6 +3,7 @@
 // only while this view or the Providers view is visible (or an automatic action is armed), and
 // only the tree items that changed are refreshed.
 import * as vscode from 'vscode';
+import { SlicedQueue } from '../../core/timing';
 import { RecyclingTreeView } from './recyclingTreeView';
 import { truncationWarning } from '../../core/backend/client';
 import { dialectDisplayName } from '../../core/backend/dialects';
@@ -21,7 +22,7 @@ export type SessionsNode =
   | { kind: 'session'; key: string; backend: BackendConfig; directory: string; sessionId: string }
   | { kind: 'message'; key: string; backend: BackendConfig; text: string; error: boolean; warning?: boolean };
 
-/** Changed rows refreshed at once, at most; the rest follow REFRESH_GAP_MS later (queueRefresh). */
+/** Changed rows refreshed at once, at most; the rest follow REFRESH_GAP_MS later (refreshQueue). */
 const REFRESH_SLICE = 500;
 const REFRESH_GAP_MS = 250;
 
@@ -101,38 +102,21 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
         .filter((r) => this.lookChanged(r, now))
         .map((r) => this.nodes.get(sessionNodeId(r.key)))
         .filter((n): n is SessionsNode => n !== undefined);
-      if (rows.length > 0) this.queueRefresh(rows);
+      if (rows.length > 0) this.refreshQueue.add(rows);
     }
     this.updateBadge();
   }
 
-  /** Rows waiting for their refresh (see queueRefresh). */
-  private readonly pendingRefresh = new Set<SessionsNode>();
-  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
-
   /**
-   * Refreshes changed rows at most REFRESH_SLICE at a time, REFRESH_GAP_MS apart: VS Code builds
+   * Changed rows are refreshed at most REFRESH_SLICE at a time, REFRESH_GAP_MS apart: VS Code builds
    * and sends every refreshed item of one batch in a single stretch of the extension host's event
-   * loop, so 2,000 changed rows at once would block it; sliced, no stretch grows with the
-   * number of sessions. A few hundred rows (most rounds) go at once.
+   * loop, so 2,000 changed rows at once would block it; sliced, no stretch grows with the number
+   * of sessions. A few hundred rows (most rounds) go at once. The gap is longer than VS Code's own
+   * 200 ms merging of tree events, so slices stay apart.
    */
-  private queueRefresh(rows: SessionsNode[]): void {
-    for (const r of rows) this.pendingRefresh.add(r);
-    if (!this.refreshTimer) this.flushRefresh();
-  }
-
-  private flushRefresh(): void {
-    this.refreshTimer = undefined;
-    const slice: SessionsNode[] = [];
-    for (const n of this.pendingRefresh) {
-      if (slice.length >= REFRESH_SLICE) break;
-      slice.push(n);
-    }
-    for (const n of slice) this.pendingRefresh.delete(n);
-    if (slice.length > 0) this.changeEmitter.fire(slice);
-    // The gap is longer than VS Code's own 200 ms merging of tree events, so slices stay apart.
-    if (this.pendingRefresh.size > 0) this.refreshTimer = setTimeout(() => this.flushRefresh(), REFRESH_GAP_MS);
-  }
+  private readonly refreshQueue = new SlicedQueue<SessionsNode>(REFRESH_SLICE, REFRESH_GAP_MS, (slice) =>
+    this.changeEmitter.fire(slice),
+  );
 
   /** Rebuilt only when the monitor's rows changed (its rows() array is cached until then). */
   private parentKeys(): Set<string> {
@@ -493,7 +477,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   }
 
   dispose(): void {
-    clearTimeout(this.refreshTimer);
+    this.refreshQueue.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }

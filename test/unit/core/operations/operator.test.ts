@@ -11,38 +11,12 @@ import { Operator, type OperatorMonitor } from '../../../../src/core/operations/
 import { RETRY_AFTER_RESET_MS } from '../../../../src/core/operations/retries';
 import type { LockOutcome, LockRequest } from '../../../../src/core/operations/lock';
 import { InProcessSessionLock } from '../../../../src/core/operations/session-lock';
-import type { TimerHandle, Timers } from '../../../../src/core/operations/timers';
+import { ManualTimers } from '../../../support/manual-timers';
 import { startSpecServer, type SpecServer } from '../../../support/spec-server';
 
 const DIR = '/work/project';
 const HOUR = 3_600_000;
 const BACKEND = 'spec';
-
-/** Timers that fire only when the test advances the time. */
-class ManualTimers implements Timers {
-  private t = Date.now();
-  private pending: Array<{ at: number; fn: () => void; handle: TimerHandle }> = [];
-  now(): number {
-    return this.t;
-  }
-  setTimeout(fn: () => void, ms: number): TimerHandle {
-    const handle = { timer: Symbol('timer') };
-    this.pending.push({ at: this.t + ms, fn, handle });
-    return handle;
-  }
-  clearTimeout(handle: TimerHandle): void {
-    this.pending = this.pending.filter((p) => p.handle !== handle);
-  }
-  get size(): number {
-    return this.pending.length;
-  }
-  advance(ms: number): void {
-    this.t += ms;
-    const due = this.pending.filter((p) => p.at <= this.t);
-    this.pending = this.pending.filter((p) => p.at > this.t);
-    for (const p of due) p.fn();
-  }
-}
 
 /** A lock that records every key it was asked for. */
 class RecordingLock extends InProcessSessionLock {

@@ -1,0 +1,158 @@
+// Time for every host: the clock and timers (injected, so a test or a host decides when time
+// passes; `systemTimers` is the process's own), and the few timed shapes the hosts use, built on
+// them: a debounce, a coalescing delay, a ticker, a queue that hands items out in slices, a
+// deadline on a promise.
+import type { EpochMs } from './model';
+
+export type TimerHandle = { readonly timer: unknown };
+
+export interface Timers {
+  now(): EpochMs;
+  setTimeout(fn: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
+}
+
+export const systemTimers: Timers = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => ({ timer: setTimeout(fn, ms) }),
+  clearTimeout: (handle) => clearTimeout(handle.timer as ReturnType<typeof setTimeout>),
+};
+
+/** Runs `fn` once, `ms` after the last `trigger` (a burst of triggers runs it once). */
+export class Debounce {
+  private handle: TimerHandle | undefined;
+
+  constructor(
+    private readonly ms: number,
+    private readonly fn: () => void,
+    private readonly timers: Timers = systemTimers,
+  ) {}
+
+  trigger(): void {
+    this.cancel();
+    this.handle = this.timers.setTimeout(() => {
+      this.handle = undefined;
+      this.fn();
+    }, this.ms);
+  }
+
+  cancel(): void {
+    if (this.handle) this.timers.clearTimeout(this.handle);
+    this.handle = undefined;
+  }
+}
+
+/** Runs `fn` once, `ms` after the first `trigger` since it last ran (later triggers wait with it). */
+export class Coalesce {
+  private handle: TimerHandle | undefined;
+
+  constructor(
+    private readonly ms: number,
+    private readonly fn: () => void,
+    private readonly timers: Timers = systemTimers,
+  ) {}
+
+  get pending(): boolean {
+    return this.handle !== undefined;
+  }
+
+  trigger(): void {
+    this.handle ??= this.timers.setTimeout(() => {
+      this.handle = undefined;
+      this.fn();
+    }, this.ms);
+  }
+
+  cancel(): void {
+    if (this.handle) this.timers.clearTimeout(this.handle);
+    this.handle = undefined;
+  }
+}
+
+/** Runs `fn` every `ms` between `start` and `stop`. */
+export class Ticker {
+  private handle: TimerHandle | undefined;
+
+  constructor(
+    private readonly ms: number,
+    private readonly fn: () => void,
+    private readonly timers: Timers = systemTimers,
+  ) {}
+
+  start(): void {
+    this.stop();
+    const tick = () => {
+      this.handle = this.timers.setTimeout(tick, this.ms);
+      this.fn();
+    };
+    this.handle = this.timers.setTimeout(tick, this.ms);
+  }
+
+  stop(): void {
+    if (this.handle) this.timers.clearTimeout(this.handle);
+    this.handle = undefined;
+  }
+}
+
+/**
+ * Hands queued items to `emit` at most `size` at a time, `gapMs` apart: the first slice at once,
+ * the rest later, so no single stretch of work grows with the number of items. An item queued
+ * twice before it is handed out goes once.
+ */
+export class SlicedQueue<T> {
+  private readonly pending = new Set<T>();
+  private handle: TimerHandle | undefined;
+
+  constructor(
+    private readonly size: number,
+    private readonly gapMs: number,
+    private readonly emit: (slice: T[]) => void,
+    private readonly timers: Timers = systemTimers,
+  ) {}
+
+  add(items: Iterable<T>): void {
+    for (const item of items) this.pending.add(item);
+    if (!this.handle) this.flush();
+  }
+
+  private flush(): void {
+    this.handle = undefined;
+    const slice: T[] = [];
+    for (const item of this.pending) {
+      if (slice.length >= this.size) break;
+      slice.push(item);
+    }
+    for (const item of slice) this.pending.delete(item);
+    if (slice.length > 0) this.emit(slice);
+    if (this.pending.size > 0) this.handle = this.timers.setTimeout(() => this.flush(), this.gapMs);
+  }
+
+  dispose(): void {
+    if (this.handle) this.timers.clearTimeout(this.handle);
+    this.handle = undefined;
+    this.pending.clear();
+  }
+}
+
+/** Resolves after `ms` (0: after the current turn of the event loop). */
+export function delay(ms: number, timers: Timers = systemTimers): Promise<void> {
+  return new Promise((resolve) => timers.setTimeout(resolve, ms));
+}
+
+/** The promise's value, or the error `onTimeout` gives when it has not settled within `ms`. */
+export async function withDeadline<T>(
+  promise: Promise<T>,
+  ms: number,
+  onTimeout: () => Error,
+  timers: Timers = systemTimers,
+): Promise<T> {
+  let handle: TimerHandle | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    handle = timers.setTimeout(() => reject(onTimeout()), ms);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    if (handle) timers.clearTimeout(handle);
+  }
+}

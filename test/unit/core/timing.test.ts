@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { Coalesce, Debounce, delay, SlicedQueue, Ticker, withDeadline } from '../../../src/core/timing';
+import { ManualTimers } from '../../support/manual-timers';
+
+describe('core/timing', () => {
+  let timers: ManualTimers;
+  beforeEach(() => (timers = new ManualTimers(0)));
+
+  it('Debounce runs once, after the last trigger of a burst; cancel drops it', () => {
+    let runs = 0;
+    const d = new Debounce(300, () => runs++, timers);
+    d.trigger();
+    timers.advance(200);
+    d.trigger();
+    timers.advance(200);
+    assert.equal(runs, 0, 'the second trigger moved it on');
+    timers.advance(100);
+    assert.equal(runs, 1);
+    d.trigger();
+    d.cancel();
+    timers.advance(1000);
+    assert.equal(runs, 1);
+  });
+
+  it('Coalesce runs once, after the first trigger since it last ran', () => {
+    let runs = 0;
+    const c = new Coalesce(400, () => runs++, timers);
+    c.trigger();
+    timers.advance(300);
+    c.trigger();
+    assert.equal(c.pending, true);
+    timers.advance(100);
+    assert.equal(runs, 1, 'the later trigger waited with the first');
+    assert.equal(c.pending, false);
+  });
+
+  it('Ticker ticks every period between start and stop', () => {
+    let ticks = 0;
+    const t = new Ticker(30_000, () => ticks++, timers);
+    t.start();
+    timers.advance(95_000);
+    assert.equal(ticks, 3);
+    t.stop();
+    timers.advance(100_000);
+    assert.equal(ticks, 3);
+    assert.equal(timers.size, 0);
+  });
+
+  it('SlicedQueue hands out the first slice at once and the rest a gap apart, each item once', () => {
+    const slices: number[][] = [];
+    const q = new SlicedQueue<number>(2, 250, (s) => slices.push(s), timers);
+    q.add([1, 2, 3, 4, 5]);
+    assert.deepEqual(slices, [[1, 2]]);
+    q.add([3, 6]);
+    timers.advance(250);
+    assert.deepEqual(slices, [
+      [1, 2],
+      [3, 4],
+    ]);
+    timers.advance(500);
+    assert.deepEqual(slices, [
+      [1, 2],
+      [3, 4],
+      [5, 6],
+    ]);
+    q.add([7]);
+    assert.deepEqual(slices.at(-1), [7], 'an idle queue hands out at once');
+    q.dispose();
+  });
+
+  it('withDeadline gives the value in time, else the timeout error; delay resolves when time passes', async () => {
+    assert.equal(await withDeadline(Promise.resolve(7), 100, () => new Error('late'), timers), 7);
+    const never = new Promise<number>(() => undefined);
+    const late = withDeadline(never, 100, () => new Error('no answer within 0.1 s'), timers);
+    timers.advance(100);
+    await assert.rejects(late, /no answer within 0.1 s/);
+    let done = false;
+    const d = delay(50, timers).then(() => (done = true));
+    timers.advance(50);
+    await d;
+    assert.equal(done, true);
+  });
+});
