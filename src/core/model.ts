@@ -242,6 +242,22 @@ export interface CompletionReport {
   reason: string | null;
 }
 
+/** A line clearly meant as a completion report that does not parse: a person must read it. */
+export interface MalformedReport {
+  malformed: true;
+  /** The line as written (shortened when long); plain text, never markup. */
+  raw: string;
+  /** What is wrong: "no ticket", "no status", "status \"x\" is not done, blocked or handoff". */
+  problem: string;
+  ticket: string | null;
+  label: string | null;
+  /** As written (not necessarily a valid status). */
+  status: string | null;
+  pr: string | null;
+  summary: string | null;
+  reason: string | null;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Decision outputs (src/core/health). Pure results that the CLI prints and the views render.
 

@@ -1,4 +1,6 @@
 // Formats a completion report as its one line. Order: ticket, label, status, pr, reason, summary.
+// Refused (reportProblem): no ticket, no summary, reason=quota-exhausted with a status other than
+// blocked (the quota self-report is a blocked report).
 // A value is quoted (JSON string) when it is empty or holds whitespace, quotes or "="; the summary
 // is folded onto one line first. parseReportLine(formatReport(r)) returns r.
 import type { CompletionReport } from '../model';
@@ -14,8 +16,18 @@ export function oneLine(text: string): string {
     .trim();
 }
 
+/** Why a report may not be sent as it is, or null. */
+export function reportProblem(r: CompletionReport): string | null {
+  if (oneLine(r.ticket) === '') return 'a completion report needs a ticket';
+  if (oneLine(r.summary ?? '') === '') return 'a completion report needs a summary (one line)';
+  if (r.reason !== null && oneLine(r.reason) === 'quota-exhausted' && r.status !== 'blocked')
+    return `reason=quota-exhausted needs status=blocked (not ${r.status})`;
+  return null;
+}
+
 export function formatReport(r: CompletionReport): string {
-  if (oneLine(r.ticket) === '') throw new Error('a completion report needs a ticket');
+  const problem = reportProblem(r);
+  if (problem) throw new Error(problem);
   const parts = [`ticket=${quoteValue(oneLine(r.ticket))}`];
   if (r.label) parts.push(`label=${quoteValue(oneLine(r.label))}`);
   parts.push(`status=${r.status}`);

@@ -1,2 +1,13 @@
-export { findReport, parsePairs, parseReportLine, REPORT_KEYS } from './parse';
-export { formatReport, oneLine, quoteValue, quotaBlockedReport } from './format';
+export {
+  findReport,
+  isMalformed,
+  parsePairs,
+  parseReportLine,
+  readReport,
+  readReportLine,
+  readReportOf,
+  REPORT_KEYS,
+  reportOf,
+  type ReportReading,
+} from './parse';
+export { formatReport, oneLine, quoteValue, quotaBlockedReport, reportProblem } from './format';

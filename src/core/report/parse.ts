@@ -1,54 +1,79 @@
-// Parses the one-line key=value completion report:
+// Parses the one-line key=value completion report, the way workers write it:
 //   ticket=PROJ-12 label=Kind/Bug status=done pr=#34 summary="Parser fixed"
-//   ticket=PROJ-12 status=blocked reason=quota-exhausted summary=quota exhausted on local
-// Values are bare (up to whitespace) or double-quoted with JSON escapes. An unquoted summary or
-// reason runs to the next known key (workers write free text). Unknown keys are ignored. A line
-// is a report only with a ticket and a status of done, blocked or handoff.
-import type { CompletionReport, MessageSnapshot, ReportStatus } from '../model';
+//   status=blocked ticket=PROJ-12 reason=quota-exhausted summary=quota exhausted on local
+// Keys come in any order. Values are bare (up to whitespace) or double-quoted with JSON escapes;
+// an unterminated quote is read as a bare value. An unquoted summary or reason is free text: it
+// runs to the next report key that is not set yet (a key already set is text of the summary).
+// Unknown keys and stray words are ignored. Fenced code blocks and inline code are examples,
+// never the report. A line that starts with a report key and names at least two of them, one
+// being ticket or status, is meant as a report: when it lacks a ticket or a valid status it is a
+// malformed report, which a person must read. Lines with <placeholders> are templates, no report.
+import type { CompletionReport, MalformedReport, MessageSnapshot, ReportStatus } from '../model';
 
 export const REPORT_KEYS = ['ticket', 'label', 'status', 'pr', 'summary', 'reason'] as const;
 export type ReportKey = (typeof REPORT_KEYS)[number];
 const STATUSES: readonly ReportStatus[] = ['done', 'blocked', 'handoff'];
+const KEYS = new Set<string>(REPORT_KEYS);
 const FREE_TEXT_KEYS = new Set<string>(['summary', 'reason']);
+/** How much of a malformed line is kept for a person to read. */
+const RAW_LIMIT = 500;
 
-/** key=value pairs of one line; null when the line is not made of pairs. */
+/** A proper report, or a line meant as one that does not parse. */
+export type ReportReading = CompletionReport | MalformedReport;
+
+export function isMalformed(r: ReportReading | null | undefined): r is MalformedReport {
+  return r !== null && r !== undefined && 'malformed' in r && r.malformed === true;
+}
+
+/** key=value pairs of one line (first value of a key wins); null when the line holds none. */
 export function parsePairs(line: string): Map<string, string> | null {
   const pairs = new Map<string, string>();
-  let i = 0;
   const n = line.length;
-  const skipSpace = () => {
-    while (i < n && (line[i] === ' ' || line[i] === '\t')) i++;
-  };
-  skipSpace();
+  let i = 0;
+  const isSpace = (c: string | undefined) => c === ' ' || c === '\t';
   while (i < n) {
+    while (i < n && isSpace(line[i])) i++;
+    if (i >= n) break;
     const keyMatch = /^([A-Za-z][A-Za-z0-9_-]*)=/.exec(line.slice(i));
-    if (!keyMatch) return pairs.size > 0 ? pairs : null;
+    if (!keyMatch) {
+      while (i < n && !isSpace(line[i])) i++; // a stray word
+      continue;
+    }
     const key = keyMatch[1].toLowerCase();
     i += keyMatch[0].length;
-    let value: string;
+    let value: string | null = null;
     if (line[i] === '"') {
       const end = closingQuote(line, i);
-      if (end === -1) return null;
-      try {
-        value = JSON.parse(line.slice(i, end + 1)) as string;
-      } catch {
-        return null;
+      if (end !== -1) {
+        value = unquote(line.slice(i, end + 1));
+        i = end + 1;
+      } else i++; // unterminated: read the rest as a bare value
+    }
+    if (value === null) {
+      if (FREE_TEXT_KEYS.has(key)) {
+        const end = freeTextEnd(line, i, pairs, key);
+        value = line.slice(i, end).trim();
+        i = end;
+      } else {
+        const start = i;
+        while (i < n && !isSpace(line[i])) i++;
+        value = line.slice(start, i);
       }
-      i = end + 1;
-    } else if (FREE_TEXT_KEYS.has(key)) {
-      const rest = line.slice(i);
-      const next = /\s(ticket|label|status|pr|summary|reason)=/.exec(rest);
-      value = (next ? rest.slice(0, next.index) : rest).trim();
-      i += next ? next.index : rest.length;
-    } else {
-      const start = i;
-      while (i < n && line[i] !== ' ' && line[i] !== '\t') i++;
-      value = line.slice(start, i);
     }
     if (!pairs.has(key)) pairs.set(key, value);
-    skipSpace();
   }
   return pairs.size > 0 ? pairs : null;
+}
+
+/** Where an unquoted free-text value ends: before the next report key that is not set yet. */
+function freeTextEnd(line: string, from: number, pairs: Map<string, string>, current: string): number {
+  const re = /[ \t]([A-Za-z][A-Za-z0-9_-]*)=/g;
+  re.lastIndex = from;
+  for (let m = re.exec(line); m; m = re.exec(line)) {
+    const key = m[1].toLowerCase();
+    if (KEYS.has(key) && key !== current && !pairs.has(key)) return m.index;
+  }
+  return line.length;
 }
 
 function closingQuote(line: string, open: number): number {
@@ -59,42 +84,123 @@ function closingQuote(line: string, open: number): number {
   return -1;
 }
 
-/** Strips list markers, quote markers and inline-code backticks around a line. */
+function unquote(quoted: string): string {
+  try {
+    return JSON.parse(quoted) as string;
+  } catch {
+    return quoted.slice(1, -1);
+  }
+}
+
+/** Strips list markers and quote markers around a line. */
 function unwrap(line: string): string {
   let s = line.trim();
-  s = s.replace(/^(?:[-*+]\s+|>\s*|\d+\.\s+)/, '');
-  if (s.startsWith('`') && s.endsWith('`') && s.length > 1) s = s.replace(/^`+|`+$/g, '');
-  return s.trim();
+  for (let again = true; again;) {
+    const next = s.replace(/^(?:[-*+]\s+|>\s*|\d+[.)]\s+)/, '');
+    again = next !== s;
+    s = next.trim();
+  }
+  return s;
 }
 
-/** One line as a report, or null. */
-export function parseReportLine(line: string): CompletionReport | null {
+/** Removes inline code spans (`...`, ``...``) from a line. */
+function withoutInlineCode(line: string): string {
+  return line.replace(/(`+)(?:(?!\1)[\s\S])*?[^`]\1(?!`)|(`+)\2/g, ' ');
+}
+
+/** The lines of a text with fenced code blocks blanked out (line numbers kept). */
+function proseLines(text: string): string[] {
+  const lines = text.split(/\r\n|\r|\n/);
+  let fence: { char: string; length: number } | null = null;
+  return lines.map((line) => {
+    const m = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    if (fence) {
+      if (m && m[1][0] === fence.char && m[1].length >= fence.length && line.trim() === m[1]) fence = null;
+      return '';
+    }
+    if (m) {
+      fence = { char: m[1][0], length: m[1].length };
+      return '';
+    }
+    return withoutInlineCode(line);
+  });
+}
+
+/** Whether a line (unwrapped) is written as a report: starts with a report key, names two, ticket or status among them. */
+function meantAsReport(s: string): boolean {
+  if (!/^(ticket|label|status|pr|summary|reason)=/i.test(s)) return false;
+  const named = new Set<string>();
+  for (const m of s.matchAll(/(?:^|[ \t])(ticket|label|status|pr|summary|reason)=/gi)) named.add(m[1].toLowerCase());
+  return named.size >= 2 && (named.has('ticket') || named.has('status'));
+}
+
+/** One line as a report, a malformed report, or null (no report meant). */
+export function readReportLine(line: string): ReportReading | null {
   const s = unwrap(line);
-  if (!/^ticket=/i.test(s)) return null;
-  const pairs = parsePairs(s);
-  if (!pairs) return null;
+  if (!meantAsReport(s)) return null;
+  const pairs = parsePairs(s) ?? new Map<string, string>();
   const ticket = pairs.get('ticket') ?? '';
-  const status = pairs.get('status') as ReportStatus | undefined;
-  if (ticket === '' || /[<>]/.test(ticket) || !status || !STATUSES.includes(status)) return null;
+  const status = pairs.get('status') ?? '';
+  if (/<[^>]*>/.test(ticket) || /<[^>]*>/.test(status)) return null; // a template, not a report
   const opt = (k: ReportKey) => {
     const v = pairs.get(k);
-    return v === undefined || v === '' ? null : v;
+    return v === undefined || v.trim() === '' ? null : v;
   };
-  return { ticket, label: opt('label'), status, pr: opt('pr'), summary: opt('summary'), reason: opt('reason') };
+  const fields = { label: opt('label'), pr: opt('pr'), summary: opt('summary'), reason: opt('reason') };
+  let problem: string | null = null;
+  if (ticket.trim() === '') problem = 'no ticket';
+  else if (status === '') problem = 'no status';
+  else if (!STATUSES.includes(status as ReportStatus))
+    problem = `status "${status.slice(0, 40)}" is not done, blocked or handoff`;
+  if (problem === null)
+    return {
+      ticket,
+      label: fields.label,
+      status: status as ReportStatus,
+      pr: fields.pr,
+      summary: fields.summary,
+      reason: fields.reason,
+    };
+  return {
+    malformed: true,
+    raw: s.length > RAW_LIMIT ? `${s.slice(0, RAW_LIMIT - 1)}…` : s,
+    problem,
+    ticket: opt('ticket'),
+    status: opt('status'),
+    ...fields,
+  };
 }
 
-/** The last report line in a message text (the newest message of a session), or null. */
-export function findReport(text: string | null | undefined): CompletionReport | null {
+/** One line as a proper report, or null. */
+export function parseReportLine(line: string): CompletionReport | null {
+  const r = readReportLine(line);
+  return r && !isMalformed(r) ? r : null;
+}
+
+/** The newest line of a message text meant as a report (proper or malformed), outside code; or null. */
+export function readReport(text: string | null | undefined): ReportReading | null {
   if (!text) return null;
-  const lines = text.split(/\r\n|\r|\n/);
+  const lines = proseLines(text);
   for (let i = lines.length - 1; i >= 0; i--) {
-    const report = parseReportLine(lines[i]);
-    if (report) return report;
+    const reading = readReportLine(lines[i]);
+    if (reading) return reading;
   }
   return null;
 }
 
-/** The completion report of a message: only assistant messages carry one (a user prompt may quote one). */
+/** The report of a message text when its newest report line is a proper one, else null. */
+export function findReport(text: string | null | undefined): CompletionReport | null {
+  const r = readReport(text);
+  return r && !isMalformed(r) ? r : null;
+}
+
+/** The report reading of a message: only assistant messages carry one (a user prompt may quote one). */
+export function readReportOf(message: Pick<MessageSnapshot, 'role' | 'text'> | null | undefined): ReportReading | null {
+  return message && message.role === 'assistant' ? readReport(message.text) : null;
+}
+
+/** The completion report of a message (a proper one), or null. */
 export function reportOf(message: Pick<MessageSnapshot, 'role' | 'text'> | null | undefined): CompletionReport | null {
-  return message && message.role === 'assistant' ? findReport(message.text) : null;
+  const r = readReportOf(message);
+  return r && !isMalformed(r) ? r : null;
 }

@@ -50,6 +50,41 @@ describe('session-ops report', () => {
     const back = await run(['parse'], f.stdout);
     assert.equal(JSON.parse(back.stdout).reason, 'quota-exhausted');
   });
+  it('format refuses reason=quota-exhausted unless blocked, and a report without a summary (exit 2)', async () => {
+    const quota = await run([
+      'format',
+      '--ticket',
+      'T',
+      '--status',
+      'done',
+      '--reason',
+      'quota-exhausted',
+      '--summary',
+      'x',
+    ]);
+    assert.equal(quota.code, 2);
+    assert.match(quota.stderr, /reason=quota-exhausted needs status=blocked/);
+    assert.equal(quota.stdout, '');
+    const bare = await run(['format', '--ticket', 'T', '--status', 'done']);
+    assert.equal(bare.code, 2);
+    assert.match(bare.stderr, /needs a summary/);
+  });
+  it('parse: a line meant as a report that does not parse is printed as malformed, exit 1', async () => {
+    const r = await run(['parse'], 'ticket=T-1 status=finished summary=x\n');
+    assert.equal(r.code, 1);
+    assert.deepEqual(JSON.parse(r.stdout), {
+      malformed: true,
+      raw: 'ticket=T-1 status=finished summary=x',
+      problem: 'status "finished" is not done, blocked or handoff',
+      ticket: 'T-1',
+      label: null,
+      status: 'finished',
+      pr: null,
+      summary: 'x',
+      reason: null,
+    });
+    assert.match(r.stderr, /malformed completion report: status "finished"/);
+  });
   it('usage errors exit 2; --help exits 0 with an example', async () => {
     assert.equal((await run(['format', '--status', 'done'])).code, 2);
     assert.equal((await run(['format', '--ticket', 'T', '--status', 'finished'])).code, 2);
