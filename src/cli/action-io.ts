@@ -110,6 +110,7 @@ export function promptInputs(a: ParsedArgs, b: { directory: string }, client: Ba
       orchestrator: a.values.get('--orchestrator'),
       label: a.values.get('--label'),
       env: io.env,
+      holdsAuthority: a.flags.has('--i-hold-authority'),
     },
     resume: a.values.get('--resume'),
     pullRequest: a.values.get('--pr'),

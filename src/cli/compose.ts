@@ -48,7 +48,7 @@ export async function runCompose(argv: string[], ioOverrides: Partial<ActionIo> 
   const io = { ...defaultActionIo(), ...ioOverrides };
   return withUsage(io, 'compose', USAGE, async () => {
     const a = parseArgv(argv, {
-      flags: [],
+      flags: ['--i-hold-authority'],
       options: [...BACKEND_OPTIONS, '--out', '--model', '--prompt-file', ...PROMPT_OPTIONS],
       positionals: 2,
     });

@@ -17,7 +17,7 @@ import {
 } from './action-io';
 
 const USAGE = `Usage: session-ops dispatch SESSION --base-url URL --directory DIR --prompt-file FILE --model P/M
-       [--fallback] [--agent NAME] [--ticket T] [--orchestrator ID] [--label L] [--json]
+       [--fallback] [--agent NAME] [--ticket T] [--orchestrator ID] [--i-hold-authority] [--label L] [--json]
 
 Launches a task on an idle session after the pre-dispatch check: the intended provider has no
 quota mark, is connected, and another connected provider without a quota mark exists as a
@@ -35,6 +35,9 @@ Options:
   --ticket T            ticket of the completion-report block (default: from the session, else left
                         for the worker to fill)
   --orchestrator ID     orchestrator session the report goes to (default SESSION_OPS_ORCHESTRATOR)
+  --i-hold-authority    confirm that the orchestrator this prompt speaks for holds the orchestrating
+                        authority: needed for a fact baseline or a dispatch when the worker's newest
+                        assignment names another orchestrator (authority rule 1; refused, exit 3)
   --label L             label of the report line
   --json                print {"session","model":{...},"sent":bool,"instead":str|null}
 
@@ -48,7 +51,7 @@ export async function runDispatch(argv: string[], ioOverrides: Partial<ActionIo>
   const io = { ...defaultActionIo(), ...ioOverrides };
   return withUsage(io, 'dispatch', USAGE, async () => {
     const a = parseArgv(argv, {
-      flags: ['--json', '--fallback'],
+      flags: ['--json', '--fallback', '--i-hold-authority'],
       options: [...BACKEND_OPTIONS, '--prompt-file', '--model', '--agent', '--ticket', '--orchestrator', '--label'],
       positionals: 1,
     });
@@ -75,6 +78,7 @@ export async function runDispatch(argv: string[], ioOverrides: Partial<ActionIo>
           label: a.values.get('--label'),
           env: io.env,
           sessionTitle: title,
+          holdsAuthority: a.flags.has('--i-hold-authority'),
         });
         const r = await dispatchTask(ctx, {
           sessionId: session,

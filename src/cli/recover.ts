@@ -78,7 +78,7 @@ export async function runRecover(argv: string[], ioOverrides: Partial<ActionIo> 
   const io = { ...defaultActionIo(), ...ioOverrides };
   return withUsage(io, 'recover', USAGE, async () => {
     const a = parseArgv(argv, {
-      flags: ['--json', '--allow-short-spacing'],
+      flags: ['--json', '--allow-short-spacing', '--i-hold-authority'],
       options: [
         ...BACKEND_OPTIONS,
         '--spacing',

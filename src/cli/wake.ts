@@ -48,6 +48,9 @@ export const PROMPT_HELP = `Prompt inputs (for --compose; all optional, never re
   --ticket T            ticket of the completion-report block (default: named by the session's
                         title or newest user message, else written for the worker to fill)
   --orchestrator ID     orchestrator session the report goes to (default SESSION_OPS_ORCHESTRATOR)
+  --i-hold-authority    confirm that the orchestrator this prompt speaks for holds the orchestrating
+                        authority: needed for a fact baseline or a dispatch when the worker's newest
+                        assignment names another orchestrator (authority rule 1; refused, exit 3)
   --label L             label of the report line
   --task TEXT           the task (default: the session title)
   --resume TEXT         the one concrete step to resume with
@@ -106,7 +109,7 @@ export async function runWake(argv: string[], ioOverrides: Partial<ActionIo> = {
   const io = { ...defaultActionIo(), ...ioOverrides };
   return withUsage(io, 'wake', USAGE, async () => {
     const a = parseArgv(argv, {
-      flags: ['--json', '--abort-first'],
+      flags: ['--json', '--abort-first', '--i-hold-authority'],
       options: [
         ...BACKEND_OPTIONS,
         '--prompt-file',

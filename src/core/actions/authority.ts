@@ -2,7 +2,9 @@
 // rules). Orchestrator: the flag, else SESSION_OPS_ORCHESTRATOR. Ticket: the flag, else a ticket
 // named by the session's title or its newest user message. Missing values never refuse: the
 // block is then written for the worker to fill. A warning is raised when the worker's newest user
-// message names another orchestrator.
+// message names another orchestrator; for a fact baseline or a dispatch (re-tasking the worker)
+// that mismatch is a refusal unless the person confirms they hold the orchestrating authority
+// (authority rule 1: `retaskRefusal`).
 import type { ReportProtocol } from '../prompt/clauses';
 
 export interface AuthorityInput {
@@ -13,6 +15,8 @@ export interface AuthorityInput {
   sessionTitle?: string | null;
   /** Text of the worker's newest user message, when the newest message is one. */
   newestUserText?: string | null;
+  /** The person confirmed that the session this prompt speaks for holds the orchestrating authority. */
+  holdsAuthority?: boolean;
 }
 
 export interface Authority {
@@ -22,6 +26,12 @@ export interface Authority {
   ticket: string | null;
   ticketSource: 'flag' | 'title' | 'message' | null;
   orchestratorSource: 'flag' | 'env' | null;
+  /** The orchestrator the worker's newest assignment names, if any. */
+  named: string | null;
+  /** The worker's assignment names another orchestrator than the one this prompt speaks for. */
+  mismatch: boolean;
+  /** The person confirmed holding the orchestrating authority (editor dialog, --i-hold-authority). */
+  held: boolean;
   warnings: string[];
 }
 
@@ -82,6 +92,27 @@ export function resolveAuthority(input: AuthorityInput): Authority {
     ticket,
     ticketSource,
     orchestratorSource,
+    named,
+    mismatch: named !== null && named !== orchestrator,
+    held: input.holdsAuthority === true,
     warnings,
   };
+}
+
+/** The authority with the orchestrator named by the worker's newest message (when it is a user message). */
+export function assignedBy(authority: Authority, newest: { role: string; text: string } | null): Authority {
+  const named = authority.named ?? (newest?.role === 'user' ? orchestratorIn(newest.text) : null);
+  return { ...authority, named, mismatch: named !== null && named !== authority.orchestrator };
+}
+
+/**
+ * Authority rule 1: only the session holding the orchestrating authority may inject a fact
+ * baseline or re-task a worker. Refused (the reason) when the worker's assignment names another
+ * orchestrator and the person did not confirm holding the authority; null when it may be sent.
+ */
+export function retaskRefusal(authority: Authority, kind: 'fact-baseline' | 'dispatch'): string | null {
+  if (!authority.mismatch || authority.held) return null;
+  const what = kind === 'fact-baseline' ? 'inject a fact baseline into' : 're-task';
+  const speaks = authority.orchestrator ? `this prompt speaks for ${authority.orchestrator}` : 'this prompt names none';
+  return `authority rule 1: the worker's newest assignment names orchestrator ${authority.named}, but ${speaks}; only the session holding the orchestrating authority may ${what} the worker. Confirm that it holds the authority to send (CLI: --i-hold-authority)`;
 }

@@ -7,7 +7,7 @@ import { composeDispatchPrompt } from '../prompt/dispatch';
 import { composeFactBaseline, type Assignment, type Fact } from '../prompt/fact-baseline';
 import { composeQuotaWallWakePrompt, type WallFacts } from '../prompt/quota-wake';
 import { composeWakePrompt, type WakeReason } from '../prompt/wake';
-import { ORCHESTRATOR_PLACEHOLDER, TICKET_PLACEHOLDER, type Authority } from './authority';
+import { ORCHESTRATOR_PLACEHOLDER, retaskRefusal, TICKET_PLACEHOLDER, type Authority } from './authority';
 import type { Inventory } from './inventory';
 
 export type ComposeKind = 'wake' | 'quota-wake' | 'fact-baseline' | 'dispatch';
@@ -40,7 +40,9 @@ export interface ComposeInputs {
 }
 
 export type Composed =
-  { ok: true; kind: ComposeKind; text: string } | { ok: false; kind: ComposeKind; problem: string };
+  | { ok: true; kind: ComposeKind; text: string }
+  /** `code` not-authority: authority rule 1 refused it (authority.ts retaskRefusal). */
+  | { ok: false; kind: ComposeKind; problem: string; code?: 'not-authority' };
 
 const DEFAULT_RESUME =
   'the next unfinished step of your task: re-read the ticket and your last messages, re-validate the uncommitted files, then continue';
@@ -55,6 +57,10 @@ function fillNote(a: Authority): string | null {
 
 export function composePrompt(kind: ComposeKind, inputs: ComposeInputs): Composed {
   const fail = (problem: string): Composed => ({ ok: false, kind, problem });
+  if (kind === 'fact-baseline' || kind === 'dispatch') {
+    const refusal = retaskRefusal(inputs.authority, kind);
+    if (refusal) return { ok: false, kind, problem: refusal, code: 'not-authority' };
+  }
   const report = inputs.authority.report;
   const files = inputs.inventory.files;
   let text: string;

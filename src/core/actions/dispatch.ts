@@ -7,7 +7,7 @@ import { preDispatchCheck } from '../health/pre-dispatch';
 import { modelOn } from '../health/provider-choice';
 import { tailProbe } from '../health/quota-wall';
 import type { ModelRef } from '../model';
-import type { Authority } from './authority';
+import { assignedBy, retaskRefusal, type Authority } from './authority';
 import { composePrompt } from './compose';
 import { callOpts, clockOf, failureOf, readSession, type ActionContext, type ActionFailure } from './context';
 import type { SendRefusal } from './guard';
@@ -79,7 +79,7 @@ export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Pr
     refusal: { code, reason, prompt: res.prompt ?? '', model: res.model },
     message: `refused, nothing sent: ${reason}`,
   });
-  if (!composed.ok) return refused('compose-failed', composed.problem);
+  if (!composed.ok) return refused(composed.code ?? 'compose-failed', composed.problem);
   try {
     const [session, newest, listing] = await Promise.all([
       readSession(ctx, id),
@@ -92,6 +92,9 @@ export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Pr
         error: { kind: 'not-listed', message: `session ${id} is not listed in this directory` },
         message: `session ${id} is not listed in this directory; nothing sent`,
       };
+    // Authority rule 1 on the assignment read now (the caller may not have read it).
+    const retask = retaskRefusal(assignedBy(req.authority, newest), 'dispatch');
+    if (retask) return refused('not-authority', retask);
     const intended = req.model.providerID;
     const check = preDispatchCheck(intended, listing);
     res.problems = check.problems;

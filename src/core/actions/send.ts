@@ -68,7 +68,7 @@ export async function chooseAndSend(ctx: ActionContext, input: SendInput): Promi
     if (!composed.ok)
       return {
         sent: false,
-        refusal: { code: 'compose-failed', reason: composed.problem, prompt: '', model: choice.model },
+        refusal: { code: composed.code ?? 'compose-failed', reason: composed.problem, prompt: '', model: choice.model },
         choice,
         text: null,
         error: null,

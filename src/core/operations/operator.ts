@@ -109,6 +109,8 @@ export class Operator {
   private readonly actListeners = new Set<(o: ActionOutcome) => void>();
   private readonly automaticListeners = new Set<(action: AutomaticAction, row: SessionRow) => void>();
   private readonly off: () => void;
+  /** Sessions automatic mode leaves alone because another orchestrator assigned them (logged once). */
+  private readonly notMine = new Set<string>();
 
   constructor(private readonly o: OperatorOptions) {
     this.timers = o.timers ?? systemTimers;
@@ -383,6 +385,19 @@ export class Operator {
       const busy = this.busy(row.key) || this.book.scheduled(row.key);
       const action = this.policy.decide(row, settings, { trusted, busy });
       if (!action) continue;
+      // Authority rule 1: a worker whose assignment names another orchestrator is that one's to instruct.
+      const authority = this.authority(row);
+      if (authority.mismatch) {
+        if (!this.notMine.has(row.key)) {
+          this.notMine.add(row.key);
+          this.o.log(
+            'warn',
+            `automatic ${action} on ${row.id} not taken: its assignment names orchestrator ${authority.named}, not ${authority.orchestrator ?? 'the one configured here (none)'}`,
+          );
+        }
+        continue;
+      }
+      this.notMine.delete(row.key);
       this.policy.record(row);
       this.o.log(
         'info',
