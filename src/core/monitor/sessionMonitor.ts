@@ -12,11 +12,12 @@
 // session re-samples that session only (the list, plus its newest message). Never imports 'vscode'.
 import { BackendError, type BackendClient, type BackendEvent } from '../backend';
 import type { BackendConfig } from '../config/backends';
-import { allFreeAt, MIN_SPACING_MS, SampleHistory, sampleDirectoryOnce } from '../health';
+import { MIN_SPACING_MS, SampleHistory, sampleDirectoryOnce } from '../health';
 import { directorySessionKey } from '../ids';
 import type { EpochMs, ProviderListing, TodoProgress } from '../model';
 import { updateDirectoryRows } from './directory-rows';
 import { isNudge, syncEventStreams } from './event-streams';
+import { readProviders, storeProviders } from './providers';
 import type { SessionRow } from './row';
 import { closeRuntime, newRuntime, sameConfig, StaleRuntime, type BackendRuntime } from './runtime';
 import { sameRow } from './same-row';
@@ -315,14 +316,14 @@ export class SessionMonitor {
     if (!dirState) return;
     const wasStatus = rt.state.status;
     const hadError = dirState.error;
-    // The provider listing (at start, on demand, after a new quota wall, when old) is read in
-    // parallel with the sample round: stock opencode's is ~6.4 MB and must not delay the rows.
-    const needProviders =
-      rt.providerRefresh || this.now() - rt.providersAt > (this.options.providerMaxAgeMs ?? 5 * 60_000);
-    const providersRead = this.clientFor(rt).then((c) =>
-      c.listProviders(directory, needProviders ? {} : { maxAgeMs: Number.MAX_SAFE_INTEGER }),
+    // The provider listing is read in parallel with the sample round.
+    const providers = readProviders(
+      rt,
+      this.clientFor(rt),
+      directory,
+      this.now(),
+      this.options.providerMaxAgeMs ?? 5 * 60_000,
     );
-    providersRead.catch(() => undefined);
     const history = this.historyFor(rt, directory);
     let round;
     try {
@@ -358,25 +359,8 @@ export class SessionMonitor {
     this.syncEvents(rt);
 
     const now = this.now();
-    let providersChanged: boolean;
-    try {
-      const listing = await providersRead;
-      if (rt.closed) return;
-      if (needProviders) {
-        rt.providersAt = now;
-        rt.providerRefresh = false;
-      }
-      providersChanged =
-        listing !== rt.state.providers && JSON.stringify(listing) !== JSON.stringify(rt.state.providers);
-      rt.state.providers = listing;
-      rt.state.providersError = null;
-      rt.state.allFreeAt = allFreeAt(listing);
-    } catch (err) {
-      if (rt.closed) return;
-      const message = describeError(err);
-      providersChanged = rt.state.providersError !== message;
-      rt.state.providersError = message;
-    }
+    const providersChanged = await storeProviders(rt, providers, now, describeError);
+    if (providersChanged === null) return;
 
     history.prune(now);
     const client = rt.client;
