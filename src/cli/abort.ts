@@ -1,7 +1,9 @@
 // `session-ops abort SESSION [--wait SECONDS]`: POST abort, then read the state until idle.
 import { abortSession } from '../core/actions/abort';
-import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, numberOption, parseArgv, wantsHelp } from './args';
-import { clean, contextFor, defaultActionIo, EXIT, EXIT_HELP, sessionArg, withUsage, type ActionIo } from './action-io';
+import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, numberOption, type BackendArgs } from './args';
+import { clean, contextFor, defaultActionIo, sessionArg, type ActionIo } from './action-io';
+import { defineCommand, runCommand } from './command';
+import { EXIT, EXIT_HELP } from './exit-codes';
 
 export const ABORT_USAGE = `Usage: session-ops abort SESSION --base-url URL --directory DIR [--wait SECONDS] [--json]
 
@@ -18,30 +20,40 @@ Example:
 ${EXIT_HELP}
 ${ENVIRONMENT_HELP}`;
 
-export async function runAbort(argv: string[], ioOverrides: Partial<ActionIo> = {}): Promise<number> {
-  const io = { ...defaultActionIo(), ...ioOverrides };
-  return withUsage(io, 'abort', ABORT_USAGE, async () => {
-    const a = parseArgv(argv, { flags: ['--json'], options: [...BACKEND_OPTIONS, '--wait'], positionals: 1 });
-    if (wantsHelp(a)) {
-      io.stdout(`${ABORT_USAGE}\n`);
-      return EXIT.done;
-    }
-    const session = sessionArg(a, 'abort');
-    const b = backendArgs(a);
-    const waitMs = Math.round(numberOption(a, '--wait', 60, 0) * 1000);
-    const client = clientFor(b, io.env, { now: io.clock.now });
+interface AbortOptions {
+  session: string;
+  backend: BackendArgs;
+  waitMs: number;
+  json: boolean;
+}
+
+export const abortCommand = defineCommand<AbortOptions, ActionIo>({
+  name: 'abort',
+  usage: ABORT_USAGE,
+  args: { flags: ['--json'], options: [...BACKEND_OPTIONS, '--wait'], positionals: 1 },
+  io: defaultActionIo,
+  options: (a) => ({
+    session: sessionArg(a, 'abort'),
+    backend: backendArgs(a),
+    waitMs: Math.round(numberOption(a, '--wait', 60, 0) * 1000),
+    json: a.flags.has('--json'),
+  }),
+  async run({ session, backend, waitMs, json }, io) {
+    const client = clientFor(backend, io.env, { now: io.clock.now });
     try {
-      const r = await abortSession(contextFor(client, b.directory, io), session, { waitMs });
-      if (a.flags.has('--json')) io.stdout(`${JSON.stringify({ session, idle: r.idle })}\n`);
+      const r = await abortSession(contextFor(client, backend.directory, io), session, { waitMs });
+      if (json) io.stdout(`${JSON.stringify({ session, idle: r.idle })}\n`);
       else io.stdout(`${clean(r.message)}\n`);
-      if (!r.idle && a.flags.has('--json')) io.stderr(`session-ops abort: ${clean(r.message)}\n`);
+      if (!r.idle && json) io.stderr(`session-ops abort: ${clean(r.message)}\n`);
       if (r.outcome === 'refused') {
-        if (!a.flags.has('--json')) io.stderr(`session-ops abort: ${clean(r.message)}\n`);
+        if (!json) io.stderr(`session-ops abort: ${clean(r.message)}\n`);
         return EXIT.refused;
       }
       return r.idle ? EXIT.done : EXIT.failed;
     } finally {
       await client.close();
     }
-  });
-}
+  },
+});
+
+export const runAbort = (argv: string[], io: Partial<ActionIo> = {}) => runCommand(abortCommand, argv, io);

@@ -1,6 +1,5 @@
-// What the action commands (abort, wake, recover, dispatch, compose, report) share: the exit
-// codes, the injectable I/O, the session positional, the model flag, the inventory sources and
-// the context of an executor.
+// What the action commands (abort, wake, recover, dispatch, compose, report) share: the injectable
+// I/O, the session positional, the model flag, the inventory sources and the context of an executor.
 import { readFile, writeFile } from 'node:fs/promises';
 import type { BackendClient } from '../core/backend/client';
 import { gitInventory } from '../core/actions/git-inventory';
@@ -11,28 +10,10 @@ import type { ModelRef } from '../core/model';
 import { sessionLockerFor, type SessionLocker } from '../core/operations/lock';
 import { stateDir } from '../core/operations/state-dir';
 import { UsageError, type ParsedArgs } from './args';
+import type { CommandIo } from './command';
 import { parseProviderScope, type ProviderScope } from '../core/health/provider-choice';
 
-/** Exit codes shared by every action. */
-export const EXIT = {
-  done: 0,
-  /** Backend error, or not confirmed in time. */
-  failed: 1,
-  usage: 2,
-  /** Refused by a safety rule; nothing sent. */
-  refused: 3,
-  /** Wait for a provider reset; nothing sent. */
-  waitForReset: 4,
-  /** Escalated to a human; nothing sent. */
-  escalated: 5,
-} as const;
-
-export const EXIT_HELP = `Exit codes: 0 done, 1 backend error or not confirmed in time, 2 usage,
-3 refused by a safety rule (nothing sent), 4 wait-for-reset (nothing sent), 5 escalated (nothing sent).`;
-
-export interface ActionIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
+export interface ActionIo extends CommandIo {
   env: Record<string, string | undefined>;
   readFile: (path: string) => Promise<string>;
   writeFile: (path: string, text: string) => Promise<void>;
@@ -99,21 +80,45 @@ export function inventorySources(client: BackendClient, io: ActionIo): WorktreeI
   return [backendInventory(client), ...io.localInventory];
 }
 
+/** The flags every composing command reads the same way (undefined: not given). */
+export interface PromptFlags {
+  worktree: string | undefined;
+  ticket: string | undefined;
+  orchestrator: string | undefined;
+  label: string | undefined;
+  resume: string | undefined;
+  pr: string | undefined;
+  /** --i-hold-authority: the orchestrator the prompt speaks for holds the orchestrating authority. */
+  holdsAuthority: boolean;
+}
+
+export function promptFlags(a: ParsedArgs): PromptFlags {
+  return {
+    worktree: a.values.get('--worktree'),
+    ticket: a.values.get('--ticket'),
+    orchestrator: a.values.get('--orchestrator'),
+    label: a.values.get('--label'),
+    resume: a.values.get('--resume'),
+    pr: a.values.get('--pr'),
+    holdsAuthority: a.flags.has('--i-hold-authority'),
+  };
+}
+
 /** The prompt builder's inputs every composing command takes from the same flags. */
-export function promptInputs(a: ParsedArgs, b: { directory: string }, client: BackendClient, io: ActionIo) {
+export function promptInputs(f: PromptFlags, b: { directory: string }, client: BackendClient, io: ActionIo) {
   return {
     now: io.clock.now,
     inventory: inventorySources(client, io),
-    worktree: a.values.get('--worktree') ?? b.directory,
+    worktree: f.worktree ?? b.directory,
     authority: {
-      ticket: a.values.get('--ticket'),
-      orchestrator: a.values.get('--orchestrator'),
-      label: a.values.get('--label'),
+      ticket: f.ticket,
+      orchestrator: f.orchestrator,
+      label: f.label,
       env: io.env,
-      holdsAuthority: a.flags.has('--i-hold-authority'),
+      holdsAuthority: f.holdsAuthority,
     },
-    resume: a.values.get('--resume'),
-    pullRequest: a.values.get('--pr'),
+    resume: f.resume,
+    pullRequest: f.pr,
   };
 }
 
@@ -144,22 +149,4 @@ export function clean(text: string): string {
 
 export function isoOrUnknown(at: number | null): string {
   return at === null ? 'unknown' : new Date(at).toISOString();
-}
-
-/** Runs a command body: a UsageError prints the usage and exits 2. */
-export async function withUsage(
-  io: ActionIo,
-  command: string,
-  usage: string,
-  body: () => Promise<number>,
-): Promise<number> {
-  try {
-    return await body();
-  } catch (err) {
-    if (err instanceof UsageError) {
-      io.stderr(`session-ops ${command}: ${err.message}\n\n${usage}\n`);
-      return EXIT.usage;
-    }
-    throw err;
-  }
 }

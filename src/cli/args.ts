@@ -1,7 +1,7 @@
 // Shared argument parsing of the session-ops commands: --flag, --option VALUE, --option=VALUE and
-// positionals; a UsageError (exit 2) for anything unknown or missing. Plus the common backend
-// flags (--base-url, --directory) and the client built from them with the password taken from
-// the environment only.
+// positionals (`-` is one; after `--` every argument is one); a UsageError (exit 2) for anything
+// unknown or missing. Plus the common backend flags (--base-url, --directory) and the client built
+// from them with the password taken from the environment only.
 import { BackendClient } from '../core/backend/client';
 import type { QuotaMarkBook } from '../core/backend/quota-marks';
 import { MARK_STORE_HELP } from './mark-store';
@@ -18,7 +18,7 @@ export interface ParsedArgs {
 export interface ArgSpec {
   flags: string[];
   options: string[];
-  /** How many positionals are accepted (default 0). */
+  /** How many positionals are accepted (default 0; Infinity: any number). After `--` every argument is one. */
   positionals?: number;
 }
 
@@ -28,8 +28,16 @@ export function parseArgv(argv: string[], spec: ArgSpec): ParsedArgs {
   const values = new Map<string, string>();
   const flags = new Set<string>();
   const positionals: string[] = [];
+  const most = spec.positionals ?? 0;
   for (let i = 0; i < argv.length; i++) {
     let arg = argv[i];
+    if (arg === '--' && most > 0) {
+      for (const rest of argv.slice(i + 1)) {
+        if (positionals.length >= most) throw new UsageError(`unknown argument "${rest}"`);
+        positionals.push(rest);
+      }
+      break;
+    }
     let inline: string | undefined;
     const eq = arg.indexOf('=');
     if (arg.startsWith('--') && eq > 0) {
@@ -41,7 +49,7 @@ export function parseArgv(argv: string[], spec: ArgSpec): ParsedArgs {
       const value = inline ?? argv[++i];
       if (value === undefined) throw new UsageError(`${arg} needs a value`);
       values.set(arg, value);
-    } else if (!arg.startsWith('-') && positionals.length < (spec.positionals ?? 0)) positionals.push(arg);
+    } else if ((arg === '-' || !arg.startsWith('-')) && positionals.length < most) positionals.push(arg);
     else throw new UsageError(`unknown argument "${argv[i]}"`);
   }
   return { values, flags, positionals };

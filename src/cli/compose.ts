@@ -7,18 +7,22 @@ import { promptBuilder } from '../core/actions/prompt-builder';
 import { lastModelOf } from '../core/actions/send';
 import { tailProbe } from '../core/health/quota-wall';
 import { BackendError } from '../core/backend/errors';
-import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, parseArgv, UsageError, wantsHelp } from './args';
+import type { FactBaselineFacts } from '../core/actions/compose';
+import type { ModelRef } from '../core/model';
+import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, UsageError, type BackendArgs } from './args';
 import {
   clean,
   contextFor,
   defaultActionIo,
-  EXIT,
+  promptFlags,
   promptInputs,
   modelArg,
   readTextFile,
-  withUsage,
   type ActionIo,
+  type PromptFlags,
 } from './action-io';
+import { defineCommand, runCommand } from './command';
+import { EXIT } from './exit-codes';
 import { baselineArg, PROMPT_HELP, PROMPT_OPTIONS } from './wake';
 
 const USAGE = `Usage: session-ops compose wake|quota-wake|fact-baseline|dispatch SESSION --base-url URL --directory DIR
@@ -44,24 +48,33 @@ Exit codes: 0 printed, 1 backend error, 2 usage, 3 the prompt cannot be composed
 quota wall, no model can be named).
 ${ENVIRONMENT_HELP}`;
 
-export async function runCompose(argv: string[], ioOverrides: Partial<ActionIo> = {}): Promise<number> {
-  const io = { ...defaultActionIo(), ...ioOverrides };
-  return withUsage(io, 'compose', USAGE, async () => {
-    const a = parseArgv(argv, {
-      flags: ['--i-hold-authority'],
-      options: [...BACKEND_OPTIONS, '--out', '--model', '--prompt-file', ...PROMPT_OPTIONS],
-      positionals: 2,
-    });
-    if (wantsHelp(a)) {
-      io.stdout(`${USAGE}\n`);
-      return EXIT.done;
-    }
+interface ComposeOptions {
+  kind: ComposeKind;
+  session: string;
+  backend: BackendArgs;
+  requested: ModelRef | null;
+  baseline: FactBaselineFacts | null;
+  task: string | undefined;
+  promptFlags: PromptFlags;
+  out: string | undefined;
+}
+
+export const composeCommand = defineCommand<ComposeOptions, ActionIo>({
+  name: 'compose',
+  usage: USAGE,
+  args: {
+    flags: ['--i-hold-authority'],
+    options: [...BACKEND_OPTIONS, '--out', '--model', '--prompt-file', ...PROMPT_OPTIONS],
+    positionals: 2,
+  },
+  io: defaultActionIo,
+  async options(a, io) {
     const [kindRaw, session] = a.positionals;
     if (!kindRaw || !COMPOSE_KINDS.includes(kindRaw as ComposeKind))
       throw new UsageError(`the first argument must be one of ${COMPOSE_KINDS.join(', ')}`);
     const kind = kindRaw as ComposeKind;
     if (!session) throw new UsageError('compose needs the SESSION id');
-    const b = backendArgs(a);
+    const backend = backendArgs(a);
     const requested = modelArg(a);
     const baseline = await baselineArg(a, io);
     if (kind === 'fact-baseline' && !baseline) throw new UsageError('compose fact-baseline needs --facts FILE');
@@ -69,13 +82,26 @@ export async function runCompose(argv: string[], ioOverrides: Partial<ActionIo> 
     if (kind === 'dispatch' && file === undefined)
       throw new UsageError('compose dispatch needs --prompt-file FILE (the task)');
     const task = file !== undefined ? await readTextFile(io, '--prompt-file', file) : a.values.get('--task');
-    const client = clientFor(b, io.env, { now: io.clock.now });
+    return {
+      kind,
+      session,
+      backend,
+      requested,
+      baseline,
+      task,
+      promptFlags: promptFlags(a),
+      out: a.values.get('--out'),
+    };
+  },
+  async run(o, io) {
+    const { kind, session, backend } = o;
+    const client = clientFor(backend, io.env, { now: io.clock.now });
     try {
-      const ctx = contextFor(client, b.directory, io);
+      const ctx = contextFor(client, backend.directory, io);
       const [list, newest, listing] = await Promise.all([
-        client.listSessions(b.directory, callOpts(ctx)),
-        client.newestMessage(b.directory, session, callOpts(ctx)),
-        client.listProviders(b.directory, callOpts(ctx)),
+        client.listSessions(backend.directory, callOpts(ctx)),
+        client.newestMessage(backend.directory, session, callOpts(ctx)),
+        client.listProviders(backend.directory, callOpts(ctx)),
       ]);
       const s = list.sessions.find((x) => x.id === session);
       if (!s) {
@@ -83,16 +109,16 @@ export async function runCompose(argv: string[], ioOverrides: Partial<ActionIo> 
         return EXIT.failed;
       }
       const wallProvider = tailProbe({ at: io.clock.now(), session: s, newest })?.provider ?? null;
-      const choice = chooseModel({ requested, last: lastModelOf(newest), listing, wallProvider });
+      const choice = chooseModel({ requested: o.requested, last: lastModelOf(newest), listing, wallProvider });
       if (kind === 'quota-wake' && !choice.model) {
         io.stderr(`session-ops compose: ${clean(choice.basis)}\n`);
         return EXIT.refused;
       }
       const builder = promptBuilder({
         kind,
-        ...promptInputs(a, b, client, io),
-        task,
-        baseline,
+        ...promptInputs(o.promptFlags, backend, client, io),
+        task: o.task,
+        baseline: o.baseline,
       });
       const composed = await builder.build({
         model: choice.model ?? { providerID: '', modelID: '' },
@@ -108,12 +134,11 @@ export async function runCompose(argv: string[], ioOverrides: Partial<ActionIo> 
         `session-ops compose: the prompt speaks for orchestrator ${builder.authority?.orchestrator ?? '(none: the worker fills it)'}; uncommitted files ${builder.inventory?.note ?? ''}\n`,
       );
       for (const w of builder.authority?.warnings ?? []) io.stderr(`session-ops compose: warning: ${clean(w)}\n`);
-      const out = a.values.get('--out');
-      if (out !== undefined) {
+      if (o.out !== undefined) {
         try {
-          await io.writeFile(out, `${composed.text}\n`);
+          await io.writeFile(o.out, `${composed.text}\n`);
         } catch (err) {
-          throw new UsageError(`--out ${out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+          throw new UsageError(`--out ${o.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
         }
       } else io.stdout(`${composed.text}\n`);
       return EXIT.done;
@@ -126,5 +151,7 @@ export async function runCompose(argv: string[], ioOverrides: Partial<ActionIo> 
     } finally {
       await client.close();
     }
-  });
-}
+  },
+});
+
+export const runCompose = (argv: string[], io: Partial<ActionIo> = {}) => runCommand(composeCommand, argv, io);

@@ -1,20 +1,22 @@
 // `session-ops dispatch SESSION --prompt-file FILE --model P/M [--fallback] [--agent NAME]`
 import { resolveAuthority } from '../core/actions/authority';
 import { dispatchTask } from '../core/actions/dispatch';
-import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, parseArgv, UsageError, wantsHelp } from './args';
+import type { ModelRef } from '../core/model';
+import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, UsageError, type BackendArgs } from './args';
 import { withMarkStore } from './mark-store';
 import {
   clean,
   contextFor,
   defaultActionIo,
-  EXIT,
-  EXIT_HELP,
   modelArg,
+  promptFlags,
   readTextFile,
   sessionArg,
-  withUsage,
   type ActionIo,
+  type PromptFlags,
 } from './action-io';
+import { defineCommand, runCommand } from './command';
+import { EXIT, EXIT_HELP } from './exit-codes';
 
 const USAGE = `Usage: session-ops dispatch SESSION --base-url URL --directory DIR --prompt-file FILE --model P/M
        [--fallback] [--agent NAME] [--ticket T] [--orchestrator ID] [--i-hold-authority] [--label L] [--json]
@@ -47,58 +49,79 @@ Example:
 ${EXIT_HELP}
 ${ENVIRONMENT_HELP}`;
 
-export async function runDispatch(argv: string[], ioOverrides: Partial<ActionIo> = {}): Promise<number> {
-  const io = { ...defaultActionIo(), ...ioOverrides };
-  return withUsage(io, 'dispatch', USAGE, async () => {
-    const a = parseArgv(argv, {
-      flags: ['--json', '--fallback', '--i-hold-authority'],
-      options: [...BACKEND_OPTIONS, '--prompt-file', '--model', '--agent', '--ticket', '--orchestrator', '--label'],
-      positionals: 1,
-    });
-    if (wantsHelp(a)) {
-      io.stdout(`${USAGE}\n`);
-      return EXIT.done;
-    }
+interface DispatchOptions {
+  session: string;
+  backend: BackendArgs;
+  task: string;
+  model: ModelRef;
+  agent: string;
+  fallback: boolean;
+  report: Pick<PromptFlags, 'ticket' | 'orchestrator' | 'label' | 'holdsAuthority'>;
+  json: boolean;
+}
+
+export const dispatchCommand = defineCommand<DispatchOptions, ActionIo>({
+  name: 'dispatch',
+  usage: USAGE,
+  args: {
+    flags: ['--json', '--fallback', '--i-hold-authority'],
+    options: [...BACKEND_OPTIONS, '--prompt-file', '--model', '--agent', '--ticket', '--orchestrator', '--label'],
+    positionals: 1,
+  },
+  io: defaultActionIo,
+  async options(a, io) {
     const session = sessionArg(a, 'dispatch');
-    const b = backendArgs(a);
+    const backend = backendArgs(a);
     const file = a.values.get('--prompt-file');
     if (file === undefined) throw new UsageError('--prompt-file FILE is required');
     const model = modelArg(a);
     if (!model) throw new UsageError('--model PROVIDER/MODEL is required: every launch names a model explicitly');
-    const task = await readTextFile(io, '--prompt-file', file);
-    return withMarkStore('dispatch', b.baseUrl, io, io.clock.now, {}, async (marks) => {
-      const client = clientFor(b, io.env, { now: io.clock.now, marks });
+    return {
+      session,
+      backend,
+      task: await readTextFile(io, '--prompt-file', file),
+      model,
+      agent: a.values.get('--agent') ?? 'build',
+      fallback: a.flags.has('--fallback'),
+      report: promptFlags(a),
+      json: a.flags.has('--json'),
+    };
+  },
+  run: (o, io) =>
+    withMarkStore('dispatch', o.backend.baseUrl, io, io.clock.now, {}, async (marks) => {
+      const client = clientFor(o.backend, io.env, { now: io.clock.now, marks });
       try {
-        const ctx = contextFor(client, b.directory, io);
-        const sessions = await client.listSessions(b.directory).catch(() => null);
-        const title = sessions?.sessions.find((s) => s.id === session)?.title ?? null;
+        const ctx = contextFor(client, o.backend.directory, io);
+        const sessions = await client.listSessions(o.backend.directory).catch(() => null);
+        const title = sessions?.sessions.find((s) => s.id === o.session)?.title ?? null;
         const authority = resolveAuthority({
-          ticket: a.values.get('--ticket'),
-          orchestrator: a.values.get('--orchestrator'),
-          label: a.values.get('--label'),
+          ticket: o.report.ticket,
+          orchestrator: o.report.orchestrator,
+          label: o.report.label,
           env: io.env,
           sessionTitle: title,
-          holdsAuthority: a.flags.has('--i-hold-authority'),
+          holdsAuthority: o.report.holdsAuthority,
         });
         const r = await dispatchTask(ctx, {
-          sessionId: session,
-          task,
-          model,
-          agent: a.values.get('--agent') ?? 'build',
+          sessionId: o.session,
+          task: o.task,
+          model: o.model,
+          agent: o.agent,
           authority,
-          fallback: a.flags.has('--fallback'),
+          fallback: o.fallback,
         });
         io.stderr(
           `session-ops dispatch: the prompt speaks for orchestrator ${authority.orchestrator ?? '(none: the worker fills it)'}\n`,
         );
-        if (a.flags.has('--json'))
-          io.stdout(`${JSON.stringify({ session, model: r.model, sent: r.sent, instead: r.instead })}\n`);
+        if (o.json)
+          io.stdout(`${JSON.stringify({ session: o.session, model: r.model, sent: r.sent, instead: r.instead })}\n`);
         else io.stdout(`${clean(r.message)}\n`);
         if (!r.sent) io.stderr(`session-ops dispatch: ${clean(r.message)}\n`);
         return r.outcome === 'sent' ? EXIT.done : r.outcome === 'refused' ? EXIT.refused : EXIT.failed;
       } finally {
         await client.close();
       }
-    });
-  });
-}
+    }),
+});
+
+export const runDispatch = (argv: string[], io: Partial<ActionIo> = {}) => runCommand(dispatchCommand, argv, io);

@@ -2,15 +2,16 @@
 import { promptBuilder } from '../core/actions/prompt-builder';
 import { recoverSession, type RecoverResult } from '../core/actions/recover';
 import { MIN_SPACING_MS } from '../core/health/verdict';
+import type { ProviderScope } from '../core/health/provider-choice';
+import type { ModelRef } from '../core/model';
 import {
   backendArgs,
   BACKEND_OPTIONS,
   clientFor,
   ENVIRONMENT_HELP,
   numberOption,
-  parseArgv,
   UsageError,
-  wantsHelp,
+  type BackendArgs,
 } from './args';
 import { withMarkStore } from './mark-store';
 import { flagDefault, settingFlag, settingsFromFlags } from './setting-flags';
@@ -18,16 +19,18 @@ import {
   clean,
   contextFor,
   defaultActionIo,
-  EXIT,
+  promptFlags,
   promptInputs,
   isoOrUnknown,
   modelArg,
   providersArg,
   PROVIDERS_HELP,
   sessionArg,
-  withUsage,
   type ActionIo,
+  type PromptFlags,
 } from './action-io';
+import { defineCommand, runCommand } from './command';
+import { EXIT } from './exit-codes';
 import { PROMPT_HELP, PROMPT_OPTIONS } from './wake';
 
 const USAGE = `Usage: session-ops recover SESSION --base-url URL --directory DIR
@@ -74,55 +77,80 @@ export function recoverExit(r: RecoverResult): number {
   }
 }
 
-export async function runRecover(argv: string[], ioOverrides: Partial<ActionIo> = {}): Promise<number> {
-  const io = { ...defaultActionIo(), ...ioOverrides };
-  return withUsage(io, 'recover', USAGE, async () => {
-    const a = parseArgv(argv, {
-      flags: ['--json', '--allow-short-spacing', '--i-hold-authority'],
-      options: [
-        ...BACKEND_OPTIONS,
-        '--spacing',
-        '--model',
-        '--agent',
-        '--wait',
-        '--reset-within-reach',
-        '--providers',
-        ...PROMPT_OPTIONS.filter((o) => o !== '--facts'),
-      ],
-      positionals: 1,
-    });
-    if (wantsHelp(a)) {
-      io.stdout(`${USAGE}\n`);
-      return EXIT.done;
-    }
+interface RecoverOptions {
+  session: string;
+  backend: BackendArgs;
+  spacingMs: number;
+  allowShort: boolean;
+  resetWithinReachMs: number;
+  waitMs: number;
+  model: ModelRef | null;
+  agent: string;
+  providers: ProviderScope | null;
+  promptFlags: PromptFlags;
+  json: boolean;
+}
+
+export const recoverCommand = defineCommand<RecoverOptions, ActionIo>({
+  name: 'recover',
+  usage: USAGE,
+  args: {
+    flags: ['--json', '--allow-short-spacing', '--i-hold-authority'],
+    options: [
+      ...BACKEND_OPTIONS,
+      '--spacing',
+      '--model',
+      '--agent',
+      '--wait',
+      '--reset-within-reach',
+      '--providers',
+      ...PROMPT_OPTIONS.filter((o) => o !== '--facts'),
+    ],
+    positionals: 1,
+  },
+  io: defaultActionIo,
+  options(a) {
     const session = sessionArg(a, 'recover');
-    const b = backendArgs(a);
+    const backend = backendArgs(a);
     const settings = settingsFromFlags(a, ['--spacing', '--reset-within-reach']);
     const allowShort = a.flags.has('--allow-short-spacing');
     if (settings.spacingMs < MIN_SPACING_MS && !allowShort)
       throw new UsageError(
         `--spacing ${settingFlag(a, '--spacing')} is under 30 s (the spec's minimum); --allow-short-spacing exists for tests`,
       );
-    const waitMs = Math.round(numberOption(a, '--wait', 120, 0) * 1000);
-    const model = modelArg(a);
-    return withMarkStore('recover', b.baseUrl, io, io.clock.now, {}, async (marks) => {
-      const client = clientFor(b, io.env, { now: io.clock.now, marks });
+    return {
+      session,
+      backend,
+      spacingMs: settings.spacingMs,
+      allowShort,
+      resetWithinReachMs: settings.resetWithinReachMs,
+      waitMs: Math.round(numberOption(a, '--wait', 120, 0) * 1000),
+      model: modelArg(a),
+      agent: a.values.get('--agent') ?? 'build',
+      providers: providersArg(a),
+      promptFlags: promptFlags(a),
+      json: a.flags.has('--json'),
+    };
+  },
+  run: (o, io) =>
+    withMarkStore('recover', o.backend.baseUrl, io, io.clock.now, {}, async (marks) => {
+      const client = clientFor(o.backend, io.env, { now: io.clock.now, marks });
       try {
         const builder = promptBuilder({
           kind: 'quota-wake',
-          ...promptInputs(a, b, client, io),
+          ...promptInputs(o.promptFlags, o.backend, client, io),
         });
-        const r = await recoverSession(contextFor(client, b.directory, io), {
-          sessionId: session,
+        const r = await recoverSession(contextFor(client, o.backend.directory, io), {
+          sessionId: o.session,
           prompt: (facts) => builder.build(facts),
-          model,
-          agent: a.values.get('--agent') ?? 'build',
-          spacingMs: settings.spacingMs,
-          minSpacingMs: allowShort ? 0 : MIN_SPACING_MS,
-          resetWithinReachMs: settings.resetWithinReachMs,
-          providers: providersArg(a),
-          abort: { waitMs },
-          confirm: { withinMs: waitMs },
+          model: o.model,
+          agent: o.agent,
+          spacingMs: o.spacingMs,
+          minSpacingMs: o.allowShort ? 0 : MIN_SPACING_MS,
+          resetWithinReachMs: o.resetWithinReachMs,
+          providers: o.providers,
+          abort: { waitMs: o.waitMs },
+          confirm: { withinMs: o.waitMs },
         });
         if (builder.authority) {
           io.stderr(
@@ -130,10 +158,10 @@ export async function runRecover(argv: string[], ioOverrides: Partial<ActionIo> 
           );
           for (const w of builder.authority.warnings) io.stderr(`session-ops recover: warning: ${clean(w)}\n`);
         }
-        if (a.flags.has('--json')) {
-          io.stdout(
-            `${JSON.stringify({ session, decision: r.decision, provider: r.provider, model: r.model, waitUntil: r.waitUntil, marks: r.marks, confirmed: r.confirmed, aborted: r.aborted, message: r.message })}\n`,
-          );
+        if (o.json) {
+          const { decision, provider, model, waitUntil, marks, confirmed, aborted, message } = r;
+          const doc = { session: o.session, decision, provider, model, waitUntil, marks, confirmed, aborted, message };
+          io.stdout(`${JSON.stringify(doc)}\n`);
         } else {
           const out = [clean(r.message)];
           if (r.decision === 'wait-for-reset') out.push(`retry after ${isoOrUnknown(r.waitUntil)}`);
@@ -149,6 +177,7 @@ export async function runRecover(argv: string[], ioOverrides: Partial<ActionIo> 
       } finally {
         await client.close();
       }
-    });
-  });
-}
+    }),
+});
+
+export const runRecover = (argv: string[], io: Partial<ActionIo> = {}) => runCommand(recoverCommand, argv, io);

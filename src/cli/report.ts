@@ -1,11 +1,13 @@
 // `session-ops report parse` (one line on stdin -> JSON; exit 1 when it is not a report) and
 // `session-ops report format --ticket T --status done|blocked|handoff --summary S [--label L]
 // [--pr P] [--reason R]` (one line on stdout).
-import type { ReportStatus } from '../core/model';
+import type { CompletionReport, ReportStatus } from '../core/model';
 import { formatReport, reportProblem } from '../core/report/format';
 import { isMalformed, readReport } from '../core/report/parse';
-import { parseArgv, UsageError, wantsHelp } from './args';
-import { defaultActionIo, EXIT, withUsage, type ActionIo } from './action-io';
+import { UsageError } from './args';
+import { defaultActionIo, type ActionIo } from './action-io';
+import { defineCommand, runGroup, type CommandGroup } from './command';
+import { EXIT } from './exit-codes';
 
 const USAGE = `Usage: session-ops report parse < LINE
        session-ops report format --ticket T --status done|blocked|handoff --summary S [--label L] [--pr P] [--reason R]
@@ -20,63 +22,66 @@ Example:
   session-ops report format --ticket PROJ-12 --status done --pr '#34' --summary "CRLF parsing fixed"
   echo 'ticket=PROJ-12 status=done summary="ok"' | session-ops report parse`;
 
-export async function runReport(argv: string[], ioOverrides: Partial<ActionIo> = {}): Promise<number> {
-  const io = { ...defaultActionIo(), ...ioOverrides };
-  return withUsage(io, 'report', USAGE, async () => {
-    const [sub, ...rest] = argv;
-    if (sub === '--help' || sub === '-h' || sub === 'help') {
-      io.stdout(`${USAGE}\n`);
-      return EXIT.done;
-    }
-    if (sub === 'parse') {
-      const a = parseArgv(rest, { flags: [], options: [] });
-      if (wantsHelp(a)) {
-        io.stdout(`${USAGE}\n`);
-        return EXIT.done;
-      }
-      const report = readReport(await io.readStdin());
-      if (isMalformed(report)) {
-        io.stdout(`${JSON.stringify(report)}\n`);
-        io.stderr(`session-ops report parse: malformed completion report: ${report.problem}\n`);
-        return EXIT.failed;
-      }
-      if (!report) {
-        io.stderr(
-          'session-ops report parse: stdin holds no completion report (ticket=... status=done|blocked|handoff)\n',
-        );
-        return EXIT.failed;
-      }
+const parseCommand = defineCommand<null, ActionIo>({
+  name: 'report',
+  usage: USAGE,
+  args: { flags: [], options: [] },
+  io: defaultActionIo,
+  options: () => null,
+  async run(_, io) {
+    const report = readReport(await io.readStdin());
+    if (isMalformed(report)) {
       io.stdout(`${JSON.stringify(report)}\n`);
-      return EXIT.done;
+      io.stderr(`session-ops report parse: malformed completion report: ${report.problem}\n`);
+      return EXIT.failed;
     }
-    if (sub === 'format') {
-      const a = parseArgv(rest, {
-        flags: [],
-        options: ['--ticket', '--status', '--label', '--pr', '--summary', '--reason'],
-      });
-      if (wantsHelp(a)) {
-        io.stdout(`${USAGE}\n`);
-        return EXIT.done;
-      }
-      const ticket = a.values.get('--ticket');
-      if (!ticket || ticket.trim() === '') throw new UsageError('--ticket is required');
-      const status = a.values.get('--status');
-      if (status !== 'done' && status !== 'blocked' && status !== 'handoff')
-        throw new UsageError('--status must be done, blocked or handoff');
-      const opt = (k: string) => a.values.get(k) ?? null;
-      const report = {
-        ticket,
-        status: status as ReportStatus,
-        label: opt('--label'),
-        pr: opt('--pr'),
-        summary: opt('--summary'),
-        reason: opt('--reason'),
-      };
-      const problem = reportProblem(report);
-      if (problem) throw new UsageError(problem);
-      io.stdout(`${formatReport(report)}\n`);
-      return EXIT.done;
+    if (!report) {
+      io.stderr(
+        'session-ops report parse: stdin holds no completion report (ticket=... status=done|blocked|handoff)\n',
+      );
+      return EXIT.failed;
     }
-    throw new UsageError(sub ? `unknown report command "${sub}" (parse or format)` : 'report needs parse or format');
-  });
-}
+    io.stdout(`${JSON.stringify(report)}\n`);
+    return EXIT.done;
+  },
+});
+
+const formatCommand = defineCommand<CompletionReport, ActionIo>({
+  name: 'report',
+  usage: USAGE,
+  args: { flags: [], options: ['--ticket', '--status', '--label', '--pr', '--summary', '--reason'] },
+  io: defaultActionIo,
+  options(a) {
+    const ticket = a.values.get('--ticket');
+    if (!ticket || ticket.trim() === '') throw new UsageError('--ticket is required');
+    const status = a.values.get('--status');
+    if (status !== 'done' && status !== 'blocked' && status !== 'handoff')
+      throw new UsageError('--status must be done, blocked or handoff');
+    const opt = (k: string) => a.values.get(k) ?? null;
+    const reported: ReportStatus = status;
+    const report = {
+      ticket,
+      status: reported,
+      label: opt('--label'),
+      pr: opt('--pr'),
+      summary: opt('--summary'),
+      reason: opt('--reason'),
+    };
+    const problem = reportProblem(report);
+    if (problem) throw new UsageError(problem);
+    return report;
+  },
+  async run(report, io) {
+    io.stdout(`${formatReport(report)}\n`);
+    return EXIT.done;
+  },
+});
+
+export const reportCommand: CommandGroup<ActionIo> = {
+  name: 'report',
+  usage: USAGE,
+  verbs: { parse: parseCommand, format: formatCommand },
+  io: defaultActionIo,
+};
+
+export const runReport = (argv: string[], io: Partial<ActionIo> = {}) => runGroup(reportCommand, argv, io);

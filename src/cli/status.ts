@@ -5,9 +5,19 @@
 //   exit 2  usage error
 import type { BackendClient } from '../core/backend/client';
 import { plainHttpWarning } from '../core/config/backends';
-import { backendArgs, BACKEND_OPTIONS, clientFor, numberOption, parseArgv, UsageError, wantsHelp } from './args';
+import {
+  backendArgs,
+  BACKEND_OPTIONS,
+  clientFor,
+  ENVIRONMENT_HELP,
+  numberOption,
+  UsageError,
+  type ParsedArgs,
+} from './args';
+import { defineCommand, runCommand, type CommandIo } from './command';
+import { EXIT } from './exit-codes';
 import { BackendError } from '../core/backend/errors';
-import { MARK_STORE_HELP, withMarkStore } from './mark-store';
+import { withMarkStore } from './mark-store';
 import type { ProviderScope } from '../core/health/provider-choice';
 import { providersArg } from './action-io';
 import { assessSettled, collectSettledSamples } from '../core/health/sampling';
@@ -39,21 +49,21 @@ Options:
                             value ("") means the configured ones, without the built-in opencode
   --json                    print the JSON document instead of a table
 
-Environment:
-  SESSION_OPS_PASSWORD      HTTP Basic password (stock opencode: OPENCODE_SERVER_PASSWORD)
-  SESSION_OPS_USERNAME      HTTP Basic user (default "opencode")
-${MARK_STORE_HELP}`;
+Example:
+  session-ops status --base-url http://127.0.0.1:4096 --directory "$PWD" --json
 
-export interface StatusIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
+Exit codes: 0 both samples were taken, 1 the backend or a session's newest message could not be
+read, 2 usage.
+${ENVIRONMENT_HELP}`;
+
+export interface StatusIo extends CommandIo {
   env: Record<string, string | undefined>;
   /** Waits between samples (tests may shorten nothing: spacing is real time). */
   sleep: (ms: number) => Promise<void>;
   now: () => number;
 }
 
-interface StatusArgs {
+interface StatusOptions {
   baseUrl: string;
   directory: string;
   spacingMs: number;
@@ -78,9 +88,7 @@ const SETTING_OPTIONS: SettingFlag[] = [
 ];
 const OPTIONS = [...BACKEND_OPTIONS, ...SETTING_OPTIONS, '--max-samples', '--timeout', '--providers'];
 
-function parseArgs(argv: string[]): StatusArgs | 'help' {
-  const parsed = parseArgv(argv, { flags: FLAGS, options: OPTIONS });
-  if (wantsHelp(parsed)) return 'help';
+function statusOptions(parsed: ParsedArgs): StatusOptions {
   const { baseUrl, directory } = backendArgs(parsed);
   const number = (flag: string, fallback: number, min: number) => numberOption(parsed, flag, fallback, min);
   const flags = parsed.flags;
@@ -115,43 +123,36 @@ const defaultIo = (): StatusIo => ({
   now: Date.now,
 });
 
-export async function runStatus(argv: string[], ioOverrides: Partial<StatusIo> = {}): Promise<number> {
-  const io = { ...defaultIo(), ...ioOverrides };
-  let args: StatusArgs | 'help';
-  try {
-    args = parseArgs(argv);
-  } catch (err) {
-    if (err instanceof UsageError) {
-      io.stderr(`session-ops status: ${err.message}\n\n${USAGE}\n`);
-      return 2;
-    }
-    throw err;
-  }
-  if (args === 'help') {
-    io.stdout(`${USAGE}\n`);
-    return 0;
-  }
+export const statusCommand = defineCommand<StatusOptions, StatusIo>({
+  name: 'status',
+  usage: USAGE,
+  args: { flags: FLAGS, options: OPTIONS },
+  io: defaultIo,
+  options: statusOptions,
+  async run(args, io) {
+    // Said once per run, on stderr, never in the JSON document.
+    const plain = plainHttpWarning(args.baseUrl);
+    if (plain) io.stderr(`session-ops status: warning: ${plain}\n`);
+    return withMarkStore('status', args.baseUrl, io, io.now, { maxAgeMs: args.markMaxAgeMs }, (marks) =>
+      statusWith(args, io, marks),
+    );
+  },
+});
 
-  // Said once per run, on stderr, never in the JSON document.
-  const plain = plainHttpWarning(args.baseUrl);
-  if (plain) io.stderr(`session-ops status: warning: ${plain}\n`);
-  return withMarkStore('status', args.baseUrl, io, io.now, { maxAgeMs: args.markMaxAgeMs }, (marks) =>
-    statusWith(args, io, marks),
-  );
-}
+export const runStatus = (argv: string[], io: Partial<StatusIo> = {}) => runCommand(statusCommand, argv, io);
 
-async function statusWith(args: StatusArgs, io: StatusIo, marks: QuotaMarkBook): Promise<number> {
+async function statusWith(args: StatusOptions, io: StatusIo, marks: QuotaMarkBook): Promise<number> {
   const client = clientFor(args, io.env, { timeoutMs: args.timeoutMs, now: io.now, marks });
   try {
     const doc = await collect(client, args, io);
     io.stdout(args.json ? `${JSON.stringify(doc)}\n` : renderTable(doc, io.now()));
     for (const e of doc.errors) io.stderr(`session-ops status: ${e.message}\n`);
     // A session that vanished between the list and its message read is no read failure.
-    return doc.errors.some((e) => e.kind !== 'not-found') ? 1 : 0;
+    return doc.errors.some((e) => e.kind !== 'not-found') ? EXIT.failed : EXIT.done;
   } catch (err) {
     if (err instanceof BackendError) {
       io.stderr(`session-ops status: cannot read the backend: ${err.message}\n`);
-      return 1;
+      return EXIT.failed;
     }
     throw err;
   } finally {
@@ -159,7 +160,7 @@ async function statusWith(args: StatusArgs, io: StatusIo, marks: QuotaMarkBook):
   }
 }
 
-async function collect(client: BackendClient, args: StatusArgs, io: StatusIo): Promise<StatusDocument> {
+async function collect(client: BackendClient, args: StatusOptions, io: StatusIo): Promise<StatusDocument> {
   const minSpacingMs = args.allowShort ? 0 : MIN_SPACING_MS;
   const settled = await collectSettledSamples(client, args.directory, {
     spacingMs: args.spacingMs,

@@ -13,6 +13,10 @@ import { walk, WALK_MAX_DEPTH, WALK_MAX_FILES } from '../core/fs/walk';
 import { registerBuiltinKinds } from '../../server/kinds/builtin';
 import { runToEnd, type KindRegistry } from '../../server/kinds/registry';
 import type { DocumentKind, GroupSettings, KindSettings } from '../../server/kinds/types';
+import { describeError } from '../core/error-message';
+import { UsageError, type ParsedArgs } from './args';
+import { defineCommand, runCommand, type CommandIo } from './command';
+import { EXIT } from './exit-codes';
 
 const USAGE = `Usage: session-ops validate [--json] [--kind routing|page|watch-config] [--source-root DIR] PATH...
 
@@ -31,19 +35,20 @@ Options:
                      to each port folder, the parent of source-analysis, or absolute)
   -h, --help         show this help
 
+Example:
+  session-ops validate --json routing.yaml ports/payments/source-analysis
+
 Exit status: 0 no error, 1 an error was found, 2 usage or I/O error.`;
 
-export interface ValidateIo {
-  stdout: (s: string) => void;
-  stderr: (s: string) => void;
+export interface ValidateIo extends CommandIo {
   /** The kinds to use (tests inject one); default: this build's kinds. */
   registry?: KindRegistry;
 }
 
-const defaultIo: ValidateIo = {
+const defaultIo = (): ValidateIo => ({
   stdout: (s) => process.stdout.write(s),
   stderr: (s) => process.stderr.write(s),
-};
+});
 
 export interface JsonDiagnostic {
   file: string;
@@ -57,50 +62,51 @@ export interface JsonDiagnostic {
   source: string;
 }
 
-export async function runValidate(argv: string[], io: ValidateIo = defaultIo): Promise<number> {
-  let json = false;
-  let kindId: string | undefined;
-  let sourceRoot: string | undefined;
-  const paths: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--json') json = true;
-    else if (a === '--kind') {
-      kindId = argv[++i];
-      if (kindId === undefined) return usage(io, 'missing value after --kind');
-    } else if (a.startsWith('--kind=')) kindId = a.slice('--kind='.length);
-    else if (a === '--source-root') {
-      sourceRoot = argv[++i];
-      if (sourceRoot === undefined || sourceRoot === '') return usage(io, 'missing value after --source-root');
-    } else if (a.startsWith('--source-root=')) {
-      sourceRoot = a.slice('--source-root='.length);
-      if (sourceRoot === '') return usage(io, 'missing value after --source-root');
-    } else if (a === '-h' || a === '--help') {
-      io.stdout(USAGE + '\n');
-      return 0;
-    } else if (a === '--') {
-      paths.push(...argv.slice(i + 1));
-      i = argv.length;
-    } else if (a.startsWith('-') && a !== '-') return usage(io, `unknown option ${a}`);
-    else paths.push(a);
-  }
-  if (paths.length === 0) return usage(io, 'no PATH given');
+interface ValidateOptions {
+  json: boolean;
+  /** --kind: validate every given file as this kind, and only files of it in folders. */
+  only: DocumentKind | undefined;
+  sourceRoot: string | undefined;
+  paths: string[];
+  registry: KindRegistry;
+}
+
+function validateOptions(a: ParsedArgs, io: ValidateIo): ValidateOptions {
+  const kindId = a.values.get('--kind');
+  const sourceRoot = a.values.get('--source-root');
+  if (sourceRoot === '') throw new UsageError('--source-root needs a value');
+  if (a.positionals.length === 0) throw new UsageError('no PATH given');
   const registry = io.registry ?? registerBuiltinKinds();
   let only: DocumentKind | undefined;
   if (kindId !== undefined) {
     only = registry.get(kindId);
-    if (!only)
-      return usage(
-        io,
-        `unknown kind "${kindId}" (known: ${registry
-          .all()
-          .map((k) => k.id)
-          .join(', ')})`,
-      );
-    if (only.unavailable) {
-      io.stderr(`session-ops validate: --kind ${only.id} is not available in this build: ${only.unavailable}\n`);
-      return 2;
+    if (!only) {
+      const known = registry
+        .all()
+        .map((k) => k.id)
+        .join(', ');
+      throw new UsageError(`unknown kind "${kindId}" (known: ${known})`);
     }
+  }
+  return { json: a.flags.has('--json'), only, sourceRoot, paths: a.positionals, registry };
+}
+
+export const validateCommand = defineCommand<ValidateOptions, ValidateIo>({
+  name: 'validate',
+  usage: USAGE,
+  args: { flags: ['--json'], options: ['--kind', '--source-root'], positionals: Infinity },
+  io: defaultIo,
+  options: validateOptions,
+  run: validate,
+});
+
+export const runValidate = (argv: string[], io: Partial<ValidateIo> = {}) => runCommand(validateCommand, argv, io);
+
+async function validate(o: ValidateOptions, io: ValidateIo): Promise<number> {
+  const { json, only, sourceRoot, paths, registry } = o;
+  if (only?.unavailable) {
+    io.stderr(`session-ops validate: --kind ${only.id} is not available in this build: ${only.unavailable}\n`);
+    return EXIT.usage;
   }
   const settings: KindSettings = { extraGlobs: [], roots: [] };
   const kinds = only ? [only] : registry.all().filter((k) => !k.unavailable);
@@ -220,8 +226,8 @@ export async function runValidate(argv: string[], io: ValidateIo = defaultIo): P
       `${files} file${files === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`,
     );
   }
-  if (ioError) return 2;
-  return errors > 0 ? 1 : 0;
+  if (ioError) return EXIT.usage;
+  return errors > 0 ? EXIT.failed : EXIT.done;
 }
 
 function joinShown(dir: string, name: string): string {
@@ -229,13 +235,7 @@ function joinShown(dir: string, name: string): string {
   return `${dir}${dir.includes('\\') && !dir.includes('/') ? '\\' : '/'}${name}`;
 }
 
-function usage(io: ValidateIo, why: string): number {
-  io.stderr(`session-ops validate: ${why}\n\n${USAGE}\n`);
-  return 2;
-}
-
 function errMessage(err: unknown): string {
-  const e = err as NodeJS.ErrnoException;
-  if (e && e.code === 'ENOENT') return 'no such file or folder';
-  return e instanceof Error ? e.message : String(err);
+  if ((err as NodeJS.ErrnoException | null)?.code === 'ENOENT') return 'no such file or folder';
+  return describeError(err);
 }

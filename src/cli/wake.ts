@@ -2,15 +2,16 @@
 import { readBaselineFacts, type FactBaselineFacts } from '../core/actions/compose';
 import { promptBuilder } from '../core/actions/prompt-builder';
 import { wakeSession } from '../core/actions/wake';
+import type { ModelRef } from '../core/model';
+import type { ProviderScope } from '../core/health/provider-choice';
 import {
   backendArgs,
   BACKEND_OPTIONS,
   clientFor,
   ENVIRONMENT_HELP,
   numberOption,
-  parseArgv,
   UsageError,
-  wantsHelp,
+  type BackendArgs,
   type ParsedArgs,
 } from './args';
 import { withMarkStore } from './mark-store';
@@ -18,17 +19,18 @@ import {
   clean,
   contextFor,
   defaultActionIo,
-  EXIT,
-  EXIT_HELP,
+  promptFlags,
   promptInputs,
   modelArg,
   providersArg,
   PROVIDERS_HELP,
   readTextFile,
   sessionArg,
-  withUsage,
   type ActionIo,
+  type PromptFlags,
 } from './action-io';
+import { defineCommand, runCommand } from './command';
+import { EXIT, EXIT_HELP } from './exit-codes';
 
 export const PROMPT_OPTIONS = [
   '--ticket',
@@ -105,34 +107,50 @@ export async function baselineArg(a: ParsedArgs, io: ActionIo): Promise<FactBase
   return facts;
 }
 
-export async function runWake(argv: string[], ioOverrides: Partial<ActionIo> = {}): Promise<number> {
-  const io = { ...defaultActionIo(), ...ioOverrides };
-  return withUsage(io, 'wake', USAGE, async () => {
-    const a = parseArgv(argv, {
-      flags: ['--json', '--abort-first', '--i-hold-authority'],
-      options: [
-        ...BACKEND_OPTIONS,
-        '--prompt-file',
-        '--compose',
-        '--model',
-        '--agent',
-        '--wait',
-        '--providers',
-        ...PROMPT_OPTIONS,
-      ],
-      positionals: 1,
-    });
-    if (wantsHelp(a)) {
-      io.stdout(`${USAGE}\n`);
-      return EXIT.done;
-    }
+const WAKE_COMPOSE_KINDS = ['wake', 'quota-wake', 'fact-baseline'] as const;
+type WakeComposeKind = (typeof WAKE_COMPOSE_KINDS)[number];
+
+interface WakeOptions {
+  session: string;
+  backend: BackendArgs;
+  /** The prompt file's text, or what to compose. */
+  prompt: { text: string } | { compose: WakeComposeKind; baseline: FactBaselineFacts | null };
+  task: string | undefined;
+  promptFlags: PromptFlags;
+  model: ModelRef | null;
+  agent: string;
+  abortFirst: boolean;
+  providers: ProviderScope | null;
+  waitMs: number;
+  json: boolean;
+}
+
+export const wakeCommand = defineCommand<WakeOptions, ActionIo>({
+  name: 'wake',
+  usage: USAGE,
+  args: {
+    flags: ['--json', '--abort-first', '--i-hold-authority'],
+    options: [
+      ...BACKEND_OPTIONS,
+      '--prompt-file',
+      '--compose',
+      '--model',
+      '--agent',
+      '--wait',
+      '--providers',
+      ...PROMPT_OPTIONS,
+    ],
+    positionals: 1,
+  },
+  io: defaultActionIo,
+  async options(a, io) {
     const session = sessionArg(a, 'wake');
-    const b = backendArgs(a);
+    const backend = backendArgs(a);
     const file = a.values.get('--prompt-file');
     const kind = a.values.get('--compose');
     if ((file === undefined) === (kind === undefined))
       throw new UsageError('give exactly one of --prompt-file FILE or --compose wake|quota-wake|fact-baseline');
-    if (kind !== undefined && !['wake', 'quota-wake', 'fact-baseline'].includes(kind))
+    if (kind !== undefined && !(WAKE_COMPOSE_KINDS as readonly string[]).includes(kind))
       throw new UsageError(`--compose must be wake, quota-wake or fact-baseline, not "${kind}"`);
     const model = modelArg(a);
     const waitMs = Math.round(numberOption(a, '--wait', 60, 0) * 1000);
@@ -140,28 +158,44 @@ export async function runWake(argv: string[], ioOverrides: Partial<ActionIo> = {
     const text = file !== undefined ? await readTextFile(io, '--prompt-file', file) : null;
     const baseline = await baselineArg(a, io);
     if (kind === 'fact-baseline' && !baseline) throw new UsageError('--compose fact-baseline needs --facts FILE');
-    return withMarkStore('wake', b.baseUrl, io, io.clock.now, {}, async (marks) => {
-      const client = clientFor(b, io.env, { now: io.clock.now, marks });
+    return {
+      session,
+      backend,
+      prompt: text !== null ? { text } : { compose: kind as WakeComposeKind, baseline },
+      task: a.values.get('--task'),
+      promptFlags: promptFlags(a),
+      model,
+      agent,
+      abortFirst: a.flags.has('--abort-first'),
+      providers: providersArg(a),
+      waitMs,
+      json: a.flags.has('--json'),
+    };
+  },
+  run: (o, io) =>
+    withMarkStore('wake', o.backend.baseUrl, io, io.clock.now, {}, async (marks) => {
+      const client = clientFor(o.backend, io.env, { now: io.clock.now, marks });
       try {
         const builder =
-          kind !== undefined
+          'compose' in o.prompt
             ? promptBuilder({
-                kind: kind as 'wake' | 'quota-wake' | 'fact-baseline',
-                ...promptInputs(a, b, client, io),
-                task: a.values.get('--task'),
-                aborted: a.flags.has('--abort-first'),
-                baseline,
+                kind: o.prompt.compose,
+                ...promptInputs(o.promptFlags, o.backend, client, io),
+                task: o.task,
+                aborted: o.abortFirst,
+                baseline: o.prompt.baseline,
               })
             : null;
-        const r = await wakeSession(contextFor(client, b.directory, io), {
-          sessionId: session,
-          prompt: builder ? (facts) => builder.build(facts) : (text as string),
-          model,
-          agent,
-          abortFirst: a.flags.has('--abort-first'),
-          providers: providersArg(a),
-          abort: { waitMs },
-          confirm: { withinMs: waitMs },
+        const text = 'text' in o.prompt ? o.prompt.text : '';
+        const r = await wakeSession(contextFor(client, o.backend.directory, io), {
+          sessionId: o.session,
+          prompt: builder ? (facts) => builder.build(facts) : text,
+          model: o.model,
+          agent: o.agent,
+          abortFirst: o.abortFirst,
+          providers: o.providers,
+          abort: { waitMs: o.waitMs },
+          confirm: { withinMs: o.waitMs },
         });
         if (builder?.authority) {
           io.stderr(
@@ -169,8 +203,10 @@ export async function runWake(argv: string[], ioOverrides: Partial<ActionIo> = {
           );
           for (const w of builder.authority.warnings) io.stderr(`session-ops wake: warning: ${clean(w)}\n`);
         }
-        if (a.flags.has('--json'))
-          io.stdout(`${JSON.stringify({ session, model: r.model, aborted: r.aborted, confirmed: r.confirmed })}\n`);
+        if (o.json)
+          io.stdout(
+            `${JSON.stringify({ session: o.session, model: r.model, aborted: r.aborted, confirmed: r.confirmed })}\n`,
+          );
         else io.stdout(`${clean(r.message)}\n`);
         if (r.outcome !== 'confirmed') io.stderr(`session-ops wake: ${clean(r.message)}\n`);
         if (r.outcome === 'confirmed') return EXIT.done;
@@ -179,6 +215,7 @@ export async function runWake(argv: string[], ioOverrides: Partial<ActionIo> = {
       } finally {
         await client.close();
       }
-    });
-  });
-}
+    }),
+});
+
+export const runWake = (argv: string[], io: Partial<ActionIo> = {}) => runCommand(wakeCommand, argv, io);

@@ -5,12 +5,14 @@
 //   exit 0  stopped by SIGTERM/SIGINT
 //   1       the listen address could not be bound
 //   2       usage error, or the configuration could not be read or has an error
-import { parseArgv, UsageError, wantsHelp } from './args';
+import { UsageError } from './args';
+import { defineCommand, runCommand, type CommandIo } from './command';
+import { EXIT } from './exit-codes';
 import { WatchDaemon } from '../core/watch/daemon';
 import { isLoopbackListen, parseListen, WatchHttpServer, type ListenAddress } from '../core/watch/http-server';
 import { loadWatchConfig } from '../core/watch/load';
 import { jsonLineLogger, type Logger } from '../core/watch/log';
-import { describeError } from '../core/monitor/sessionMonitor';
+import { describeError } from '../core/error-message';
 
 const USAGE = `Usage: session-ops watch --config FILE [--listen HOST:PORT] [--allow-short-spacing]
 
@@ -37,9 +39,7 @@ Example:
 /** The longest a stop may take: in-flight requests are abandoned after this. */
 const STOP_DEADLINE_MS = 4_500;
 
-export interface WatchIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
+export interface WatchIo extends CommandIo {
   env: Record<string, string | undefined>;
   /** Subscribes to a process signal; returns the unsubscribe. */
   onSignal: (signal: 'SIGTERM' | 'SIGINT' | 'SIGHUP', handler: () => void) => () => void;
@@ -55,47 +55,39 @@ const defaultIo = (): WatchIo => ({
   },
 });
 
-interface WatchArgs {
+interface WatchOptions {
   config: string;
   listen: ListenAddress;
   allowShort: boolean;
 }
 
-function parseArgs(argv: string[]): WatchArgs | 'help' {
-  const parsed = parseArgv(argv, { flags: ['--allow-short-spacing'], options: ['--config', '--listen'] });
-  if (wantsHelp(parsed)) return 'help';
-  const config = parsed.values.get('--config');
-  if (!config) throw new UsageError('--config is required');
-  let listen: ListenAddress;
-  try {
-    listen = parseListen(parsed.values.get('--listen') ?? '127.0.0.1:9464');
-  } catch (err) {
-    throw new UsageError(describeError(err));
-  }
-  return { config, listen, allowShort: parsed.flags.has('--allow-short-spacing') };
-}
-
-export async function runWatch(argv: string[], ioOverrides: Partial<WatchIo> = {}): Promise<number> {
-  const io = { ...defaultIo(), ...ioOverrides };
-  let args: WatchArgs | 'help';
-  try {
-    args = parseArgs(argv);
-  } catch (err) {
-    if (err instanceof UsageError) {
-      io.stderr(`session-ops watch: ${err.message}\n\n${USAGE}\n`);
-      return 2;
+export const watchCommand = defineCommand<WatchOptions, WatchIo>({
+  name: 'watch',
+  usage: USAGE,
+  args: { flags: ['--allow-short-spacing'], options: ['--config', '--listen'] },
+  io: defaultIo,
+  options(parsed) {
+    const config = parsed.values.get('--config');
+    if (!config) throw new UsageError('--config is required');
+    let listen: ListenAddress;
+    try {
+      listen = parseListen(parsed.values.get('--listen') ?? '127.0.0.1:9464');
+    } catch (err) {
+      throw new UsageError(describeError(err));
     }
-    throw err;
-  }
-  if (args === 'help') {
-    io.stdout(`${USAGE}\n`);
-    return 0;
-  }
+    return { config, listen, allowShort: parsed.flags.has('--allow-short-spacing') };
+  },
+  run: watch,
+});
+
+export const runWatch = (argv: string[], io: Partial<WatchIo> = {}) => runCommand(watchCommand, argv, io);
+
+async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
   const load = () => loadWatchConfig(args.config, { allowShortSpacing: args.allowShort, env: io.env });
   const first = await load();
   if (!first.ok) {
     for (const e of first.errors) io.stderr(`session-ops watch: ${e}\n`);
-    return 2;
+    return EXIT.usage;
   }
   const log = jsonLineLogger(io.stdout);
   for (const w of first.loaded.warnings) log('warn', 'config-warning', { message: w });
@@ -114,7 +106,7 @@ export async function runWatch(argv: string[], ioOverrides: Partial<WatchIo> = {
     address = await server.listen(args.listen);
   } catch (err) {
     io.stderr(`session-ops watch: cannot listen on ${args.listen.host}:${args.listen.port}: ${describeError(err)}\n`);
-    return 1;
+    return EXIT.failed;
   }
   daemon.start();
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -151,7 +143,7 @@ export async function runWatch(argv: string[], ioOverrides: Partial<WatchIo> = {
       if (done) return;
       done = true;
       log('info', 'stopped');
-      resolve(0);
+      resolve(EXIT.done);
     };
   });
 }

@@ -10,9 +10,10 @@
 // starts a spacing after its previous one ended (a slow backend never overlaps itself nor delays
 // the others), and a directory is sampled by one request chain at a time. An event naming a
 // session re-samples that session only (the list, plus its newest message). Never imports 'vscode'.
-import { BackendError, type BackendClient, type BackendEvent } from '../backend';
+import type { BackendClient, BackendEvent } from '../backend';
 import type { BackendConfig } from '../config/backends';
 import { MIN_SPACING_MS, SampleHistory, sampleDirectoryOnce } from '../health';
+import { describeError } from '../error-message';
 import { directorySessionKey } from '../ids';
 import type { EpochMs, ProviderListing, TodoProgress } from '../model';
 import { updateDirectoryRows } from './directory-rows';
@@ -31,6 +32,7 @@ import type {
 } from './types';
 
 export { badgeOf } from './to-row';
+export { describeError };
 export { isNudge } from './event-streams';
 export type {
   BackendState,
@@ -442,10 +444,4 @@ export class SessionMonitor {
   private emit(change: MonitorChange): void {
     for (const l of this.listeners) l(change);
   }
-}
-
-export function describeError(err: unknown): string {
-  if (err instanceof BackendError) return err.message;
-  if (err instanceof Error) return err.message;
-  return String(err);
 }

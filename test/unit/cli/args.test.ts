@@ -36,4 +36,14 @@ describe('shared CLI argument parsing', () => {
       /invalid --base-url/,
     );
   });
+  it('`-` is a positional; after `--` every argument is one (within the count); `--` alone is unknown without positionals', () => {
+    const spec = { flags: ['--json'], options: [], positionals: Infinity };
+    assert.deepEqual(parseArgv(['-', 'a', '--', '--json', '-x'], spec).positionals, ['-', 'a', '--json', '-x']);
+    assert.deepEqual([...parseArgv(['--json', '--'], spec).flags], ['--json']);
+    assert.throws(
+      () => parseArgv(['--', 'a', 'b'], { flags: [], options: [], positionals: 1 }),
+      /unknown argument "b"/,
+    );
+    assert.throws(() => parseArgv(['--'], { flags: [], options: [] }), /unknown argument "--"/);
+  });
 });

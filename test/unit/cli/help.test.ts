@@ -5,17 +5,27 @@ import { runDispatch } from '../../../src/cli/dispatch';
 import { main } from '../../../src/cli/main';
 import { runRecover } from '../../../src/cli/recover';
 import { runReport } from '../../../src/cli/report';
+import { runLsp } from '../../../src/cli/lsp';
+import { runStatus } from '../../../src/cli/status';
+import { runValidate } from '../../../src/cli/validate';
 import { runWake } from '../../../src/cli/wake';
+import { runWatch } from '../../../src/cli/watch';
 
-describe('session-ops action commands: --help and usage', () => {
+describe('session-ops commands: --help and usage', () => {
   const commands = {
+    status: runStatus,
     abort: runAbort,
     wake: runWake,
     recover: runRecover,
     dispatch: runDispatch,
     compose: runCompose,
     report: runReport,
+    validate: runValidate,
+    lsp: runLsp,
+    watch: runWatch,
   };
+  /** The commands that talk to a backend name its password's environment variable. */
+  const backendCommands = ['status', 'abort', 'wake', 'recover', 'dispatch', 'compose'];
   for (const [name, run] of Object.entries(commands)) {
     it(`${name} --help prints the usage with an example and exits 0; a bad flag exits 2`, async () => {
       let out = '';
@@ -24,7 +34,7 @@ describe('session-ops action commands: --help and usage', () => {
       assert.equal(await run(['--help'], io), 0);
       assert.match(out, new RegExp(`Usage: session-ops ${name}`));
       assert.match(out, new RegExp(`Example:\\n  (session-ops|echo) `));
-      if (name !== 'report') assert.match(out, /SESSION_OPS_PASSWORD/);
+      if (backendCommands.includes(name)) assert.match(out, /SESSION_OPS_PASSWORD/);
       assert.equal(await run(['--no-such-flag'], io), 2);
       assert.match(err, /unknown argument|report needs|unknown report command/);
     });
@@ -38,8 +48,7 @@ describe('session-ops action commands: --help and usage', () => {
     } finally {
       process.stdout.write = write;
     }
-    for (const c of ['abort', 'wake', 'recover', 'dispatch', 'compose', 'report', 'status'])
-      assert.match(out, new RegExp(`\\n  ${c} `));
+    for (const c of Object.keys(commands)) assert.match(out, new RegExp(`\\n  ${c} `));
     assert.match(out, /4 wait-for-reset, 5 escalated/);
   });
 });
