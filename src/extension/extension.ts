@@ -7,6 +7,7 @@ import { BackendClient } from '../core/backend';
 import { SessionMonitor } from '../core/monitor/sessionMonitor';
 import type { OperationBook } from '../core/operations/book';
 import { Operator } from '../core/operations/operator';
+import { operatorStateFor } from '../core/operations/state-store-operator';
 import type { CommandContext } from './commands/context';
 import { registerCommands } from './commands/registry';
 import { showAutomatic } from './commands/ui/automatic';
@@ -72,6 +73,7 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
     log: (level, message) => log[level](message),
     authority: (row) => authority.of(row),
     trusted: () => vscode.workspace.isTrusted,
+    state: operatorStateFor(process.env, Date.now),
   });
   context.subscriptions.push({ dispose: () => operator.dispose() });
   const operations = operator.book;

@@ -15,7 +15,8 @@ export type AutomaticAction = 'abort-and-wake' | 'wake' | 'recover';
 export const MAX_AUTOMATIC_PER_HOUR = 3;
 
 export class AutomaticPolicy {
-  private readonly acted = new Set<string>();
+  /** Verdict keys acted on, and when. */
+  private readonly acted = new Map<string, EpochMs>();
   private readonly history = new Map<string, EpochMs[]>();
 
   constructor(
@@ -46,10 +47,29 @@ export class AutomaticPolicy {
   }
 
   record(row: SessionRow): void {
-    this.acted.add(verdictKey(row));
+    this.acted.set(verdictKey(row), this.now());
     const list = (this.history.get(row.key) ?? []).filter((t) => this.now() - t < 3_600_000);
     list.push(this.now());
     this.history.set(row.key, list);
+  }
+
+  /** The memory to persist: verdicts acted on and each session's actions in the last hour. */
+  memory(): { acted: Record<string, EpochMs>; history: Record<string, EpochMs[]> } {
+    const history: Record<string, EpochMs[]> = {};
+    for (const [k, list] of this.history) {
+      const recent = list.filter((t) => this.now() - t < 3_600_000);
+      if (recent.length) history[k] = recent;
+    }
+    return { acted: Object.fromEntries(this.acted), history };
+  }
+
+  /** Adds a persisted memory (after a reload or a restart): never twice on one verdict still holds. */
+  remember(memory: { acted: Record<string, EpochMs>; history: Record<string, EpochMs[]> }): void {
+    for (const [k, t] of Object.entries(memory.acted)) this.acted.set(k, Math.max(this.acted.get(k) ?? 0, t));
+    for (const [k, list] of Object.entries(memory.history)) {
+      const merged = [...new Set([...(this.history.get(k) ?? []), ...list])].sort((a, b) => a - b);
+      this.history.set(k, merged);
+    }
   }
 
   /** Whether any automatic action is on (the monitor then samples even with the views hidden). */

@@ -49,6 +49,8 @@ import { ReportBook } from './reports';
 import { ScheduledRetries } from './retries';
 import type { SessionLocker } from './lock';
 import { InProcessSessionLock, type SessionLock } from './session-lock';
+import type { JsonStateFile } from './state-store';
+import type { OperatorState, PersistedRetry } from './state-store-operator';
 import { composeForRow } from './row-prompt';
 import { abortRefusal } from './targets';
 import { systemTimers, type Timers } from '../timing';
@@ -87,6 +89,11 @@ export interface OperatorOptions {
   /** Where the worktree inventory of a wake prompt comes from; default the backend, then git. */
   inventory?: (client: BackendClient) => WorktreeInventory[];
   waits?: { abortMs: number; confirmMs: number };
+  /**
+   * Where scheduled retries, automatic mode's memory and seen reports persist (the state
+   * directory's operator-state.json); absent: this process only.
+   */
+  state?: JsonStateFile<OperatorState> | null;
   /** The machine-wide per-session lock held around each POST; default that of the state directory (SESSION_OPS_STATE_DIR ...). */
   postLocker?: SessionLocker;
 }
@@ -111,6 +118,15 @@ export class Operator {
   private readonly off: () => void;
   /** Sessions automatic mode leaves alone because another orchestrator assigned them (logged once). */
   private readonly notMine = new Set<string>();
+  /** Each retry's last change (scheduled, cancelled, done), as persisted. */
+  private readonly retryChanges = new Map<string, PersistedRetry>();
+  /** Retries that came due before the monitor listed their session (after a restart). */
+  private readonly dueRetries = new Set<string>();
+  private saving: Promise<void> = Promise.resolve();
+  private restoredState = false;
+  private readonly offSeen: () => void;
+  /** Settles once the persisted state was read (at once without a state file). */
+  readonly restored: Promise<void>;
 
   constructor(private readonly o: OperatorOptions) {
     this.timers = o.timers ?? systemTimers;
@@ -120,7 +136,12 @@ export class Operator {
     this.retries = new ScheduledRetries(this.timers);
     this.policy = new AutomaticPolicy(() => this.timers.now());
     this.currentSettings = o.settings;
-    this.off = o.monitor.onDidChange(() => this.considerAutomatic());
+    this.off = o.monitor.onDidChange(() => {
+      this.fireDue();
+      this.considerAutomatic();
+    });
+    this.offSeen = this.reports.onDidMarkSeen(() => this.persist());
+    this.restored = this.restore();
   }
 
   get settings(): OperatorSettings {
@@ -345,24 +366,101 @@ export class Operator {
 
   /** Retries recovery once after the reset; gives the row text. */
   private schedule(row: SessionRow, at: number): string {
-    this.retries.schedule(row.key, at, () => this.fireRetry(row));
+    this.retries.schedule(row.key, at, () => this.fireRetry(row.key, row.id));
+    this.noteRetry(row.key, row.id, at, 'scheduled');
     this.o.log('info', `recovery of ${row.id} scheduled for ${new Date(at).toISOString()}`);
     return `retry scheduled ${localTime(at)}`;
   }
 
-  /** A scheduled retry fired: recover the session as it reads now, if its wall is still there. */
-  private fireRetry(row: SessionRow): void {
-    this.book.clear(row.key);
-    const current = this.o.monitor.row(row.key);
-    if (current?.quotaWall)
+  /**
+   * A scheduled retry fired: recover the session as it reads now (two fresh samples, a provider
+   * acceptable now, the session re-read before the POST), if its wall is still there or not yet
+   * judged. A session the monitor does not list yet (after a restart) is recovered once it does.
+   */
+  private fireRetry(key: string, sessionId: string): void {
+    this.book.clear(key);
+    const current = this.o.monitor.row(key);
+    if (!current) {
+      this.dueRetries.add(key);
+      return;
+    }
+    this.dueRetries.delete(key);
+    const entry = this.retryChanges.get(key);
+    this.noteRetry(key, sessionId, entry?.at ?? this.timers.now(), 'done');
+    if (current.quotaWall || current.verdict === null)
       this.recover(current, { automatic: true }).catch((err) =>
-        this.o.log('error', `scheduled recovery of ${row.id}: ${describeError(err)}`),
+        this.o.log('error', `scheduled recovery of ${sessionId}: ${describeError(err)}`),
       );
+    else this.o.log('info', `scheduled recovery of ${sessionId} not needed: it is no longer at a quota wall`);
+  }
+
+  private fireDue(): void {
+    for (const key of [...this.dueRetries]) {
+      const entry = this.retryChanges.get(key);
+      if (this.o.monitor.row(key)) this.fireRetry(key, entry?.sessionId ?? key);
+    }
+  }
+
+  private noteRetry(key: string, sessionId: string, at: number, state: PersistedRetry['state']): void {
+    this.retryChanges.set(key, { key, sessionId, at, state, changedAt: this.timers.now() });
+    this.persist();
+  }
+
+  /** Reads the persisted state: automatic memory and seen reports added, scheduled retries scheduled again. */
+  private async restore(): Promise<void> {
+    const file = this.o.state;
+    if (file) {
+      const { state, warning } = await file.load();
+      if (warning) this.o.log('warn', `operator state: ${warning}`);
+      this.policy.remember(state);
+      this.reports.rememberSeen(state.seen);
+      for (const r of Object.values(state.retries)) {
+        const have = this.retryChanges.get(r.key);
+        if (have && have.changedAt >= r.changedAt) continue;
+        this.retryChanges.set(r.key, r);
+        if (r.state !== 'scheduled' || this.retries.get(r.key)) continue;
+        this.retries.schedule(r.key, r.at, () => this.fireRetry(r.key, r.sessionId));
+        this.book.finish(r.key, 'scheduled', `retry scheduled ${localTime(r.at)}`, {
+          kind: 'scheduled-retry',
+          at: r.at,
+        });
+        this.o.log(
+          'info',
+          `recovery of ${r.sessionId} scheduled for ${new Date(r.at).toISOString()} (kept across a restart)`,
+        );
+      }
+    }
+    this.restoredState = true;
+    if (file) this.considerAutomatic();
+  }
+
+  /** Merges this operator's plans and memory into the state file (writes one after another). */
+  private persist(): void {
+    const file = this.o.state;
+    if (!file) return;
+    const snapshot: OperatorState = {
+      version: 1,
+      retries: Object.fromEntries(this.retryChanges),
+      ...this.policy.memory(),
+      seen: this.reports.seenEntries(),
+    };
+    this.saving = this.saving.then(async () => {
+      const r = await file.save(snapshot);
+      if (r.warning) this.o.log('warn', `operator state: ${r.warning}`);
+    });
+  }
+
+  /** Settles once every change so far is in the state file. */
+  flush(): Promise<void> {
+    return this.saving;
   }
 
   /** Cancels the session's scheduled retry; whether one was pending. */
   cancelScheduled(rowKey: string, announce = true): boolean {
     const had = this.retries.cancel(rowKey);
+    this.dueRetries.delete(rowKey);
+    const entry = this.retryChanges.get(rowKey);
+    if (had && entry) this.noteRetry(rowKey, entry.sessionId, entry.at, 'cancelled');
     if (!this.book.scheduled(rowKey)) return had;
     this.book.finish(rowKey, 'cancelled', 'scheduled retry cancelled');
     if (announce) this.o.log('info', `scheduled recovery of ${rowKey} cancelled`);
@@ -379,7 +477,7 @@ export class Operator {
   /** Asks the automatic policy about every row and runs what it decides, through the action methods. */
   considerAutomatic(): void {
     const settings = automaticSwitches(this.settings);
-    if (!AutomaticPolicy.armed(settings)) return;
+    if (!AutomaticPolicy.armed(settings) || !this.restoredState) return;
     const trusted = this.o.trusted?.() ?? true;
     for (const row of this.o.monitor.rows()) {
       const busy = this.busy(row.key) || this.book.scheduled(row.key);
@@ -399,6 +497,7 @@ export class Operator {
       }
       this.notMine.delete(row.key);
       this.policy.record(row);
+      this.persist();
       this.o.log(
         'info',
         `automatic ${action} on ${row.id} (${row.directory}): verdict ${row.verdict}, action ${row.action}`,
@@ -500,6 +599,7 @@ export class Operator {
 
   dispose(): void {
     this.off();
+    this.offSeen();
     this.retries.dispose();
   }
 }

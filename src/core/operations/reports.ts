@@ -1,6 +1,7 @@
 // Completion reports the operator has seen: the last report of each session (kept when a newer
 // message arrives, with the message text it came in) and the reports a person opened (harvested:
 // they no longer need attention). State of the operator, shared by every view of it.
+import type { EpochMs } from '../model';
 import { reportKey } from '../ids';
 import { needsAttention, type SessionRow } from '../monitor/row';
 
@@ -11,7 +12,11 @@ export interface KeptReport {
 
 export class ReportBook {
   private readonly kept = new Map<string, KeptReport>();
-  private readonly seen = new Set<string>();
+  /** Report keys a person opened, and when. */
+  private readonly seen = new Map<string, EpochMs>();
+  private readonly seenListeners = new Set<() => void>();
+
+  constructor(private readonly now: () => EpochMs = Date.now) {}
   /** The rows array the kept reports were last taken from in full. */
   private syncedRows: readonly SessionRow[] | null = null;
 
@@ -45,8 +50,25 @@ export class ReportBook {
   markSeen(row: SessionRow): boolean {
     const key = reportKey(row);
     if (!key || this.seen.has(key)) return false;
-    this.seen.add(key);
+    this.seen.set(key, this.now());
+    for (const l of this.seenListeners) l();
     return true;
+  }
+
+  /** A report was marked seen (the operator persists it). */
+  onDidMarkSeen(listener: () => void): () => void {
+    this.seenListeners.add(listener);
+    return () => this.seenListeners.delete(listener);
+  }
+
+  /** The seen reports to persist. */
+  seenEntries(): Record<string, EpochMs> {
+    return Object.fromEntries(this.seen);
+  }
+
+  /** Adds persisted seen reports (after a reload or a restart). */
+  rememberSeen(entries: Record<string, EpochMs>): void {
+    for (const [k, t] of Object.entries(entries)) if (!this.seen.has(k)) this.seen.set(k, t);
   }
 
   /** How many reports were seen (changes whenever one is marked). */

@@ -1,0 +1,135 @@
+// What the operator plans and remembers, kept across a reload or a restart in the state directory
+// (`operator-state.json`): scheduled retries, automatic mode's memory (the verdicts it acted on
+// and its actions per session in the last hour) and the completion reports a person has seen.
+// Every entry carries when it changed, so two writers merge entry by entry: a retry's newest
+// change (scheduled, cancelled or done) wins, memories are united. Old entries are pruned.
+import path from 'node:path';
+import type { EpochMs } from '../model';
+import { stateDir } from './state-dir';
+import { JsonStateFile, type StateCodec } from './state-store';
+
+export const OPERATOR_STATE_FILE = 'operator-state.json';
+
+export interface PersistedRetry {
+  /** The session's row key. */
+  key: string;
+  sessionId: string;
+  /** The reset the retry waits for. */
+  at: EpochMs;
+  state: 'scheduled' | 'cancelled' | 'done';
+  /** When this entry last changed (the newest change wins a merge). */
+  changedAt: EpochMs;
+}
+
+export interface OperatorState {
+  version: 1;
+  retries: Record<string, PersistedRetry>;
+  /** Verdict keys automatic mode acted on, and when. */
+  acted: Record<string, EpochMs>;
+  /** Row key: times of automatic actions (the last hour only). */
+  history: Record<string, EpochMs[]>;
+  /** Report keys a person has seen, and when. */
+  seen: Record<string, EpochMs>;
+}
+
+const HOUR = 3_600_000;
+/** How long finished retries and remembered verdicts and reports are kept. */
+export const OPERATOR_STATE_KEEP_MS = 30 * 24 * HOUR;
+/** At most this many verdicts and seen reports are kept (the newest). */
+export const OPERATOR_STATE_MAX_ENTRIES = 5_000;
+
+export function emptyOperatorState(): OperatorState {
+  return { version: 1, retries: {}, acted: {}, history: {}, seen: {} };
+}
+
+const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function times(v: unknown): Record<string, EpochMs> {
+  const out: Record<string, EpochMs> = {};
+  if (isObject(v)) for (const [k, t] of Object.entries(v)) if (isTime(t)) out[k] = t;
+  return out;
+}
+
+/** The state in a parsed file; malformed entries are dropped, anything not an operator state throws. */
+export function parseOperatorState(json: unknown): OperatorState {
+  if (!isObject(json) || json.version !== 1) throw new Error('not an operator state (version 1)');
+  const state = emptyOperatorState();
+  if (isObject(json.retries))
+    for (const [key, r] of Object.entries(json.retries)) {
+      if (!isObject(r) || r.key !== key || typeof r.sessionId !== 'string' || !isTime(r.at) || !isTime(r.changedAt))
+        continue;
+      if (r.state !== 'scheduled' && r.state !== 'cancelled' && r.state !== 'done') continue;
+      state.retries[key] = { key, sessionId: r.sessionId, at: r.at, state: r.state, changedAt: r.changedAt };
+    }
+  state.acted = times(json.acted);
+  state.seen = times(json.seen);
+  if (isObject(json.history))
+    for (const [k, list] of Object.entries(json.history))
+      if (Array.isArray(list)) state.history[k] = list.filter(isTime);
+  return state;
+}
+
+function newest(entries: Record<string, EpochMs>, since: EpochMs): Record<string, EpochMs> {
+  return Object.fromEntries(
+    Object.entries(entries)
+      .filter(([, t]) => t >= since)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, OPERATOR_STATE_MAX_ENTRIES),
+  );
+}
+
+/** Both writers' entries: per retry the newest change, memories united; old entries pruned at `now`. */
+export function mergeOperatorState(disk: OperatorState, mine: OperatorState, now: EpochMs): OperatorState {
+  const since = now - OPERATOR_STATE_KEEP_MS;
+  const retries: Record<string, PersistedRetry> = {};
+  for (const r of [...Object.values(disk.retries), ...Object.values(mine.retries)]) {
+    const have = retries[r.key];
+    if (!have || r.changedAt >= have.changedAt) retries[r.key] = r;
+  }
+  for (const [k, r] of Object.entries(retries)) if (r.state !== 'scheduled' && r.changedAt < since) delete retries[k];
+  const history: Record<string, EpochMs[]> = {};
+  for (const k of new Set([...Object.keys(disk.history), ...Object.keys(mine.history)])) {
+    const list = [...new Set([...(disk.history[k] ?? []), ...(mine.history[k] ?? [])])]
+      .filter((t) => now - t < HOUR)
+      .sort((a, b) => a - b);
+    if (list.length) history[k] = list;
+  }
+  const unite = (a: Record<string, EpochMs>, b: Record<string, EpochMs>) => {
+    const out = { ...a };
+    for (const [k, t] of Object.entries(b)) out[k] = Math.max(out[k] ?? 0, t);
+    return newest(out, since);
+  };
+  return {
+    version: 1,
+    retries,
+    acted: unite(disk.acted, mine.acted),
+    history,
+    seen: unite(disk.seen, mine.seen),
+  };
+}
+
+export function operatorStateCodec(now: () => EpochMs): StateCodec<OperatorState> {
+  return {
+    empty: emptyOperatorState,
+    parse: parseOperatorState,
+    merge: (disk, mine) => mergeOperatorState(disk, mine, now()),
+  };
+}
+
+/** The operator's state file in a state directory. */
+export function operatorStateFile(stateDirectory: string, now: () => EpochMs): JsonStateFile<OperatorState> {
+  return new JsonStateFile(path.join(stateDirectory, OPERATOR_STATE_FILE), operatorStateCodec(now));
+}
+
+/**
+ * The operator's state file of a process environment (SESSION_OPS_STATE_DIR, XDG_STATE_HOME,
+ * HOME: the same directory as the CLI and the daemon), or null when none can be resolved.
+ */
+export function operatorStateFor(
+  env: Record<string, string | undefined>,
+  now: () => EpochMs,
+): JsonStateFile<OperatorState> | null {
+  const dir = stateDir(env);
+  return dir ? operatorStateFile(dir, now) : null;
+}

@@ -1,0 +1,240 @@
+// Nothing an operator planned is lost on restart: a scheduled retry, automatic mode's memory and
+// the seen reports survive a new Operator over the same state directory (an editor reload, a
+// daemon restart); a restored retry that comes due is re-verified (fresh samples, a provider
+// acceptable now) before it sends, and sends nothing when the session moved on.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BackendClient } from '../../../../src/core/backend/client';
+import { rowKey } from '../../../../src/core/ids';
+import type { SessionRow } from '../../../../src/core/monitor/row';
+import type { MonitorChange } from '../../../../src/core/monitor/sessionMonitor';
+import type { ActionOutcome } from '../../../../src/core/operations/outcome';
+import { Operator, type OperatorMonitor } from '../../../../src/core/operations/operator';
+import { RETRY_AFTER_RESET_MS } from '../../../../src/core/operations/retries';
+import { operatorStateFile } from '../../../../src/core/operations/state-store-operator';
+import { operatorDefaults } from '../../../../src/core/settings/operator-settings';
+import { ManualTimers } from '../../../support/manual-timers';
+import { startSpecServer, type SpecServer } from '../../../support/spec-server';
+
+const DIR = '/work/project';
+const HOUR = 3_600_000;
+const BACKEND = 'spec';
+const PROVIDERS = [
+  { id: 'anthropic', models: ['sonnet'] },
+  { id: 'openai', models: ['gpt-5'] },
+];
+
+function row(id: string, over: Partial<SessionRow> = {}): SessionRow {
+  return {
+    key: rowKey(BACKEND, DIR, id),
+    backendKey: BACKEND,
+    directory: DIR,
+    id,
+    title: `worker ${id}`,
+    badge: 'quota-wall',
+    verdict: 'idle',
+    action: 'recover',
+    pending: null,
+    state: 'idle',
+    stepCount: null,
+    lastMovedAt: null,
+    model: null,
+    quotaWall: { provider: 'anthropic', reason: 'account_usage_limit', category: 'usage-limit', resetAt: null },
+    report: null,
+    failureText: 'Weekly usage limit reached',
+    newestText: null,
+    evidence: {
+      earlier: null,
+      latest: { at: 0, state: 'idle', stepCount: null, lastStepAt: null, newestId: null, newestRole: null },
+    },
+    ...over,
+  };
+}
+
+describe('operator restart: planned work survives (src/core/operations/operator.ts + state-store)', function () {
+  let server: SpecServer;
+  let client: BackendClient;
+  let stateDir: string;
+  let rows: SessionRow[];
+  let listeners: Set<(c: MonitorChange) => void>;
+  let timers: ManualTimers;
+  let logs: string[];
+  const operators: Operator[] = [];
+
+  const monitor: OperatorMonitor = {
+    rows: () => rows,
+    row: (key) => rows.find((r) => r.key === key),
+    client: async () => client,
+    nudge: () => undefined,
+    minSpacingMs: () => 50,
+    onDidChange: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+  };
+  const changed = () => {
+    for (const l of listeners) l({ structural: [], rows } as unknown as MonitorChange);
+  };
+  /** An operator as an editor window or the daemon starts it: over the state directory. */
+  function start(automatic = false): Operator {
+    const op = new Operator({
+      monitor,
+      settings: { ...operatorDefaults(), resetWithinReachMinutes: 120, 'automatic.wakeIdle': automatic },
+      log: (level, m) => logs.push(`${level}: ${m}`),
+      timers,
+      inventory: () => [],
+      waits: { abortMs: 3000, confirmMs: 3000 },
+      state: operatorStateFile(stateDir, () => timers.now()),
+    });
+    operators.push(op);
+    return op;
+  }
+  const nextOutcome = (op: Operator) => new Promise<ActionOutcome>((resolve) => op.onDidAct(resolve));
+
+  beforeEach(async () => {
+    server = await startSpecServer();
+    server.answerPrompts = { delayMs: 50, text: 'Resumed.' };
+    client = new BackendClient({ baseUrl: server.url });
+    stateDir = mkdtempSync(path.join(os.tmpdir(), 'session-ops-restart-'));
+    rows = [];
+    listeners = new Set();
+    timers = new ManualTimers();
+    logs = [];
+  });
+  afterEach(async () => {
+    for (const op of operators.splice(0)) op.dispose();
+    await client.close();
+    await server.stop();
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  /** An idle session at anthropic's quota wall, with openai marked until an hour from now. */
+  function walledSession(): SessionRow {
+    server.setProviders(PROVIDERS, ['anthropic', 'openai']);
+    server.setQuota('openai', { markedAt: Date.now() - 1000, resetAt: Date.now() + HOUR });
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'idle', title: 'walled' });
+    d.addMessage(id, {
+      error: { text: 'Weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' },
+    });
+    const r = row(id);
+    rows = [r];
+    return r;
+  }
+
+  async function scheduleThenRestart(): Promise<{ r: SessionRow; second: Operator }> {
+    const r = walledSession();
+    const first = start();
+    await first.restored;
+    const scheduled = await first.recover(r);
+    assert.equal(scheduled.outcome, 'scheduled', scheduled.message);
+    await first.flush();
+    first.dispose(); // the window reloads, the daemon restarts: its timers are gone
+    const second = start();
+    await second.restored;
+    assert.ok(second.retries.get(r.key), 'the retry is scheduled again from the state file');
+    assert.equal(second.book.scheduled(r.key), true, 'the row says a retry is scheduled');
+    assert.ok(logs.some((l) => /kept across a restart/.test(l)));
+    return { r, second };
+  }
+
+  it('a scheduled retry survives a restart and, when due, recovers after fresh samples on a provider free now', async () => {
+    const { r, second } = await scheduleThenRestart();
+    server.setQuota('openai', null);
+    const readsBefore = server.requests.filter((q) => q.method === 'GET' && q.path.endsWith('/session')).length;
+    const fired = nextOutcome(second);
+    timers.advance(HOUR + 2 * RETRY_AFTER_RESET_MS);
+    const o = await fired;
+    assert.equal(o.action, 'recover');
+    assert.ok(o.outcome === 'confirmed' || o.outcome === 'not-confirmed', `${o.outcome}: ${o.message}`);
+    assert.equal(server.prompts.length, 1);
+    assert.equal(server.prompts[0].payload.model?.providerID, 'openai');
+    const readsAfter = server.requests.filter((q) => q.method === 'GET' && q.path.endsWith('/session')).length;
+    assert.ok(readsAfter - readsBefore >= 3, 'two fresh samples and the re-read before the POST');
+    await second.flush();
+    const persisted = (await operatorStateFile(stateDir, () => timers.now()).load()).state;
+    assert.equal(persisted.retries[r.key].state, 'done', 'a fired retry does not fire again after another restart');
+  });
+
+  it('a restored retry whose session moved on (the wall is gone) sends nothing', async () => {
+    const { r, second } = await scheduleThenRestart();
+    // Another actor recovered the session meanwhile: its newest message is a finished turn.
+    server.directory(DIR).addMessage(r.id, { text: 'Done.', info: { providerID: 'anthropic', modelID: 'sonnet' } });
+    server.setQuota('openai', null);
+    const fired = nextOutcome(second);
+    timers.advance(HOUR + 2 * RETRY_AFTER_RESET_MS);
+    const o = await fired;
+    assert.equal(o.outcome, 'refused', o.message);
+    assert.match(o.message, /not at a quota wall/);
+    assert.equal(server.prompts.length, 0);
+  });
+
+  it('a retry that comes due before the monitor lists the session runs once it does', async () => {
+    const { r, second } = await scheduleThenRestart();
+    server.setQuota('openai', null);
+    rows = [];
+    timers.advance(HOUR + 2 * RETRY_AFTER_RESET_MS);
+    assert.equal(server.prompts.length, 0);
+    rows = [r];
+    const fired = nextOutcome(second);
+    changed();
+    assert.equal((await fired).action, 'recover');
+    assert.equal(server.prompts.length, 1);
+  });
+
+  it('a cancelled retry stays cancelled across a restart', async () => {
+    const r = walledSession();
+    const first = start();
+    await first.restored;
+    assert.equal((await first.recover(r)).outcome, 'scheduled');
+    first.cancelScheduled(r.key);
+    await first.flush();
+    first.dispose();
+    const second = start();
+    await second.restored;
+    assert.equal(second.retries.get(r.key), undefined);
+  });
+
+  it('automatic mode’s memory and the seen reports survive: no second wake on the verdict it already acted on', async () => {
+    server.setProviders(PROVIDERS, ['anthropic', 'openai']);
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'idle', title: 'idle worker' });
+    const newestId = d.addMessage(id, {
+      text: 'ticket=T-1 status=done summary="parser ported"',
+      info: { providerID: 'anthropic', modelID: 'sonnet' },
+    });
+    const idle = row(id, {
+      badge: 'idle',
+      action: 'wake',
+      quotaWall: null,
+      failureText: null,
+      report: { ticket: 'T-1', status: 'done', summary: 'parser ported', pr: null, label: null } as never,
+      evidence: {
+        earlier: null,
+        latest: { at: 0, state: 'idle', stepCount: null, lastStepAt: null, newestId, newestRole: 'assistant' },
+      },
+    });
+    rows = [idle];
+    const first = start(true);
+    await first.restored;
+    const woke = nextOutcome(first);
+    changed();
+    assert.equal((await woke).action, 'wake');
+    assert.equal(first.reports.markSeen(idle), true);
+    await first.flush();
+    first.dispose();
+    const promptsBefore = server.prompts.length;
+
+    const second = start(true);
+    const started: string[] = [];
+    second.onDidStartAutomatic((action) => started.push(action));
+    await second.restored;
+    changed();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual(started, [], 'never twice on one verdict, even after a restart');
+    assert.equal(server.prompts.length, promptsBefore);
+    assert.equal(second.reports.markSeen(idle), false, 'the report was seen before the restart');
+  });
+});
