@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { Diagnostic } from '../core/diagnostics';
 import { readFolderTexts } from '../core/fs/readFolder';
 import { walk, WALK_MAX_DEPTH, WALK_MAX_FILES } from '../core/fs/walk';
+import { joinKey } from '../core/ids';
 import { registerBuiltinKinds } from '../../server/kinds/builtin';
 import { runToEnd, type KindRegistry } from '../../server/kinds/registry';
 import type { DocumentKind, GroupSettings, KindSettings } from '../../server/kinds/types';
@@ -149,7 +150,7 @@ async function validate(o: ValidateOptions, io: ValidateIo): Promise<number> {
     for (const c of checked) {
       const folder = c.kind.groups?.folderOf(c.real);
       if (folder == null) continue;
-      const key = `${c.kind.id}\u0000${path.resolve(folder)}`;
+      const key = joinKey(c.kind.id, path.resolve(folder));
       let g = byFolder.get(key);
       if (!g) byFolder.set(key, (g = { kind: c.kind, entries: [] }));
       g.entries.push(c);

@@ -1,5 +1,6 @@
 // A status bar summary of the sessions (counts per badge that matter); click focuses the view.
 import * as vscode from 'vscode';
+import { joinKey } from '../core/ids';
 import { needsAttention } from '../core/monitor/row';
 import type { SessionMonitor } from '../core/monitor/sessionMonitor';
 import type { SessionsView } from './views/sessionsView';
@@ -61,7 +62,7 @@ export class StatusBar implements vscode.Disposable {
     const text = `${icon} ${rows.length}${attention ? ` · ${attention}` : ''}`;
     const summary = `Session Ops: ${this.summary()}`;
     const warn = Boolean(attention || errors);
-    const look = `${text}\u0000${summary}\u0000${warn}`;
+    const look = joinKey(text, summary, String(warn));
     if (look === this.shown) return;
     this.shown = look;
     this.item.text = text;

@@ -1,6 +1,7 @@
 // Parses a page and runs its kind's rules: one pass gives both the model and the diagnostics.
 
 import type { Diagnostic } from '../diagnostics';
+import { joinKey } from '../ids';
 import { pageKindOf, type PageKind } from './kinds';
 import { diag, PageCodes } from './diag';
 import { parseMarkdown, type ParsedDoc } from './markdown';
@@ -30,7 +31,7 @@ export function checkPage(
   kind: PageKind | null = pageKindOf(filePath),
 ): PageCheck | null {
   if (!kind) return null;
-  const key = `${kind}\u0000${filePath}`;
+  const key = joinKey(kind, filePath);
   const hit = cache.get(key);
   if (hit && hit.text === text) {
     cache.delete(key);

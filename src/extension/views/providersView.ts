@@ -3,6 +3,7 @@
 // time and a countdown, "unknown" when absent), and the moment all are free. Provider options
 // never reach this layer (the client drops them on read).
 import * as vscode from 'vscode';
+import { nodeId } from '../../core/ids';
 import { Ticker } from '../../core/timing';
 import { RecyclingTreeView } from './recyclingTreeView';
 import { ago, localTime, until } from '../../core/monitor/present';
@@ -57,7 +58,11 @@ export class ProvidersView implements vscode.TreeDataProvider<ProvidersNode>, vs
     const backends = this.monitor.backends();
     if (!node) {
       if (backends.length === 1) return this.backendChildren(backends[0]);
-      return backends.map((b) => ({ kind: 'backend', key: `pb:${b.config.key}`, backendKey: b.config.key }));
+      return backends.map((b) => ({
+        kind: 'backend',
+        key: nodeId('providerBackend', b.config.key),
+        backendKey: b.config.key,
+      }));
     }
     if (node.kind !== 'backend') return [];
     const state = this.monitor.backend(node.backendKey);
@@ -67,23 +72,32 @@ export class ProvidersView implements vscode.TreeDataProvider<ProvidersNode>, vs
   private backendChildren(state: BackendState): ProvidersNode[] {
     const k = state.config.key;
     if (state.providersError && !state.providers)
-      return [{ kind: 'message', key: `pe:${k}`, backendKey: k, text: state.providersError, error: true }];
+      return [
+        { kind: 'message', key: nodeId('providersError', k), backendKey: k, text: state.providersError, error: true },
+      ];
     if (!state.providers)
       return [
         {
           kind: 'message',
-          key: `pl:${k}`,
+          key: nodeId('providersLoading', k),
           backendKey: k,
           text: state.status === 'error' ? (state.error ?? 'cannot be read') : 'Reading providers...',
           error: state.status === 'error',
         },
       ];
     const out: ProvidersNode[] = [];
-    if (state.providers.providers.some((p) => p.quota)) out.push({ kind: 'allFree', key: `pa:${k}`, backendKey: k });
+    if (state.providers.providers.some((p) => p.quota))
+      out.push({ kind: 'allFree', key: nodeId('allFree', k), backendKey: k });
     for (const p of visibleProviders(state))
-      out.push({ kind: 'provider', key: `pp:${k}\u0000${p.id}`, backendKey: k, providerId: p.id });
+      out.push({ kind: 'provider', key: nodeId('provider', k, p.id), backendKey: k, providerId: p.id });
     if (out.length === 0)
-      out.push({ kind: 'message', key: `pn:${k}`, backendKey: k, text: 'No connected provider', error: true });
+      out.push({
+        kind: 'message',
+        key: nodeId('noProvider', k),
+        backendKey: k,
+        text: 'No connected provider',
+        error: true,
+      });
     return out;
   }
 
