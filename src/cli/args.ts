@@ -4,6 +4,7 @@
 // from them with the password taken from the environment only.
 import { BackendClient } from '../core/backend/client';
 import type { QuotaMarkBook } from '../core/backend/quota-marks';
+import { DEFAULT_USERNAME } from '../core/backend/credentials';
 import { MARK_STORE_HELP } from './mark-store';
 import { normalizeBaseUrl } from '../core/config/backends';
 
@@ -95,7 +96,7 @@ export function clientFor(
   const password = env.SESSION_OPS_PASSWORD;
   return new BackendClient({
     baseUrl: b.baseUrl,
-    username: env.SESSION_OPS_USERNAME || 'opencode',
+    username: env.SESSION_OPS_USERNAME || DEFAULT_USERNAME,
     password: password && password !== '' ? password : undefined,
     timeoutMs: extra.timeoutMs,
     now: extra.now,

@@ -1,6 +1,7 @@
 // Backend credentials live only in SecretStorage, keyed by the backend's normalized URL.
 // They are never written to settings and never logged.
 import * as vscode from 'vscode';
+import { DEFAULT_USERNAME } from '../core/backend/credentials';
 
 export interface Credentials {
   username: string;
@@ -8,7 +9,6 @@ export interface Credentials {
 }
 
 const PREFIX = 'sessionOps.credentials:';
-export const DEFAULT_USERNAME = 'opencode';
 
 export class PasswordStore {
   private readonly emitter = new vscode.EventEmitter<string>();

@@ -14,6 +14,7 @@ function undici(): typeof import('undici') {
   return undiciModule;
 }
 import { BackendError, kindForStatus, kindForTransportError, transportDetail } from './errors';
+import { DEFAULT_USERNAME } from './credentials';
 import { BODY_LIMITS, DEFAULT_REQUEST_TIMEOUT_MS } from './limits';
 
 export interface TransportOptions {
@@ -105,7 +106,7 @@ export class HttpTransport {
     this.basePath = url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`;
     this.baseUrl = `${this.origin}${this.basePath}`;
     if (options.password !== undefined && options.password !== '') {
-      const user = options.username && options.username !== '' ? options.username : 'opencode';
+      const user = options.username && options.username !== '' ? options.username : DEFAULT_USERNAME;
       this.#authorization = `Basic ${Buffer.from(`${user}:${options.password}`, 'utf8').toString('base64')}`;
     }
     const connections = Math.max(1, Math.floor(options.connections ?? 8));

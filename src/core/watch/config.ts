@@ -7,6 +7,7 @@
 import { isMap, isScalar, isSeq, parseDocument, type Node, type Pair } from 'yaml';
 import schemaJson from '../../../schemas/session-ops.schema.json';
 import { normalizeBaseUrl, plainHttpWarning } from '../config/backends';
+import { DEFAULT_USERNAME } from '../backend/credentials';
 import type { AutomaticSwitches } from '../settings/operator-settings';
 
 interface SchemaNode {
@@ -318,7 +319,7 @@ function toConfig(v: Record<string, unknown>): WatchConfig {
     name: typeof b.name === 'string' ? b.name.trim() : '',
     baseUrl: String(b.baseUrl).trim(),
     directories: [...new Set(b.directories as string[])],
-    username: typeof b.username === 'string' ? b.username : 'opencode',
+    username: typeof b.username === 'string' ? b.username : DEFAULT_USERNAME,
     password:
       typeof b.passwordEnv === 'string'
         ? { env: b.passwordEnv }

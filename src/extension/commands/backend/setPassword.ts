@@ -1,6 +1,6 @@
 // Session Ops: Set Password... The user name and password of a backend, kept in the editor's secret storage.
 import * as vscode from 'vscode';
-import { DEFAULT_USERNAME } from '../../passwordStore';
+import { DEFAULT_USERNAME } from '../../../core/backend/credentials';
 import type { SessionsNode } from '../../views/sessionsView';
 import type { CommandContext } from '../context';
 import { pickBackend } from '../ui/backends';
