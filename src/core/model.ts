@@ -297,6 +297,8 @@ export interface QuotaWall {
   observed: WallObserved;
   /** provider-marked: when the provider's quota mark was set, as the listing gives it. */
   markedAt?: EpochMs | null;
+  /** The reset the failed turn or the retry itself gave (not the listing's); null/absent: none. */
+  ownResetAt?: EpochMs | null;
   /** The session is still generating (retry spin or dead stream): abort before re-waking. */
   abortFirst: boolean;
   /** Failure text as the backend stored it (plain text, never markup). */

@@ -238,7 +238,7 @@ describe('action commands against the real opencode server', function () {
     assert.equal(sent.length, 1);
     const body = JSON.parse(sent[0].body) as { model: { providerID: string }; parts: Array<{ text: string }> };
     assert.equal(body.model.providerID, 'backup', 'never the marked provider');
-    assert.match(body.parts[0].text, /rate limit \(HTTP 429\) on local/);
+    assert.match(body.parts[0].text, /kept retrying your turn on local after a rate limit \(HTTP 429\)/);
     assert.match(body.parts[0].text, /ticket=PROJ-21/);
     const a = proxy.log.findIndex((x) => x.method === 'POST' && x.path.endsWith('/abort'));
     const idx = proxy.log.findIndex((x) => x.method === 'POST' && x.path.endsWith('/prompt_async'));

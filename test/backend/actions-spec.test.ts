@@ -205,7 +205,8 @@ describe('action commands against the stateful spec-dialect server', function ()
     );
     assert.deepEqual(
       (j.marks as Array<{ provider: string }>).map((m) => m.provider),
-      ['anthropic'],
+      [],
+      "no source shows a mark: anthropic's wall is in its message, the listing marks nobody",
     );
     const text = server.prompts[0].payload.parts[0].text;
     assert.match(text, /killed by a usage limit on anthropic/);

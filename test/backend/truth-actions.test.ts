@@ -121,4 +121,31 @@ describe('actions tell and decide only what was read (spec-dialect server)', fun
     });
     assert.deepEqual(server.prompts[0].payload.model, { providerID: 'openai', modelID: 'gpt-5' });
   });
+
+  it("recover after the wall's reset: its provider's mark is gone and the reset it gave has passed, so it is accepted; no invented mark", async () => {
+    const now = Date.now();
+    server.setQuota('openai', { markedAt: now - 60_000, resetAt: now + HOUR });
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'idle' });
+    d.addMessage(id, {
+      error: {
+        text: 'Weekly usage limit reached',
+        reason: 'account_usage_limit',
+        provider: 'anthropic',
+        resetAt: now - 5_000,
+      },
+      info: { providerID: 'anthropic', modelID: 'sonnet' },
+    });
+    const r = await cli('recover', recoverArgs(id));
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    const j = r.json as { decision: string; model: unknown; marks: Array<{ provider: string }> };
+    assert.equal(j.decision, 'recovered');
+    assert.deepEqual(j.model, { providerID: 'anthropic', modelID: 'sonnet' });
+    assert.deepEqual(
+      j.marks.map((m) => m.provider),
+      ['openai'],
+      'only the marks the listing shows',
+    );
+    assert.match(server.prompts[0].payload.parts[0].text, /Its mark is gone and its reset has passed/);
+  });
 });

@@ -5,7 +5,7 @@
 // session only; through the send guard like every prompt.
 import { preDispatchCheck } from '../health/pre-dispatch';
 import { modelOn } from '../health/provider-choice';
-import { tailProbe } from '../health/quota-wall';
+import { heldTailProvider } from '../health/quota-wall';
 import type { ModelRef } from '../model';
 import { assignedBy, retaskRefusal, type Authority } from './authority';
 import { composePrompt } from './compose';
@@ -129,7 +129,8 @@ export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Pr
         'not-idle',
         `session ${id} reads ${session.state}: dispatch to an idle session (abort it first with session-ops abort)`,
       );
-    const wallProvider = tailProbe({ at: clockOf(ctx).now(), session, newest })?.provider ?? null;
+    const now = clockOf(ctx).now();
+    const wallProvider = heldTailProvider({ at: now, session, newest }, listing, now);
     const sent = await chooseAndSend(ctx, {
       sessionId: id,
       agent: req.agent ?? 'build',

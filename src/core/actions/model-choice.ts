@@ -24,6 +24,8 @@ export interface ModelChoiceInput {
   prefer?: string | null;
   /** Which providers may be chosen (health/provider-choice ProviderScope); absent: any. A requested model is taken as given. */
   providers?: ProviderScope | null;
+  /** A provider tried only after every other qualifying one (the provider of a wall that is over). */
+  avoid?: string | null;
 }
 
 export function qualifies(providerID: string, listing: ProviderListing, wallProvider: string | null): boolean {
@@ -40,17 +42,22 @@ export function chooseModel(input: ModelChoiceInput): ModelChoice {
       basis: `--model ${input.requested.providerID}/${input.requested.modelID} as given`,
     };
   const { last, listing, wallProvider } = input;
-  if (last && qualifies(last.providerID, listing, wallProvider) && inScope(last.providerID, input.providers)) {
+  const free = freeProviders(listing, [wallProvider], input.providers);
+  const avoided = (id: string) => id === input.avoid && free.some((p) => p.id !== id);
+  if (
+    last &&
+    qualifies(last.providerID, listing, wallProvider) &&
+    inScope(last.providerID, input.providers) &&
+    !avoided(last.providerID)
+  ) {
     return {
       model: last,
       source: 'session',
       basis: `the session's last model ${last.providerID}/${last.modelID} (provider connected and unmarked)`,
     };
   }
-  const free = freeProviders(listing, [wallProvider], input.providers);
-  const ordered = input.prefer
-    ? [...free.filter((p) => p.id === input.prefer), ...free.filter((p) => p.id !== input.prefer)]
-    : free;
+  const rank = (id: string) => (id === input.prefer ? 0 : id === input.avoid ? 2 : 1);
+  const ordered = [...free].sort((a, b) => rank(a.id) - rank(b.id));
   for (const p of ordered) {
     const preferred = last && last.providerID === p.id ? last.modelID : null;
     const model = modelOn(p, preferred);

@@ -68,6 +68,7 @@ export function promptBuilder(o: PromptBuilderOptions): PromptBuilder {
               text: wall.text,
               observed: wall.observed,
               markedAt: wall.markedAt ?? null,
+              over: wall.provider !== null && facts.wallProvider !== wall.provider,
             }
           : null,
         nextModel: facts.model,

@@ -10,6 +10,7 @@
 //  5. read the newest message until an assistant message newer than the prompt appears.
 import { assessSession } from '../health/assess';
 import { markedProviders, type ProviderScope } from '../health/provider-choice';
+import { heldWallProvider } from '../health/quota-wall';
 import { MIN_SPACING_MS } from '../health/verdict';
 import type { EpochMs, ModelRef, ProviderListing, QuotaWall, SessionAssessment } from '../model';
 import { collectSettledSamples, type SamplingBackend } from '../health/sampling';
@@ -67,11 +68,9 @@ export interface RecoverResult {
   message: string;
 }
 
-function marksConsidered(listing: ProviderListing, wall: QuotaWall | null, now: EpochMs): MarkConsidered[] {
-  const marks = markedProviders(listing);
-  if (wall?.provider && !marks.some((m) => m.provider === wall.provider))
-    marks.push({ provider: wall.provider, markedAt: now, resetAt: wall.resetAt });
-  return marks;
+/** The marks a source shows (the listing, with the client's own marks merged in); none is invented. */
+function marksConsidered(listing: ProviderListing): MarkConsidered[] {
+  return markedProviders(listing);
 }
 
 /** The action's backend as the sampling loop sees it: a real client also brings its capabilities, mark book and event transport. */
@@ -161,8 +160,7 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
       return refused('waiting-for-person', `session ${id} ${assessment.verdictBasis}: recovery does not abort it`);
     const wall = assessment.quotaWall;
     const decision = assessment.decision;
-    const now = clock.now();
-    res.marks = marksConsidered(listing, wall, now);
+    res.marks = marksConsidered(listing);
     if (!wall)
       return refused(
         'not-at-wall',
@@ -223,7 +221,8 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
       session,
       newest,
       listing: fresh,
-      wallProvider: wall.provider,
+      wallProvider: heldWallProvider(wall, fresh, clock.now()),
+      avoid: wall.provider,
       // The decision rests on the last sample; after an abort, on the read that confirmed idle.
       basis: res.aborted ? basisOf(session, newest) : basisOf(latest.session, latest.newest),
     });

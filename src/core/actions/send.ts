@@ -32,7 +32,10 @@ export interface SendInput {
   session: SessionSnapshot;
   newest: MessageSnapshot | null;
   listing: ProviderListing;
+  /** The provider the session's quota wall rules out now (null: none, or its wall is over). */
   wallProvider: string | null;
+  /** A provider tried only after every other (the provider of a wall that is over). */
+  avoid?: string | null;
   /** The samples the decision to send rests on; the send is refused as stale when the session moved since. */
   basis: DecisionBasis;
 }
@@ -54,6 +57,7 @@ export async function chooseAndSend(ctx: ActionContext, input: SendInput): Promi
     wallProvider: input.wallProvider,
     prefer: input.prefer,
     providers: input.providers,
+    avoid: input.avoid,
   });
   let text: string;
   if (typeof input.prompt === 'string') text = input.prompt;

@@ -2,7 +2,7 @@
 // waits for a person: a pending permission or question); refuse when the session
 // does not read idle and abort-first was not ordered; choose the explicit model; the send guard;
 // send; then confirm (the session turns generating or a newer assistant message appears).
-import { tailProbe } from '../health/quota-wall';
+import { heldTailProvider, tailProbe } from '../health/quota-wall';
 import type { ModelRef } from '../model';
 import type { ProviderScope } from '../health/provider-choice';
 import { abortSession, type AbortOptions, type AbortResult } from './abort';
@@ -103,8 +103,9 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
         `session ${id} reads ${session.state}, not idle: add --abort-first (abort, read idle, then send), or wait until it is idle`,
       );
     }
-    const wall = tailProbe({ at: clockOf(ctx).now(), session, newest });
-    const wallProvider = wall?.provider ?? null;
+    const now = clockOf(ctx).now();
+    const wallProvider = heldTailProvider({ at: now, session, newest }, listing, now);
+    const lapsed = tailProbe({ at: now, session, newest })?.provider ?? null;
     const sent = await chooseAndSend(ctx, {
       sessionId: id,
       agent: req.agent ?? 'build',
@@ -115,6 +116,7 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
       newest,
       listing,
       wallProvider,
+      avoid: lapsed,
       basis: (!req.abortFirst && req.basis) || basisOf(session, newest),
     });
     base.modelBasis = sent.choice.basis;

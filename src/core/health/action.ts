@@ -21,6 +21,7 @@ import type {
 } from '../model';
 import { headline } from './precedence';
 import { chooseRecoveryProvider, earliestConnectedReset, markedProviders, type ProviderScope } from './provider-choice';
+import { wallHolds } from './quota-wall';
 import { DEFAULT_MONITOR_SETTINGS } from '../settings/operator-settings';
 
 export interface ActionInput {
@@ -73,7 +74,11 @@ export function chooseAction(input: ActionInput): ActionDecision {
   // One precedence (health/precedence): quota wall, then report, then the verdict.
   const head = headline({ verdict: verdict.verdict, quotaWall: wall, report });
   if (head === 'quota-wall' && wall) {
-    const listing = withWallMark(input.listing, wall, now);
+    // While the wall holds, its provider counts as marked even if the listing does not say so
+    // (for the choice only: an escalation reports the marks a source shows).
+    const held = wallHolds(wall, input.listing, now);
+    const listing = held ? withWallMark(input.listing, wall, now) : input.listing;
+    const shownMarks = markedProviders(input.listing);
     const abortFirst = wall.abortFirst || verdict.verdict === 'hung';
     const who = wall.provider ?? 'an unknown provider';
     const kind = wall.category ? `${wall.category} wall` : 'quota wall (inferred: frozen on a marked provider)';
@@ -86,12 +91,15 @@ export function chooseAction(input: ActionInput): ActionDecision {
           escalation: {
             reason: 'balance',
             message: `balance failure on ${who}: top up the account`,
-            marks: markedProviders(listing),
+            marks: shownMarks,
           },
         },
       );
     }
-    const free = chooseRecoveryProvider(listing, wall.provider, input.providers);
+    // Another free provider first; the wall's own provider only once its wall is over.
+    const free =
+      chooseRecoveryProvider(listing, wall.provider, input.providers) ??
+      (held ? null : chooseRecoveryProvider(listing, null, input.providers));
     if (free) {
       return decide(
         'recover',
@@ -102,14 +110,19 @@ export function chooseAction(input: ActionInput): ActionDecision {
         },
       );
     }
-    const earliest = earliestConnectedReset(listing);
+    // Only a provider the guard will accept then: the wall's provider once its mark is gone and
+    // the reset the wall itself gave has passed (unknown: never waited for).
+    const ownReset = wall.ownResetAt ?? null;
+    const earliest = earliestConnectedReset(listing, input.providers, (p) =>
+      p.id !== wall.provider ? undefined : ownReset === null ? null : Math.max(ownReset, p.quota?.resetAt ?? ownReset),
+    );
     if (earliest === null) {
       return decide('escalate', `${kind} on ${who}; no connected provider is free and no reset time is known`, {
         abortFirst,
         escalation: {
           reason: 'reset-unknown',
           message: 'no connected provider is free and no marked provider has a known reset',
-          marks: markedProviders(listing),
+          marks: shownMarks,
         },
       });
     }
@@ -131,7 +144,7 @@ export function chooseAction(input: ActionInput): ActionDecision {
         escalation: {
           reason: 'reset-out-of-reach',
           message: `the earliest reset is ${new Date(earliest).toISOString()}`,
-          marks: markedProviders(listing),
+          marks: shownMarks,
         },
       },
     );

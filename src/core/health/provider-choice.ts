@@ -65,12 +65,23 @@ export function modelOn(provider: ProviderRecord, preferred?: string | null): Mo
   return modelID ? { providerID: provider.id, modelID } : null;
 }
 
-/** Step 4: the earliest known resetAt among marked connected providers (null if none known). */
-export function earliestConnectedReset(listing: ProviderListing): EpochMs | null {
+/**
+ * Step 4: the earliest known resetAt among marked connected providers (null if none known), within
+ * the scope when given. `resetOf` may say when a provider is acceptable again instead of its mark
+ * (null: not known, so it is not waited for).
+ */
+export function earliestConnectedReset(
+  listing: ProviderListing,
+  scope?: ProviderScope | null,
+  resetOf?: (provider: ProviderRecord) => EpochMs | null | undefined,
+): EpochMs | null {
   let earliest: EpochMs | null = null;
   for (const p of listing.providers) {
-    if (!p.connected || !p.quota || p.quota.resetAt === null || p.quota.category === 'balance') continue;
-    if (earliest === null || p.quota.resetAt < earliest) earliest = p.quota.resetAt;
+    if (!p.connected || !p.quota || p.quota.category === 'balance' || !inScope(p.id, scope)) continue;
+    const own = resetOf?.(p);
+    const reset = own === undefined ? p.quota.resetAt : own;
+    if (reset === null) continue;
+    if (earliest === null || reset < earliest) earliest = reset;
   }
   return earliest;
 }

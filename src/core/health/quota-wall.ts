@@ -92,7 +92,7 @@ export function detectQuotaWall(
     const mark = markOf(listing, fromSample.provider);
     // A balance failure has no reset: a top-up cures it, not time.
     const resetAt = fromSample.category === 'balance' ? null : (mark?.resetAt ?? fromSample.resetAt);
-    return { ...fromSample, resetAt, abortFirst: generating };
+    return { ...fromSample, resetAt, ownResetAt: fromSample.resetAt, abortFirst: generating };
   }
   // 3. A frozen generating session whose provider is cooling down: a retry spin, inferred. No
   // message named a failure, so the category is only what the mark itself says (a client-side
@@ -116,6 +116,29 @@ export function detectQuotaWall(
     }
   }
   return null;
+}
+
+/**
+ * Whether a wall still rules out its provider: the listing marks it, it is a balance failure (a
+ * top-up cures it, not time), or the reset the wall itself gave is unknown or still ahead. Once
+ * the mark is gone and that reset has passed, the provider is acceptable again.
+ */
+export function wallHolds(wall: QuotaWall, listing: ProviderListing | null, now: EpochMs): boolean {
+  if (wall.provider === null || markOf(listing, wall.provider)) return true;
+  if (wall.category === 'balance') return true;
+  const own = wall.ownResetAt ?? null;
+  return own === null || own > now;
+}
+
+/** The provider a wall rules out now: its provider while the wall holds, else null. */
+export function heldWallProvider(wall: QuotaWall | null, listing: ProviderListing | null, now: EpochMs): string | null {
+  return wall && wallHolds(wall, listing, now) ? wall.provider : null;
+}
+
+/** The provider the newest message's failed turn rules out now (tail probe), or null. */
+export function heldTailProvider(sample: SessionSample, listing: ProviderListing | null, now: EpochMs): string | null {
+  const w = tailProbe(sample);
+  return w ? heldWallProvider({ ...w, ownResetAt: w.resetAt, abortFirst: false }, listing, now) : null;
 }
 
 /**

@@ -25,6 +25,8 @@ export interface WallFacts {
   observed?: WallObserved;
   /** provider-marked: when the provider's mark was set, as the listing gives it. */
   markedAt?: EpochMs | null;
+  /** The wall is over: no mark shows it and its reset has passed, so its provider may run the session again. */
+  over?: boolean;
 }
 
 export interface QuotaWakeInput {
@@ -70,12 +72,13 @@ export function whatHappened(wall: WallFacts): string {
 }
 
 export function composeQuotaWallWakePrompt(input: QuotaWakeInput): string {
-  if (input.wall.provider !== null && input.wall.provider === input.nextModel.providerID) {
+  if (!input.wall.over && input.wall.provider !== null && input.wall.provider === input.nextModel.providerID) {
     throw new Error('after a quota wall the failed provider is not acceptable for the wake');
   }
   const files = checkFiles(input.done.uncommittedFiles);
   const happened = [
     whatHappened(input.wall),
+    ...(input.wall.over ? ['Its mark is gone and its reset has passed.'] : []),
     `You now run on ${inline(input.nextModel.providerID)}/${inline(input.nextModel.modelID)} (woken ${isoTime(input.now)}).`,
   ].join(' ');
   const steps = input.done.steps.length > 0 ? bullets(input.done.steps.map(inline), '  ') : '  - (no step recorded)';

@@ -198,7 +198,11 @@ describe('action executors against the stateful spec-dialect server', function (
     const w = await recoverSession(ctx, { sessionId: wait, prompt: quotaPrompt, ...fast });
     assert.equal(w.decision, 'wait-for-reset', w.message);
     assert.equal(w.waitUntil, now + HOUR);
-    assert.deepEqual(w.marks.map((m) => m.provider).sort(), ['anthropic', 'openai']);
+    assert.deepEqual(
+      w.marks.map((m) => m.provider),
+      ['openai'],
+      "only marks a source shows: the listing marks openai; anthropic's wall is in its message, not a mark",
+    );
 
     const balance = d.addSession({ state: 'idle' });
     d.addMessage(balance, {

@@ -97,6 +97,50 @@ describe('action per session', () => {
       assert.notEqual(d.action, 'recover');
     });
 
+    it("a wall's provider is acceptable again once its mark is gone and its own reset has passed", () => {
+      const l = listing([
+        provider('anthropic'),
+        provider('openai', { quota: { markedAt: T0 - MIN, resetAt: T0 + 60 * MIN } }),
+      ]);
+      const d = chooseAction({
+        ...base,
+        verdict: v('idle'),
+        wall: wall({ resetAt: T0 - MIN, ownResetAt: T0 - MIN }),
+        listing: l,
+      });
+      assert.equal(d.action, 'recover', d.basis);
+      assert.equal(d.recoverOn, 'anthropic');
+    });
+
+    it('wait-for-reset never waits for the wall provider when only a mark that will vanish gives its reset', () => {
+      // anthropic's reset comes only from its listing mark: after it, the mark is gone and the
+      // wall's reset unknown, so the guard would still refuse anthropic. Wait for openai instead.
+      const l = listing([
+        provider('anthropic', { quota: { markedAt: T0, resetAt: T0 + 10 * MIN } }),
+        provider('openai', { quota: { markedAt: T0, resetAt: T0 + 30 * MIN } }),
+      ]);
+      const d = chooseAction({ ...base, verdict: v('idle'), wall: wall({ resetAt: T0 + 10 * MIN }), listing: l });
+      assert.equal(d.action, 'wait-for-reset');
+      assert.equal(d.waitUntil, T0 + 30 * MIN);
+    });
+
+    it('wait-for-reset waits for no provider outside the allowed scope', () => {
+      const l = listing([
+        provider('anthropic', { quota: { markedAt: T0, resetAt: null } }),
+        provider('openai', { quota: { markedAt: T0, resetAt: T0 + 10 * MIN } }),
+        provider('groq', { quota: { markedAt: T0, resetAt: T0 + 30 * MIN } }),
+      ]);
+      const d = chooseAction({ ...base, verdict: v('idle'), wall: wall(), listing: l, providers: ['groq'] });
+      assert.equal(d.waitUntil, T0 + 30 * MIN);
+    });
+
+    it('an escalation reports only marks a source shows', () => {
+      const l = listing([provider('anthropic'), provider('openai', { quota: { markedAt: T0 - MIN, resetAt: null } })]);
+      const d = chooseAction({ ...base, verdict: v('idle'), wall: wall(), listing: l });
+      assert.equal(d.action, 'escalate');
+      assert.deepEqual(d.escalation?.marks, [{ provider: 'openai', markedAt: T0 - MIN, resetAt: null }]);
+    });
+
     it('a marked or disconnected provider is not free', () => {
       const l = listing([
         provider('anthropic', { quota: { markedAt: T0, resetAt: T0 + 30 * MIN } }),
@@ -105,7 +149,9 @@ describe('action per session', () => {
       ]);
       const d = chooseAction({ ...base, verdict: v('idle'), wall: wall(), listing: l });
       assert.equal(d.action, 'wait-for-reset');
-      assert.equal(d.waitUntil, T0 + 30 * MIN, 'the earliest reset among marked connected providers');
+      assert.equal(d.waitUntil, T0 + 90 * MIN, "openai's: anthropic's reset is only its mark's, the wall gave none");
+      const own = chooseAction({ ...base, verdict: v('idle'), wall: wall({ ownResetAt: T0 + 20 * MIN }), listing: l });
+      assert.equal(own.waitUntil, T0 + 30 * MIN, "the wall's own reset and anthropic's mark both passed by then");
     });
 
     it('wait-for-reset only within reach (default 120 min); beyond it, escalate', () => {
@@ -114,14 +160,15 @@ describe('action per session', () => {
           quota: { markedAt: T0, resetAt: T0 + DEFAULT_MONITOR_SETTINGS.resetWithinReachMs + MIN },
         }),
       ]);
-      const d = chooseAction({ ...base, verdict: v('idle'), wall: wall(), listing: far });
+      const farWall = wall({ ownResetAt: T0 + DEFAULT_MONITOR_SETTINGS.resetWithinReachMs + MIN });
+      const d = chooseAction({ ...base, verdict: v('idle'), wall: farWall, listing: far });
       assert.equal(d.action, 'escalate');
       assert.equal(d.escalation?.reason, 'reset-out-of-reach');
       assert.equal(
         chooseAction({
           ...base,
           verdict: v('idle'),
-          wall: wall(),
+          wall: farWall,
           listing: far,
           resetWithinReachMs: DEFAULT_MONITOR_SETTINGS.resetWithinReachMs + 2 * MIN,
         }).action,
