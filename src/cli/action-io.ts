@@ -12,6 +12,7 @@ import { stateDir } from '../core/operations/state-dir';
 import { UsageError, type ParsedArgs } from './args';
 import type { CommandIo } from './command';
 import { parseProviderScope, type ProviderScope } from '../core/health/provider-choice';
+import { describeError } from '../core/error-message';
 
 export interface ActionIo extends CommandIo {
   env: Record<string, string | undefined>;
@@ -61,7 +62,7 @@ export function providersArg(a: ParsedArgs): ProviderScope | null {
   try {
     return parseProviderScope(raw);
   } catch (err) {
-    throw new UsageError(`--providers: ${(err as Error).message}`);
+    throw new UsageError(`--providers: ${describeError(err)}`);
   }
 }
 
@@ -72,7 +73,7 @@ export async function readTextFile(io: ActionIo, flag: string, path: string): Pr
   try {
     return await io.readFile(path);
   } catch (err) {
-    throw new UsageError(`${flag} ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(`${flag} ${path}: ${(err as NodeJS.ErrnoException).code ?? describeError(err)}`);
   }
 }
 

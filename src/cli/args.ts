@@ -7,6 +7,7 @@ import type { QuotaMarkBook } from '../core/backend/quota-marks';
 import { DEFAULT_USERNAME } from '../core/backend/credentials';
 import { MARK_STORE_HELP } from './mark-store';
 import { normalizeBaseUrl } from '../core/config/backends';
+import { describeError } from '../core/error-message';
 
 export class UsageError extends Error {}
 
@@ -80,7 +81,7 @@ export function backendArgs(a: ParsedArgs): BackendArgs {
   try {
     baseUrl = normalizeBaseUrl(baseUrlRaw).href;
   } catch (err) {
-    throw new UsageError(`invalid --base-url: ${(err as Error).message}`);
+    throw new UsageError(`invalid --base-url: ${describeError(err)}`);
   }
   const directory = a.values.get('--directory');
   if (!directory || directory.trim() === '') throw new UsageError('--directory is required');

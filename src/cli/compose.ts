@@ -24,6 +24,7 @@ import {
 import { defineCommand, runCommand } from './command';
 import { EXIT } from './exit-codes';
 import { baselineArg, PROMPT_HELP, PROMPT_OPTIONS } from './wake';
+import { describeError } from '../core/error-message';
 
 const USAGE = `Usage: session-ops compose wake|quota-wake|fact-baseline|dispatch SESSION --base-url URL --directory DIR
        [--out FILE] [--model P/M] [--prompt-file FILE] [prompt inputs]
@@ -49,7 +50,8 @@ quota wall, no model can be named).
 ${ENVIRONMENT_HELP}`;
 
 interface ComposeOptions {
-  kind: ComposeKind;
+  /** Which prompt: wake, quota-wake, fact-baseline or dispatch. */
+  promptKind: ComposeKind;
   session: string;
   backend: BackendArgs;
   requested: ModelRef | null;
@@ -72,18 +74,18 @@ export const composeCommand = defineCommand<ComposeOptions, ActionIo>({
     const [kindRaw, session] = a.positionals;
     if (!kindRaw || !COMPOSE_KINDS.includes(kindRaw as ComposeKind))
       throw new UsageError(`the first argument must be one of ${COMPOSE_KINDS.join(', ')}`);
-    const kind = kindRaw as ComposeKind;
+    const promptKind = kindRaw as ComposeKind;
     if (!session) throw new UsageError('compose needs the SESSION id');
     const backend = backendArgs(a);
     const requested = modelArg(a);
     const baseline = await baselineArg(a, io);
-    if (kind === 'fact-baseline' && !baseline) throw new UsageError('compose fact-baseline needs --facts FILE');
+    if (promptKind === 'fact-baseline' && !baseline) throw new UsageError('compose fact-baseline needs --facts FILE');
     const file = a.values.get('--prompt-file');
-    if (kind === 'dispatch' && file === undefined)
+    if (promptKind === 'dispatch' && file === undefined)
       throw new UsageError('compose dispatch needs --prompt-file FILE (the task)');
     const task = file !== undefined ? await readTextFile(io, '--prompt-file', file) : a.values.get('--task');
     return {
-      kind,
+      promptKind,
       session,
       backend,
       requested,
@@ -94,7 +96,7 @@ export const composeCommand = defineCommand<ComposeOptions, ActionIo>({
     };
   },
   async run(o, io) {
-    const { kind, session, backend } = o;
+    const { promptKind, session, backend } = o;
     const client = clientFor(backend, io.env, { now: io.clock.now });
     try {
       const ctx = contextFor(client, backend.directory, io);
@@ -110,12 +112,12 @@ export const composeCommand = defineCommand<ComposeOptions, ActionIo>({
       }
       const wallProvider = tailProbe({ at: io.clock.now(), session: s, newest })?.provider ?? null;
       const choice = chooseModel({ requested: o.requested, last: lastModelOf(newest), listing, wallProvider });
-      if (kind === 'quota-wake' && !choice.model) {
+      if (promptKind === 'quota-wake' && !choice.model) {
         io.stderr(`session-ops compose: ${clean(choice.basis)}\n`);
         return EXIT.refused;
       }
       const builder = promptBuilder({
-        kind,
+        kind: promptKind,
         ...promptInputs(o.promptFlags, backend, client, io),
         task: o.task,
         baseline: o.baseline,
@@ -138,7 +140,7 @@ export const composeCommand = defineCommand<ComposeOptions, ActionIo>({
         try {
           await io.writeFile(o.out, `${composed.text}\n`);
         } catch (err) {
-          throw new UsageError(`--out ${o.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+          throw new UsageError(`--out ${o.out}: ${(err as NodeJS.ErrnoException).code ?? describeError(err)}`);
         }
       } else io.stdout(`${composed.text}\n`);
       return EXIT.done;

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { QuotaMarkBook, type QuotaMarkBookOptions } from '../core/backend/quota-marks';
 import type { EpochMs } from '../core/model';
 import { stateDir } from '../core/operations/state-dir';
+import { describeError } from '../core/error-message';
 
 export { stateDir };
 
@@ -67,7 +68,7 @@ export async function openMarkStore(
         await rename(tmp, file);
         return null;
       } catch (err) {
-        return `quota marks not saved to ${file}: ${(err as Error).message}`;
+        return `quota marks not saved to ${file}: ${describeError(err)}`;
       }
     },
   };
@@ -90,7 +91,7 @@ async function readStore(
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { book: null, warning: null };
     return {
       book: null,
-      warning: `${file} could not be read (${(err as Error).message}): starting with no stored quota marks`,
+      warning: `${file} could not be read (${describeError(err)}): starting with no stored quota marks`,
     };
   }
 }

@@ -31,6 +31,7 @@ import {
 } from './action-io';
 import { defineCommand, runCommand } from './command';
 import { EXIT, EXIT_HELP } from './exit-codes';
+import { describeError } from '../core/error-message';
 
 export const PROMPT_OPTIONS = [
   '--ticket',
@@ -100,7 +101,7 @@ export async function baselineArg(a: ParsedArgs, io: ActionIo): Promise<FactBase
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`--facts ${path} is not JSON: ${(err as Error).message}`);
+    throw new UsageError(`--facts ${path} is not JSON: ${describeError(err)}`);
   }
   const facts = readBaselineFacts(json);
   if (typeof facts === 'string') throw new UsageError(`--facts ${path}: ${facts}`);
@@ -147,21 +148,21 @@ export const wakeCommand = defineCommand<WakeOptions, ActionIo>({
     const session = sessionArg(a, 'wake');
     const backend = backendArgs(a);
     const file = a.values.get('--prompt-file');
-    const kind = a.values.get('--compose');
-    if ((file === undefined) === (kind === undefined))
+    const compose = a.values.get('--compose');
+    if ((file === undefined) === (compose === undefined))
       throw new UsageError('give exactly one of --prompt-file FILE or --compose wake|quota-wake|fact-baseline');
-    if (kind !== undefined && !(WAKE_COMPOSE_KINDS as readonly string[]).includes(kind))
-      throw new UsageError(`--compose must be wake, quota-wake or fact-baseline, not "${kind}"`);
+    if (compose !== undefined && !(WAKE_COMPOSE_KINDS as readonly string[]).includes(compose))
+      throw new UsageError(`--compose must be wake, quota-wake or fact-baseline, not "${compose}"`);
     const model = modelArg(a);
     const waitMs = Math.round(numberOption(a, '--wait', 60, 0) * 1000);
     const agent = a.values.get('--agent') ?? 'build';
     const text = file !== undefined ? await readTextFile(io, '--prompt-file', file) : null;
     const baseline = await baselineArg(a, io);
-    if (kind === 'fact-baseline' && !baseline) throw new UsageError('--compose fact-baseline needs --facts FILE');
+    if (compose === 'fact-baseline' && !baseline) throw new UsageError('--compose fact-baseline needs --facts FILE');
     return {
       session,
       backend,
-      prompt: text !== null ? { text } : { compose: kind as WakeComposeKind, baseline },
+      prompt: text !== null ? { text } : { compose: compose as WakeComposeKind, baseline },
       task: a.values.get('--task'),
       promptFlags: promptFlags(a),
       model,

@@ -4,6 +4,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RoutingClient } from './client/client';
+import { describeError } from '../core/error-message';
 
 export class LanguageClientHost implements vscode.Disposable {
   private client: RoutingClient | undefined;
@@ -50,7 +51,7 @@ export class LanguageClientHost implements vscode.Disposable {
       return client;
     })().catch((err: unknown) => {
       this.starting = undefined;
-      this.log.error(`language server failed to start: ${err instanceof Error ? err.message : String(err)}`);
+      this.log.error(`language server failed to start: ${describeError(err)}`);
       throw err;
     });
     return this.starting;

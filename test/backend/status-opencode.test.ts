@@ -151,7 +151,7 @@ describe('status CLI against the real opencode server', function () {
     await abortSession({ backend: client, directory: dir }, id);
   });
 
-  it('issue 10 finding 2: a 429 retried within seconds is the backend retrying, not a wall (healthy "retrying"); --retry-wall-minutes 0 reads it as one', async () => {
+  it('a 429 retried within seconds is the backend retrying, not a wall (healthy "retrying"); --retry-wall-minutes 0 reads it as one', async () => {
     const dir = newDir();
     model.when('[rl-plain]', { kind: 'rate-limit' });
     const id = await launch(dir, 'go [rl-plain]');

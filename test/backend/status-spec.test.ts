@@ -285,8 +285,8 @@ describe('status CLI against the spec-dialect server', function () {
     assert.ok(!run.stdout.includes('\u001b'), 'no escape sequences from server text');
   });
 
-  describe('issue 10 findings seen from outside', () => {
-    it('finding 4: a tool running past the ceiling with nothing else moving is hung, with the evidence; under it, healthy', async () => {
+  describe('verdict evidence seen from outside', () => {
+    it('a tool running past the ceiling with nothing else moving is hung, with the evidence; under it, healthy', async () => {
       const now = Date.now();
       server.setProviders([{ id: 'openai' }], ['openai']);
       const d = server.directory('/w');
@@ -323,7 +323,7 @@ describe('status CLI against the spec-dialect server', function () {
       const q = run.session(quoted);
       assert.deepEqual([q.report, q.action, q.headline], [null, 'wake', 'idle']);
       const mark = run.doc!.providers.find((p) => p.id === 'anthropic')!.quota!;
-      assert.ok(mark.ageMs! >= 5 * 60_000 && mark.ageMs! < 6 * 60_000, "finding 3: the mark's age is shown");
+      assert.ok(mark.ageMs! >= 5 * 60_000 && mark.ageMs! < 6 * 60_000, "the mark's age is shown");
       const table = await status([
         '--base-url',
         server.url,
@@ -372,7 +372,7 @@ describe('status CLI against the spec-dialect server', function () {
       assert.equal(run.code, 1);
     });
 
-    it('issue 10 finding 8: a session whose newest message cannot be read is unknown with the reason (vanished: exit 0; read error: exit 1)', async () => {
+    it('a session whose newest message cannot be read is unknown with the reason (vanished: exit 0; read error: exit 1)', async () => {
       server.setProviders([{ id: 'openai' }], ['openai']);
       const d = server.directory('/w');
       const ok = d.addSession({ state: 'idle' });

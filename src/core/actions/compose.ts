@@ -9,6 +9,7 @@ import { composeQuotaWallWakePrompt, type WallFacts } from '../prompt/quota-wake
 import { composeWakePrompt, type WakeReason } from '../prompt/wake';
 import { ORCHESTRATOR_PLACEHOLDER, retaskRefusal, TICKET_PLACEHOLDER, type Authority } from './authority';
 import type { Inventory } from './inventory';
+import { describeError } from '../error-message';
 
 export type ComposeKind = 'wake' | 'quota-wake' | 'fact-baseline' | 'dispatch';
 export const COMPOSE_KINDS: readonly ComposeKind[] = ['wake', 'quota-wake', 'fact-baseline', 'dispatch'];
@@ -115,7 +116,7 @@ export function composePrompt(kind: ComposeKind, inputs: ComposeInputs): Compose
         break;
     }
   } catch (err) {
-    return fail(err instanceof Error ? err.message : String(err));
+    return fail(describeError(err));
   }
   const note = fillNote(inputs.authority);
   return { ok: true, kind, text: note ? `${text}\n${note}` : text };

@@ -1,4 +1,4 @@
-// The send guard (issue 10 finding 7), below every caller: a prompt is sent only with an explicit
+// The send guard, below every caller: a prompt is sent only with an explicit
 // model whose provider is connected, unmarked (no quota object, no client-side mark) and not the
 // provider of the session's quota wall. `guardPrompt` is the only producer of a GuardedPrompt
 // (the brand lives in src/core/backend/guarded-prompt.ts, where BackendClient.promptAsync checks it).

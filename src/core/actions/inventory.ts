@@ -4,6 +4,7 @@
 // local (git-inventory.ts, node only). When none answers, the prompt says the inventory was not
 // available.
 import type { ActionBackend } from './context';
+import { describeError } from '../error-message';
 
 export interface Inventory {
   /** Null: not available (see `note`). */
@@ -42,7 +43,7 @@ export async function takeInventory(sources: WorktreeInventory[], req: Inventory
       const got = await source(req);
       if (got) return got;
     } catch (err) {
-      tried.push(err instanceof Error ? err.message : String(err));
+      tried.push(describeError(err));
     }
   }
   return {

@@ -1,5 +1,6 @@
 // Normalizes the `sessionOps.backends` setting: validates each entry, fills the default
 // directories (the workspace folders) and flags clear-text URLs that leave the machine.
+import { describeError } from '../error-message';
 
 export interface BackendConfig {
   /** Stable key: the normalized base URL. */
@@ -77,7 +78,7 @@ export function parseBackendConfigs(
     try {
       url = normalizeBaseUrl(e.baseUrl);
     } catch (err) {
-      problems.push({ index, message: `invalid baseUrl "${e.baseUrl}": ${(err as Error).message}` });
+      problems.push({ index, message: `invalid baseUrl "${e.baseUrl}": ${describeError(err)}` });
       return;
     }
     const key = url.href;

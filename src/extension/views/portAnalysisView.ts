@@ -23,6 +23,7 @@ import {
 } from '../../shared/protocol';
 import type { RoutingClient } from '../client/client';
 import type { LanguageClientHost } from '../languageClientHost';
+import { describeError } from '../../core/error-message';
 
 export type PortNode =
   | { kind: 'port'; key: string; port: WirePortFolder }
@@ -104,7 +105,7 @@ export class PortAnalysisView implements vscode.TreeDataProvider<PortNode>, vsco
       this.result = await client.request(PortAnalysisRequest, params);
       this.error = undefined;
     } catch (err) {
-      this.error = err instanceof Error ? err.message : String(err);
+      this.error = describeError(err);
       this.log.error(`port analysis: ${this.error}`);
     }
   }
