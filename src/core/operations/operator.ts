@@ -172,13 +172,15 @@ export class Operator {
 
   // ---- whom a prompt speaks for, and what it says ---------------------------------------------
 
-  authority(row: SessionRow): Authority {
+  /** `holdsAuthority`: the person confirmed that the orchestrator the prompt speaks for holds the authority. */
+  authority(row: SessionRow, holdsAuthority = false): Authority {
     const given = this.o.authority?.(row) ?? { orchestrator: null, ticket: null };
     return resolveAuthority({
       orchestrator: given.orchestrator,
       ticket: given.ticket,
       sessionTitle: row.title,
       newestUserText: row.evidence.latest.newestRole === 'user' ? row.newestText : null,
+      holdsAuthority,
     });
   }
 
@@ -193,13 +195,14 @@ export class Operator {
     kind: ComposeKind,
     nextModel: ModelRef | null,
     baseline?: FactBaselineFacts,
+    holdsAuthority = false,
   ): Promise<Composed> {
     const client = await this.o.monitor.client(row.backendKey);
     const sources = this.o.inventory?.(client) ?? [backendInventory(client), gitInventory()];
     const inventory = await takeInventory(sources, { directory: row.directory });
     return composeForRow(row, kind, {
       now: this.timers.now(),
-      authority: this.authority(row),
+      authority: this.authority(row, holdsAuthority),
       inventory,
       nextModel,
       baseline: baseline ?? null,
@@ -324,9 +327,15 @@ export class Operator {
   }
 
   /** Dispatch a task (the pre-dispatch check runs first; the completion-report block is appended). */
-  async dispatch(row: SessionRow, task: string, model: ModelRef): Promise<ActionOutcome> {
+  async dispatch(
+    row: SessionRow,
+    task: string,
+    model: ModelRef,
+    options: { holdsAuthority?: boolean } = {},
+  ): Promise<ActionOutcome> {
     return this.act(row, 'dispatch', 'dispatching', {}, async (ctx, base) => {
-      const result = await dispatchTask(ctx, { sessionId: row.id, task, model, authority: this.authority(row) });
+      const authority = this.authority(row, options.holdsAuthority ?? false);
+      const result = await dispatchTask(ctx, { sessionId: row.id, task, model, authority });
       const instead = result.insteadModel;
       return dispatchOutcome(base, result, instead);
     });

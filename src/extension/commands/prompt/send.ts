@@ -2,7 +2,7 @@
 // a click; a dispatch runs the pre-dispatch check and, refused, offers the provider to use instead.
 import * as vscode from 'vscode';
 import type { CommandContext } from '../context';
-import { confirmAuthority } from '../ui/confirm';
+import { confirmAuthority, confirmRetask } from '../ui/confirm';
 import { runWithProgress, showOutcome } from '../ui/outcome';
 import { promptRow } from '../ui/rows';
 
@@ -19,14 +19,15 @@ export async function sendPrompt(ctx: CommandContext, uri?: vscode.Uri): Promise
   const row = promptRow(ctx, target);
   const text = doc.getText().replace(/^<!--[\s\S]*?-->\n?/, '');
   if (text.trim() === '') throw new Error('the prompt is empty');
-  if (!(await confirmAuthority(ctx, row))) return;
   const label = row.title ?? row.id;
   if (target.dispatch) {
+    const held = await confirmRetask(ctx, row, 'dispatch');
+    if (held === null) return;
     const model = target.model;
     if (!model) throw new Error('choose a model first');
     const o = await vscode.window.withProgress(
       { location: { viewId: 'sessionOps.sessions' }, title: `dispatching: ${label}` },
-      () => ctx.operator.dispatch(row, text, model),
+      () => ctx.operator.dispatch(row, text, model, { holdsAuthority: held }),
     );
     if (o.outcome === 'confirmed') return ctx.prompts.sent(doc.uri);
     if (o.outcome === 'busy' || !o.instead) return showOutcome(ctx, o);
@@ -40,6 +41,7 @@ export async function sendPrompt(ctx: CommandContext, uri?: vscode.Uri): Promise
     });
     return;
   }
+  if (!(await confirmAuthority(ctx, row))) return;
   const o = await runWithProgress(ctx, `sending: ${label}`, () =>
     ctx.operator.send(row, text, target.model, { abortFirst: target.abortFirst ?? false, promptKind: target.kind }),
   );

@@ -5,6 +5,7 @@ import type { ComposeKind, FactBaselineFacts } from '../../../core/actions';
 import { QUALIFIES } from '../../../core/operations/targets';
 import type { CommandContext, Target } from '../context';
 import { askFacts } from '../ui/askFacts';
+import { confirmRetask } from '../ui/confirm';
 import { pickRow } from '../ui/rows';
 
 export async function wakeWithPrompt(ctx: CommandContext, target: Target): Promise<void> {
@@ -27,12 +28,16 @@ export async function wakeWithPrompt(ctx: CommandContext, target: Target): Promi
   );
   if (!kindPick) return;
   let baseline: FactBaselineFacts | undefined;
+  let held = false;
   if (kindPick.compose === 'fact-baseline') {
+    const confirmed = await confirmRetask(ctx, row, 'fact-baseline');
+    if (confirmed === null) return;
+    held = confirmed;
     baseline = await askFacts();
     if (!baseline) return;
   }
   const choice = await ctx.operator.chooseModel(row);
-  const composed = await ctx.operator.compose(row, kindPick.compose, choice.model, baseline);
+  const composed = await ctx.operator.compose(row, kindPick.compose, choice.model, baseline, held);
   if (!composed.ok) throw new Error(composed.problem);
   await ctx.prompts.open(composed.text, {
     backendKey: row.backendKey,

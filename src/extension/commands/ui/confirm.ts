@@ -1,6 +1,8 @@
 // Confirmations a person gives before an action: a modal with one button, and whom a prompt
-// speaks for (a modal only when the worker names another orchestrator).
+// speaks for (a modal only when the worker names another orchestrator; for a fact baseline or a
+// dispatch, authority rule 1: the person confirms holding the orchestrating authority).
 import * as vscode from 'vscode';
+import { retaskRefusal } from '../../../core/actions/authority';
 import type { SessionRow } from '../../../core/monitor/row';
 import { speaksFor } from '../../../core/operations/targets';
 import type { CommandContext } from '../context';
@@ -15,4 +17,20 @@ export async function confirmAuthority(ctx: CommandContext, row: SessionRow): Pr
   ctx.log.info(`prompt to ${row.id} ${speaks}`);
   if (authority.warnings.length === 0) return true;
   return confirmModal(`${authority.warnings.join('\n')}\n\nThis prompt ${speaks}.`, 'Send Anyway');
+}
+
+/**
+ * Before a fact baseline or a dispatch: null when the person declines; true when they confirmed
+ * holding the orchestrating authority against a worker assigned by another orchestrator.
+ */
+export async function confirmRetask(
+  ctx: CommandContext,
+  row: SessionRow,
+  kind: 'fact-baseline' | 'dispatch',
+): Promise<boolean | null> {
+  const authority = ctx.operator.authority(row);
+  if (!authority.mismatch) return (await confirmAuthority(ctx, row)) ? false : null;
+  const refusal = retaskRefusal(authority, kind) ?? '';
+  const text = `${refusal.replace(/ Confirm that .*$/, '')}\n\nConfirm only if this session holds the orchestrating authority now.`;
+  return (await confirmModal(text, 'I Hold the Authority')) ? true : null;
 }
