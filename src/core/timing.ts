@@ -18,32 +18,8 @@ export const systemTimers: Timers = {
   clearTimeout: (handle) => clearTimeout(handle.timer as ReturnType<typeof setTimeout>),
 };
 
-/** Runs `fn` once, `ms` after the last `trigger` (a burst of triggers runs it once). */
-export class Debounce {
-  private handle: TimerHandle | undefined;
-
-  constructor(
-    private readonly ms: number,
-    private readonly fn: () => void,
-    private readonly timers: Timers = systemTimers,
-  ) {}
-
-  trigger(): void {
-    this.cancel();
-    this.handle = this.timers.setTimeout(() => {
-      this.handle = undefined;
-      this.fn();
-    }, this.ms);
-  }
-
-  cancel(): void {
-    if (this.handle) this.timers.clearTimeout(this.handle);
-    this.handle = undefined;
-  }
-}
-
-/** Runs `fn` once, `ms` after the first `trigger` since it last ran (later triggers wait with it). */
-export class Coalesce {
+/** A run of `fn` `ms` from when it is armed, until it runs or is cancelled. */
+class OneShot {
   private handle: TimerHandle | undefined;
 
   constructor(
@@ -56,8 +32,8 @@ export class Coalesce {
     return this.handle !== undefined;
   }
 
-  trigger(): void {
-    this.handle ??= this.timers.setTimeout(() => {
+  protected arm(): void {
+    this.handle = this.timers.setTimeout(() => {
       this.handle = undefined;
       this.fn();
     }, this.ms);
@@ -66,6 +42,21 @@ export class Coalesce {
   cancel(): void {
     if (this.handle) this.timers.clearTimeout(this.handle);
     this.handle = undefined;
+  }
+}
+
+/** Runs `fn` once, `ms` after the last `trigger` (a burst of triggers runs it once). */
+export class Debounce extends OneShot {
+  trigger(): void {
+    this.cancel();
+    this.arm();
+  }
+}
+
+/** Runs `fn` once, `ms` after the first `trigger` since it last ran (later triggers wait with it). */
+export class Coalesce extends OneShot {
+  trigger(): void {
+    if (!this.pending) this.arm();
   }
 }
 

@@ -28,6 +28,9 @@ import {
   type Composed,
   type FactBaselineFacts,
   type ModelChoice,
+  type PromptFacts,
+  type WakeRequest,
+  type WakeResult,
   type WorktreeInventory,
 } from '../actions';
 import { answerRequest } from '../actions/answer';
@@ -245,30 +248,20 @@ export class Operator {
     const refusal = abortFirst ? abortRefusal(row) : null;
     if (refusal) throw new Error(refusal);
     const kind = this.wakeKind(row);
-    return this.act(
-      row,
-      abortFirst ? 'abort-and-wake' : 'wake',
-      abortFirst ? 'aborting, then waking' : 'waking',
-      options,
-      async (ctx, base) => {
-        const result = await wakeSession(ctx, {
-          sessionId: row.id,
-          prompt: (facts) => this.compose(row, kind, facts.model),
-          providers: [...this.settings['recovery.providers']],
-          abortFirst,
-          abort: { waitMs: this.waits.abortMs },
-          confirm: { withinMs: this.waits.confirmMs },
-          // An automatic wake acts on the row's samples: refused as stale when the session moved since.
-          basis: options.automatic ? rowBasis(row) : null,
-        });
-        return wakeOutcome(base, result, kind, {
-          kind: 'send',
-          text: result.prompt ?? '',
-          model: result.model,
-          abortFirst: abortFirst && !result.aborted,
-          promptKind: 'custom',
-        });
-      },
+    const request = {
+      prompt: (facts: PromptFacts) => this.compose(row, kind, facts.model),
+      providers: [...this.settings['recovery.providers']],
+      // An automatic wake acts on the row's samples: refused as stale when the session moved since.
+      basis: options.automatic ? rowBasis(row) : null,
+    };
+    return this.wakeWith(row, options, abortFirst, 'waking', request, (base, result) =>
+      wakeOutcome(base, result, kind, {
+        kind: 'send',
+        text: result.prompt ?? '',
+        model: result.model,
+        abortFirst: abortFirst && !result.aborted,
+        promptKind: 'custom',
+      }),
     );
   }
 
@@ -281,23 +274,32 @@ export class Operator {
   ): Promise<ActionOutcome> {
     const abortFirst = options.abortFirst ?? false;
     const promptKind = options.promptKind ?? 'custom';
-    return this.act(
-      row,
-      abortFirst ? 'abort-and-wake' : 'wake',
-      abortFirst ? 'aborting, then sending' : 'sending',
-      options,
-      async (ctx, base) => {
-        const result = await wakeSession(ctx, {
-          sessionId: row.id,
-          prompt: text,
-          model,
-          abortFirst,
-          abort: { waitMs: this.waits.abortMs },
-          confirm: { withinMs: this.waits.confirmMs },
-        });
-        return wakeOutcome(base, result, promptKind, { kind: 'send', text, model, abortFirst, promptKind });
-      },
+    return this.wakeWith(row, options, abortFirst, 'sending', { prompt: text, model }, (base, result) =>
+      wakeOutcome(base, result, promptKind, { kind: 'send', text, model, abortFirst, promptKind }),
     );
+  }
+
+  /** The one wake path of `wake` and `send`: optional abort first, the send guard, confirm. */
+  private wakeWith(
+    row: SessionRow,
+    options: ActionOptions,
+    abortFirst: boolean,
+    verb: 'waking' | 'sending',
+    request: Omit<WakeRequest, 'sessionId' | 'abortFirst' | 'abort' | 'confirm'>,
+    outcome: (base: OutcomeBase, result: WakeResult) => ActionOutcome,
+  ): Promise<ActionOutcome> {
+    const action = abortFirst ? 'abort-and-wake' : 'wake';
+    const running = abortFirst ? `aborting, then ${verb}` : verb;
+    return this.act(row, action, running, options, async (ctx, base) => {
+      const result = await wakeSession(ctx, {
+        sessionId: row.id,
+        abortFirst,
+        abort: { waitMs: this.waits.abortMs },
+        confirm: { withinMs: this.waits.confirmMs },
+        ...request,
+      });
+      return outcome(base, result);
+    });
   }
 
   /** Recover on another provider (spec: recovery procedure after a quota wall). */

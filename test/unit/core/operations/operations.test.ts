@@ -4,33 +4,9 @@ import type { AutomaticSwitches } from '../../../../src/core/settings/operator-s
 import { verdictKey } from '../../../../src/core/ids';
 import { describeOperation, OperationBook } from '../../../../src/core/operations/book';
 import type { SessionRow } from '../../../../src/core/monitor/row';
+import { sessionRow } from '../../../support/session-rows';
 
-function row(over: Partial<SessionRow> = {}): SessionRow {
-  return {
-    key: 'b\u0000/w\u0000ses_1',
-    backendKey: 'b',
-    directory: '/w',
-    id: 'ses_1',
-    title: 't',
-    badge: 'idle',
-    verdict: 'idle',
-    action: 'wake',
-    pending: null,
-    state: 'idle',
-    stepCount: null,
-    lastMovedAt: null,
-    model: null,
-    quotaWall: null,
-    report: null,
-    failureText: null,
-    newestText: null,
-    evidence: {
-      earlier: null,
-      latest: { at: 0, state: 'idle', stepCount: null, lastStepAt: null, newestId: 'msg_1', newestRole: 'assistant' },
-    },
-    ...over,
-  };
-}
+const row = (over: Partial<SessionRow> = {}): SessionRow => sessionRow(over);
 const ALL: AutomaticSwitches = { abortHung: true, wakeIdle: true, recoverQuotaWalls: true };
 const NONE: AutomaticSwitches = { abortHung: false, wakeIdle: false, recoverQuotaWalls: false };
 const ok = { trusted: true, busy: false };

@@ -4,14 +4,14 @@ import assert from 'node:assert/strict';
 import { BackendClient } from '../../../../src/core/backend/client';
 import { rowKey } from '../../../../src/core/ids';
 import type { SessionRow } from '../../../../src/core/monitor/row';
-import type { MonitorChange } from '../../../../src/core/monitor/sessionMonitor';
 import { operatorDefaults, type OperatorSettings } from '../../../../src/core/settings/operator-settings';
 import type { ActionOutcome } from '../../../../src/core/operations/outcome';
-import { Operator, type OperatorMonitor } from '../../../../src/core/operations/operator';
+import { Operator } from '../../../../src/core/operations/operator';
 import { RETRY_AFTER_RESET_MS } from '../../../../src/core/operations/retries';
 import type { LockOutcome, LockRequest } from '../../../../src/core/operations/lock';
 import { InProcessSessionLock } from '../../../../src/core/operations/session-lock';
 import { ManualTimers } from '../../../support/manual-timers';
+import { rowsMonitor, sessionRow } from '../../../support/session-rows';
 import { startSpecServer, type SpecServer } from '../../../support/spec-server';
 
 const DIR = '/work/project';
@@ -27,57 +27,18 @@ class RecordingLock extends InProcessSessionLock {
   }
 }
 
-function row(id: string, over: Partial<SessionRow> = {}): SessionRow {
-  return {
-    key: rowKey(BACKEND, DIR, id),
-    backendKey: BACKEND,
-    directory: DIR,
-    id,
-    title: `worker ${id}`,
-    badge: 'idle',
-    verdict: 'idle',
-    action: 'wake',
-    pending: null,
-    state: 'idle',
-    stepCount: null,
-    lastMovedAt: null,
-    model: null,
-    quotaWall: null,
-    report: null,
-    failureText: null,
-    newestText: null,
-    evidence: {
-      earlier: null,
-      latest: { at: 0, state: 'idle', stepCount: null, lastStepAt: null, newestId: 'msg_1', newestRole: 'assistant' },
-    },
-    ...over,
-  };
-}
+const row = (id: string, over: Partial<SessionRow> = {}): SessionRow =>
+  sessionRow({ id, title: `worker ${id}`, ...over }, { backendKey: BACKEND, directory: DIR });
 
 describe('core/operations/operator', function () {
   let server: SpecServer;
   let client: BackendClient;
-  let rows: SessionRow[];
-  let listeners: Set<(c: MonitorChange) => void>;
+  let fleet: ReturnType<typeof rowsMonitor>;
   let timers: ManualTimers;
   let lock: RecordingLock;
   let operator: Operator;
   let settings: OperatorSettings;
 
-  const monitor: OperatorMonitor = {
-    rows: () => rows,
-    row: (key) => rows.find((r) => r.key === key),
-    client: async () => client,
-    nudge: () => undefined,
-    minSpacingMs: () => 50,
-    onDidChange: (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-  };
-  const changed = () => {
-    for (const l of listeners) l({ structural: [], rows } as unknown as MonitorChange);
-  };
   const nextOutcome = () => new Promise<ActionOutcome>((resolve) => operator.onDidAct(resolve));
   const walled = (id: string) =>
     row(id, {
@@ -91,13 +52,12 @@ describe('core/operations/operator', function () {
     server = await startSpecServer();
     server.answerPrompts = { delayMs: 50, text: 'Resumed.' };
     client = new BackendClient({ baseUrl: server.url });
-    rows = [];
-    listeners = new Set();
+    fleet = rowsMonitor(() => client);
     timers = new ManualTimers();
     lock = new RecordingLock();
     settings = { ...operatorDefaults(), resetWithinReachMinutes: 120 };
     operator = new Operator({
-      monitor,
+      monitor: fleet.monitor,
       settings,
       log: () => undefined,
       timers,
@@ -130,7 +90,7 @@ describe('core/operations/operator', function () {
       error: { text: 'Weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' },
     });
     const r = walled(id);
-    rows = [r];
+    fleet.setRows([r]);
     return r;
   }
 
@@ -191,17 +151,17 @@ describe('core/operations/operator', function () {
     const newest = [clicked, automatic].map((id) =>
       d.addMessage(id, { text: 'I will continue later', info: { providerID: 'openai', modelID: 'gpt-5' } }),
     );
-    rows = [row(clicked)];
+    fleet.setRows([row(clicked)]);
 
-    const byClick = await operator.wake(rows[0]);
+    const byClick = await operator.wake(row(clicked));
     assert.equal(byClick.outcome, 'confirmed', byClick.message);
 
     operator.updateSettings({ ...settings, 'automatic.wakeIdle': true });
     // The row the policy decides on carries the session's newest message (an automatic wake re-verifies it).
     const sampled = row(automatic).evidence.latest;
-    rows = [row(automatic, { evidence: { earlier: null, latest: { ...sampled, newestId: newest[1] } } })];
+    fleet.setRows([row(automatic, { evidence: { earlier: null, latest: { ...sampled, newestId: newest[1] } } })]);
     const acted = nextOutcome();
-    changed();
+    fleet.changed();
     const byPolicy = await acted;
     assert.equal(byPolicy.sessionId, automatic);
     assert.equal(byPolicy.automatic, true);
@@ -221,7 +181,7 @@ describe('core/operations/operator', function () {
     server.setProviders([{ id: 'openai', models: ['gpt-5'] }], ['openai']);
     const id = server.directory(DIR).addSession({ state: 'idle' });
     const r = row(id);
-    rows = [r];
+    fleet.setRows([r]);
     let release!: () => void;
     const holding = lock.withSessionLock(
       r.key,

@@ -1,36 +1,23 @@
 import assert from 'node:assert/strict';
-import { rowKey } from '../../../../src/core/ids';
 import type { SessionRow } from '../../../../src/core/monitor/row';
 import { ReportBook } from '../../../../src/core/operations/reports';
+import { sessionRow } from '../../../support/session-rows';
 
 const REPORT = { ticket: 'PROJ-7', label: null, status: 'done' as const, pr: null, summary: 'ported', reason: null };
 
-function row(id: string, over: Partial<SessionRow> = {}): SessionRow {
-  return {
-    key: rowKey('b', '/w', id),
-    backendKey: 'b',
-    directory: '/w',
+const row = (id: string, over: Partial<SessionRow> = {}): SessionRow =>
+  sessionRow({
     id,
-    title: id,
     badge: 'report-done',
-    verdict: 'idle',
     action: 'harvest',
-    pending: null,
-    state: 'idle',
-    stepCount: null,
-    lastMovedAt: null,
-    model: null,
-    quotaWall: null,
     report: REPORT,
-    failureText: null,
     newestText: 'status=done ticket=PROJ-7',
     evidence: {
       earlier: null,
       latest: { at: 0, state: 'idle', stepCount: null, lastStepAt: null, newestId: 'msg_9', newestRole: 'assistant' },
     },
     ...over,
-  } as SessionRow;
-}
+  } as Partial<SessionRow>);
 
 describe('core/operations/reports: which reports were seen is operator state', () => {
   it('a harvested report no longer needs attention; a new report of the same session does', () => {
