@@ -178,15 +178,7 @@ export class BackendClient {
     const op = 'POST /session/{id}/abort';
     this.checkDirectory(directory, op);
     this.checkSession(sessionId, op);
-    await this.http.request({
-      method: 'POST',
-      path: `session/${segment(sessionId)}/abort`,
-      query: { directory },
-      operation: op,
-      sessionId,
-      read: 'discard',
-      ...opts,
-    });
+    await this.post(op, `session/${segment(sessionId)}/abort`, directory, opts, { sessionId });
   }
 
   /**
@@ -216,15 +208,9 @@ export class BackendClient {
         sessionId,
         detail: problem,
       });
-    await this.http.request({
-      method: 'POST',
-      path: `session/${segment(sessionId)}/prompt_async`,
-      query: { directory },
-      body: payloadBody(payload),
-      operation: op,
+    await this.post(op, `session/${segment(sessionId)}/prompt_async`, directory, opts, {
       sessionId,
-      read: 'discard',
-      ...opts,
+      body: payloadBody(payload),
     });
   }
 
@@ -296,15 +282,7 @@ export class BackendClient {
     if (message !== undefined && (typeof message !== 'string' || message.length > 10_000))
       throw this.invalid(op, 'message must be a string up to 10,000 characters');
     const body = message === undefined || message === '' ? { reply } : { reply, message };
-    await this.http.request({
-      method: 'POST',
-      path: `permission/${segment(requestID)}/reply`,
-      query: { directory },
-      body: JSON.stringify(body),
-      operation: op,
-      read: 'discard',
-      ...opts,
-    });
+    await this.post(op, `permission/${segment(requestID)}/reply`, directory, opts, { body: JSON.stringify(body) });
   }
 
   /** Stock opencode POST /question/{requestID}/reply {"answers": [[label, ...], ...]} (one array per question). */
@@ -319,14 +297,8 @@ export class BackendClient {
     this.checkRequest(requestID, op);
     const problem = answersProblem(answers);
     if (problem) throw this.invalid(op, problem);
-    await this.http.request({
-      method: 'POST',
-      path: `question/${segment(requestID)}/reply`,
-      query: { directory },
+    await this.post(op, `question/${segment(requestID)}/reply`, directory, opts, {
       body: JSON.stringify({ answers }),
-      operation: op,
-      read: 'discard',
-      ...opts,
     });
   }
 
@@ -335,14 +307,7 @@ export class BackendClient {
     const op = 'POST /question/{id}/reject';
     this.checkDirectory(directory, op);
     this.checkRequest(requestID, op);
-    await this.http.request({
-      method: 'POST',
-      path: `question/${segment(requestID)}/reject`,
-      query: { directory },
-      operation: op,
-      read: 'discard',
-      ...opts,
-    });
+    await this.post(op, `question/${segment(requestID)}/reject`, directory, opts);
   }
 
   /** Stock opencode GET /session/{id}/todo: the todo list in numbers (null when unsupported). */
@@ -568,6 +533,25 @@ export class BackendClient {
       throw err;
     }
     return this.shaped(op, () => readStatusMap(res.json));
+  }
+
+  /** A POST whose answer is only its status (the body is read and dropped). */
+  private async post(
+    operation: string,
+    path: string,
+    directory: string,
+    opts: CallOptions,
+    extra: { body?: string; sessionId?: string } = {},
+  ): Promise<void> {
+    await this.http.request({
+      method: 'POST',
+      path,
+      query: { directory },
+      ...extra,
+      operation,
+      read: 'discard',
+      ...opts,
+    });
   }
 
   /** GET of an optional stock-opencode endpoint: null when the backend has none (404). */
