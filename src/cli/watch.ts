@@ -95,7 +95,7 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
     log('warn', 'listen-not-loopback', {
       message: `listening on ${args.listen.host}: the metrics and /api/status name sessions and directories; keep the port off untrusted networks`,
     });
-  const daemon = new WatchDaemon({ loaded: first.loaded, log, allowShortSpacing: args.allowShort });
+  const daemon = new WatchDaemon({ loaded: first.loaded, log, allowShortSpacing: args.allowShort, env: io.env });
   const server = new WatchHttpServer({
     metrics: (om) => daemon.metrics.render(om),
     health: () => daemon.health(),

@@ -7,7 +7,7 @@
 // carries a password or an API key.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -331,5 +331,114 @@ describe('watch: the daemon scraped by a real Prometheus', function () {
     const log = daemon.out();
     assert.ok(daemon.events().some((e) => e.event === 'stopped'));
     assert.doesNotMatch(log, new RegExp(`${SPEC_PASSWORD}|${API_KEY}|[Aa]uthorization|apiKey`));
+  });
+});
+
+describe('watch: automatic actions through the core operator', function () {
+  this.timeout(120_000);
+  let tmp: string;
+  let cli: string;
+  let spec: SpecServer;
+
+  before(async function () {
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'session-ops-watch-act-'));
+    cli = path.join(tmp, 'cli.js');
+    await bundleCli(cli);
+  });
+  afterEach(async () => {
+    await spec?.stop();
+  });
+  after(() => rmSync(tmp, { recursive: true, force: true }));
+
+  async function hungSession(): Promise<string> {
+    spec = await startSpecServer();
+    spec.setProviders([{ id: 'local', name: 'Local' }], ['local']);
+    spec.answerPrompts = { delayMs: 300 };
+    const dir = spec.directory('/srv/act');
+    const id = dir.addSession({
+      state: 'generating',
+      progress: { stepCount: 5, lastStepAt: Date.now() - 600_000 },
+      title: 'frozen',
+    });
+    dir.addMessage(id, { role: 'user', text: 'Fix the parser' });
+    dir.addMessage(id, { role: 'assistant', text: 'working', info: { providerID: 'local', modelID: 'm1' } });
+    return id;
+  }
+
+  function configWith(stateDir: string): { file: string; env: Record<string, string> } {
+    const file = path.join(tmp, `${path.basename(stateDir)}.session-ops.yaml`);
+    writeFileSync(
+      file,
+      [
+        'backends:',
+        `  - { name: spec, baseUrl: "${spec.url}", directories: [/srv/act] }`,
+        'sampleSpacingSeconds: 2',
+        'automatic: { abortHung: true }',
+        '',
+      ].join('\n'),
+    );
+    return { file, env: { SESSION_OPS_STATE_DIR: stateDir } };
+  }
+
+  it('automatic.abortHung: a settled hung verdict is aborted and woken once, counted and logged', async () => {
+    const id = await hungSession();
+    const state = mkdtempSync(path.join(tmp, 'state-'));
+    const { file, env } = configWith(state);
+    const daemon = await startWatch(cli, file, env);
+    try {
+      const done = await waitFor(
+        'the automatic action',
+        () => daemon.events().find((e) => e.event === 'action' && e.session === id),
+        60_000,
+      );
+      assert.equal(done.action, 'abort-and-wake');
+      assert.equal(done.outcome, 'done', JSON.stringify(done));
+      assert.equal(done.trigger, 'automatic');
+      assert.deepEqual(
+        spec.aborts.map((a) => a.sessionId),
+        [id],
+      );
+      assert.equal(spec.prompts.length, 1);
+      assert.ok(spec.aborts[0].at <= spec.prompts[0].at, 'abort before the prompt');
+      const metrics = await (await fetch(daemon.metricsUrl)).text();
+      assert.match(
+        metrics,
+        /session_ops_actions_total\{backend="spec",action="abort-and-wake",outcome="done",trigger="automatic"\} 1/,
+      );
+      assert.match(
+        metrics,
+        /session_ops_actions_total\{backend="spec",action="recover",outcome="failed",trigger="automatic"\} 0/,
+      );
+      // Never the same action twice on one verdict: a few more rounds send nothing more.
+      await new Promise((r) => setTimeout(r, 3_000));
+      assert.equal(spec.prompts.length, 1);
+    } finally {
+      daemon.child.kill('SIGKILL');
+    }
+  });
+
+  it('SIGTERM mid-action (the abort POST held by the backend): exit 0 within 5 s, the action ends failed, no lock left', async () => {
+    const id = await hungSession();
+    spec.fault({ method: 'POST', path: /\/abort$/, delayMs: 30_000 });
+    const state = mkdtempSync(path.join(tmp, 'state-'));
+    const { file, env } = configWith(state);
+    const daemon = await startWatch(cli, file, env);
+    await waitFor(
+      'the abort POST in flight',
+      () => spec.requests.some((r) => r.method === 'POST' && r.path.endsWith('/abort')),
+      60_000,
+    );
+    const started = Date.now();
+    const exited = new Promise<number | null>((r) => daemon.child.once('exit', (code) => r(code)));
+    daemon.child.kill('SIGTERM');
+    assert.equal(await exited, 0);
+    assert.ok(Date.now() - started < 5_000, `stopped in ${Date.now() - started} ms`);
+    const ended = daemon.events().find((e) => e.event === 'action' && e.session === id);
+    assert.ok(ended, 'the action reported its end before the exit');
+    assert.equal(ended.outcome, 'failed');
+    assert.equal(spec.prompts.length, 0, 'nothing sent after the abort was cut');
+    const locks = path.join(state, 'locks');
+    const left = existsSync(locks) ? readdirSync(locks) : [];
+    assert.deepEqual(left, [], 'no lock (nor a half-made one) left in the state directory');
   });
 });

@@ -242,6 +242,16 @@ export class WatchMetrics {
     this.requests.inc({ backend, endpoint, outcome });
   }
 
+  /**
+   * Starts a backend's failed-action series at 0, so that the first failure is an increase
+   * Prometheus sees (a counter series born at 1 shows no increase).
+   */
+  initBackend(backend: string): void {
+    for (const action of ['abort', 'wake', 'abort-and-wake', 'recover'] as const)
+      for (const trigger of ['automatic', 'scheduled'] as const)
+        this.actions.inc({ backend, action, outcome: 'failed', trigger }, 0);
+  }
+
   countAction(backend: string, action: ActionLabel, outcome: ActionOutcome, trigger: ActionTrigger): void {
     this.actions.inc({ backend, action, outcome, trigger });
   }

@@ -1,6 +1,8 @@
 // The `session-ops watch` configuration file (session-ops.yaml, YAML or JSON): parsed and checked
-// against schemas/session-ops.schema.json, which is the one list of its keys, types, bounds and
-// defaults (this module interprets the subset of JSON Schema that file uses). Every problem carries
+// against schemas/session-ops.schema.json (this module interprets the subset of JSON Schema that
+// file uses). The operator settings in it are those of the core model (src/core/settings), under
+// the same names, nested by group; the schema repeats their types, bounds and defaults for editors
+// and a unit test holds it equal to the model, whose defaults are the ones used here. Every problem carries
 // the text range it is about, so `watch` (which refuses to start on an error) and the language
 // server (which underlines it) report the same thing at the same place. A password written inline
 // is an error whose message never repeats the value. Pure: reading passwordFile is load.ts's job.
@@ -8,7 +10,7 @@ import { isMap, isScalar, isSeq, parseDocument, type Node, type Pair } from 'yam
 import schemaJson from '../../../schemas/session-ops.schema.json';
 import { normalizeBaseUrl, plainHttpWarning } from '../config/backends';
 import { DEFAULT_USERNAME } from '../backend/credentials';
-import type { AutomaticSwitches } from '../settings/operator-settings';
+import { OPERATOR_DEFAULTS, OPERATOR_SETTING_KEYS, type OperatorSettings } from '../settings/operator-settings';
 
 interface SchemaNode {
   type?: 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean';
@@ -18,6 +20,7 @@ interface SchemaNode {
   not?: { required: string[] };
   items?: SchemaNode;
   minItems?: number;
+  uniqueItems?: boolean;
   minLength?: number;
   minimum?: number;
   maximum?: number;
@@ -57,19 +60,9 @@ export interface WatchBackend {
   password: { env: string } | { file: string } | null;
 }
 
-/** The operator settings, under the names of the editor's sessionOps.* settings. */
-export interface OperatorSettings {
-  sampleSpacingSeconds: number;
-  resetWithinReachMinutes: number;
-  recovery: { providers: string[] };
-  quotaWall: { retryWaitMinutes: number; markMaxAgeMinutes: number };
-  toolCeilingMinutes: number;
-  automatic: AutomaticSwitches;
-  useEventStream: boolean;
-}
-
 export interface WatchConfig {
   backends: WatchBackend[];
+  /** The operator settings (the core model; sampleSpacingSeconds may be under 30 with --allow-short-spacing). */
   operator: OperatorSettings;
   metrics: { maxSessionSeries: number };
 }
@@ -199,6 +192,11 @@ class Checker {
         if (!isSeq(node)) return this.add('config.type', path, `${where} must be a list`, start, end);
         if (s.minItems !== undefined && node.items.length < s.minItems)
           this.add('config.min-items', path, `${where} needs at least ${s.minItems} item(s)`, start, end);
+        if (s.uniqueItems) {
+          const values = node.items.map((i) => (isScalar(i) ? i.value : i));
+          if (new Set(values).size !== values.length)
+            this.add('config.unique-items', path, `${where} lists an item twice`, start, end);
+        }
         node.items.forEach((item, i) => {
           if (item) this.check(item as Node, s.items ?? {}, `${path}[${i}]`);
         });
@@ -309,11 +307,12 @@ export function schemaDefault<T>(path: string): T {
 }
 
 function toConfig(v: Record<string, unknown>): WatchConfig {
-  const get = <T>(path: string): T => {
+  /** The value at a dotted path; absent: the schema's default, or undefined with `fallback` null. */
+  const get = <T>(path: string, fallback?: null): T => {
     let cur: unknown = v;
     for (const part of path.split('.'))
       cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[part] : undefined;
-    return (cur === undefined ? schemaDefault<T>(path) : cur) as T;
+    return (cur === undefined && fallback !== null ? schemaDefault<T>(path) : cur) as T;
   };
   const backends = (v.backends as Array<Record<string, unknown>>).map((b): WatchBackend => ({
     name: typeof b.name === 'string' ? b.name.trim() : '',
@@ -327,24 +326,14 @@ function toConfig(v: Record<string, unknown>): WatchConfig {
           ? { file: b.passwordFile }
           : null,
   }));
+  const operator = { ...OPERATOR_DEFAULTS } as Record<string, unknown>;
+  for (const key of OPERATOR_SETTING_KEYS) {
+    const value = get<unknown>(key, null);
+    if (value !== undefined) operator[key] = Array.isArray(value) ? [...(value as unknown[])] : value;
+  }
   return {
     backends,
-    operator: {
-      sampleSpacingSeconds: get('sampleSpacingSeconds'),
-      resetWithinReachMinutes: get('resetWithinReachMinutes'),
-      recovery: { providers: get('recovery.providers') },
-      quotaWall: {
-        retryWaitMinutes: get('quotaWall.retryWaitMinutes'),
-        markMaxAgeMinutes: get('quotaWall.markMaxAgeMinutes'),
-      },
-      toolCeilingMinutes: get('toolCeilingMinutes'),
-      automatic: {
-        abortHung: get('automatic.abortHung'),
-        wakeIdle: get('automatic.wakeIdle'),
-        recoverQuotaWalls: get('automatic.recoverQuotaWalls'),
-      },
-      useEventStream: get('useEventStream'),
-    },
+    operator: operator as OperatorSettings,
     metrics: { maxSessionSeries: get('metrics.maxSessionSeries') },
   };
 }

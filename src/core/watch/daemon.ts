@@ -8,8 +8,23 @@
 import { BackendClient, type BackendClientOptions, type SampleRound } from '../backend';
 import type { BackendConfig } from '../config/backends';
 import type { EpochMs } from '../model';
-import { WatchMetrics, requestOutcome, verdictLabel, type VerdictLabel } from '../metrics/watch-metrics';
-import { describeError, SessionMonitor, type BackendState, type MonitorOptions } from '../monitor/sessionMonitor';
+import {
+  WatchMetrics,
+  requestOutcome,
+  verdictLabel,
+  type ActionLabel,
+  type ActionOutcome as ActionOutcomeLabel,
+  type VerdictLabel,
+} from '../metrics/watch-metrics';
+import { MIN_SPACING_MS } from '../health/verdict';
+import { parseRowKey } from '../ids';
+import { sessionLockerFor } from '../operations/lock';
+import { Operator } from '../operations/operator';
+import type { ActionOutcome } from '../operations/outcome';
+import { stateDir } from '../operations/state-dir';
+import { automaticSwitches, monitorSettings } from '../settings/operator-settings';
+import { describeError } from '../error-message';
+import { SessionMonitor, type BackendState, type MonitorOptions } from '../monitor/sessionMonitor';
 import type { SessionRow } from '../monitor/row';
 import type { WatchConfig } from './config';
 import type { LoadedConfig } from './load';
@@ -28,6 +43,8 @@ export interface WatchDaemonOptions {
   requestTimeoutMs?: number;
   /** prom-client's default process metrics (default true). */
   processMetrics?: boolean;
+  /** The environment the state directory (SESSION_OPS_STATE_DIR ...) is read from. */
+  env?: Record<string, string | undefined>;
 }
 
 /** A client whose sampling rounds are timed into the metrics and logged at debug. */
@@ -62,24 +79,43 @@ export function backendConfigsOf(config: WatchConfig): BackendConfig[] {
   }));
 }
 
-function monitorSettings(config: WatchConfig, allowShort: boolean) {
-  const o = config.operator;
-  const spacingMs = Math.round(o.sampleSpacingSeconds * 1000);
+function monitorOptions(config: WatchConfig, allowShort: boolean) {
+  const settings = monitorSettings(config.operator);
   return {
-    spacingMs,
-    ...(allowShort ? { minSpacingMs: Math.min(spacingMs, 30_000) } : {}),
-    resetWithinReachMs: o.resetWithinReachMinutes * 60_000,
-    providers: o.recovery.providers.length > 0 ? o.recovery.providers : null,
-    useEventStream: o.useEventStream,
-    retryWaitMs: o.quotaWall.retryWaitMinutes * 60_000,
-    markMaxAgeMs: o.quotaWall.markMaxAgeMinutes * 60_000,
-    toolCeilingMs: o.toolCeilingMinutes * 60_000,
+    ...settings,
+    // --allow-short-spacing: verdicts accept the configured spacing even under the spec's 30 s.
+    ...(allowShort ? { minSpacingMs: Math.min(settings.spacingMs, MIN_SPACING_MS) } : {}),
   } satisfies Partial<MonitorOptions>;
 }
+
+/** The `outcome` label of an action's outcome. */
+export function actionOutcomeLabel(o: ActionOutcome): ActionOutcomeLabel {
+  switch (o.outcome) {
+    case 'confirmed':
+    case 'idle':
+    case 'answered':
+      return 'done';
+    case 'scheduled':
+      return 'scheduled';
+    case 'escalated':
+      return 'escalated';
+    case 'refused':
+    case 'busy':
+      return /\bstale\b|moved since the decision/.test(o.message) ? 'stale' : 'refused';
+    default:
+      return 'failed';
+  }
+}
+
+const COUNTED_ACTIONS: ReadonlySet<string> = new Set<ActionLabel>(['abort', 'wake', 'abort-and-wake', 'recover']);
 
 export class WatchDaemon {
   readonly monitor: SessionMonitor;
   readonly metrics: WatchMetrics;
+  readonly operator: Operator;
+  /** Sessions with an automatic action running (row key), for the stop and the trigger label. */
+  private readonly acting = new Set<string>();
+  private readonly settled = new Set<() => void>();
   private loaded: LoadedConfig;
   private readonly log: Logger;
   private readonly now: () => EpochMs;
@@ -96,7 +132,7 @@ export class WatchDaemon {
     this.lastProgressAt = this.now();
     const timeoutMs = options.requestTimeoutMs ?? WATCH_REQUEST_TIMEOUT_MS;
     this.monitor = new SessionMonitor({
-      ...monitorSettings(this.loaded.config, options.allowShortSpacing),
+      ...monitorOptions(this.loaded.config, options.allowShortSpacing),
       createClient: (config, credentials, marks) =>
         new MeteredClient(
           {
@@ -121,11 +157,31 @@ export class WatchDaemon {
       processMetrics: options.processMetrics,
     });
     this.monitor.onDidChange(() => this.logVerdictChanges());
+    // The editor's operator: the automatic policy, its safety rules, the per-session lock of the
+    // state directory around every POST, scheduled retries.
+    this.operator = new Operator({
+      monitor: this.monitor,
+      settings: this.loaded.config.operator,
+      log: (level, message) => this.log(level, 'operator', { message }),
+      postLocker: sessionLockerFor(stateDir(options.env ?? {})),
+    });
+    this.operator.onDidStartAutomatic((action, row) => {
+      this.acting.add(row.key);
+      this.log('info', 'action-started', {
+        backend: this.backendName(row.backendKey),
+        directory: row.directory,
+        session: row.id,
+        action,
+        verdict: row.verdict,
+      });
+    });
+    this.operator.onDidAct((o) => this.onAct(o));
   }
 
   /** Starts sampling every backend (at once, then each on its own schedule). */
   start(): void {
     this.monitor.setBackends(backendConfigsOf(this.loaded.config));
+    for (const b of this.loaded.config.backends) this.metrics.initBackend(b.name);
     this.monitor.setActive(true);
     this.healthTimer = setInterval(() => this.checkProgress(), 1_000);
     this.healthTimer.unref?.();
@@ -136,7 +192,7 @@ export class WatchDaemon {
         directories: b.directories,
       })),
       sampleSpacingSeconds: this.loaded.config.operator.sampleSpacingSeconds,
-      automatic: this.loaded.config.operator.automatic,
+      automatic: automaticSwitches(this.loaded.config.operator),
     });
   }
 
@@ -144,9 +200,11 @@ export class WatchDaemon {
   reload(next: LoadedConfig): void {
     const before = this.loaded;
     this.loaded = next;
-    this.monitor.updateOptions(monitorSettings(next.config, this.options.allowShortSpacing));
+    this.monitor.updateOptions(monitorOptions(next.config, this.options.allowShortSpacing));
+    this.operator.updateSettings(next.config.operator);
     this.metrics.setMaxSessionSeries(next.config.metrics.maxSessionSeries);
     this.monitor.setBackends(backendConfigsOf(next.config));
+    for (const b of next.config.backends) this.metrics.initBackend(b.name);
     for (const b of next.config.backends) {
       const was = before.credentials.get(b.name);
       const now = next.credentials.get(b.name);
@@ -184,12 +242,65 @@ export class WatchDaemon {
     return { ok: true, detail: 'ok' };
   }
 
-  /** Stops sampling and closes every client (requests in flight are abandoned). */
-  async stop(): Promise<void> {
+  /**
+   * Stops: no new automatic action or scheduled retry; the actions running get until `graceMs` to
+   * finish, then every client is closed (their requests abandoned: an action ends as failed, and
+   * nothing is half-written, persisted state being written atomically by its owners).
+   */
+  async stop(graceMs = 3_000): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.healthTimer);
+    this.operator.dispose();
+    if (this.acting.size > 0) {
+      this.log('info', 'waiting-for-actions', { sessions: this.acting.size, graceMs });
+      await this.actionsSettled(graceMs);
+    }
     this.monitor.dispose();
+    if (this.acting.size > 0) await this.actionsSettled(1_000);
+  }
+
+  private actionsSettled(withinMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.settled.delete(check);
+        resolve();
+      };
+      const check = () => {
+        if (this.acting.size === 0) done();
+      };
+      const timer = setTimeout(done, withinMs);
+      this.settled.add(check);
+      check();
+    });
+  }
+
+  private onAct(o: ActionOutcome): void {
+    const trigger = this.acting.delete(o.rowKey) ? 'automatic' : 'scheduled';
+    const row = this.monitor.row(o.rowKey);
+    const backendKey = row?.backendKey ?? parseRowKey(o.rowKey)?.backendKey ?? o.rowKey;
+    const backend = this.backendName(backendKey);
+    const outcome = actionOutcomeLabel(o);
+    if (COUNTED_ACTIONS.has(o.action) && o.automatic)
+      this.metrics.countAction(backend, o.action as ActionLabel, outcome, trigger);
+    this.log(o.outcome === 'failed' ? 'warn' : 'info', 'action', {
+      backend,
+      directory: row?.directory ?? null,
+      session: o.sessionId,
+      action: o.action,
+      outcome,
+      result: o.outcome,
+      trigger: o.automatic ? trigger : 'person',
+      model: o.model ? `${o.model.providerID}/${o.model.modelID}` : null,
+      message: o.message,
+      ...(o.at !== null ? { retryAt: new Date(o.at).toISOString() } : {}),
+    });
+    for (const check of [...this.settled]) check();
+  }
+
+  private backendName(backendKey: string): string {
+    return this.monitor.backend(backendKey)?.config.name ?? backendKey;
   }
 
   private checkProgress(): void {

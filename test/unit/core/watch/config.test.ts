@@ -1,8 +1,6 @@
 // The watch configuration: schema-driven checks with ranges, defaults from the schema, the
 // password rules, and the agreement of the schema with the editor's sessionOps.* settings.
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import {
   configSchema,
   formatProblem,
@@ -10,6 +8,12 @@ import {
   parseWatchConfig,
   schemaDefault,
 } from '../../../../src/core/watch/config';
+import type { SettingDefinition } from '../../../../src/core/settings/definition';
+import {
+  OPERATOR_SETTING_KEYS,
+  OPERATOR_SETTINGS,
+  operatorDefaults,
+} from '../../../../src/core/settings/operator-settings';
 
 const GOOD = `backends:
   - name: build-box
@@ -41,15 +45,7 @@ describe('core/watch/config', () => {
           password: { env: 'BUILD_BOX_PW' },
         },
       ],
-      operator: {
-        sampleSpacingSeconds: 45,
-        resetWithinReachMinutes: 120,
-        recovery: { providers: [] },
-        quotaWall: { retryWaitMinutes: 2, markMaxAgeMinutes: 360 },
-        toolCeilingMinutes: 30,
-        automatic: { abortHung: false, wakeIdle: false, recoverQuotaWalls: false },
-        useEventStream: true,
-      },
+      operator: operatorDefaults(),
       metrics: { maxSessionSeries: 5000 },
     });
   });
@@ -153,32 +149,48 @@ describe('core/watch/config', () => {
       assert.equal(isWatchConfigFileName(f), false, f);
   });
 
-  it('the operator settings carry the names and defaults of the editor settings (package.json)', () => {
-    const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../../../package.json'), 'utf8'));
-    const props = pkg.contributes.configuration.properties as Record<string, { default: unknown }>;
-    const operatorKeys = [
-      'sampleSpacingSeconds',
-      'resetWithinReachMinutes',
-      'recovery.providers',
-      'quotaWall.retryWaitMinutes',
-      'quotaWall.markMaxAgeMinutes',
-      'toolCeilingMinutes',
-      'automatic.abortHung',
-      'automatic.wakeIdle',
-      'automatic.recoverQuotaWalls',
-      'useEventStream',
-    ];
-    for (const key of operatorKeys) {
-      assert.ok(props[`sessionOps.${key}`], `sessionOps.${key} is an editor setting`);
-      assert.deepEqual(schemaDefault(key), props[`sessionOps.${key}`].default, key);
+  it('nested operator settings map onto the core model, under its names', () => {
+    const { config, problems } = parseWatchConfig(
+      `${GOOD}recovery: { providers: [anthropic] }\nquotaWall: { retryWaitMinutes: 5 }\nautomatic: { abortHung: true }\nnotifications: false\n`.replace(
+        'automatic: { wakeIdle: false, recoverQuotaWalls: false, abortHung: false }\n',
+        '',
+      ),
+    );
+    assert.deepEqual(problems, []);
+    assert.deepEqual(config!.operator, {
+      ...operatorDefaults(),
+      'recovery.providers': ['anthropic'],
+      'quotaWall.retryWaitMinutes': 5,
+      'automatic.abortHung': true,
+      notifications: false,
+    });
+    assert.equal(only(`${GOOD}recovery: { providers: [a, a] }\n`)[0].code, 'config.unique-items');
+  });
+
+  it('the schema repeats the core operator settings exactly: names, types, bounds, patterns, defaults', () => {
+    const schemaOf = (key: string) => {
+      let s = configSchema as { properties?: Record<string, unknown> };
+      for (const part of key.split('.')) s = s.properties![part] as typeof s;
+      return s as Record<string, unknown>;
+    };
+    for (const key of OPERATOR_SETTING_KEYS) {
+      const def = OPERATOR_SETTINGS[key] as SettingDefinition;
+      const s = schemaOf(key);
+      assert.ok(s, `${key} is in the schema`);
+      assert.deepEqual(s.default, def.default, `${key} default`);
+      assert.deepEqual(schemaDefault(key), def.default, `${key} default`);
+      if (def.type === 'string-list') {
+        assert.equal(s.type, 'array', key);
+        assert.deepEqual(s.items, { type: 'string', pattern: def.itemPattern }, key);
+        assert.equal(s.uniqueItems ?? false, def.uniqueItems ?? false, key);
+      } else {
+        assert.equal(s.type, def.type, key);
+        if (def.type === 'integer' || def.type === 'number') {
+          assert.equal(s.minimum, def.minimum, `${key} minimum`);
+          assert.equal(s.maximum, def.maximum, `${key} maximum`);
+        }
+      }
     }
-    const editorOnly = [
-      'backends',
-      'notifications',
-      'routing.extraGlobs',
-      'routing.schemaDiagnostics',
-      'pages.sourceRoot',
-    ];
     const flat = (s: typeof configSchema, prefix = ''): string[] =>
       Object.entries(s.properties ?? {}).flatMap(([k, v]) =>
         v.type === 'object' && v.properties ? flat(v as typeof configSchema, `${prefix}${k}.`) : [`${prefix}${k}`],
@@ -186,14 +198,6 @@ describe('core/watch/config', () => {
     const schemaKeys = flat(configSchema).filter(
       (k) => !['$schema', 'backends', 'metrics.maxSessionSeries'].includes(k),
     );
-    assert.deepEqual(schemaKeys.sort(), [...operatorKeys].sort());
-    const editorKeys = Object.keys(props)
-      .map((k) => k.replace(/^sessionOps\./, ''))
-      .filter((k) => !editorOnly.includes(k));
-    assert.deepEqual(
-      editorKeys.sort(),
-      [...operatorKeys].sort(),
-      'every operator setting of the editor is in the schema',
-    );
+    assert.deepEqual(schemaKeys.sort(), [...OPERATOR_SETTING_KEYS].sort());
   });
 });
