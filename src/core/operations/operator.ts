@@ -43,7 +43,7 @@ import type { ModelRef, ProviderListing } from '../model';
 import { localTime } from '../monitor/present';
 import type { SessionRow } from '../monitor/row';
 import type { MonitorChange } from '../monitor/sessionMonitor';
-import { describeError } from '../monitor/sessionMonitor';
+import { describeError } from '../error-message';
 import { AutomaticPolicy, type AutomaticAction } from './automatic';
 import { OperationBook, type OperationKind } from './book';
 import { logLine, outcomeOf, type ActionOutcome, type PromptKind, type RetryOf } from './outcome';

@@ -2,7 +2,7 @@
 // and the function that runs it. Each runs guarded: a problem is logged and shown as a message,
 // never thrown into the extension host.
 import * as vscode from 'vscode';
-import { describeError } from '../../core/monitor/sessionMonitor';
+import { describeError } from '../../core/error-message';
 import { addBackend } from './backend/add';
 import { clearPassword } from './backend/clearPassword';
 import { retryBackend } from './backend/retry';

@@ -3,7 +3,7 @@
 // prompt is never lost. The row and the log line were written by the operator already.
 import * as vscode from 'vscode';
 import type { ActionOutcome } from '../../../core/operations/outcome';
-import { describeError } from '../../../core/monitor/sessionMonitor';
+import { describeError } from '../../../core/error-message';
 import type { CommandContext } from '../context';
 
 export async function showOutcome(ctx: CommandContext, o: ActionOutcome): Promise<void> {
