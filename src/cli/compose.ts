@@ -132,8 +132,9 @@ export const composeCommand = defineCommand<ComposeOptions, ActionIo>({
         io.stderr(`session-ops compose: ${clean(composed.problem)}\n`);
         return EXIT.refused;
       }
+      const orchestrator = builder.authority?.orchestrator ?? '(none: the worker fills it)';
       io.stderr(
-        `session-ops compose: the prompt speaks for orchestrator ${builder.authority?.orchestrator ?? '(none: the worker fills it)'}; uncommitted files ${builder.inventory?.note ?? ''}\n`,
+        `session-ops compose: the prompt speaks for orchestrator ${orchestrator}; uncommitted files ${builder.inventory?.note ?? ''}\n`,
       );
       for (const w of builder.authority?.warnings ?? []) io.stderr(`session-ops compose: warning: ${clean(w)}\n`);
       if (o.out !== undefined) {

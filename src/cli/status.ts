@@ -96,7 +96,8 @@ function statusOptions(parsed: ParsedArgs): StatusOptions {
   const allowShort = flags.has('--allow-short-spacing');
   if (settings.spacingMs < MIN_SPACING_MS && !allowShort) {
     throw new UsageError(
-      `--spacing ${settingFlag(parsed, '--spacing')} is under 30 s: two samples closer than 30 s cannot tell a hung session from a busy one (the spec's minimum); --allow-short-spacing exists for tests`,
+      `--spacing ${settingFlag(parsed, '--spacing')} is under 30 s: two samples closer than 30 s cannot tell ` +
+        "a hung session from a busy one (the spec's minimum); --allow-short-spacing exists for tests",
     );
   }
   return {
@@ -237,13 +238,16 @@ export function renderTable(doc: StatusDocument, now: number): string {
       ['SESSION', 'TITLE', 'VERDICT', 'ACTION', ...(anyWaiting ? ['WAITING FOR'] : []), 'QUOTA WALL', 'REPORT'],
     ];
     for (const s of doc.sessions) {
-      const wall = s.quotaWall
-        ? `${s.quotaWall.category ?? 'inferred (provider marked)'} on ${clean(s.quotaWall.provider ?? '?', 20)}${s.quotaWall.resetAt ? `, reset ${time(s.quotaWall.resetAt)}` : ''}`
+      const w = s.quotaWall;
+      const wall = w
+        ? `${w.category ?? 'inferred (provider marked)'} on ${clean(w.provider ?? '?', 20)}` +
+          (w.resetAt ? `, reset ${time(w.resetAt)}` : '')
         : '-';
       const report = s.report
         ? `${s.report.status} ${clean(s.report.ticket, 20)}${s.report.pr ? ` pr=${clean(s.report.pr, 20)}` : ''}`
         : '-';
-      const action = `${s.action}${s.abortFirst && s.action !== 'abort-and-wake' ? ' (abort first)' : ''}${s.recoverOn ? ` on ${clean(s.recoverOn, 20)}` : ''}`;
+      const abortFirst = s.abortFirst && s.action !== 'abort-and-wake' ? ' (abort first)' : '';
+      const action = `${s.action}${abortFirst}${s.recoverOn ? ` on ${clean(s.recoverOn, 20)}` : ''}`;
       const waiting = s.waiting ? clean(s.waiting.title, 50) : '-';
       rows.push([
         clean(s.parentId ? `└ ${s.id}` : s.id, 42),

@@ -1,7 +1,8 @@
 // `session-ops validate [--json] [--kind routing|page|watch-config] [--source-root DIR] PATH...`: the same
 // validation the language server runs, for CI. Files are validated as given; folders are walked
 // with the bounded walk of src/core/fs/walk (skipping node_modules and dot-folders, within its
-// depth and file caps; files in path order) and each file is validated by the kind that claims it. Source-analysis pages are also checked as a set with the other pages of their folder
+// depth and file caps; files in path order) and each file is validated by the document kind that
+// claims it. Source-analysis pages are also checked as a set with the other pages of their folder
 // (read from disk even when not named); a folder-level problem (a missing page) is reported on the
 // folder's 10-fidelity-baseline when it was validated, else on its first validated page.
 //   exit 0: no error    1: an error was found    2: usage or I/O error
@@ -182,7 +183,8 @@ async function validate(o: ValidateOptions, io: ValidateIo): Promise<number> {
     }
     if (found.truncated)
       io.stderr(
-        `session-ops validate: ${shownDir}: not every file was checked (a walk stops ${WALK_MAX_DEPTH} folders deep and after ${WALK_MAX_FILES} files); name the folders below separately\n`,
+        `session-ops validate: ${shownDir}: not every file was checked ` +
+          `(a walk stops ${WALK_MAX_DEPTH} folders deep and after ${WALK_MAX_FILES} files); name the folders below separately\n`,
       );
     for (const f of found.files) await validateFile(f.segments.reduce(joinShown, shownDir), f.path, false);
   };
