@@ -32,7 +32,7 @@ function at(key: string): SchemaNode | undefined {
 describe('the watch configuration schema declares the operator settings as the model does', () => {
   for (const key of OPERATOR_SETTING_KEYS.filter((k) => !EDITOR_ONLY.has(k))) {
     it(key, () => {
-      const def: SettingDefinition = OPERATOR_SETTINGS[key];
+      const def = OPERATOR_SETTINGS[key] as SettingDefinition;
       const node = at(key);
       assert.ok(node, `schemas/session-ops.schema.json has no ${key}`);
       assert.deepEqual(node.default, def.default, 'default');
