@@ -7,6 +7,10 @@
 //   node scripts/demo.mjs --screenshots DIR    headless: sets the password through the command, waits until every
 //                                              badge has settled, saves screenshots to DIR, exits 0 (1 with the reason)
 //   node scripts/demo.mjs --backend-only       only the backends, and the settings to paste into a desktop VS Code
+//   --prometheus                               with any of the above: also a local Prometheus scraping watch with
+//                                              the shipped alert rules (its alerts page URL is printed)
+// Every mode also runs `session-ops watch` over the demo backends (scripts/demo-watch.mjs; its
+// /metrics URL is printed).
 //
 // Every child runs in a process group of its own and is killed on every exit path
 // (test/support/processes.mjs), Ctrl+C included.
@@ -15,6 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { track } from '../test/support/processes.mjs';
 import { OPENCODE_SESSIONS, SPEC_SESSIONS, startDemoBackends } from './demo-backends.mjs';
+import { startDemoWatch } from './demo-watch.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const workspaceSource = path.join(root, 'scripts', 'demo-workspace');
@@ -25,8 +30,12 @@ const flag = (name) => {
 };
 const screenshotsDir = flag('--screenshots');
 const backendOnly = argv.includes('--backend-only');
-if (screenshotsDir === '' || argv.some((a) => a.startsWith('--') && !['--screenshots', '--backend-only'].includes(a))) {
-  console.error('usage: node scripts/demo.mjs [--screenshots DIR | --backend-only]');
+const withPrometheus = argv.includes('--prometheus');
+if (
+  screenshotsDir === '' ||
+  argv.some((a) => a.startsWith('--') && !['--screenshots', '--backend-only', '--prometheus'].includes(a))
+) {
+  console.error('usage: node scripts/demo.mjs [--screenshots DIR | --backend-only] [--prometheus]');
   process.exit(2);
 }
 
@@ -75,6 +84,15 @@ cleanups.push(
   () => rmSync(backends.opencode.directory, { recursive: true, force: true }),
 );
 
+let watch;
+try {
+  watch = await startDemoWatch(backends, { log, prometheus: withPrometheus });
+} catch (err) {
+  console.error(`[demo] FAILED: ${err.message}`);
+  await backends.stop();
+  process.exit(1);
+}
+
 const settings = {
   'sessionOps.backends': backends.settings,
   'sessionOps.sampleSpacingSeconds': 30,
@@ -84,6 +102,7 @@ const editorSettings = { ...settings, 'remote.autoForwardPorts': false };
 
 async function stopAll(cs, code) {
   await cs?.stop().catch(() => {});
+  await watch.stop();
   await backends.stop();
   process.exit(code);
 }
@@ -96,7 +115,10 @@ if (backendOnly) {
     `Then run "Session Ops: Set Backend Password...", pick "${backends.opencode.name}", user "${backends.opencode.username}", password ${backends.opencode.password}`,
   );
   console.log('(a throwaway password for this run; the opencode backend answers 401 until it is set).');
-  console.log(`The sessions' directory is ${backends.opencode.directory}. Stop: Ctrl+C\n`);
+  console.log(`The sessions' directory is ${backends.opencode.directory}.`);
+  console.log(
+    `session-ops watch: ${watch.metricsUrl}${watch.alertsUrl ? `; alerts: ${watch.alertsUrl}` : ''}. Stop: Ctrl+C\n`,
+  );
   process.on('SIGINT', () => stopAll(undefined, 0));
   process.on('SIGTERM', () => stopAll(undefined, 0));
 } else {
@@ -138,6 +160,8 @@ if (backendOnly) {
     await stopAll(cs, code);
   } else {
     console.log(`\nSession Ops demo is running.\n  Open: ${url.href}\n  Backends: ${backends.describe}`);
+    console.log(`  session-ops watch metrics: ${watch.metricsUrl}`);
+    if (watch.alertsUrl) console.log(`  Prometheus alerts (the shipped rules): ${watch.alertsUrl}`);
     console.log(
       `  The opencode backend is password-protected: run "Session Ops: Set Backend Password..." (F1), pick "${backends.opencode.name}",`,
     );
