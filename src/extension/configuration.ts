@@ -90,19 +90,6 @@ export class Configuration implements vscode.Disposable {
     return monitorSettings(this.operatorSettings());
   }
 
-  sampleSpacingSeconds(): number {
-    return this.operatorSettings().sampleSpacingSeconds;
-  }
-
-  resetWithinReachMs(): number {
-    return this.monitorSettings().resetWithinReachMs;
-  }
-
-  /** sessionOps.recovery.providers: the providers wake and recovery may choose ([] = all but the built-in `opencode`). */
-  recoveryProviders(): string[] {
-    return [...this.operatorSettings()['recovery.providers']];
-  }
-
   automatic(name: keyof AutomaticSwitches): boolean {
     return automaticSwitches(this.operatorSettings())[name];
   }
