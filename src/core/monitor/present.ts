@@ -180,14 +180,17 @@ export function tooltipMarkdown(row: SessionRow, now: number): string {
   if (row.quotaWall) {
     const q = row.quotaWall;
     const on = q.provider ? ` on **${escapeMarkdown(q.provider)}**` : '';
+    const provider = q.provider ? `**${escapeMarkdown(q.provider)}**` : 'its provider';
+    const markSays = q.category ? ` (the mark says ${q.category})` : '';
+    const seen = q.observed === 'retry' ? 'seen as a long retry' : 'seen in a failed turn';
     const what =
       q.observed === 'provider-marked'
-        ? `inferred: the session stopped moving while ${q.provider ? `**${escapeMarkdown(q.provider)}**` : 'its provider'} is under a quota mark; no message showed a failure${q.category ? ` (the mark says ${q.category})` : ''}`
-        : `${q.category ?? 'category not named'}${on}, ${q.observed === 'retry' ? 'seen as a long retry' : 'seen in a failed turn'}`;
-    lines.push(
-      '',
-      `Quota wall: ${what}${q.reason ? ` (reason \`${q.reason.replace(/`/g, '')}\`)` : ''}; reset ${q.resetAt !== null ? `${localTime(q.resetAt)} (${until(q.resetAt, now)})` : 'unknown'}${q.markedAt != null ? `; marked ${ago(q.markedAt, now)}` : ''}`,
-    );
+        ? `inferred: the session stopped moving while ${provider} is under a quota mark; no message showed a failure${markSays}`
+        : `${q.category ?? 'category not named'}${on}, ${seen}`;
+    const reason = q.reason ? ` (reason \`${q.reason.replace(/`/g, '')}\`)` : '';
+    const reset = q.resetAt !== null ? `${localTime(q.resetAt)} (${until(q.resetAt, now)})` : 'unknown';
+    const marked = q.markedAt != null ? `; marked ${ago(q.markedAt, now)}` : '';
+    lines.push('', `Quota wall: ${what}${reason}; reset ${reset}${marked}`);
   }
   lines.push(...waitingLines(row));
   if (row.todos && row.todos.total > 0)
@@ -199,9 +202,12 @@ export function tooltipMarkdown(row: SessionRow, now: number): string {
   if (row.failureText) lines.push('', `Failure: ${escapeMarkdown(row.failureText.slice(0, 500))}`);
   if (row.report) {
     const r = row.report;
+    const pr = r.pr ? `, pr ${escapeMarkdown(r.pr)}` : '';
+    const reason = r.reason ? `, reason ${escapeMarkdown(r.reason)}` : '';
+    const summary = r.summary ? `  \n${escapeMarkdown(r.summary)}` : '';
     lines.push(
       '',
-      `Completion report: ticket ${escapeMarkdown(r.ticket)}, status **${r.status}**${r.pr ? `, pr ${escapeMarkdown(r.pr)}` : ''}${r.reason ? `, reason ${escapeMarkdown(r.reason)}` : ''}${r.summary ? `  \n${escapeMarkdown(r.summary)}` : ''}`,
+      `Completion report: ticket ${escapeMarkdown(r.ticket)}, status **${r.status}**${pr}${reason}${summary}`,
     );
   }
   return lines.join('\n');
