@@ -5,37 +5,21 @@ import type { BackendState } from '../../../../src/core/monitor/sessionMonitor';
 import type { SessionRow } from '../../../../src/core/monitor/row';
 import { requestOutcome, wantsOpenMetrics, WatchMetrics } from '../../../../src/core/metrics/watch-metrics';
 import { BackendError } from '../../../../src/core/backend/errors';
+import { sessionRow } from '../../../support/session-rows';
 
+/** A healthy generating session unless told otherwise. */
 function row(id: string, over: Partial<SessionRow> = {}): SessionRow {
-  const evidence = {
-    at: 0,
-    state: 'idle' as const,
-    stepCount: null,
-    lastStepAt: null,
-    newestId: null,
-    newestRole: null,
-  };
-  return {
-    key: `b\u0000/w\u0000${id}`,
-    backendKey: 'b',
-    directory: '/w',
+  const latest = { at: 0, state: 'idle' as const, stepCount: null, lastStepAt: null, newestId: null, newestRole: null };
+  return sessionRow({
     id,
     title: `title ${id}`,
     badge: 'healthy',
     verdict: 'healthy',
     action: 'leave-alone',
-    pending: null,
     state: 'generating',
-    stepCount: null,
-    lastMovedAt: null,
-    model: null,
-    quotaWall: null,
-    report: null,
-    failureText: null,
-    newestText: null,
-    evidence: { earlier: null, latest: evidence },
+    evidence: { earlier: null, latest },
     ...over,
-  };
+  });
 }
 
 function backend(name: string, rows: SessionRow[], over: Partial<BackendState> = {}): BackendState {

@@ -12,36 +12,30 @@ import {
 } from '../../../../src/core/monitor/context-values';
 import type { SessionRow } from '../../../../src/core/monitor/row';
 import { evaluateWhen } from '../../../support/when-clause';
+import { sessionRow } from '../../../support/session-rows';
 
 const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../../../package.json'), 'utf8'));
 type MenuItem = { command: string; when?: string; group?: string };
 const itemMenu: MenuItem[] = pkg.contributes.menus['view/item/context'];
 
+/** A healthy generating session unless told otherwise. */
 function row(over: Partial<SessionRow> = {}): SessionRow {
-  return {
-    key: 'b\u0000/w\u0000ses_1',
-    backendKey: 'b',
-    directory: '/w',
-    id: 'ses_1',
-    title: 't',
+  const latest = {
+    at: 0,
+    state: 'generating' as const,
+    stepCount: null,
+    lastStepAt: null,
+    newestId: null,
+    newestRole: null,
+  };
+  return sessionRow({
     badge: 'healthy',
     verdict: 'healthy',
     action: 'leave-alone',
-    pending: null,
     state: 'generating',
-    stepCount: null,
-    lastMovedAt: null,
-    model: null,
-    quotaWall: null,
-    report: null,
-    failureText: null,
-    newestText: null,
-    evidence: {
-      earlier: null,
-      latest: { at: 0, state: 'generating', stepCount: null, lastStepAt: null, newestId: null, newestRole: null },
-    },
+    evidence: { earlier: null, latest },
     ...over,
-  } as SessionRow;
+  });
 }
 
 /** The commands a menu shows for an item: [inline, context menu]. */

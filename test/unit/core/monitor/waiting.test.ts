@@ -9,41 +9,29 @@ import { isNudge } from '../../../../src/core/monitor/sessionMonitor';
 import { toRow } from '../../../../src/core/monitor/to-row';
 import { assessSession } from '../../../../src/core/health/assess';
 import { pair, T0 } from '../health/fixtures';
+import { sessionRow } from '../../../support/session-rows';
 
 const NOW = T0 + 60_000;
 
+/** A healthy generating session at NOW unless told otherwise. */
 function row(over: Partial<SessionRow> = {}): SessionRow {
-  return {
-    key: 'b|/w|ses_1',
-    backendKey: 'b',
-    directory: '/w',
-    id: 'ses_1',
+  const latest = {
+    at: NOW,
+    state: 'generating' as const,
+    stepCount: null,
+    lastStepAt: null,
+    newestId: 'msg_1',
+    newestRole: 'assistant' as const,
+  };
+  return sessionRow({
     title: 'Fix',
     badge: 'healthy',
     verdict: 'healthy',
     action: 'leave-alone',
-    pending: null,
     state: 'generating',
-    stepCount: null,
-    lastMovedAt: null,
-    model: null,
-    quotaWall: null,
-    report: null,
-    failureText: null,
-    newestText: null,
-    evidence: {
-      earlier: null,
-      latest: {
-        at: NOW,
-        state: 'generating',
-        stepCount: null,
-        lastStepAt: null,
-        newestId: 'msg_1',
-        newestRole: 'assistant',
-      },
-    },
+    evidence: { earlier: null, latest },
     ...over,
-  };
+  });
 }
 
 const PERMISSION_VIEW: WaitingView = {
