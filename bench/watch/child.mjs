@@ -65,7 +65,7 @@ if (mode === 'bare') {
     env: {},
   });
   monitor = daemon.monitor;
-  daemon.start();
+  await daemon.start();
 }
 
 const backendRounds = () => monitor.stats().rounds / urls.length;

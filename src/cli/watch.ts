@@ -8,6 +8,7 @@
 import { UsageError } from './args';
 import { defineCommand, runCommand, type CommandIo } from './command';
 import { EXIT } from './exit-codes';
+import { openMarkStore } from './mark-store';
 import { WatchDaemon } from '../core/watch/daemon';
 import { isLoopbackListen, parseListen, WatchHttpServer, type ListenAddress } from '../core/watch/http-server';
 import { loadWatchConfig } from '../core/watch/load';
@@ -95,7 +96,14 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
     log('warn', 'listen-not-loopback', {
       message: `listening on ${args.listen.host}: the metrics and /api/status name sessions and directories; keep the port off untrusted networks`,
     });
-  const daemon = new WatchDaemon({ loaded: first.loaded, log, allowShortSpacing: args.allowShort, env: io.env });
+  const daemon = new WatchDaemon({
+    loaded: first.loaded,
+    log,
+    allowShortSpacing: args.allowShort,
+    env: io.env,
+    // The quota marks of stock opencode, in the same store as the other commands'.
+    openMarks: (baseUrl) => openMarkStore(`${baseUrl}/`, io.env, Date.now),
+  });
   const server = new WatchHttpServer({
     metrics: (om) => daemon.metrics.render(om),
     health: () => daemon.health(),
@@ -108,7 +116,7 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
     io.stderr(`session-ops watch: cannot listen on ${args.listen.host}:${args.listen.port}: ${describeError(err)}\n`);
     return EXIT.failed;
   }
-  daemon.start();
+  await daemon.start();
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   log('info', 'listening', { metricsUrl: `http://${host}:${address.port}/metrics` });
   return new Promise<number>((resolve) => {
@@ -155,5 +163,5 @@ async function reload(load: () => ReturnType<typeof loadWatchConfig>, daemon: Wa
     return;
   }
   for (const w of next.loaded.warnings) log('warn', 'config-warning', { message: w });
-  daemon.reload(next.loaded);
+  await daemon.reload(next.loaded);
 }

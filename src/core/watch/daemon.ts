@@ -5,7 +5,7 @@
 // longer than a round can take (two spacings plus two request deadlines). A reload swaps the
 // backends and operator settings in place; a backend whose URL, directories or credentials changed
 // gets a fresh client. Never imports 'vscode'.
-import { BackendClient, type BackendClientOptions, type SampleRound } from '../backend';
+import { BackendClient, type BackendClientOptions, type QuotaMarkBook, type SampleRound } from '../backend';
 import type { BackendConfig } from '../config/backends';
 import type { EpochMs } from '../model';
 import {
@@ -45,7 +45,23 @@ export interface WatchDaemonOptions {
   processMetrics?: boolean;
   /** The environment the state directory (SESSION_OPS_STATE_DIR ...) is read from. */
   env?: Record<string, string | undefined>;
+  /**
+   * Where a backend's quota marks are kept between runs (the CLI's mark store in the state
+   * directory, shared with `status`, `wake` ...); absent: this run's marks only.
+   */
+  openMarks?: (baseUrl: string) => Promise<StoredMarks>;
 }
+
+/** A backend's stored quota marks: the book read at start, and how to merge it back. */
+export interface StoredMarks {
+  readonly book: QuotaMarkBook;
+  readonly warning: string | null;
+  /** Merges `book` into the store; a warning when it could not be written. */
+  save(): Promise<string | null>;
+}
+
+/** How often the quota marks are saved while running (and once at stop). */
+const MARK_SAVE_EVERY_MS = 60_000;
 
 /** A client whose sampling rounds are timed into the metrics and logged at debug. */
 class MeteredClient extends BackendClient {
@@ -124,6 +140,9 @@ export class WatchDaemon {
   private lastProgressAt: EpochMs;
   private healthTimer: ReturnType<typeof setInterval> | undefined;
   private stopped = false;
+  /** Per base URL: the stored marks, and the monitor's book they are merged with. */
+  private readonly marks = new Map<string, { stored: StoredMarks; live: QuotaMarkBook | null }>();
+  private markTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly options: WatchDaemonOptions) {
     this.loaded = options.loaded;
@@ -133,8 +152,13 @@ export class WatchDaemon {
     const timeoutMs = options.requestTimeoutMs ?? WATCH_REQUEST_TIMEOUT_MS;
     this.monitor = new SessionMonitor({
       ...monitorOptions(this.loaded.config, options.allowShortSpacing),
-      createClient: (config, credentials, marks) =>
-        new MeteredClient(
+      createClient: (config, credentials, marks) => {
+        const kept = this.marks.get(config.baseUrl);
+        if (kept && kept.live !== marks) {
+          marks.merge(kept.stored.book);
+          kept.live = marks;
+        }
+        return new MeteredClient(
           {
             baseUrl: config.baseUrl,
             username: credentials?.username,
@@ -146,7 +170,8 @@ export class WatchDaemon {
               this.metrics.countRequest(config.name, endpoint, error ? requestOutcome(error) : 'ok'),
           },
           (seconds, round, error) => this.onRound(config.name, seconds, round, error),
-        ),
+        );
+      },
       getCredentials: (config) => Promise.resolve(this.loaded.credentials.get(config.name)),
       now: this.now,
       log: (level, message) => this.log(level, 'backend-error', { message }),
@@ -179,8 +204,11 @@ export class WatchDaemon {
   }
 
   /** Starts sampling every backend (at once, then each on its own schedule). */
-  start(): void {
+  async start(): Promise<void> {
+    await this.openMarks(this.loaded.config);
     this.monitor.setBackends(backendConfigsOf(this.loaded.config));
+    this.markTimer = setInterval(() => void this.saveMarks(), MARK_SAVE_EVERY_MS);
+    this.markTimer.unref?.();
     for (const b of this.loaded.config.backends) this.metrics.initBackend(b.name);
     this.monitor.setActive(true);
     this.healthTimer = setInterval(() => this.checkProgress(), 1_000);
@@ -197,7 +225,8 @@ export class WatchDaemon {
   }
 
   /** Applies a new configuration (already loaded and checked). */
-  reload(next: LoadedConfig): void {
+  async reload(next: LoadedConfig): Promise<void> {
+    await this.openMarks(next.config);
     const before = this.loaded;
     this.loaded = next;
     this.monitor.updateOptions(monitorOptions(next.config, this.options.allowShortSpacing));
@@ -252,12 +281,34 @@ export class WatchDaemon {
     this.stopped = true;
     clearInterval(this.healthTimer);
     this.operator.dispose();
+    clearInterval(this.markTimer);
     if (this.acting.size > 0) {
       this.log('info', 'waiting-for-actions', { sessions: this.acting.size, graceMs });
       await this.actionsSettled(graceMs);
     }
     this.monitor.dispose();
     if (this.acting.size > 0) await this.actionsSettled(1_000);
+    await this.saveMarks();
+  }
+
+  private async openMarks(config: WatchConfig): Promise<void> {
+    const open = this.options.openMarks;
+    if (!open) return;
+    for (const b of config.backends) {
+      if (this.marks.has(b.baseUrl)) continue;
+      const stored = await open(b.baseUrl);
+      if (stored.warning) this.log('warn', 'quota-marks', { backend: b.name, message: stored.warning });
+      this.marks.set(b.baseUrl, { stored, live: null });
+    }
+  }
+
+  /** Merges what the monitor's books saw into the stores (atomic writes by the store). */
+  private async saveMarks(): Promise<void> {
+    for (const [baseUrl, kept] of this.marks) {
+      if (kept.live) kept.stored.book.merge(kept.live);
+      const warning = await kept.stored.save();
+      if (warning) this.log('warn', 'quota-marks', { baseUrl, message: warning });
+    }
   }
 
   private actionsSettled(withinMs: number): Promise<void> {

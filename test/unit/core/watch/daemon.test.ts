@@ -1,0 +1,72 @@
+// The WatchDaemon's own wiring (no backend answers here: the one configured refuses): stored
+// quota marks reach the monitor's book and what it holds is saved back at stop; action outcome labels.
+import { strict as assert } from 'node:assert';
+import { QuotaMarkBook } from '../../../../src/core/backend/quota-marks';
+import { parseWatchConfig } from '../../../../src/core/watch/config';
+import { actionOutcomeLabel, WatchDaemon } from '../../../../src/core/watch/daemon';
+import type { ActionOutcome } from '../../../../src/core/operations/outcome';
+
+function daemonWith(
+  openMarks: (
+    baseUrl: string,
+  ) => Promise<{ book: QuotaMarkBook; warning: string | null; save: () => Promise<string | null> }>,
+) {
+  const parsed = parseWatchConfig(
+    'backends:\n  - { name: a, baseUrl: "http://127.0.0.1:1", directories: [/w] }\nsampleSpacingSeconds: 30\n',
+  );
+  const lines: Array<{ event: string; fields?: Record<string, unknown> }> = [];
+  const daemon = new WatchDaemon({
+    loaded: { config: parsed.config!, credentials: new Map(), warnings: [] },
+    log: (_level, event, fields) => lines.push({ event, fields }),
+    allowShortSpacing: false,
+    processMetrics: false,
+    env: { SESSION_OPS_STATE_DIR: '' },
+    openMarks,
+  });
+  return { daemon, lines };
+}
+
+describe('core/watch/daemon', () => {
+  it('stored quota marks are merged into the monitor and saved back at stop', async () => {
+    const stored = new QuotaMarkBook();
+    stored.record('anthropic', { at: Date.now() - 1_000, resetAt: Date.now() + 3_600_000, category: 'usage-limit' });
+    const opened: string[] = [];
+    let saves = 0;
+    const { daemon, lines } = daemonWith(async (baseUrl) => {
+      opened.push(baseUrl);
+      return { book: stored, warning: 'old file unreadable', save: async () => (saves++, null) };
+    });
+    await daemon.start();
+    const client = await daemon.monitor.client('http://127.0.0.1:1/');
+    assert.deepEqual(
+      client.marks.list().map((m) => m.provider),
+      ['anthropic'],
+    );
+    client.marks.record('openai', { at: Date.now(), resetAt: null, category: 'rate-limit' });
+    await daemon.stop(0);
+    assert.deepEqual(opened, ['http://127.0.0.1:1']);
+    assert.equal(saves, 1);
+    assert.deepEqual(
+      stored
+        .list()
+        .map((m) => m.provider)
+        .sort(),
+      ['anthropic', 'openai'],
+    );
+    assert.ok(lines.some((l) => l.event === 'quota-marks' && l.fields?.message === 'old file unreadable'));
+    assert.equal(daemon.health().ok, false, 'a stopped daemon is not healthy');
+  });
+
+  it('action outcomes map onto the metric labels done / refused / failed / scheduled / escalated / stale', () => {
+    const o = (outcome: ActionOutcome['outcome'], message = '') => ({ outcome, message }) as ActionOutcome;
+    assert.equal(actionOutcomeLabel(o('confirmed')), 'done');
+    assert.equal(actionOutcomeLabel(o('idle')), 'done');
+    assert.equal(actionOutcomeLabel(o('not-confirmed')), 'failed');
+    assert.equal(actionOutcomeLabel(o('failed')), 'failed');
+    assert.equal(actionOutcomeLabel(o('scheduled')), 'scheduled');
+    assert.equal(actionOutcomeLabel(o('escalated')), 'escalated');
+    assert.equal(actionOutcomeLabel(o('refused', 'not idle')), 'refused');
+    assert.equal(actionOutcomeLabel(o('refused', 'the session moved since the decision: x')), 'stale');
+    assert.equal(actionOutcomeLabel(o('busy')), 'refused');
+  });
+});
