@@ -13,6 +13,8 @@ export const EXIT = {
   waitForReset: 4,
   /** Escalated to a human; nothing sent. */
   escalated: 5,
+  /** `status --budget-usd`: a session's cost reached the budget. */
+  overBudget: 6,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

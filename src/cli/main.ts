@@ -67,7 +67,8 @@ Commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(8)}  ${c.summary}`).join('\n')}
 
 Exit codes of the actions: 0 done, 1 backend error or not confirmed in time, 2 usage,
-3 refused by a safety rule, 4 wait-for-reset, 5 escalated (3-5: nothing sent).
+3 refused by a safety rule, 4 wait-for-reset, 5 escalated (3-5: nothing sent);
+status --budget-usd N exits 6 when a session's cost reached N.
 Run "session-ops <command> --help" for the options of a command, with an example.`;
 
 export async function main(argv: string[]): Promise<number> {

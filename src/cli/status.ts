@@ -3,6 +3,7 @@
 //   exit 0  both samples were taken (a session that vanished mid-round reads unknown, still 0)
 //   exit 1  the backend, or a session's newest message, could not be read (message on stderr)
 //   exit 2  usage error
+//   exit 6  --budget-usd N: a session's cost (with its sub-agents') reached N
 import type { BackendClient } from '../core/backend/client';
 import { plainHttpWarning } from '../core/config/backends';
 import {
@@ -24,6 +25,7 @@ import { assessSettled, collectSettledSamples } from '../core/health/sampling';
 import { buildStatusDocument, type StatusDocument } from '../core/health/status-document';
 import { MIN_SPACING_MS } from '../core/health/verdict';
 import type { QuotaMarkBook } from '../core/backend/quota-marks';
+import { COST_NOT_REPORTED, formatUsd } from '../core/cost/rollup';
 import { flagDefault, settingFlag, settingsFromFlags, type SettingFlag } from './setting-flags';
 
 const USAGE = `Usage: session-ops status --base-url URL --directory DIR [options]
@@ -47,13 +49,19 @@ Options:
   --timeout SECONDS         per-request timeout (default 15)
   --providers A,B           providers a recovery may choose (default: any connected one); an empty
                             value ("") means the configured ones, without the built-in opencode
+  --budget-usd N            mark the sessions whose cost (with their sub-agents') reached N US
+                            dollars ("overBudget": true) and exit 6 when any did
   --json                    print the JSON document instead of a table
 
 Example:
   session-ops status --base-url http://127.0.0.1:4096 --directory "$PWD" --json
 
+Cost: per session the US dollars and tokens the backend reports (stock opencode: its own totals,
+with its sub-agents' added), in all and per provider; "not reported by this backend" (null in
+the JSON) when the backend shows none.
+
 Exit codes: 0 both samples were taken, 1 the backend or a session's newest message could not be
-read, 2 usage.
+read, 2 usage, 6 a session reached --budget-usd.
 ${ENVIRONMENT_HELP}`;
 
 export interface StatusIo extends CommandIo {
@@ -76,6 +84,8 @@ interface StatusOptions {
   timeoutMs: number;
   json: boolean;
   providers: ProviderScope | null;
+  /** --budget-usd; null: none. */
+  budgetUsd: number | null;
 }
 
 const FLAGS = ['--allow-short-spacing', '--json'];
@@ -86,7 +96,7 @@ const SETTING_OPTIONS: SettingFlag[] = [
   '--tool-ceiling-minutes',
   '--mark-max-age-minutes',
 ];
-const OPTIONS = [...BACKEND_OPTIONS, ...SETTING_OPTIONS, '--max-samples', '--timeout', '--providers'];
+const OPTIONS = [...BACKEND_OPTIONS, ...SETTING_OPTIONS, '--max-samples', '--timeout', '--providers', '--budget-usd'];
 
 function statusOptions(parsed: ParsedArgs): StatusOptions {
   const { baseUrl, directory } = backendArgs(parsed);
@@ -113,7 +123,15 @@ function statusOptions(parsed: ParsedArgs): StatusOptions {
     timeoutMs: Math.round(number('--timeout', 15, 0.1) * 1000),
     json: flags.has('--json'),
     providers: providersArg(parsed),
+    budgetUsd: budgetArg(parsed),
   };
+}
+
+function budgetArg(parsed: ParsedArgs): number | null {
+  if (!parsed.values.has('--budget-usd')) return null;
+  const usd = numberOption(parsed, '--budget-usd', 0, 0);
+  if (usd <= 0) throw new UsageError('--budget-usd must be a number of US dollars above 0');
+  return usd;
 }
 
 const defaultIo = (): StatusIo => ({
@@ -149,7 +167,8 @@ async function statusWith(args: StatusOptions, io: StatusIo, marks: QuotaMarkBoo
     io.stdout(args.json ? `${JSON.stringify(doc)}\n` : renderTable(doc, io.now()));
     for (const e of doc.errors) io.stderr(`session-ops status: ${e.message}\n`);
     // A session that vanished between the list and its message read is no read failure.
-    return doc.errors.some((e) => e.kind !== 'not-found') ? EXIT.failed : EXIT.done;
+    if (doc.errors.some((e) => e.kind !== 'not-found')) return EXIT.failed;
+    return doc.sessions.some((s) => s.overBudget) ? EXIT.overBudget : EXIT.done;
   } catch (err) {
     if (err instanceof BackendError) {
       io.stderr(`session-ops status: cannot read the backend: ${err.message}\n`);
@@ -196,10 +215,19 @@ async function collect(client: BackendClient, args: StatusOptions, io: StatusIo)
     errors,
     warnings: settled.warnings,
     now,
+    budgetUsd: args.budgetUsd,
   });
 }
 
 // ---- the readable table ------------------------------------------------------------------
+
+/** "Cost      $0.0123 (local $0.0100, backup $0.0023)", or why there is none. */
+function costLine(doc: StatusDocument): string {
+  if (!doc.cost) return `Cost      ${doc.sessions.length > 0 ? COST_NOT_REPORTED : '-'}`;
+  const parts = Object.entries(doc.cost.byProvider).map(([p, usd]) => `${clean(p, 30)} ${formatUsd(usd)}`);
+  const budget = doc.budgetUsd !== null ? `; budget ${formatUsd(doc.budgetUsd)} per session` : '';
+  return `Cost      ${formatUsd(doc.cost.usd)}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}${budget}`;
+}
 
 /** Server-supplied text never reaches the terminal with control characters (escape sequences). */
 function clean(text: string, max = 60): string {
@@ -235,7 +263,7 @@ export function renderTable(doc: StatusDocument, now: number): string {
     // The WAITING FOR column appears when a session waits for a person (permission or question).
     const anyWaiting = doc.sessions.some((s) => s.waiting);
     const rows = [
-      ['SESSION', 'TITLE', 'VERDICT', 'ACTION', ...(anyWaiting ? ['WAITING FOR'] : []), 'QUOTA WALL', 'REPORT'],
+      ['SESSION', 'TITLE', 'VERDICT', 'ACTION', ...(anyWaiting ? ['WAITING FOR'] : []), 'QUOTA WALL', 'REPORT', 'COST'],
     ];
     for (const s of doc.sessions) {
       const w = s.quotaWall;
@@ -257,6 +285,7 @@ export function renderTable(doc: StatusDocument, now: number): string {
         ...(anyWaiting ? [waiting] : []),
         wall,
         report,
+        s.cost ? `${formatUsd(s.cost.usd)}${s.overBudget ? ' OVER BUDGET' : ''}` : '-',
       ]);
     }
     out.push(table(rows));
@@ -282,6 +311,7 @@ export function renderTable(doc: StatusDocument, now: number): string {
     }
     out.push(table(rows));
   }
+  out.push(costLine(doc));
   const marked = doc.providers.some((p) => p.quota);
   out.push(`All providers free at: ${marked ? time(doc.allFreeAt) : 'now (none is marked)'}`);
   for (const w of doc.warnings) out.push(`warning: ${clean(w, 200)}`);

@@ -32,6 +32,28 @@ export interface BackendCapabilities {
   todos?: boolean;
   /** One event stream for every directory (stock opencode GET /global/event). */
   globalEvents?: boolean;
+  /** Sessions in the list carry their own cost and token totals (stock opencode Session.cost, .tokens). */
+  sessionCost?: boolean;
+}
+
+/** Token counts of a session or a message, by kind. */
+export interface TokenCounts {
+  input: number;
+  output: number;
+  reasoning: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/**
+ * What a session cost, as its backend reports it: US dollars (0 when the model has no price
+ * configured) and tokens. `messages` is the number of assistant messages the figures sum, when the
+ * backend says (a session's own totals do not count them: null).
+ */
+export interface SessionCost {
+  usd: number;
+  tokens: TokenCounts;
+  messages: number | null;
 }
 
 /** One question of an agent's question tool. */
@@ -102,6 +124,8 @@ export interface SessionSnapshot {
   updatedAt: EpochMs | null;
   /** The parent session of a sub-agent session (stock opencode `parentID`); absent/null: top level. */
   parentId?: string | null;
+  /** The session's own cost and tokens (capabilities.sessionCost); absent/null: not reported by this backend. */
+  cost?: SessionCost | null;
 }
 
 /** The failure categories of the spec's Errors table. */
@@ -345,4 +369,8 @@ export interface SessionAssessment {
   parentId?: string | null;
   /** Why the newest message could not be read this round (verdict unknown), or null. */
   unreadable?: string | null;
+  /** The session's own cost (sub-agents not included); absent/null: not reported by this backend. */
+  cost?: SessionCost | null;
+  /** The provider the session's cost is put down to: that of its newest message, when known. */
+  costProvider?: string | null;
 }

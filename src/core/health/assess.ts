@@ -61,6 +61,8 @@ export function assessSession(
     waiting: latest.waiting ?? null,
     parentId: latest.session.parentId ?? null,
     unreadable: null,
+    cost: latest.session.cost ?? null,
+    costProvider: latest.newest?.providerID ?? null,
   };
 }
 
@@ -90,5 +92,7 @@ export function unreadableAssessment(session: SessionSnapshot, reason: string, s
     },
     unreadable: reason,
     parentId: session.parentId ?? null,
+    cost: session.cost ?? null,
+    costProvider: null,
   };
 }

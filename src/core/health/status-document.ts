@@ -6,6 +6,10 @@
 // settled=false and action leave-alone (no action is ever taken on an unsettled verdict).
 // A session whose newest message could not be read has verdict "unknown" with the reason in
 // `unreadable` and `basis`. `headline` is the one precedence (health/precedence) the views use too.
+// `cost` per session is its own plus its sub-agents' (null: not reported by this backend); the
+// top-level `cost` sums each session once, per provider too (null when no session reports one).
+// `overBudget` marks a session whose cost reached the budget (`status --budget-usd`).
+import { fleetCost, overBudget, rollUpCosts, type FleetCost } from '../cost/rollup';
 import type {
   CompletionReport,
   Dialect,
@@ -13,6 +17,7 @@ import type {
   FailureCategory,
   ProviderListing,
   SessionAssessment,
+  SessionCost,
   Verdict,
   WallObserved,
 } from '../model';
@@ -53,6 +58,10 @@ export interface StatusSession {
   waiting: null | { kind: 'permission' | 'question'; title: string; requestID: string };
   /** The parent session of a sub-agent session; null at top level. */
   parentId: string | null;
+  /** The session's cost with its sub-agents'; null: not reported by this backend. */
+  cost: SessionCost | null;
+  /** The cost reached the budget (false when there is none). */
+  overBudget: boolean;
 }
 
 export interface StatusProvider {
@@ -77,6 +86,10 @@ export interface StatusDocument {
   sampledAt: EpochMs[];
   errors: Array<{ sessionId: string | null; kind: string; message: string }>;
   warnings: string[];
+  /** Spend of the listed sessions, in all and per provider; null when none reports a cost. */
+  cost: FleetCost | null;
+  /** The budget per session the document was checked against (null: none). */
+  budgetUsd: number | null;
 }
 
 export function statusSession(a: SessionAssessment): StatusSession {
@@ -111,6 +124,30 @@ export function statusSession(a: SessionAssessment): StatusSession {
     escalation: a.decision.escalation,
     waiting: a.waiting ? { kind: a.waiting.kind, title: a.waiting.title, requestID: a.waiting.requestID } : null,
     parentId: a.parentId ?? null,
+    cost: a.cost ?? null,
+    overBudget: false,
+  };
+}
+
+/** Each session's cost with its sub-agents' and whether it reached `budgetUsd`; the sum of all. */
+export function withCosts(
+  assessments: readonly SessionAssessment[],
+  sessions: StatusSession[],
+  budgetUsd: number | null,
+): { sessions: StatusSession[]; cost: FleetCost | null } {
+  const entries = assessments.map((a) => ({
+    id: a.id,
+    parentId: a.parentId ?? null,
+    cost: a.cost ?? null,
+    provider: a.costProvider ?? null,
+  }));
+  const rolled = rollUpCosts(entries);
+  return {
+    sessions: sessions.map((s) => {
+      const cost = rolled.get(s.id) ?? null;
+      return { ...s, cost, overBudget: overBudget(cost, budgetUsd) };
+    }),
+    cost: fleetCost(entries),
   };
 }
 
@@ -143,9 +180,13 @@ export function buildStatusDocument(input: {
   warnings?: string[];
   /** When the document is built (gives each mark its age). */
   now?: EpochMs;
+  /** A session whose cost reaches this is marked overBudget (absent, null or 0: no budget). */
+  budgetUsd?: number | null;
 }): StatusDocument {
+  const budgetUsd = input.budgetUsd && input.budgetUsd > 0 ? input.budgetUsd : null;
+  const { sessions, cost } = withCosts(input.assessments, input.assessments.map(statusSession), budgetUsd);
   return {
-    sessions: input.assessments.map(statusSession),
+    sessions,
     providers: statusProviders(input.listing, input.now),
     allFreeAt: allFreeAt(input.listing),
     baseUrl: input.baseUrl,
@@ -154,5 +195,7 @@ export function buildStatusDocument(input: {
     sampledAt: input.sampledAt,
     errors: input.errors ?? [],
     warnings: input.warnings ?? [],
+    cost,
+    budgetUsd,
   };
 }

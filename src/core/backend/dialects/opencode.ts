@@ -1,6 +1,7 @@
 // Stock opencode 1.18: state from GET /session/status (idle sessions absent), progress derived from
 // the newest message, no quota objects (the caller keeps its own marks), an event stream per
-// directory and a global one, pending permissions and questions, todo lists.
+// directory and a global one, pending permissions and questions, todo lists, cost and tokens on
+// each session of the list.
 import { deriveProgress } from '../wire/opencode-progress';
 import { opencodeSession, type StatusEntry } from '../wire/sessions';
 import type { DialectAdapter } from './adapter';
@@ -19,6 +20,7 @@ export const opencodeDialect: DialectAdapter = {
     questions: true,
     todos: true,
     globalEvents: true,
+    sessionCost: true,
   }),
   toSessions: (raw, status) => raw.map((s) => opencodeSession(s, status ?? NO_STATUS)),
   progressFromMessage: deriveProgress,

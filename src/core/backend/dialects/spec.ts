@@ -1,5 +1,5 @@
 // The spec's dialect: sessions carry `state` and `progress`, providers carry quota objects; no
-// event stream, no status map, no pending requests, no todo lists.
+// event stream, no status map, no pending requests, no todo lists, no cost.
 import { specSession } from '../wire/sessions';
 import type { DialectAdapter } from './adapter';
 
@@ -15,6 +15,7 @@ export const specDialect: DialectAdapter = {
     questions: false,
     todos: false,
     globalEvents: false,
+    sessionCost: false,
   }),
   toSessions: (raw) => raw.map(specSession),
   progressFromMessage: () => null,

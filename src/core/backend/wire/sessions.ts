@@ -4,6 +4,7 @@
 // generating. Which of the two a list is, is the detector's (../dialects/detect.ts).
 import type { EpochMs, RetryStatus, SessionSnapshot, SessionState } from '../../model';
 import { isValidSessionId } from '../ids';
+import { readCost } from './cost';
 import { arr, isObj, looseNum, looseStr, num, obj, ShapeError, str, type Obj } from './shape';
 
 export interface RawSessionList {
@@ -81,7 +82,7 @@ export function readStatusMap(json: unknown): Map<string, StatusEntry> {
   return out;
 }
 
-/** Stock opencode: state from the status map (absent = idle); progress is derived later. */
+/** Stock opencode: state from the status map (absent = idle); progress is derived later; the session's own cost and tokens. */
 export function opencodeSession(s: Obj, status: ReadonlyMap<string, StatusEntry>): SessionSnapshot {
   const st = status.get(s.id as string);
   const parent = typeof s.parentID === 'string' && isValidSessionId(s.parentID) ? s.parentID : null;
@@ -93,5 +94,6 @@ export function opencodeSession(s: Obj, status: ReadonlyMap<string, StatusEntry>
     progress: null,
     updatedAt: updatedAt(s),
     parentId: parent,
+    cost: readCost(s),
   };
 }

@@ -59,6 +59,7 @@ describe('backend client against the spec-dialect server', function () {
       questions: false,
       todos: false,
       globalEvents: false,
+      sessionCost: false,
     });
     const byId = new Map(round.samples.map((s) => [s.session.id, s]));
     assert.equal(byId.get(a)?.newest?.id, newest);
@@ -517,6 +518,7 @@ describe('backend client: stock opencode dialect (fake with the observed shapes)
         questions: true,
         todos: true,
         globalEvents: true,
+        sessionCost: true,
       });
       // The client only reads; the health layer records the walls into the client's mark book.
       assert.equal(c.marks.get('local'), null);

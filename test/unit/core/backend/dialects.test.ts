@@ -20,6 +20,7 @@ describe('dialects: the runtime table', () => {
       'progress',
       'questions',
       'quotaObjects',
+      'sessionCost',
       'sessionStatus',
       'todos',
     ]);
