@@ -8,6 +8,8 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type RegistryContentType } from 'prom-client';
 import type { BackendState } from '../monitor/sessionMonitor';
 import type { SessionRow } from '../monitor/row';
+import { rollUpCosts } from '../cost/rollup';
+import type { SessionCost, TokenCounts } from '../model';
 
 /** The verdict label of a session: its settled verdict, unknown (unreadable) or pending (not settled yet). */
 export type VerdictLabel = 'healthy' | 'idle' | 'hung' | 'waiting' | 'unknown' | 'pending';
@@ -46,6 +48,55 @@ function titleLabel(title: string | null): string {
   return clean.length > MAX_TITLE_LABEL ? `${clean.slice(0, MAX_TITLE_LABEL - 1)}…` : clean;
 }
 
+/** The `type` label of session_ops_session_tokens, per token kind. */
+const TOKEN_TYPES: ReadonlyArray<[keyof TokenCounts, string]> = [
+  ['input', 'input'],
+  ['output', 'output'],
+  ['reasoning', 'reasoning'],
+  ['cacheRead', 'cache_read'],
+  ['cacheWrite', 'cache_write'],
+];
+
+/**
+ * The sessions that get per-session series, at most `cap`: those that need a person first, then
+ * the others, in the monitor's order. Each with its cost plus its sub-agents' (null: not reported).
+ */
+function* cappedSessions(
+  backends: readonly BackendState[],
+  cap: number,
+): Generator<{ b: BackendState; d: BackendState['directories'][number]; r: SessionRow; cost: SessionCost | null }> {
+  let left = cap;
+  const costs = new Map<object, Map<string, SessionCost | null>>();
+  const costOf = (d: BackendState['directories'][number], r: SessionRow) => {
+    let rolled = costs.get(d);
+    if (!rolled)
+      costs.set(
+        d,
+        (rolled = rollUpCosts(
+          d.rows.map((x) => ({
+            id: x.id,
+            parentId: x.parentId ?? null,
+            cost: x.assessment?.cost ?? null,
+            provider: null,
+          })),
+        )),
+      );
+    return rolled.get(r.id) ?? null;
+  };
+  for (const pass of [true, false]) {
+    for (const b of backends) {
+      for (const d of b.directories) {
+        for (const r of d.rows) {
+          if (left <= 0) return;
+          if (ATTENTION.has(verdictLabel(r)) !== pass) continue;
+          left--;
+          yield { b, d, r, cost: costOf(d, r) };
+        }
+      }
+    }
+  }
+}
+
 /** The providers worth a series: connected or marked (stock opencode lists a whole catalogue). */
 function shownProviders(b: BackendState) {
   return (b.providers?.providers ?? []).filter((p) => p.connected || p.quota);
@@ -59,6 +110,7 @@ export class WatchMetrics {
   private readonly requests: Counter<'backend' | 'endpoint' | 'outcome'>;
   private readonly actions: Counter<'backend' | 'action' | 'outcome' | 'trigger'>;
   private readonly roundSeconds: Histogram<'backend'>;
+  private readonly spend: Counter<'backend' | 'provider'>;
 
   constructor(options: WatchMetricsOptions) {
     const source = options.source;
@@ -102,31 +154,43 @@ export class WatchMetrics {
       registers,
       collect() {
         this.reset();
-        let left = cap();
-        // Two passes: the sessions that need a person first, then the others, while the cap allows.
-        for (const pass of [true, false]) {
-          for (const b of source.backends()) {
-            for (const d of b.directories) {
-              for (const r of d.rows) {
-                if (left <= 0) return;
-                const verdict = verdictLabel(r);
-                if (ATTENTION.has(verdict) !== pass) continue;
-                left--;
-                this.set(
-                  {
-                    backend: b.config.name,
-                    directory: d.directory,
-                    session: r.id,
-                    title: titleLabel(r.title),
-                    verdict,
-                    action: r.action ?? 'none',
-                  },
-                  1,
-                );
-              }
-            }
-          }
+        for (const { b, d, r } of cappedSessions(source.backends(), cap())) {
+          this.set(
+            {
+              backend: b.config.name,
+              directory: d.directory,
+              session: r.id,
+              title: titleLabel(r.title),
+              verdict: verdictLabel(r),
+              action: r.action ?? 'none',
+            },
+            1,
+          );
         }
+      },
+    });
+    new Gauge({
+      name: 'session_ops_session_cost_usd',
+      help: "A session's cost in US dollars with its sub-agents' (absent when the backend reports none; capped like session_ops_session_verdict).",
+      labelNames: ['backend', 'directory', 'session'],
+      registers,
+      collect() {
+        this.reset();
+        for (const { b, d, r, cost } of cappedSessions(source.backends(), cap()))
+          if (cost) this.set({ backend: b.config.name, directory: d.directory, session: r.id }, cost.usd);
+      },
+    });
+    new Gauge({
+      name: 'session_ops_session_tokens',
+      help: "A session's tokens with its sub-agents', by type: input, output, reasoning, cache_read, cache_write (absent when not reported).",
+      labelNames: ['backend', 'directory', 'session', 'type'],
+      registers,
+      collect() {
+        this.reset();
+        for (const { b, d, r, cost } of cappedSessions(source.backends(), cap()))
+          if (cost)
+            for (const [key, type] of TOKEN_TYPES)
+              this.set({ backend: b.config.name, directory: d.directory, session: r.id, type }, cost.tokens[key]);
       },
     });
     new Gauge({
@@ -226,7 +290,13 @@ export class WatchMetrics {
       labelNames: ['backend', 'action', 'outcome', 'trigger'],
       registers,
     });
-    this.counters.push(this.requests, this.actions);
+    this.spend = new Counter({
+      name: 'session_ops_provider_cost_usd_total',
+      help: 'US dollars spent per provider since watching began (the growth of the sessions costs, put down to the provider of their newest message).',
+      labelNames: ['backend', 'provider'],
+      registers,
+    });
+    this.counters.push(this.requests, this.actions, this.spend);
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
   }
 
@@ -250,6 +320,10 @@ export class WatchMetrics {
     for (const action of ['abort', 'wake', 'abort-and-wake', 'recover'] as const)
       for (const trigger of ['automatic', 'scheduled'] as const)
         this.actions.inc({ backend, action, outcome: 'failed', trigger }, 0);
+  }
+
+  countSpend(backend: string, provider: string, usd: number): void {
+    if (usd > 0) this.spend.inc({ backend, provider }, usd);
   }
 
   countAction(backend: string, action: ActionLabel, outcome: ActionOutcome, trigger: ActionTrigger): void {

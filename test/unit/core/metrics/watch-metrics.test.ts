@@ -192,3 +192,59 @@ describe('core/metrics/watch-metrics', () => {
     assert.equal(wantsOpenMetrics(undefined), false);
   });
 });
+
+describe('core/metrics/watch-metrics: cost', () => {
+  const cost = (usd: number) => ({
+    usd,
+    tokens: { input: 10, output: 5, reasoning: 1, cacheRead: 2, cacheWrite: 3 },
+    messages: null,
+  });
+  const withCost = (id: string, usd: number | null, over: Partial<SessionRow> = {}) =>
+    row(id, { ...over, assessment: { cost: usd === null ? null : cost(usd) } as SessionRow['assessment'] });
+
+  it('per session: cost with its sub-agents and tokens by type; absent when not reported; capped like the verdicts', async () => {
+    const state = [
+      backend('a', [
+        withCost('p', 0.5),
+        withCost('c', 0.25, { parentId: 'p' }),
+        withCost('none', null),
+        withCost('h', 1, { verdict: 'hung' }),
+      ]),
+    ];
+    const m = new WatchMetrics({ source: { backends: () => state }, processMetrics: false });
+    const body = (await m.render(false)).body;
+    assert.deepEqual(lines(body, 'session_ops_session_cost_usd').sort(), [
+      'session_ops_session_cost_usd{backend="a",directory="/w",session="c"} 0.25',
+      'session_ops_session_cost_usd{backend="a",directory="/w",session="h"} 1',
+      'session_ops_session_cost_usd{backend="a",directory="/w",session="p"} 0.75',
+    ]);
+    const tokens = lines(body, 'session_ops_session_tokens').filter((l) => l.includes('session="p"'));
+    assert.deepEqual(tokens, [
+      'session_ops_session_tokens{backend="a",directory="/w",session="p",type="input"} 20',
+      'session_ops_session_tokens{backend="a",directory="/w",session="p",type="output"} 10',
+      'session_ops_session_tokens{backend="a",directory="/w",session="p",type="reasoning"} 2',
+      'session_ops_session_tokens{backend="a",directory="/w",session="p",type="cache_read"} 4',
+      'session_ops_session_tokens{backend="a",directory="/w",session="p",type="cache_write"} 6',
+    ]);
+    // Cap 1: the session that needs a person only.
+    m.setMaxSessionSeries(1);
+    const capped = (await m.render(false)).body;
+    assert.deepEqual(lines(capped, 'session_ops_session_cost_usd'), [
+      'session_ops_session_cost_usd{backend="a",directory="/w",session="h"} 1',
+    ]);
+    assert.equal(lines(capped, 'session_ops_session_tokens').length, 5);
+  });
+
+  it('provider spend: a counter per backend and provider, named with _total in both formats', async () => {
+    const m = new WatchMetrics({ source: { backends: () => [] }, processMetrics: false });
+    m.countSpend('a', 'local', 0.25);
+    m.countSpend('a', 'local', 0.5);
+    m.countSpend('a', 'backup', 0);
+    assert.deepEqual(lines((await m.render(false)).body, 'session_ops_provider_cost_usd_total'), [
+      'session_ops_provider_cost_usd_total{backend="a",provider="local"} 0.75',
+    ]);
+    assert.deepEqual(lines((await m.render(true)).body, 'session_ops_provider_cost_usd_total'), [
+      'session_ops_provider_cost_usd_total{backend="a",provider="local"} 0.75',
+    ]);
+  });
+});
