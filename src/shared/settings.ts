@@ -1,5 +1,7 @@
-// The language server's settings, defined once: the shape the extension's language client sends
-// (initializationOptions), the server's parsed form, its defaults, and the parser. The server never
+// The language server's settings, defined once: the editor settings it reads (LANGUAGE_SERVER_SETTINGS:
+// type, default, enum, description, in the declaration form of src/core/settings/definition.ts), the
+// shape the extension's language client sends (initializationOptions), the server's parsed form, and
+// the parser. The server never
 // asks the client for configuration (no workspace/configuration), so any LSP editor can run it:
 // settings come in initializationOptions and in workspace/didChangeConfiguration.
 //
