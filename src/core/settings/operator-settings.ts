@@ -83,6 +83,27 @@ export const OPERATOR_SETTINGS = {
     description:
       'Automatically re-wake sessions stopped by a quota wall on a connected provider that is free. Off by default.',
   },
+  'automatic.abortOverBudget': {
+    type: 'boolean',
+    default: false,
+    scope: 'window',
+    restricted: true,
+    description:
+      'Automatically abort a session whose cost (with its sub-agents) reached `sessionOps.budget.sessionUsd`, through the same safety rules as every automatic action (a settled verdict, logged, never twice, re-verified before the abort). Off by default.',
+  },
+  'budget.sessionUsd': {
+    type: 'number',
+    default: 0,
+    minimum: 0,
+    description:
+      'A budget per session in US dollars (0: none). A session whose cost (with its sub-agents, as the backend reports it) reaches 80 % and then 100 % of it is notified once each; at 100 % it counts in the attention badge, and `sessionOps.automatic.abortOverBudget` aborts it.',
+  },
+  showCost: {
+    type: 'boolean',
+    default: true,
+    description:
+      "Show each session's cost on its row in the Sessions view (the tooltip shows cost and tokens either way). A backend that reports no cost shows none.",
+  },
   useEventStream: {
     type: 'boolean',
     default: true,
@@ -117,11 +138,13 @@ export function operatorDefaults(): OperatorSettings {
 /** Every default (frozen: copy it before changing a value). */
 export const OPERATOR_DEFAULTS: Readonly<OperatorSettings> = Object.freeze(operatorDefaults());
 
-/** The three `automatic.*` switches. */
+/** The `automatic.*` switches. */
 export interface AutomaticSwitches {
   abortHung: boolean;
   wakeIdle: boolean;
   recoverQuotaWalls: boolean;
+  /** Abort a session whose cost reached the budget (budget.sessionUsd > 0). */
+  abortOverBudget: boolean;
 }
 
 export function automaticSwitches(s: OperatorSettings): AutomaticSwitches {
@@ -129,6 +152,7 @@ export function automaticSwitches(s: OperatorSettings): AutomaticSwitches {
     abortHung: s['automatic.abortHung'],
     wakeIdle: s['automatic.wakeIdle'],
     recoverQuotaWalls: s['automatic.recoverQuotaWalls'],
+    abortOverBudget: s['automatic.abortOverBudget'],
   };
 }
 

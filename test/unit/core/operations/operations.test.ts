@@ -7,8 +7,13 @@ import type { SessionRow } from '../../../../src/core/monitor/row';
 import { sessionRow } from '../../../support/session-rows';
 
 const row = (over: Partial<SessionRow> = {}): SessionRow => sessionRow(over);
-const ALL: AutomaticSwitches = { abortHung: true, wakeIdle: true, recoverQuotaWalls: true };
-const NONE: AutomaticSwitches = { abortHung: false, wakeIdle: false, recoverQuotaWalls: false };
+const ALL: AutomaticSwitches = { abortHung: true, wakeIdle: true, recoverQuotaWalls: true, abortOverBudget: true };
+const NONE: AutomaticSwitches = {
+  abortHung: false,
+  wakeIdle: false,
+  recoverQuotaWalls: false,
+  abortOverBudget: false,
+};
 const ok = { trusted: true, busy: false };
 
 describe('core/operations/book', () => {

@@ -33,6 +33,9 @@ describe('operator settings model', () => {
       'automatic.abortHung',
       'automatic.wakeIdle',
       'automatic.recoverQuotaWalls',
+      'automatic.abortOverBudget',
+      'budget.sessionUsd',
+      'showCost',
       'useEventStream',
       'notifications',
     ]);
@@ -46,6 +49,9 @@ describe('operator settings model', () => {
       'automatic.abortHung': false,
       'automatic.wakeIdle': false,
       'automatic.recoverQuotaWalls': false,
+      'automatic.abortOverBudget': false,
+      'budget.sessionUsd': 0,
+      showCost: true,
       useEventStream: true,
       notifications: true,
     });
