@@ -68,11 +68,12 @@ const USAGE = `Usage: session-ops wake SESSION --base-url URL --directory DIR
 Sends a wake prompt with an explicit model and confirms that it started. The body is built from
 the file (or composed), so quoting cannot corrupt the text. Refused (exit 3, nothing sent) when the
 session does not read idle and --abort-first is not given, when the model's provider is not
-connected, is quota-marked or is the provider of the session's quota wall, or when no explicit
-model can be determined. Without --model: the session's last model when its provider qualifies,
-else a model of a qualifying provider. After the 204 it reads until a newer assistant message
-appears, or the session reads generating and moved between two reads (one generating read and the
-stored user message are not proof).
+connected, is quota-marked or is the provider of the session's quota wall, when the provider's
+listing names its models and not this one (the message lists them), or when no explicit model can
+be determined. Without --model: the session's last model when its provider qualifies and lists
+it, else a model seen answering recently on a qualifying provider, else that provider's default.
+After the 204 it reads until a newer assistant message appears, or the session reads generating
+and moved between two reads (one generating read and the stored user message are not proof).
 
 Options:
   --prompt-file FILE    the prompt text, sent as is

@@ -148,4 +148,16 @@ describe('actions tell and decide only what was read (spec-dialect server)', fun
     );
     assert.match(server.prompts[0].payload.parts[0].text, /Its mark is gone and its reset has passed/);
   });
+
+  it('wake --model with a model the provider does not list: refused (3), nothing sent, the message lists its models', async () => {
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'idle' });
+    d.addMessage(id, { text: 'paused', info: { providerID: 'anthropic', modelID: 'sonnet' } });
+    const wake = file('wake.md', 'Continue the task.');
+    const r = await cli('wake', [id, ...base, '--prompt-file', wake, '--model', 'openai/no-such-model', '--json']);
+    assert.equal(r.code, 3, r.stdout + r.stderr);
+    assert.equal((r.json as { confirmed: boolean }).confirmed, false);
+    assert.match(r.stderr, /openai does not list no-such-model; its models: gpt-5, gpt-5-mini/);
+    assert.equal(server.prompts.length, 0);
+  });
 });

@@ -2,7 +2,7 @@
 // model whose provider is connected, unmarked (no quota object, no client-side mark) and not the
 // provider of the session's quota wall. `guardPrompt` is the only producer of a GuardedPrompt
 // (the brand lives in src/core/backend/guarded-prompt.ts, where BackendClient.promptAsync checks it).
-import type { ModelRef, ProviderListing } from '../model';
+import type { ModelRef, ProviderListing, ProviderRecord } from '../model';
 import { issueGuardedPrompt, type GuardedPrompt } from '../backend/guarded-prompt';
 import { payloadProblem, textPrompt } from '../backend/payload';
 
@@ -20,6 +20,7 @@ export type SendRefusalCode =
   | 'provider-not-connected'
   | 'provider-marked'
   | 'provider-is-wall'
+  | 'model-unknown'
   | 'waiting-for-person'
   /** The session moved since the samples the decision rests on (src/core/actions/reverify.ts). */
   | 'stale'
@@ -92,6 +93,14 @@ export function guardPrompt(input: GuardInput): GuardResult {
       `${name}: provider ${p} has a quota mark (${reset}); choose another provider with --model`,
     );
   }
+  if (!modelListed(record, model.modelID)) {
+    const models = record?.models ?? [];
+    const shown = models.slice(0, 30).join(', ') + (models.length > 30 ? `, ... (${models.length} in all)` : '');
+    return refuse(
+      'model-unknown',
+      `${name}: provider ${p} does not list ${model.modelID}; its models: ${shown}; choose one with --model`,
+    );
+  }
   const payload = textPrompt(input.agent, model, input.text);
   const problem = payloadProblem(payload);
   if (problem)
@@ -107,4 +116,9 @@ export function guardPrompt(input: GuardInput): GuardResult {
     model,
   });
   return { ok: true, prompt };
+}
+
+/** A model is known to work on a provider whose listing names its models only when it is named there. */
+export function modelListed(record: ProviderRecord | undefined, modelID: string): boolean {
+  return !record || record.models.length === 0 || record.models.includes(modelID);
 }

@@ -1,9 +1,12 @@
 // The explicit model of a wake or recovery: the requested one when given (the guard still checks
-// it); else the session's last model when its provider qualifies; else a model of a qualifying
-// provider (its default model when the backend says, else its first). A provider qualifies when
-// it is connected, has no quota mark and is not the provider of the session's quota wall.
+// it); else the session's last model when its provider qualifies and lists it; else, on a
+// qualifying provider, a model seen answering recently there, else the provider's default model
+// (else its first). A provider qualifies when it is connected, has no quota mark and is not the
+// provider of the session's quota wall; a provider whose listing names its models vouches only
+// for those.
 import { freeProviders, inScope, modelOn, type ProviderScope } from '../health/provider-choice';
 import type { ModelRef, ProviderListing } from '../model';
+import { modelListed } from './guard';
 
 export type ModelSource = 'requested' | 'session' | 'provider';
 
@@ -18,6 +21,8 @@ export interface ModelChoiceInput {
   requested: ModelRef | null;
   /** The session's last model (from its newest message), when known. */
   last: ModelRef | null;
+  /** Models seen answering recently (completed assistant messages), newest first. */
+  recent?: readonly ModelRef[];
   listing: ProviderListing;
   wallProvider: string | null;
   /** Preferred provider (e.g. the recovery decision's recoverOn), tried before the others. */
@@ -48,6 +53,10 @@ export function chooseModel(input: ModelChoiceInput): ModelChoice {
     last &&
     qualifies(last.providerID, listing, wallProvider) &&
     inScope(last.providerID, input.providers) &&
+    modelListed(
+      listing.providers.find((p) => p.id === last.providerID),
+      last.modelID,
+    ) &&
     !avoided(last.providerID)
   ) {
     return {
@@ -59,7 +68,7 @@ export function chooseModel(input: ModelChoiceInput): ModelChoice {
   const rank = (id: string) => (id === input.prefer ? 0 : id === input.avoid ? 2 : 1);
   const ordered = [...free].sort((a, b) => rank(a.id) - rank(b.id));
   for (const p of ordered) {
-    const preferred = last && last.providerID === p.id ? last.modelID : null;
+    const preferred = [last, ...(input.recent ?? [])].filter((m) => m?.providerID === p.id).map((m) => m!.modelID);
     const model = modelOn(p, preferred);
     if (model) {
       const why = last

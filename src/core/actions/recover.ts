@@ -19,7 +19,7 @@ import { confirmStarted, type ConfirmOptions } from './confirm';
 import { callOpts, clockOf, failureOf, type ActionContext, type ActionFailure } from './context';
 import type { SendRefusal } from './guard';
 import { basisOf } from './reverify';
-import { chooseAndSend, type PromptFacts } from './send';
+import { answeringModels, chooseAndSend, type PromptFacts } from './send';
 import type { Composed } from './compose';
 import { pendingRequestOf, waitingReason } from './waiting';
 
@@ -223,6 +223,7 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
       listing: fresh,
       wallProvider: heldWallProvider(wall, fresh, clock.now()),
       avoid: wall.provider,
+      recent: answeringModels(samples.map((s) => s.newest)),
       // The decision rests on the last sample; after an abort, on the read that confirmed idle.
       basis: res.aborted ? basisOf(session, newest) : basisOf(latest.session, latest.newest),
     });

@@ -36,6 +36,8 @@ export interface SendInput {
   wallProvider: string | null;
   /** A provider tried only after every other (the provider of a wall that is over). */
   avoid?: string | null;
+  /** Models seen answering recently, newest first (the model choice prefers them on their provider). */
+  recent?: readonly ModelRef[];
   /** The samples the decision to send rests on; the send is refused as stale when the session moved since. */
   basis: DecisionBasis;
 }
@@ -44,6 +46,17 @@ export type SendOutcome =
   | { sent: true; model: ModelRef; choice: ModelChoice; text: string }
   | { sent: false; refusal: SendRefusal; choice: ModelChoice; text: string | null; error: null }
   | { sent: false; refusal: null; choice: ModelChoice; text: string; model: ModelRef; error: ActionFailure };
+
+/** Models of the completed, failure-free assistant messages among `messages`, newest first. */
+export function answeringModels(messages: ReadonlyArray<MessageSnapshot | null>): ModelRef[] {
+  const out: ModelRef[] = [];
+  for (const m of [...messages].reverse()) {
+    if (!m || m.role !== 'assistant' || m.failure || m.completedAt === null) continue;
+    const ref = lastModelOf(m);
+    if (ref) out.push(ref);
+  }
+  return out;
+}
 
 export function lastModelOf(newest: MessageSnapshot | null): ModelRef | null {
   return newest?.providerID && newest.modelID ? { providerID: newest.providerID, modelID: newest.modelID } : null;
@@ -58,6 +71,7 @@ export async function chooseAndSend(ctx: ActionContext, input: SendInput): Promi
     prefer: input.prefer,
     providers: input.providers,
     avoid: input.avoid,
+    recent: input.recent,
   });
   let text: string;
   if (typeof input.prompt === 'string') text = input.prompt;

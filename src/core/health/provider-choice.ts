@@ -55,13 +55,14 @@ export function chooseRecoveryProvider(
   return freeProviders(listing, [failed], scope)[0] ?? null;
 }
 
-/** The model to name explicitly on a provider: the backend's default, else its first model. */
-export function modelOn(provider: ProviderRecord, preferred?: string | null): ModelRef | null {
+/**
+ * The model to name explicitly on a provider: the first preferred one it lists (the session's
+ * own, then one seen answering recently), else the backend's default, else its first model.
+ */
+export function modelOn(provider: ProviderRecord, preferred?: string | readonly string[] | null): ModelRef | null {
+  const wanted = preferred == null ? [] : typeof preferred === 'string' ? [preferred] : preferred;
   const modelID =
-    (preferred && provider.models.includes(preferred) ? preferred : null) ??
-    provider.defaultModel ??
-    provider.models[0] ??
-    null;
+    wanted.find((m) => provider.models.includes(m)) ?? provider.defaultModel ?? provider.models[0] ?? null;
   return modelID ? { providerID: provider.id, modelID } : null;
 }
 

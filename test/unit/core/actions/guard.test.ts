@@ -94,4 +94,13 @@ describe('send guard', () => {
     const r = guardPrompt({ ...base, listing: marked, model: { providerID: 'openai', modelID: 'gpt-5' } });
     assert.ok(!r.ok && r.refusal.code === 'provider-marked' && /reset unknown/.test(r.refusal.reason));
   });
+
+  it("a model the provider listing does not name is refused, and the message lists the provider's models", () => {
+    const r = guardPrompt({ ...base, model: { providerID: 'openai', modelID: 'no-such-model' } });
+    assert.equal(r.ok, false);
+    if (!r.ok) {
+      assert.equal(r.refusal.code, 'model-unknown');
+      assert.match(r.refusal.reason, /openai does not list no-such-model; its models: gpt-5/);
+    }
+  });
 });

@@ -25,14 +25,35 @@ describe('model choice', () => {
     });
     assert.deepEqual([c.model, c.source], [{ providerID: 'x', modelID: 'y' }, 'requested']);
   });
-  it("the session's last model when its provider is connected and unmarked", () => {
+  it("the session's last model when its provider is connected, unmarked and lists it", () => {
     const c = chooseModel({
       requested: null,
       last: { providerID: 'a', modelID: 'm9' },
-      listing: listing([p('a', { models: ['m1'] }), p('b', { models: ['x'] })]),
+      listing: listing([p('a', { models: ['m1', 'm9'] }), p('b', { models: ['x'] })]),
       wallProvider: null,
     });
     assert.deepEqual([c.model, c.source], [{ providerID: 'a', modelID: 'm9' }, 'session']);
+  });
+  it('a last model its provider does not list: a model seen answering recently there, then the default', () => {
+    const l = listing([p('a', { models: ['m1', 'm2', 'm3'], defaultModel: 'm3' }), p('b', { models: ['x'] })]);
+    const recent = chooseModel({
+      requested: null,
+      last: { providerID: 'a', modelID: 'gone' },
+      recent: [
+        { providerID: 'b', modelID: 'x' },
+        { providerID: 'a', modelID: 'm2' },
+      ],
+      listing: l,
+      wallProvider: null,
+    });
+    assert.deepEqual(recent.model, { providerID: 'a', modelID: 'm2' });
+    const fallback = chooseModel({
+      requested: null,
+      last: { providerID: 'a', modelID: 'gone' },
+      listing: l,
+      wallProvider: null,
+    });
+    assert.deepEqual(fallback.model, { providerID: 'a', modelID: 'm3' });
   });
   it("the last provider marked: the next free provider's default model, else its first", () => {
     const l = listing([
