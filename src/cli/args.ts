@@ -3,6 +3,8 @@
 // unknown or missing. Plus the common backend flags (--base-url, --directory) and the client built
 // from them with the password taken from the environment only.
 import { BackendClient } from '../core/backend/client';
+import { BackendError } from '../core/backend/errors';
+import { EXIT } from './exit-codes';
 import type { QuotaMarkBook } from '../core/backend/quota-marks';
 import { DEFAULT_USERNAME } from '../core/backend/credentials';
 import { MARK_STORE_HELP } from './mark-store';
@@ -103,6 +105,29 @@ export function clientFor(
     now: extra.now,
     ...(extra.marks ? { marks: extra.marks } : {}),
   });
+}
+
+/**
+ * Runs a read-only command's body with its client and closes the client after; a BackendError
+ * prints "session-ops NAME: cannot read the backend: ..." and exits 1.
+ */
+export async function readingBackend(
+  name: string,
+  client: BackendClient,
+  io: { stderr: (text: string) => void },
+  body: () => Promise<number>,
+): Promise<number> {
+  try {
+    return await body();
+  } catch (err) {
+    if (err instanceof BackendError) {
+      io.stderr(`session-ops ${name}: cannot read the backend: ${err.message}\n`);
+      return EXIT.failed;
+    }
+    throw err;
+  } finally {
+    await client.close();
+  }
 }
 
 export const BACKEND_OPTIONS = ['--base-url', '--directory'];

@@ -6,10 +6,17 @@ import { chooseModel } from '../core/actions/model-choice';
 import { promptBuilder } from '../core/actions/prompt-builder';
 import { lastModelOf } from '../core/actions/send';
 import { tailProbe } from '../core/health/quota-wall';
-import { BackendError } from '../core/backend/errors';
 import type { FactBaselineFacts } from '../core/actions/compose';
 import type { ModelRef } from '../core/model';
-import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, UsageError, type BackendArgs } from './args';
+import {
+  backendArgs,
+  BACKEND_OPTIONS,
+  clientFor,
+  ENVIRONMENT_HELP,
+  readingBackend,
+  UsageError,
+  type BackendArgs,
+} from './args';
 import {
   clean,
   contextFor,
@@ -98,7 +105,7 @@ export const composeCommand = defineCommand<ComposeOptions, ActionIo>({
   async run(o, io) {
     const { promptKind, session, backend } = o;
     const client = clientFor(backend, io.env, { now: io.clock.now });
-    try {
+    return readingBackend('compose', client, io, async () => {
       const ctx = contextFor(client, backend.directory, io);
       const [list, newest, listing] = await Promise.all([
         client.listSessions(backend.directory, callOpts(ctx)),
@@ -145,15 +152,7 @@ export const composeCommand = defineCommand<ComposeOptions, ActionIo>({
         }
       } else io.stdout(`${composed.text}\n`);
       return EXIT.done;
-    } catch (err) {
-      if (err instanceof BackendError) {
-        io.stderr(`session-ops compose: cannot read the backend: ${err.message}\n`);
-        return EXIT.failed;
-      }
-      throw err;
-    } finally {
-      await client.close();
-    }
+    });
   },
 });
 

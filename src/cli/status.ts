@@ -12,12 +12,12 @@ import {
   clientFor,
   ENVIRONMENT_HELP,
   numberOption,
+  readingBackend,
   UsageError,
   type ParsedArgs,
 } from './args';
 import { defineCommand, runCommand, type CommandIo } from './command';
 import { EXIT } from './exit-codes';
-import { BackendError } from '../core/backend/errors';
 import { withMarkStore } from './mark-store';
 import type { ProviderScope } from '../core/health/provider-choice';
 import { providersArg } from './action-io';
@@ -162,22 +162,14 @@ export const runStatus = (argv: string[], io: Partial<StatusIo> = {}) => runComm
 
 async function statusWith(args: StatusOptions, io: StatusIo, marks: QuotaMarkBook): Promise<number> {
   const client = clientFor(args, io.env, { timeoutMs: args.timeoutMs, now: io.now, marks });
-  try {
+  return readingBackend('status', client, io, async () => {
     const doc = await collect(client, args, io);
     io.stdout(args.json ? `${JSON.stringify(doc)}\n` : renderTable(doc, io.now()));
     for (const e of doc.errors) io.stderr(`session-ops status: ${e.message}\n`);
     // A session that vanished between the list and its message read is no read failure.
     if (doc.errors.some((e) => e.kind !== 'not-found')) return EXIT.failed;
     return doc.sessions.some((s) => s.overBudget) ? EXIT.overBudget : EXIT.done;
-  } catch (err) {
-    if (err instanceof BackendError) {
-      io.stderr(`session-ops status: cannot read the backend: ${err.message}\n`);
-      return EXIT.failed;
-    }
-    throw err;
-  } finally {
-    await client.close();
-  }
+  });
 }
 
 async function collect(client: BackendClient, args: StatusOptions, io: StatusIo): Promise<StatusDocument> {
