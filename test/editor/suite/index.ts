@@ -52,6 +52,7 @@ export function run(): Promise<void> {
     require('./waiting.test');
     require('./routing.test');
     require('./pages.test');
+    require('./act-once.test');
   }
   /* eslint-enable @typescript-eslint/no-require-imports */
 
