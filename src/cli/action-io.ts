@@ -110,6 +110,7 @@ export function promptInputs(f: PromptFlags, b: { directory: string }, client: B
   return {
     now: io.clock.now,
     inventory: inventorySources(client, io),
+    directory: b.directory,
     worktree: f.worktree ?? b.directory,
     authority: {
       ticket: f.ticket,

@@ -45,9 +45,9 @@ export const PROMPT_OPTIONS = [
 ];
 
 export const PROMPT_HELP = `Prompt inputs (for --compose; all optional, never refused for):
-  --worktree DIR        directory whose uncommitted files the prompt names (default --directory);
-                        from the backend (GET /vcs/status), else git when local, else the prompt
-                        says the inventory was not available
+  --worktree DIR        a local directory whose uncommitted files the prompt names, read with git
+                        (default --directory: from the backend, GET /vcs/status, else git when
+                        local); else the prompt says the inventory was not available
   --ticket T            ticket of the completion-report block (default: named by the session's
                         title or newest user message, else written for the worker to fill)
   --orchestrator ID     orchestrator session the report goes to (default SESSION_OPS_ORCHESTRATOR)

@@ -18,7 +18,8 @@ function git(args: string[], cwd: string, timeoutMs: number, signal?: AbortSigna
 
 export function gitInventory(options: { timeoutMs?: number; commits?: number } = {}): WorktreeInventory {
   const timeoutMs = options.timeoutMs ?? 10_000;
-  return async ({ directory, signal }) => {
+  return async ({ directory: sessionDirectory, worktree, signal }) => {
+    const directory = worktree ?? sessionDirectory;
     if (!existsSync(directory)) return null;
     let status: string;
     try {

@@ -1,7 +1,8 @@
 // Uncommitted files (and recent commits) of a session's worktree, for wake prompts (spec
 // Endpoints rule 2, recovery step 2). Sources are tried in order: the backend's own view (stock
-// opencode GET /vcs/status, which works for remote servers), then git in the directory when it is
-// local (git-inventory.ts, node only). When none answers, the prompt says the inventory was not
+// opencode GET /vcs/status with the session's directory, which works for remote servers; never
+// asked about another directory), then git in the worktree when it is local (git-inventory.ts,
+// node only). When none answers, the prompt says the inventory was not
 // available.
 import type { ActionBackend } from './context';
 import { describeError } from '../error-message';
@@ -15,7 +16,10 @@ export interface Inventory {
 }
 
 export interface InventoryRequest {
+  /** The session's directory: the only directory a backend request carries. */
   directory: string;
+  /** A local worktree to read instead (with git, locally); absent: the session's directory. */
+  worktree?: string;
   signal?: AbortSignal;
 }
 
@@ -23,7 +27,9 @@ export interface InventoryRequest {
 export type WorktreeInventory = (req: InventoryRequest) => Promise<Inventory | null>;
 
 export function backendInventory(backend: Pick<ActionBackend, 'vcsStatus'>, timeoutMs = 15_000): WorktreeInventory {
-  return async ({ directory, signal }) => {
+  return async ({ directory, worktree, signal }) => {
+    // The backend answers for the session's directory only; another worktree is read locally.
+    if (worktree !== undefined && worktree !== directory) return null;
     try {
       const files = await backend.vcsStatus(directory, { signal, timeoutMs });
       return files === null

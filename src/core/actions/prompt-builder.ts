@@ -14,7 +14,9 @@ export interface PromptBuilderOptions {
   kind: ComposeKind;
   now: () => EpochMs;
   inventory: WorktreeInventory[];
-  /** The worktree to inventory (default: the backend directory). */
+  /** The session's directory on the backend (the only directory a backend request carries). */
+  directory: string;
+  /** The worktree to inventory (the session's directory, or a local one read with git). */
   worktree: string;
   authority: Omit<AuthorityInput, 'sessionTitle' | 'newestUserText'>;
   task?: string | null;
@@ -47,7 +49,7 @@ export function promptBuilder(o: PromptBuilderOptions): PromptBuilder {
       const inventory =
         o.kind === 'dispatch'
           ? { files: null, commits: [], source: null, note: 'not needed for a dispatch' }
-          : await takeInventory(o.inventory, { directory: o.worktree, signal: o.signal });
+          : await takeInventory(o.inventory, { directory: o.directory, worktree: o.worktree, signal: o.signal });
       self.authority = authority;
       self.inventory = inventory;
       const now = o.now();

@@ -69,4 +69,26 @@ describe('worktree inventory', () => {
     assert.throws(() => readVcsFiles({}), /not a list/);
     assert.throws(() => readVcsFiles([{}]), /no path/);
   });
+
+  it('a local --worktree is read with git only; the backend is asked about the session directory alone', async () => {
+    const asked: string[] = [];
+    const backend = {
+      vcsStatus: async (directory: string) => {
+        asked.push(directory);
+        return ['from-backend.ts'];
+      },
+    };
+    const d = tmp();
+    execFileSync('git', ['init', '-q'], { cwd: d });
+    writeFileSync(path.join(d, 'local.ts'), 'x');
+    const inv = await takeInventory([backendInventory(backend), gitInventory()], {
+      directory: '/srv/session dir',
+      worktree: d,
+    });
+    assert.deepEqual(asked, [], 'GET /vcs/status is never sent with another directory');
+    assert.deepEqual([inv.source, inv.files], ['git', ['local.ts']]);
+    const same = await takeInventory([backendInventory(backend)], { directory: '/srv/session dir' });
+    assert.deepEqual(asked, ['/srv/session dir']);
+    assert.deepEqual(same.files, ['from-backend.ts']);
+  });
 });
