@@ -5,7 +5,7 @@
 // process on its own schedule at the spacing (default 2 s, the spec's 30 s lowered to compress
 // time; --spacing 45 for the real one) until every backend did R rounds (default 30):
 //   CPU per round (all backends), the daemon's vs the bare monitor's (goal: within 1.3x)
-//   RSS after the last round vs after round 3, both after gc (goal: growth under 10 %)
+//   RSS after the last round vs after round 3, both after gc (goal: growth under 10 %), and the JS heap after gc
 //   /metrics render time (median of 7) and size, Prometheus text and OpenMetrics (goal: < 100 ms at 5,000)
 //   node bench/watch.mjs [--size 20x250] [--rounds 30] [--spacing 2] [--smoke]
 // --smoke: 2 backends x 10 sessions, 4 rounds, 1 s spacing (npm test's bench-smoke layer: it must
@@ -110,6 +110,10 @@ try {
   console.log(`| RSS after round 3 (MB) | ${mb(bare.rss3)} | ${mb(daemon.rss3)} | |`);
   console.log(`| RSS after round ${rounds} (MB) | ${mb(bare.rssEnd)} | ${mb(daemon.rssEnd)} | |`);
   console.log(`| RSS growth 3 -> ${rounds} | ${growth(bare)} % | ${growth(daemon)} % | |`);
+  const heapGrowth = (r) => ((r.heapEnd / r.heap3 - 1) * 100).toFixed(1);
+  console.log(
+    `| heap after gc, round 3 -> ${rounds} (MB) | ${mb(bare.heap3)} -> ${mb(bare.heapEnd)} (${heapGrowth(bare)} %) | ${mb(daemon.heap3)} -> ${mb(daemon.heapEnd)} (${heapGrowth(daemon)} %) | |`,
+  );
   console.log(`| /metrics render, text (ms, median of 7) | | ${daemon.render.textMs.toFixed(1)} | |`);
   console.log(`| /metrics render, OpenMetrics (ms) | | ${daemon.render.openMetricsMs.toFixed(1)} | |`);
   console.log(`| /metrics size, text (kB) | | ${(daemon.render.textBytes / 1024).toFixed(0)} | |`);

@@ -3,7 +3,7 @@
 // `daemon`: the whole `session-ops watch` core (WatchDaemon: the same monitor plus the metrics,
 // the JSON-line log to a counting sink and the operator with automatic mode off). Both run on
 // their own schedule at the given spacing over the same spec-dialect servers until every backend
-// did `rounds` rounds; RSS (after gc) after round 3 and after the last; CPU per round between them.
+// did `rounds` rounds; RSS and heap (after gc) after round 3 and after the last; CPU per round between them.
 // The daemon side then renders /metrics (Prometheus text and OpenMetrics) and times it.
 // Prints one JSON line on stdout.
 import {
@@ -21,10 +21,11 @@ const spacingS = Number(spacingArg);
 const gc = globalThis.gc;
 if (!gc) throw new Error('run with --expose-gc');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const rssAfterGc = () => {
+const afterGc = () => {
   gc();
   gc();
-  return process.memoryUsage().rss;
+  const m = process.memoryUsage();
+  return { rss: m.rss, heap: m.heapUsed };
 };
 
 let monitor;
@@ -75,7 +76,7 @@ const waitRounds = async (n) => {
 await waitRounds(1);
 const cold = process.cpuUsage();
 await waitRounds(3);
-const rss3 = rssAfterGc();
+const mem3 = afterGc();
 const c0 = process.cpuUsage();
 const r0 = monitor.stats().rounds;
 const t0 = performance.now();
@@ -83,7 +84,7 @@ await waitRounds(rounds);
 const cpu = process.cpuUsage(c0);
 const wallS = (performance.now() - t0) / 1000;
 const measuredRounds = (monitor.stats().rounds - r0) / urls.length;
-const rssEnd = rssAfterGc();
+const memEnd = afterGc();
 const rows = monitor.rows().length;
 const out = {
   mode,
@@ -92,8 +93,10 @@ const out = {
   cpuMsPerRound: (cpu.user + cpu.system) / 1000 / measuredRounds,
   measuredRounds,
   wallS,
-  rss3,
-  rssEnd,
+  rss3: mem3.rss,
+  rssEnd: memEnd.rss,
+  heap3: mem3.heap,
+  heapEnd: memEnd.heap,
   coldCpuMs: (process.cpuUsage(cold).user + process.cpuUsage(cold).system) / 1000,
 };
 if (daemon) {

@@ -7,12 +7,13 @@
 // carries a password or an API key.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { StatusDocument } from '../../src/core/health/status-document';
+import { OPERATOR_STATE_FILE, parseOperatorState } from '../../src/core/operations/state-store-operator';
 import { ensurePrometheus } from '../support/ensure-prometheus.mjs';
 import { launchSession, startOpencode, type OpencodeServer } from '../support/opencode';
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
@@ -412,6 +413,15 @@ describe('watch: automatic actions through the core operator', function () {
       // Never the same action twice on one verdict: a few more rounds send nothing more.
       await new Promise((r) => setTimeout(r, 3_000));
       assert.equal(spec.prompts.length, 1);
+      // Automatic mode's memory is in the state directory, for the next start.
+      const saved = await waitFor('the operator state file', () => {
+        const f = path.join(state, OPERATOR_STATE_FILE);
+        return existsSync(f) ? parseOperatorState(JSON.parse(readFileSync(f, 'utf8'))) : null;
+      });
+      assert.ok(
+        Object.keys(saved.acted).some((k) => k.includes(id)),
+        JSON.stringify(saved.acted),
+      );
     } finally {
       daemon.child.kill('SIGKILL');
     }
@@ -440,5 +450,12 @@ describe('watch: automatic actions through the core operator', function () {
     const locks = path.join(state, 'locks');
     const left = existsSync(locks) ? readdirSync(locks) : [];
     assert.deepEqual(left, [], 'no lock (nor a half-made one) left in the state directory');
+    // The operator's persisted state, written atomically: no temporary file left, and what is there parses.
+    assert.deepEqual(
+      readdirSync(state).filter((f) => f.includes('.tmp')),
+      [],
+    );
+    const stateFile = path.join(state, OPERATOR_STATE_FILE);
+    if (existsSync(stateFile)) parseOperatorState(JSON.parse(readFileSync(stateFile, 'utf8')));
   });
 });

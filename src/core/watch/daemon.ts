@@ -22,6 +22,7 @@ import { sessionLockerFor } from '../operations/lock';
 import { Operator } from '../operations/operator';
 import type { ActionOutcome } from '../operations/outcome';
 import { stateDir } from '../operations/state-dir';
+import { operatorStateFor } from '../operations/state-store-operator';
 import { automaticSwitches, monitorSettings } from '../settings/operator-settings';
 import { describeError } from '../error-message';
 import { SessionMonitor, type BackendState, type MonitorOptions } from '../monitor/sessionMonitor';
@@ -187,12 +188,14 @@ export class WatchDaemon {
     });
     this.monitor.onDidChange(() => this.logVerdictChanges());
     // The editor's operator: the automatic policy, its safety rules, the per-session lock of the
-    // state directory around every POST, scheduled retries.
+    // state directory around every POST, scheduled retries and automatic memory persisted.
     this.operator = new Operator({
       monitor: this.monitor,
       settings: this.loaded.config.operator,
       log: (level, message) => this.log(level, 'operator', { message }),
       postLocker: sessionLockerFor(stateDir(options.env ?? {})),
+      // Scheduled retries, automatic mode's memory: kept in the state directory across restarts.
+      state: operatorStateFor(options.env ?? {}, this.now),
     });
     this.operator.onDidStartAutomatic((action, row) => {
       this.acting.add(row.key);
@@ -292,6 +295,8 @@ export class WatchDaemon {
     }
     this.monitor.dispose();
     if (this.acting.size > 0) await this.actionsSettled(1_000);
+    // Every outcome so far in the operator's state file (written atomically), then the marks.
+    await this.operator.flush();
     await this.saveMarks();
   }
 

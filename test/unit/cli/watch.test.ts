@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runWatch } from '../../../src/cli/watch';
+import { waitFor } from '../../support/wait-for';
 
 async function run(argv: string[], env: Record<string, string> = {}) {
   let out = '';
@@ -36,6 +37,37 @@ describe('cli/watch', () => {
     assert.equal(bad.code, 2);
     assert.match(bad.err, /expected HOST:PORT/);
     assert.equal((await run(['--config', 'x', '--bogus'])).code, 2);
+  });
+
+  it('runs until SIGTERM (exit 0), warns about a non-loopback --listen, reloads on SIGHUP keeping a good config', async () => {
+    const file = path.join(dir, 'session-ops.yaml');
+    writeFileSync(file, 'backends:\n  - { name: a, baseUrl: "http://127.0.0.1:1", directories: [/w] }\n');
+    let out = '';
+    const handlers = new Map<string, () => void>();
+    const running = runWatch(['--config', file, '--listen', '0.0.0.0:0'], {
+      stdout: (t) => (out += t),
+      stderr: (t) => (out += t),
+      env: { SESSION_OPS_STATE_DIR: path.join(dir, 'state') },
+      onSignal: (signal, handler) => {
+        handlers.set(signal, handler);
+        return () => handlers.delete(signal);
+      },
+    });
+    const events = () =>
+      out
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { event: string; [k: string]: unknown });
+    await waitFor('listening', () => events().some((e) => e.event === 'listening'));
+    assert.ok(events().some((e) => e.event === 'listen-not-loopback'));
+    writeFileSync(file, 'backends: nope\n');
+    handlers.get('SIGHUP')!();
+    await waitFor('the failed reload', () => events().some((e) => e.event === 'config-reload-failed'));
+    handlers.get('SIGTERM')!();
+    assert.equal(await running, 0);
+    assert.deepEqual([...handlers.keys()], [], 'signal handlers removed');
+    assert.equal(events().at(-1)!.event, 'stopped');
   });
 
   it('an unknown key, an inline password or an unreadable passwordFile: exit 2 before anything runs', async () => {

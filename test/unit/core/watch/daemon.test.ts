@@ -57,6 +57,25 @@ describe('core/watch/daemon', () => {
     assert.equal(daemon.health().ok, false, 'a stopped daemon is not healthy');
   });
 
+  it('/healthz turns 503 when no sampling round started for longer than a round can take', () => {
+    let now = 1_000_000;
+    const parsed = parseWatchConfig('backends:\n  - { name: a, baseUrl: "http://127.0.0.1:1", directories: [/w] }\n');
+    const daemon = new WatchDaemon({
+      loaded: { config: parsed.config!, credentials: new Map(), warnings: [] },
+      log: () => undefined,
+      allowShortSpacing: false,
+      processMetrics: false,
+      env: { SESSION_OPS_STATE_DIR: '' },
+      now: () => now,
+    });
+    assert.deepEqual(daemon.health(), { ok: true, detail: 'ok' });
+    assert.equal(daemon.stuckAfterMs(), 2 * 45_000 + 2 * 15_000 + 5_000);
+    now += daemon.stuckAfterMs() + 1_000;
+    const h = daemon.health();
+    assert.equal(h.ok, false);
+    assert.match(h.detail, /^stuck: no sampling round started for 126 s$/);
+  });
+
   it('action outcomes map onto the metric labels done / refused / failed / scheduled / escalated / stale', () => {
     const o = (outcome: ActionOutcome['outcome'], message = '') => ({ outcome, message }) as ActionOutcome;
     assert.equal(actionOutcomeLabel(o('confirmed')), 'done');
