@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { TextDocuments } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../src/core/diagnostics';
+import { oversize } from '../src/core/document-size';
 import type { DocumentKind, DocumentSession } from './kinds/types';
 import { pathKey, uriToPath } from './paths';
 
@@ -28,6 +29,16 @@ export interface DocState {
 export class DocumentStore {
   readonly documents = new TextDocuments(TextDocument);
   private readonly states = new Map<string, DocState>();
+
+  constructor(
+    /** sessionOps.maxDocumentMB: larger documents are not analysed. */
+    private readonly maxDocumentMB: () => number,
+  ) {}
+
+  /** The size in bytes of `text` when it is past the analysis limit, else undefined. */
+  oversize(text: string): number | undefined {
+    return oversize(text, this.maxDocumentMB());
+  }
 
   get(uri: string): DocState | undefined {
     return this.states.get(uri);
@@ -82,8 +93,14 @@ export class DocumentStore {
     return pathToFileURL(filePath).href;
   }
 
-  /** An open document with a session, for feature requests. */
+  /** An open document with a session, for feature requests; undefined past the size limit (see outlineOf). */
   sessionFor(uri: string): { st: DocState; session: DocumentSession; text: string } | undefined {
+    const s = this.anySessionFor(uri);
+    return s && this.oversize(s.text) === undefined ? s : undefined;
+  }
+
+  /** An open document with a session, whatever its size. */
+  anySessionFor(uri: string): { st: DocState; session: DocumentSession; text: string } | undefined {
     const st = this.states.get(uri);
     const text = this.text(uri);
     if (!st || !st.session || text === undefined) return undefined;

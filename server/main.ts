@@ -37,7 +37,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const ctx: ServerContext = {
     connection,
     registry: options.registry ?? registerBuiltinKinds(),
-    store: new DocumentStore(),
+    store: new DocumentStore(() => ctx.settings.maxDocumentMB),
     settings: defaultSettings(),
     workspace: { roots: [], hierarchicalSymbols: true },
   };

@@ -2,9 +2,10 @@
 // debounce: an edit that follows a quiet spell (none in the last debounceMs) is validated at once,
 // an edit within a burst waits debounceMs after the last one (leading and trailing edge). A validation runs in slices of SLICE_MS (the kind's generator yields between steps),
 // gives way to other messages between slices, and is abandoned when a newer version arrives, the
-// document closes or its kind changes. Cross-file checks of grouped kinds come from the group
+// document closes or its kind changes. A document past sessionOps.maxDocumentMB is not analysed: it gets one diagnostic. Cross-file checks of grouped kinds come from the group
 // coordinator (server/groups.ts); diagnostics are published for the validated version only.
 import type { Diagnostic } from '../src/core/diagnostics';
+import { tooLargeDiagnostic } from '../src/core/document-size';
 import { kindSettings, type ServerContext } from './context';
 import { toLspDiagnostic } from './convert';
 import type { DocState } from './documents';
@@ -91,6 +92,14 @@ export class DocumentScheduler {
 
   private async run(st: DocState, session: DocumentSession, version: number, text: string): Promise<void> {
     const isCurrent = () => this.ctx.store.isCurrent(st, version, session);
+    const bytes = this.ctx.store.oversize(text);
+    if (bytes !== undefined && st.kind) {
+      // Past the size limit: one diagnostic, no analysis and no cross-file checks.
+      st.last = [tooLargeDiagnostic(bytes, this.ctx.settings.maxDocumentMB, st.kind.source)];
+      st.lastVersion = version;
+      this.publish(st, version);
+      return;
+    }
     try {
       const diags = await this.slices(session, text, isCurrent);
       if (!diags || !isCurrent()) return;

@@ -1,12 +1,14 @@
-// textDocument/documentSymbol: hierarchical when the client takes it, else flat.
+// textDocument/documentSymbol: hierarchical when the client takes it, else flat; for a document
+// past the size limit, the session's top-level outline (a line scan) only.
 import type { ServerContext } from '../context';
 import { toDocumentSymbol, toSymbolInformation } from '../convert';
 
 export function registerSymbolHandler(ctx: ServerContext): void {
   ctx.connection.onDocumentSymbol((params) => {
-    const s = ctx.store.sessionFor(params.textDocument.uri);
-    if (!s || !s.session.symbols) return [];
-    const symbols = s.session.symbols(s.text);
+    const s = ctx.store.anySessionFor(params.textDocument.uri);
+    if (!s) return [];
+    const tooLarge = ctx.store.oversize(s.text) !== undefined;
+    const symbols = tooLarge ? (s.session.outline?.(s.text) ?? []) : (s.session.symbols?.(s.text) ?? []);
     return ctx.workspace.hierarchicalSymbols
       ? symbols.map(toDocumentSymbol)
       : toSymbolInformation(params.textDocument.uri, symbols);

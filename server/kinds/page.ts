@@ -21,6 +21,7 @@ import {
   type PageKind,
   type PageSymbol,
 } from '../../src/core/pages';
+import { markdownTopHeading, topLevelOutline } from '../../src/core/document-size';
 import type { DocumentGroups, DocumentKind, DocumentSession, FeatureEnv, GroupSettings, ServerSymbol } from './types';
 
 function toSymbol(s: PageSymbol): ServerSymbol {
@@ -53,6 +54,10 @@ class PageSession implements DocumentSession {
   symbols(text: string): ServerSymbol[] {
     const model = checkPage(text, this.filePath)?.model;
     return model ? documentSymbols(model).map(toSymbol) : [];
+  }
+
+  outline(text: string): ServerSymbol[] {
+    return topLevelOutline(text, markdownTopHeading).map((e) => ({ ...e, kind: LSP_SYMBOL_KIND.heading }));
   }
 }
 

@@ -11,7 +11,8 @@ import {
   routeKeysOf,
   ROUTING_SOURCE,
 } from '../../src/core/routing';
-import type { DocumentKind, DocumentSession } from './types';
+import { topLevelOutline, yamlTopLevelKey } from '../../src/core/document-size';
+import type { DocumentKind, DocumentSession, ServerSymbol } from './types';
 
 const ROUTE_KEY_RE = /^[ \t]+(["']?)(Kind\/[^\s:'"#]+)\1[ \t]*:/gm;
 
@@ -55,6 +56,10 @@ class RoutingSession implements DocumentSession {
 
   symbols(text: string) {
     return documentSymbols(this.current(text));
+  }
+
+  outline(text: string): ServerSymbol[] {
+    return topLevelOutline(text, yamlTopLevelKey).map((e) => ({ ...e, kind: 'property' as const }));
   }
 
   routeKeys() {

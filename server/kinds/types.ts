@@ -68,6 +68,8 @@ export interface DocumentSession {
   hover?(text: string, pos: Position, env: FeatureEnv): HoverResult | undefined;
   quickFixes?(text: string, range: Range): QuickFix[];
   symbols?(text: string): ServerSymbol[];
+  /** The top level only, by a line scan: the outline of a document too large to analyse. */
+  outline?(text: string): ServerSymbol[];
   /** Where the symbol at `pos` is defined (possibly in a related file). */
   definition?(text: string, pos: Position, env: FeatureEnv): { filePath: string; range: Range } | undefined;
   /** Route keys this document defines (for other documents' completion). */

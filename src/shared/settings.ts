@@ -13,6 +13,8 @@
 //                                         report everything; `never`: drop those even without it
 //   redhatYamlPresent: boolean            is redhat.vscode-yaml installed (also: notification sessionOps/environment)
 //   debounceMs: number                    coalescing window for a burst of edits (default 15; an edit after a quiet spell and an open are validated at once)
+//   maxDocumentMB: number                 documents larger than this are not analysed: one diagnostic
+//                                         says so, and only a top-level outline is given (default 8)
 //   pages.sourceRoot: string              a port's original source tree, relative to the port folder
 //                                         (the parent of source-analysis): the source-test column of
 //                                         10-fidelity-baseline is checked against it; unset: not checked
@@ -44,6 +46,15 @@ export const LANGUAGE_SERVER_SETTINGS = {
     description:
       "Who reports YAML syntax and schema errors in routing tables when Red Hat's YAML extension is also installed (it validates them through this extension's `yamlValidation` contribution).",
   },
+  maxDocumentMB: {
+    type: 'integer',
+    default: 8,
+    minimum: 1,
+    maximum: 64,
+    scope: 'window',
+    description:
+      'Routing tables and pages larger than this many megabytes are not analysed: one diagnostic on the first line says so, and only an outline of the top level is given. The language server stays under 400 MB for one document up to 10 MB; a larger limit takes more memory.',
+  },
   'pages.sourceRoot': {
     type: 'string',
     default: '',
@@ -65,6 +76,7 @@ export interface InitializationOptions {
   schemaDiagnostics?: SchemaDiagnosticsMode;
   redhatYamlPresent?: boolean;
   debounceMs?: number;
+  maxDocumentMB?: number;
   pages?: { sourceRoot?: string };
 }
 
@@ -78,6 +90,7 @@ export function initializationOptionsFrom(
     extraGlobs: [...read('routing.extraGlobs')],
     redhatYamlPresent,
     schemaDiagnostics: read('routing.schemaDiagnostics') as SchemaDiagnosticsMode,
+    maxDocumentMB: read('maxDocumentMB'),
     pages: { sourceRoot: read('pages.sourceRoot') },
   };
 }
@@ -88,6 +101,8 @@ export interface ServerSettings {
   schemaDiagnostics: SchemaDiagnosticsMode;
   redhatYamlPresent: boolean;
   debounceMs: number;
+  /** sessionOps.maxDocumentMB: larger documents get one diagnostic and a top-level outline only. */
+  maxDocumentMB: number;
   /** sessionOps.pages.sourceRoot ('' when unset). */
   pagesSourceRoot: string;
 }
@@ -98,6 +113,7 @@ export function defaultSettings(): ServerSettings {
     schemaDiagnostics: EDITOR_DEFAULTS['routing.schemaDiagnostics'] as SchemaDiagnosticsMode,
     redhatYamlPresent: false,
     debounceMs: 15,
+    maxDocumentMB: EDITOR_DEFAULTS.maxDocumentMB,
     pagesSourceRoot: EDITOR_DEFAULTS['pages.sourceRoot'],
   };
 }
@@ -117,6 +133,8 @@ export function readSettings(into: ServerSettings, src: unknown): void {
   if (isSchemaDiagnosticsMode(src.schemaDiagnostics)) into.schemaDiagnostics = src.schemaDiagnostics;
   if (typeof src.redhatYamlPresent === 'boolean') into.redhatYamlPresent = src.redhatYamlPresent;
   if (typeof src.debounceMs === 'number' && src.debounceMs >= 0) into.debounceMs = src.debounceMs;
+  const maxMB = section ? section.maxDocumentMB : src.maxDocumentMB;
+  if (maxMB !== undefined) into.maxDocumentMB = coerceSetting(LANGUAGE_SERVER_SETTINGS.maxDocumentMB, maxMB);
   // pages.sourceRoot: absent from a full `sessionOps` section means unset.
   const pages = section ? section.pages : src.pages;
   if (section || isRecord(pages)) {

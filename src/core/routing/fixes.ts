@@ -27,8 +27,12 @@ export function editDistance(a: string, b: string): number {
   return d[m][n];
 }
 
+/** A value longer than this is no misspelling of a name: it gets no suggestion (and no alignment costing its length). */
+export const MAX_SUGGESTED_FROM = 256;
+
 /** The candidate nearest to `value` when it is close enough to be a likely misspelling. */
 export function nearest(value: string, candidates: readonly string[]): string | undefined {
+  if (value.length > MAX_SUGGESTED_FROM) return undefined;
   const v = value.toLowerCase();
   let best: string | undefined;
   let bestD = Infinity;

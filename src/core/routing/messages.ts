@@ -165,11 +165,21 @@ function actualType(v: unknown): string {
   if (typeof v === 'object') return 'a mapping';
   if (typeof v === 'number') return Number.isInteger(v) ? `the number ${v}` : `the number ${v}`;
   if (typeof v === 'boolean') return `the boolean ${v}`;
-  return `the string ${JSON.stringify(v)}`;
+  return `the string ${JSON.stringify(shown(v as string))}`;
+}
+
+/** Longest value quoted whole in a message; a longer one is cut (a message never copies a huge scalar). */
+export const MAX_QUOTED_CHARS = 80;
+
+/** `s`, cut to MAX_QUOTED_CHARS with its length said when longer. */
+export function shown(s: string): string {
+  return s.length <= MAX_QUOTED_CHARS
+    ? s
+    : `${s.slice(0, MAX_QUOTED_CHARS)}... (${s.length.toLocaleString('en-US')} characters)`;
 }
 
 function fmtValue(v: unknown): string {
-  return typeof v === 'string' ? `"${v}"` : JSON.stringify(v);
+  return typeof v === 'string' ? `"${shown(v)}"` : JSON.stringify(v);
 }
 
 function listValues(values: readonly unknown[]): string {
@@ -446,7 +456,7 @@ function enumDiag(
       if (loc.seq && loc.index !== undefined) {
         const owner = locate(ctx.root, path.slice(ctx.prefix.length, -1).map(String)).found;
         fixes.push({
-          title: `Remove retired ${noun} "${v}"`,
+          title: `Remove retired ${noun} "${shown(v)}"`,
           preferred: true,
           edits: removeSeqItem(ctx.text, loc.seq, loc.index, owner.pair),
         });
@@ -457,8 +467,8 @@ function enumDiag(
       }
       const what =
         legacySkill && !retiredStage
-          ? `Skill "${v}" is a legacy entry and no longer valid`
-          : `${cap(noun === 'stage' ? 'stage' : noun)} "${v}" is a retired stage id and no longer valid`;
+          ? `Skill "${shown(v)}" is a legacy entry and no longer valid`
+          : `${cap(noun === 'stage' ? 'stage' : noun)} "${shown(v)}" is a retired stage id and no longer valid`;
       return { ...span, severity: 'error', code: 'schema.retired', message: `${what}: ${expected}.`, fixes, rule };
     }
     const near = nearest(v, strings);
@@ -468,7 +478,7 @@ function enumDiag(
       ...span,
       severity: 'error',
       code: 'schema.enum',
-      message: `Unknown ${noun} "${v}": ${expected}.${near ? ` Did you mean "${near}"?` : ''}`,
+      message: `Unknown ${noun} "${shown(v)}": ${expected}.${near ? ` Did you mean "${near}"?` : ''}`,
       fixes,
       rule,
     };

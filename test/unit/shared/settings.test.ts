@@ -9,6 +9,7 @@ describe('shared settings', () => {
       schemaDiagnostics: 'auto',
       redhatYamlPresent: false,
       debounceMs: 15,
+      maxDocumentMB: 8,
       pagesSourceRoot: '',
     });
   });
@@ -20,6 +21,7 @@ describe('shared settings', () => {
       schemaDiagnostics: 'never',
       redhatYamlPresent: true,
       debounceMs: 0,
+      maxDocumentMB: 12,
       pages: { sourceRoot: ' src ' },
     });
     assert.deepEqual(s, {
@@ -27,6 +29,7 @@ describe('shared settings', () => {
       schemaDiagnostics: 'never',
       redhatYamlPresent: true,
       debounceMs: 0,
+      maxDocumentMB: 12,
       pagesSourceRoot: 'src',
     });
   });
@@ -40,6 +43,8 @@ describe('shared settings', () => {
     assert.deepEqual(s.extraGlobs, ['x.yaml']);
     assert.equal(s.schemaDiagnostics, 'always');
     assert.equal(s.pagesSourceRoot, 'lib');
+    readSettings(s, { sessionOps: { maxDocumentMB: 1000 } });
+    assert.equal(s.maxDocumentMB, 64, 'out of range: the nearest bound');
     // a full sessionOps section without pages.sourceRoot: unset
     readSettings(s, { sessionOps: { routing: {} } });
     assert.equal(s.pagesSourceRoot, '');
@@ -61,16 +66,29 @@ describe('shared settings', () => {
   it('initializationOptions from the editor settings: the model defaults for unset or wrong values', () => {
     assert.deepEqual(
       initializationOptionsFrom(() => undefined, true),
-      { extraGlobs: [], redhatYamlPresent: true, schemaDiagnostics: 'auto', pages: { sourceRoot: '' } },
+      {
+        extraGlobs: [],
+        redhatYamlPresent: true,
+        schemaDiagnostics: 'auto',
+        maxDocumentMB: 8,
+        pages: { sourceRoot: '' },
+      },
     );
     const raw: Record<string, unknown> = {
       'routing.extraGlobs': ['a/*.yaml', 3],
       'routing.schemaDiagnostics': 'sometimes',
       'pages.sourceRoot': 'src',
+      maxDocumentMB: 20,
     };
     assert.deepEqual(
       initializationOptionsFrom((key) => raw[key], false),
-      { extraGlobs: ['a/*.yaml'], redhatYamlPresent: false, schemaDiagnostics: 'auto', pages: { sourceRoot: 'src' } },
+      {
+        extraGlobs: ['a/*.yaml'],
+        redhatYamlPresent: false,
+        schemaDiagnostics: 'auto',
+        maxDocumentMB: 20,
+        pages: { sourceRoot: 'src' },
+      },
     );
   });
 });

@@ -83,6 +83,23 @@ describe('routing limits: hostile input', () => {
     hasMessage(timed(lines.join('\n') + '\n', 2000), /Aliases expanding to more than/);
   });
 
+  it('a 1 MB scalar where a name, a number or a list is expected: one short message each, quoting it cut', () => {
+    const X = 'x'.repeat(1_048_576);
+    const texts = [
+      `version: 1\ndefault: {}\nroutes:\n  Kind/A:\n    effort: ${X}\n`,
+      `version: 1\ndefault: {}\nroutes:\n  Kind/A:\n    entry:\n      skill: ${X}\n`,
+      `version: 1\ndefault: {}\nroutes:\n  Kind/A:\n    skip: [${X}]\n`,
+      `version: 1\ndefault: {}\npreflight:\n  max_items: ${X}\nroutes: {}\n`,
+    ];
+    for (const text of texts) {
+      const diags = validateRouting(text);
+      assertDiagnosticsInside(text, diags);
+      assert.equal(diags.length, 1, JSON.stringify(diags.map((d) => d.message.slice(0, 200))));
+      assert.ok(diags[0].message.length < 400, `${diags[0].message.length} characters`);
+      assert.match(diags[0].message, /"x{80}\.\.\. \(1,048,576 characters\)"/);
+    }
+  });
+
   it('a 1.3 MB mapping key is a YAML error in bounded time', () => {
     hasMessage(timed('k'.repeat(1_300_000) + ': 1\n', 5000), /1024/);
   });

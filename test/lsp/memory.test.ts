@@ -1,0 +1,184 @@
+// The language server's memory budget: 400 MB peak RSS (VmHWM of the server process) for one
+// document of up to 10 MB, opened, changed and outlined, the server alive afterwards. A 5 MB
+// scalar where a name is expected is analysed without a copy of itself (messages quote a cut
+// value, no "did you mean" alignment over its length); the largest table analysed by default
+// (just under sessionOps.maxDocumentMB, 8 MB) stays within budget; a 9 MB routing table and a
+// 9 MB fidelity-baseline page are past the limit: one diagnostic (size, limit, setting) and a
+// top-level outline only.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileUri, LspClient, type LspDiagnostic } from './support/lspClient';
+
+const BUDGET_MB = 400;
+const MB = 1024 * 1024;
+
+/** The peak resident set of a process (VmHWM in /proc/<pid>/status), in MB. */
+function peakRssMb(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!m) throw new Error(`no VmHWM for ${pid}`);
+  return Number(m[1]) / 1024;
+}
+
+/** A routing table whose one route's effort is a 5 MB scalar. */
+const hugeScalarTable = () =>
+  `version: 1\ndefault: {}\nroutes:\n  Kind/Big:\n    entry:\n      skill: implement\n    effort: ${'x'.repeat(5 * MB)}\n`;
+
+/** A valid routing table of about `mb` megabytes (full routes, as bench/lsp.mjs writes them). */
+function table(mb: number): string {
+  const out = ['version: 1', 'default: {}', 'preflight:', '  max_items: 4', 'routes:'];
+  let size = 0;
+  for (let i = 0; size < mb * MB; i++) {
+    const id = String(i).padStart(6, '0');
+    const route = [
+      `  Kind/Route${id}:`,
+      '    entry:',
+      '      skill: implement',
+      '      mode: bugfix',
+      '    skip: [verify]',
+      '    keep_gates: [review-code, merge-pr]',
+      '    preflight:',
+      `      - id: check-inputs-${id}`,
+      `        item: Check the inputs of route ${i} before implementing anything.`,
+      `        evidence: retro C${i % 40} finding ${i}`,
+      `        added_cycle: C${i % 40}`,
+      `    notes: Route ${i} handles its tickets with the standard gates.`,
+      '    effort: high',
+    ].join('\n');
+    out.push(route);
+    size += route.length + 1;
+  }
+  return out.join('\n') + '\n';
+}
+
+/** A fidelity-baseline page whose inventory table is about 9 MB. */
+function hugeBaseline(): string {
+  const rows = [
+    '# Fidelity baseline',
+    '',
+    '## Master inventory',
+    '',
+    '| ID | Behavior | Type | Source test | Chunk |',
+    '|----|----------|------|-------------|-------|',
+  ];
+  for (let i = 1, size = 0; size < 9 * MB; i++) {
+    const row = `| FID-${String(i).padStart(6, '0')} | Behaviour ${i} of the port is kept as it was | happy path | \`tests/test_all.py::test_${i}\` | core |`;
+    rows.push(row);
+    size += row.length + 1;
+  }
+  rows.push('', '## Chunks', '', '- core: everything', '');
+  return rows.join('\n');
+}
+
+interface Run {
+  peak: number;
+  diags: LspDiagnostic[];
+  outline: { name: string }[];
+}
+
+describe('language server memory on hostile documents', function () {
+  this.timeout(240000);
+  let ws: string;
+
+  before(() => {
+    ws = mkdtempSync(path.join(os.tmpdir(), 'so-lsp-memory-'));
+  });
+
+  after(() => rmSync(ws, { recursive: true, force: true }));
+
+  /** Opens `text` in a fresh server, changes its second line, outlines it; the peak RSS of it all. */
+  async function run(file: string, text: string, languageId: string): Promise<Run> {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const client = LspClient.stdio();
+    try {
+      await client.initialize({ rootPath: ws });
+      const uri = fileUri(file);
+      const m1 = client.open(uri, text, languageId);
+      const opened = await client.diagnosticsFor(uri, () => true, m1, 180000);
+      const at = { line: 1, character: 0 };
+      const m2 = client.change(uri, 2, [{ range: { start: at, end: at }, text: '\n' }]);
+      const changed = await client.diagnosticsFor(uri, (p) => p.version === 2, m2, 180000);
+      const outline = await client.request<{ name: string }[]>('textDocument/documentSymbol', {
+        textDocument: { uri },
+      });
+      const peak = peakRssMb(client.proc.pid!);
+      if (process.env.LSP_MEMORY_REPORT)
+        console.log(
+          `      peak RSS ${peak.toFixed(0)} MB for ${(text.length / MB).toFixed(1)} MB (${path.basename(file)})`,
+        );
+      assert.equal(client.proc.exitCode, null, 'the server is alive');
+      assert.deepEqual(
+        opened.diagnostics.map((d) => d.code),
+        changed.diagnostics.map((d) => d.code),
+      );
+      return { peak, diags: changed.diagnostics, outline: outline ?? [] };
+    } finally {
+      await client.stop();
+    }
+  }
+
+  it(`a 5 MB scalar as a route's effort: under ${BUDGET_MB} MB, its one error quoting a cut value`, async () => {
+    const r = await run(path.join(ws, 'scalar', 'routing.yaml'), hugeScalarTable(), 'yaml');
+    assert.ok(r.peak < BUDGET_MB, `peak RSS ${r.peak.toFixed(0)} MB`);
+    assert.deepEqual(
+      r.diags.map((d) => d.code),
+      ['schema.enum'],
+    );
+    assert.match(r.diags[0].message, /^Unknown effort "x{80}\.\.\. \(5,242,880 characters\)": expected one of/);
+    assert.ok(r.diags[0].message.length < 300);
+  });
+
+  it(`the largest table analysed by default (just under 8 MB): under ${BUDGET_MB} MB, fully analysed`, async () => {
+    const text = table(7.9);
+    assert.ok(text.length < 8 * MB);
+    const r = await run(path.join(ws, 'large', 'routing.yaml'), text, 'yaml');
+    assert.ok(r.peak < BUDGET_MB, `peak RSS ${r.peak.toFixed(0)} MB`);
+    assert.deepEqual(r.diags, []);
+    const routes = r.outline.find((s) => s.name === 'routes') as { children?: unknown[] } | undefined;
+    assert.ok((routes?.children?.length ?? 0) > 10000, 'the full outline');
+  });
+
+  it(`a 9 MB routing table: one diagnostic (size, limit, setting), a top-level outline, under ${BUDGET_MB} MB`, async () => {
+    const r = await run(path.join(ws, 'big', 'routing.yaml'), table(9), 'yaml');
+    assert.ok(r.peak < BUDGET_MB, `peak RSS ${r.peak.toFixed(0)} MB`);
+    assert.deepEqual(
+      r.diags.map((d) => [d.code, d.range.start.line]),
+      [['document.too-large', 0]],
+    );
+    assert.match(r.diags[0].message, /^This document is 9\.0 MB, over the 8 MB limit: .*sessionOps\.maxDocumentMB/);
+    assert.deepEqual(
+      r.outline.map((s) => s.name),
+      ['version', 'default', 'preflight', 'routes'],
+    );
+  });
+
+  it(`a 9 MB fidelity-baseline page: one diagnostic, its top headings, under ${BUDGET_MB} MB`, async () => {
+    const file = path.join(ws, 'port', 'source-analysis', '10-fidelity-baseline.md');
+    const r = await run(file, hugeBaseline(), 'markdown');
+    assert.ok(r.peak < BUDGET_MB, `peak RSS ${r.peak.toFixed(0)} MB`);
+    assert.deepEqual(
+      r.diags.map((d) => d.code),
+      ['document.too-large'],
+    );
+    assert.match(r.diags[0].message, /sessionOps\.maxDocumentMB/);
+    assert.deepEqual(
+      r.outline.map((s) => s.name),
+      ['Fidelity baseline', 'Master inventory', 'Chunks'],
+    );
+  });
+
+  it('the limit follows sessionOps.maxDocumentMB: raised, the 9 MB table is analysed', async () => {
+    const client = LspClient.stdio();
+    try {
+      await client.initialize({ rootPath: ws, initializationOptions: { maxDocumentMB: 10 } });
+      const uri = fileUri(path.join(ws, 'raised', 'routing.yaml'));
+      mkdirSync(path.join(ws, 'raised'));
+      const m = client.open(uri, table(9));
+      const d = await client.diagnosticsFor(uri, () => true, m, 180000);
+      assert.deepEqual(d.diagnostics, []);
+    } finally {
+      await client.stop();
+    }
+  });
+});
