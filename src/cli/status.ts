@@ -263,9 +263,11 @@ export function renderTable(doc: StatusDocument, now: number): string {
         ? `${w.category ?? 'inferred (provider marked)'} on ${clean(w.provider ?? '?', 20)}` +
           (w.resetAt ? `, reset ${time(w.resetAt)}` : '')
         : '-';
-      const report = s.report
-        ? `${s.report.status} ${clean(s.report.ticket, 20)}${s.report.pr ? ` pr=${clean(s.report.pr, 20)}` : ''}`
-        : '-';
+      const report = !s.report
+        ? '-'
+        : 'malformed' in s.report
+          ? `malformed: read it (${clean(s.report.problem, 40)})`
+          : `${s.report.status} ${clean(s.report.ticket, 20)}${s.report.pr ? ` pr=${clean(s.report.pr, 20)}` : ''}`;
       const abortFirst = s.abortFirst && s.action !== 'abort-and-wake' ? ' (abort first)' : '';
       const action = `${s.action}${abortFirst}${s.recoverOn ? ` on ${clean(s.recoverOn, 20)}` : ''}`;
       const waiting = s.waiting ? clean(s.waiting.title, 50) : '-';

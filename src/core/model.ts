@@ -249,6 +249,8 @@ export type Action =
   | 'answer'
   | 'wake'
   | 'harvest'
+  /** The newest message holds a malformed completion report: a person reads it (never woken over). */
+  | 'read-report'
   | 'abort-and-wake'
   | 'recover'
   | 'wait-for-reset'
@@ -362,6 +364,8 @@ export interface SessionAssessment {
   samples: number;
   quotaWall: QuotaWall | null;
   report: CompletionReport | null;
+  /** A line meant as a completion report that does not parse (then `report` is null). */
+  malformedReport?: MalformedReport | null;
   decision: ActionDecision;
   /** The pending permission or question of the latest sample (verdict `waiting`). */
   waiting?: WaitingRequest | null;

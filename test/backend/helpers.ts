@@ -60,9 +60,17 @@ export function assertDocumentShape(doc: StatusDocument): void {
     if (!['healthy', 'idle', 'hung', 'waiting', 'unknown'].includes(s.verdict)) fail(`verdict ${s.verdict}`);
     if (s.verdict === 'unknown' && !s.unreadable) fail('verdict unknown without the reason');
     if (
-      !['leave-alone', 'answer', 'wake', 'harvest', 'abort-and-wake', 'recover', 'wait-for-reset', 'escalate'].includes(
-        s.action,
-      )
+      ![
+        'leave-alone',
+        'answer',
+        'wake',
+        'harvest',
+        'read-report',
+        'abort-and-wake',
+        'recover',
+        'wait-for-reset',
+        'escalate',
+      ].includes(s.action)
     )
       fail(`action ${s.action}`);
     if (!('quotaWall' in s) || !('report' in s)) fail('quotaWall and report are required (null allowed)');

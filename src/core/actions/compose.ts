@@ -4,7 +4,7 @@
 // self-report clause appended unchanged). Returns a readable problem instead of throwing.
 import type { EpochMs, ModelRef } from '../model';
 import { composeDispatchPrompt } from '../prompt/dispatch';
-import { composeFactBaseline, type Assignment, type Fact } from '../prompt/fact-baseline';
+import { composeFactBaseline, factBaselineProblem, type Assignment, type Fact } from '../prompt/fact-baseline';
 import { composeQuotaWallWakePrompt, type WallFacts } from '../prompt/quota-wake';
 import { composeWakePrompt, type WakeReason } from '../prompt/wake';
 import { ORCHESTRATOR_PLACEHOLDER, retaskRefusal, TICKET_PLACEHOLDER, type Authority } from './authority';
@@ -122,11 +122,11 @@ export function composePrompt(kind: ComposeKind, inputs: ComposeInputs): Compose
   return { ok: true, kind, text: note ? `${text}\n${note}` : text };
 }
 
-/** Reads a fact-baseline file's JSON into FactBaselineFacts, or says what is wrong. */
+/** Reads a fact-baseline file's JSON into FactBaselineFacts, or says what is wrong (naming the part). */
 export function readBaselineFacts(json: unknown): FactBaselineFacts | string {
   if (typeof json !== 'object' || json === null) return 'the facts file must hold a JSON object';
   const o = json as Record<string, unknown>;
-  if (typeof o.event !== 'string' || o.event.trim() === '') return 'facts file: "event" (what happened) is required';
+  if (typeof o.event !== 'string') return 'facts file: "event" (what happened) is required';
   if (!Array.isArray(o.facts) || o.facts.length === 0)
     return 'facts file: "facts" must be a non-empty array of {statement, source, at}';
   const facts: Fact[] = [];
@@ -145,12 +145,15 @@ export function readBaselineFacts(json: unknown): FactBaselineFacts | string {
   }
   const inv = o.invalidAssumptions ?? [];
   if (!Array.isArray(inv) || !inv.every((s) => typeof s === 'string'))
-    return 'facts file: "invalidAssumptions" must be an array of strings';
+    return 'facts file: "invalidAssumptions" must be an array of strings (["none"] when none is invalid)';
   let assignment: Assignment;
   const a = o.assignment as Record<string, unknown> | undefined;
   if (typeof o.assignment === 'string') assignment = { kind: 'task', step: o.assignment };
   else if (a && a.kind === 'task' && typeof a.step === 'string') assignment = { kind: 'task', step: a.step };
   else if (a && a.kind === 'standby' && typeof a.until === 'string') assignment = { kind: 'standby', until: a.until };
+  else if (a && a.kind === 'standby') assignment = { kind: 'standby', until: '' };
   else return 'facts file: "assignment" must be a step (string), {kind:"task", step} or {kind:"standby", until}';
-  return { event: o.event, facts, invalidAssumptions: inv as string[], assignment };
+  const baseline = { event: o.event, facts, invalidAssumptions: inv as string[], assignment };
+  const problem = factBaselineProblem(baseline);
+  return problem ? `facts file: ${problem}` : baseline;
 }

@@ -2,6 +2,8 @@
 //
 //   leave-alone      healthy, or no settled verdict yet (never act on a guess)
 //   answer           waiting: a pending permission or question needs a person (never aborted)
+//   read-report      idle (or hung) and the newest message holds a malformed completion report:
+//                    a person reads it; never woken over, never aborted
 //   harvest          idle (or hung) and the newest message carries a completion report
 //   wake             idle with an unfinished task (no report, no quota wall)
 //   abort-and-wake  hung: the generation stream is dead; abort, confirm idle, re-wake
@@ -14,6 +16,7 @@ import type {
   ActionDecision,
   CompletionReport,
   EpochMs,
+  MalformedReport,
   MessageSnapshot,
   ProviderListing,
   QuotaWall,
@@ -28,6 +31,7 @@ export interface ActionInput {
   verdict: VerdictResult;
   wall: QuotaWall | null;
   report: CompletionReport | null;
+  malformedReport?: MalformedReport | null;
   newest: MessageSnapshot | null;
   listing: ProviderListing;
   now: EpochMs;
@@ -72,7 +76,7 @@ export function chooseAction(input: ActionInput): ActionDecision {
     );
 
   // One precedence (health/precedence): quota wall, then report, then the verdict.
-  const head = headline({ verdict: verdict.verdict, quotaWall: wall, report });
+  const head = headline({ verdict: verdict.verdict, quotaWall: wall, report, malformedReport: input.malformedReport });
   if (head === 'quota-wall' && wall) {
     // While the wall holds, its provider counts as marked even if the listing does not say so
     // (for the choice only: an escalation reports the marks a source shows).
@@ -150,6 +154,11 @@ export function chooseAction(input: ActionInput): ActionDecision {
     );
   }
 
+  if (head === 'malformed-report' && input.malformedReport)
+    return decide(
+      'read-report',
+      `the newest message holds a line meant as a completion report that does not parse (${input.malformedReport.problem}): a person must read it; it is never woken over`,
+    );
   if (head === 'report' && report)
     return decide('harvest', `completion report present (status=${report.status}): harvest it`);
   if (verdict.verdict === 'hung')

@@ -1,7 +1,7 @@
 // Everything decided about one session from its samples (oldest first) and the provider listing:
 // the verdict of the last pair, the quota wall, the completion report and the action.
 import type { EpochMs, ProviderListing, SessionAssessment, SessionSample, SessionSnapshot } from '../model';
-import { reportOf } from '../report/parse';
+import { isMalformed, readReportOf } from '../report/parse';
 import { chooseAction } from './action';
 import type { ProviderScope } from './provider-choice';
 import { detectQuotaWall } from './quota-wall';
@@ -36,11 +36,14 @@ export function assessSession(
     retryWaitMs: options.retryWaitMs,
   });
   const wall = detectQuotaWall(latest, verdict, listing, { retryWaitMs: options.retryWaitMs });
-  const report = reportOf(latest.newest);
+  const reading = readReportOf(latest.newest);
+  const report = reading && !isMalformed(reading) ? reading : null;
+  const malformedReport = isMalformed(reading) ? reading : null;
   const decision = chooseAction({
     verdict,
     wall,
     report,
+    malformedReport,
     newest: latest.newest,
     listing,
     now: options.now,
@@ -57,6 +60,7 @@ export function assessSession(
     samples: options.sampleCount ?? samples.length,
     quotaWall: wall,
     report,
+    malformedReport,
     decision,
     waiting: latest.waiting ?? null,
     parentId: latest.session.parentId ?? null,

@@ -13,6 +13,7 @@ import { fleetCost, overBudget, rollUpCosts, type FleetCost } from '../cost/roll
 import type {
   CompletionReport,
   Dialect,
+  MalformedReport,
   EpochMs,
   FailureCategory,
   ProviderListing,
@@ -43,7 +44,8 @@ export interface StatusSession {
     observed: WallObserved;
     abortFirst: boolean;
   };
-  report: CompletionReport | null;
+  /** The completion report, or a line meant as one that does not parse ({"malformed": true, "raw", "problem", ...}). */
+  report: CompletionReport | MalformedReport | null;
   settled: boolean;
   basis: string;
   actionBasis: string;
@@ -111,7 +113,7 @@ export function statusSession(a: SessionAssessment): StatusSession {
           abortFirst: w.abortFirst,
         }
       : null,
-    report: a.report,
+    report: a.report ?? a.malformedReport ?? null,
     settled: a.settled,
     basis: a.verdictBasis,
     actionBasis: a.decision.basis,

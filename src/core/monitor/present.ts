@@ -18,6 +18,7 @@ const LOOKS: Record<Badge, BadgeLook> = {
   hung: { icon: 'error', color: 'testing.iconFailed', label: 'hung' },
   waiting: { icon: 'bell', color: 'charts.orange', label: 'waiting for you (permission or question)' },
   'quota-wall': { icon: 'circle-slash', color: 'charts.orange', label: 'quota wall' },
+  'malformed-report': { icon: 'question', color: 'charts.red', label: 'malformed report: read it' },
   'report-done': { icon: 'check-all', color: 'charts.blue', label: 'report: done' },
   'report-blocked': { icon: 'warning', color: 'charts.purple', label: 'report: blocked' },
   'report-handoff': { icon: 'arrow-swap', color: 'charts.blue', label: 'report: handoff' },
@@ -114,6 +115,7 @@ export function describeRow(row: SessionRow, now: number): string {
   }
   if (row.retrying) parts.push(row.retrying);
   if (row.report && !row.quotaWall) parts.push(`${row.report.ticket} ${row.report.status}`);
+  if (row.malformedReport && !row.quotaWall) parts.push(`malformed report (${row.malformedReport.problem}): read it`);
   if (row.waiting) parts.push(oneLine(row.waiting.title, 80));
   if (row.todos && row.todos.total > 0) parts.push(`${row.todos.done}/${row.todos.total} todos`);
   if (row.pending && row.badge === 'unknown' && !row.unreadable) parts.push(row.pending);
@@ -208,6 +210,13 @@ export function tooltipMarkdown(row: SessionRow, now: number): string {
     lines.push(
       '',
       `Completion report: ticket ${escapeMarkdown(r.ticket)}, status **${r.status}**${pr}${reason}${summary}`,
+    );
+  }
+  if (row.malformedReport) {
+    const m = row.malformedReport;
+    lines.push(
+      '',
+      `Malformed completion report (${escapeMarkdown(m.problem)}): a person must read it; it is never woken over.  \n${escapeMarkdown(oneLine(m.raw, 500))}`,
     );
   }
   return lines.join('\n');

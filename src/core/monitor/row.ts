@@ -4,6 +4,7 @@ import type {
   Action,
   CompletionReport,
   EpochMs,
+  MalformedReport,
   FailureCategory,
   QuestionItem,
   SessionAssessment,
@@ -21,6 +22,8 @@ export type Badge =
   | 'hung'
   | 'waiting'
   | 'quota-wall'
+  /** A line meant as a completion report that does not parse: a person must read it. */
+  | 'malformed-report'
   | 'report-done'
   | 'report-blocked'
   | 'report-handoff';
@@ -81,6 +84,8 @@ export interface SessionRow {
   model: string | null;
   quotaWall: QuotaWallView | null;
   report: CompletionReport | null;
+  /** A line meant as a completion report that does not parse (badge malformed-report). */
+  malformedReport?: MalformedReport | null;
   /** Failure text of the newest message (plain text from the server, never markup). */
   failureText: string | null;
   /** Newest message text (for "open report"); not shown in the tree. */
@@ -106,6 +111,7 @@ export function needsAttention(row: SessionRow): boolean {
     case 'hung':
     case 'waiting':
     case 'quota-wall':
+    case 'malformed-report':
     case 'report-done':
     case 'report-blocked':
     case 'report-handoff':

@@ -105,6 +105,7 @@ export function toRow({
         }
       : null,
     report: a.report,
+    malformedReport: a.malformedReport ?? null,
     failureText: latest.newest?.failure?.text ?? null,
     newestText: latest.newest?.text ?? null,
     evidence: { earlier: baseline ? evidence(baseline) : null, latest: evidence(latest) },

@@ -6,7 +6,15 @@ export {
   uncommittedFilesSection,
   type ReportProtocol,
 } from './clauses';
-export { composeFactBaseline, type Assignment, type Fact, type FactBaselineInput } from './fact-baseline';
+export {
+  composeFactBaseline,
+  factBaselineProblem,
+  NO_INVALID_ASSUMPTION,
+  type Assignment,
+  type Fact,
+  type FactBaselineInput,
+  type FactBaselineParts,
+} from './fact-baseline';
 export { composeWakePrompt, type WakeInput, type WakeReason } from './wake';
 export { composeQuotaWallWakePrompt, type QuotaWakeInput } from './quota-wake';
 export { composeDispatchPrompt } from './dispatch';

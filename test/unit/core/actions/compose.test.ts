@@ -143,6 +143,7 @@ describe('composePrompt', () => {
         readBaselineFacts({
           event: 'e',
           facts: [{ statement: 's', source: 'x', at: 1 }],
+          invalidAssumptions: ['none'],
           assignment: { kind: 'standby', until: 'noon' },
         }) as { assignment: unknown }
       ).assignment,

@@ -1,0 +1,72 @@
+// From outside, against the spec-dialect server: what a worker's completion report and a failed
+// turn's error part count as (`status --json`).
+import assert from 'node:assert/strict';
+import { startSpecServer, type SpecServer } from '../support/spec-server';
+import { assertDocumentShape, status, statusArgs } from './helpers';
+
+describe('status: reports and tail probe read strictly (spec-dialect server)', function () {
+  let server: SpecServer;
+  beforeEach(async () => {
+    server = await startSpecServer();
+  });
+  afterEach(async () => {
+    await server.stop();
+  });
+
+  it('reports in any key order, code examples, malformed reports; error parts without a spec reason', async () => {
+    server.setProviders([{ id: 'anthropic' }, { id: 'openai' }], ['anthropic', 'openai']);
+    const d = server.directory('/work/project');
+    const idle = (text: string) => {
+      const id = d.addSession({ state: 'idle', progress: { stepCount: 3, lastStepAt: Date.now() - 3_600_000 } });
+      d.addMessage(id, { text });
+      return id;
+    };
+    const anyOrder = idle('status=done ticket=T-1 pr=#5 summary=fixed the status=blocked bug');
+    const fenced = idle('I will end with:\n```\nticket=T-2 status=done summary="x"\n```\nStill working on step 2.');
+    const malformed = idle('Finished.\nticket=T-3 status=finished summary=all green');
+    const errorPart = (error: { text: string; reason?: string; provider?: string }) => {
+      const id = d.addSession({ state: 'idle', progress: { stepCount: 3, lastStepAt: Date.now() - 3_600_000 } });
+      d.addMessage(id, { error });
+      return id;
+    };
+    const sandbox = errorPart({ text: 'sandbox frozen', reason: 'sandbox_freeze', provider: 'anthropic' });
+    const textOnly = errorPart({ text: 'Rate limited (HTTP 429)', provider: 'anthropic' });
+
+    const run = await status(statusArgs(server.url, '/work/project'));
+    assert.equal(run.code, 0, run.stderr);
+    assertDocumentShape(run.doc!);
+    const s = (id: string) => run.session(id);
+
+    assert.equal(s(anyOrder).action, 'harvest');
+    assert.deepEqual(s(anyOrder).report, {
+      ticket: 'T-1',
+      label: null,
+      status: 'done',
+      pr: '#5',
+      summary: 'fixed the status=blocked bug',
+      reason: null,
+    });
+
+    assert.equal(s(fenced).report, null, 'a report quoted in a code block is an example');
+    assert.equal(s(fenced).action, 'wake');
+
+    assert.equal(s(malformed).action, 'read-report');
+    assert.equal(s(malformed).headline, 'malformed-report');
+    assert.deepEqual(s(malformed).report, {
+      malformed: true,
+      raw: 'ticket=T-3 status=finished summary=all green',
+      problem: 'status "finished" is not done, blocked or handoff',
+      ticket: 'T-3',
+      label: null,
+      status: 'finished',
+      pr: null,
+      summary: 'all green',
+      reason: null,
+    });
+
+    for (const id of [sandbox, textOnly]) {
+      assert.equal(s(id).quotaWall, null, 'no wall without a spec reason');
+      assert.equal(s(id).action, 'wake');
+    }
+  });
+});
