@@ -72,7 +72,11 @@ describe('malformed completion report: a person reads it', () => {
     const { row } = idleWith('ticket=T-1 status=finished summary=all green');
     const policy = new AutomaticPolicy(() => T0);
     assert.equal(
-      policy.decide(row, { abortHung: true, wakeIdle: true, recoverQuotaWalls: true }, { trusted: true, busy: false }),
+      policy.decide(
+        row,
+        { abortHung: true, wakeIdle: true, recoverQuotaWalls: true, abortOverBudget: true },
+        { trusted: true, busy: false },
+      ),
       null,
     );
   });
