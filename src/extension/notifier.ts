@@ -2,6 +2,7 @@
 // completion report, with the matching action as a button; at most one per session per
 // transition (the monitor signals each badge change once). Transitions arriving together (many
 // sessions turning hung in one round) are grouped: one notification per kind, not one each.
+import { formatUsd } from '../core/cost/rollup';
 import * as vscode from 'vscode';
 import type { SessionMonitor, Transition } from '../core/monitor/sessionMonitor';
 import { Coalesce } from '../core/timing';
@@ -58,6 +59,8 @@ export class Notifier implements vscode.Disposable {
       'quota-wall': 'hit a quota wall',
       report: 'delivered completion reports',
       waiting: 'are waiting for you',
+      'budget-80': 'reached 80 % of their budget',
+      'budget-100': 'reached their budget',
     };
     const text = `${group.length} sessions ${what[group[0].kind] ?? `changed (${group[0].kind})`}: ${list}.`;
     const show = 'Show Sessions';
@@ -96,6 +99,12 @@ export class Notifier implements vscode.Disposable {
         await vscode.commands.executeCommand('sessionOps.openReport', t.row);
         return;
       }
+    } else if (t.kind === 'budget-80' || t.kind === 'budget-100') {
+      choice = await vscode.window.showWarningMessage(
+        `Session "${name}" ${t.kind === 'budget-100' ? 'reached its budget' : 'reached 80 % of its budget'}: ${budgetText(t.row)}.`,
+        show,
+        'Copy ID',
+      );
     } else {
       const asked = t.row.waiting?.title;
       choice = await vscode.window.showWarningMessage(
@@ -111,4 +120,9 @@ export class Notifier implements vscode.Disposable {
     this.grouping.cancel();
     this.off();
   }
+}
+
+/** "$0.8000 of $1.0000". */
+function budgetText(row: Transition['row']): string {
+  return row.cost ? formatUsd(row.cost.usd) : 'cost unknown';
 }

@@ -7,6 +7,8 @@ import type { SampleRound } from '../backend';
 import { assessSession, listedIds, unreadableAssessment, type AssessOptions, type SampleHistory } from '../health';
 import { directorySessionKey } from '../ids';
 import type { ProviderListing, SessionSample, TodoProgress } from '../model';
+import { budgetLevel, type BudgetLevels } from '../cost/budget';
+import { rollUpCosts } from '../cost/rollup';
 import { orderByParent, type Badge, type SessionRow } from './row';
 import { sameRow } from './same-row';
 import { toRow } from './to-row';
@@ -18,6 +20,9 @@ export interface DirectoryRowsContext {
   assess: AssessOptions;
   /** The badge last shown per session (directory + id): transitions are changes of it. */
   badges: Map<string, Badge>;
+  /** A budget per session in US dollars (0: none) and the levels told per session (directory + id). */
+  budgetUsd: number;
+  budgets: BudgetLevels;
   /** Todo progress per session (directory + id). */
   todos: Map<string, TodoProgress | null>;
   /** Reads the todo list of a session seen for the first time (null: the backend keeps none). */
@@ -79,10 +84,27 @@ export function updateDirectoryRows(
       }),
     );
   }
+  // Each row's cost with its sub-agents' (those of this round, else as last built) and its budget level.
+  const latestRows = new Map(dirState.rows.map((r) => [r.id, r]));
+  for (const r of built) latestRows.set(r.id, r);
+  const rolled = rollUpCosts(
+    [...latestRows.values()].map((r) => ({
+      id: r.id,
+      parentId: r.parentId ?? null,
+      cost: r.assessment?.cost ?? null,
+      provider: null,
+    })),
+  );
+  for (const row of built) {
+    row.cost = rolled.get(row.id) ?? null;
+    row.budgetLevel = budgetLevel(row.cost, ctx.budgetUsd);
+  }
   for (const row of built) {
     const id = row.id;
     seen.add(id);
     const hkey = directorySessionKey(directory, id);
+    for (const level of ctx.budgets.reach(hkey, row.budgetLevel ?? 0))
+      ctx.onTransition({ kind: level === 100 ? 'budget-100' : 'budget-80', row });
     if (ctx.readTodos && !ctx.todos.has(hkey)) ctx.readTodos(id);
     row.todos = ctx.todos.get(hkey) ?? null;
     const prev = before.get(id);
@@ -121,6 +143,7 @@ export function updateDirectoryRows(
     for (const id of before.keys()) {
       if (seen.has(id)) continue;
       ctx.badges.delete(directorySessionKey(directory, id));
+      ctx.budgets.forget(directorySessionKey(directory, id));
       ctx.todos.delete(directorySessionKey(directory, id));
     }
     setChanged = rows.length !== before.size || rows.some((r) => !before.has(r.id));

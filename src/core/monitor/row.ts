@@ -8,11 +8,13 @@ import type {
   FailureCategory,
   QuestionItem,
   SessionAssessment,
+  SessionCost,
   SessionState,
   TodoProgress,
   Verdict,
   WallObserved,
 } from '../model';
+import type { BudgetLevel } from '../cost/budget';
 
 /** The health badge: the verdict, or what overrides it (a quota wall, a report), or unknown. */
 export type Badge =
@@ -101,12 +103,17 @@ export interface SessionRow {
   retrying?: string | null;
   /** Why the newest message could not be read this round (badge unknown), or null. */
   unreadable?: string | null;
+  /** The session's cost with its sub-agents' (null: not reported by this backend). */
+  cost?: SessionCost | null;
+  /** The share of budget.sessionUsd the cost reached: 0, 80 or 100 (%). */
+  budgetLevel?: BudgetLevel;
   /** The assessment the row was built from (the `status --json` document of the daemon's /api/status); not compared. */
   assessment?: SessionAssessment;
 }
 
-/** Sessions that need a person: hung, waiting for an answer, quota wall, idle with unfinished work, a fresh report. */
+/** Sessions that need a person: hung, waiting for an answer, quota wall, idle with unfinished work, a fresh report, over budget. */
 export function needsAttention(row: SessionRow): boolean {
+  if (row.budgetLevel === 100) return true;
   switch (row.badge) {
     case 'hung':
     case 'waiting':

@@ -1,6 +1,7 @@
 // What the session monitor keeps per backend (a runtime): its state for the views, its client, the
 // sample history per directory, its quota marks, schedule, event streams and nudges. A runtime
 // replaced by setBackends/resetClient is closed: nothing awaited for it may touch it afterwards.
+import { BudgetLevels } from '../cost/budget';
 import { QuotaMarkBook, type ActivityCounter, type BackendClient } from '../backend';
 import type { BackendConfig } from '../config/backends';
 import { joinKey } from '../ids';
@@ -19,6 +20,8 @@ export interface BackendRuntime {
   /** Set when the runtime was replaced or the monitor disposed: late work must not touch it. */
   closed: boolean;
   badges: Map<string, Badge>;
+  /** Budget levels told per session (directory + id). */
+  budgets: BudgetLevels;
   events: AbortController | null;
   /** Per directory: a pending nudge and what it re-samples (null: the whole directory). */
   nudges: Map<string, { timer: ReturnType<typeof setTimeout>; sessions: Set<string> | null }>;
@@ -67,6 +70,7 @@ export function newRuntime(
     marks: marks ?? new QuotaMarkBook(now, { maxAgeMs: markMaxAgeMs }),
     closed: false,
     badges: new Map(),
+    budgets: new BudgetLevels(),
     events: null,
     nudges: new Map(),
     inFlight: new Map(),

@@ -378,6 +378,8 @@ export class SessionMonitor {
         toolCeilingMs: this.options.toolCeilingMs,
       },
       badges: rt.badges,
+      budgetUsd: this.options.budgetUsd ?? 0,
+      budgets: rt.budgets,
       todos: rt.todos,
       readTodos: client?.capabilities?.todos ? (id) => this.readTodos(rt, client, directory, id) : null,
       onTransition: (t) => {

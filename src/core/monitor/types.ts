@@ -17,7 +17,7 @@ export interface MonitorCredentials {
  * optional fall back to the model's defaults. `providers` absent or null: any connected provider.
  */
 export type MonitorSettingOptions = Pick<MonitorSettings, 'spacingMs' | 'resetWithinReachMs' | 'useEventStream'> &
-  Partial<Pick<MonitorSettings, 'retryWaitMs' | 'markMaxAgeMs' | 'toolCeilingMs'>> & {
+  Partial<Pick<MonitorSettings, 'retryWaitMs' | 'markMaxAgeMs' | 'toolCeilingMs' | 'budgetUsd'>> & {
     providers?: MonitorSettings['providers'] | null;
   };
 
@@ -62,8 +62,11 @@ export interface BackendState {
   lastRoundAt: EpochMs | null;
 }
 
-/** `waiting`: a session turned to wait for a person (a new permission or question): notify once. */
-export type TransitionKind = 'hung' | 'waiting' | 'quota-wall' | 'report';
+/**
+ * `waiting`: a session turned to wait for a person (a new permission or question): notify once.
+ * `budget-80`, `budget-100`: a session's cost reached 80 % / 100 % of budget.sessionUsd (once each).
+ */
+export type TransitionKind = 'hung' | 'waiting' | 'quota-wall' | 'report' | 'budget-80' | 'budget-100';
 
 export interface Transition {
   kind: TransitionKind;

@@ -4,13 +4,15 @@
 // (a verdict is identified by the session, the verdict, the action and the newest message id it
 // was read on: after an action the newest message moves, so only a new verdict can act again);
 // and at most `maxPerHour` automatic actions per session, so a session that falls back at once
-// cannot loop. Pure: the extension runs what this returns.
+// cannot loop. A session whose cost reached budget.sessionUsd (row.budgetLevel 100) is only ever
+// aborted, with `abortOverBudget` on, while it generates on a settled verdict that is not waiting
+// for a person; automatic mode never wakes or recovers it. Pure: the extension runs what this returns.
 import type { EpochMs } from '../model';
 import type { AutomaticSwitches } from '../settings/operator-settings';
 import type { SessionRow } from '../monitor/row';
 import { verdictKey } from '../ids';
 
-export type AutomaticAction = 'abort-and-wake' | 'wake' | 'recover';
+export type AutomaticAction = 'abort' | 'abort-and-wake' | 'wake' | 'recover';
 
 export const MAX_AUTOMATIC_PER_HOUR = 3;
 
@@ -35,6 +37,8 @@ export class AutomaticPolicy {
     if (this.acted.has(verdictKey(row))) return null;
     const recent = (this.history.get(row.key) ?? []).filter((t) => this.now() - t < 3_600_000);
     if (recent.length >= this.maxPerHour) return null;
+    if (row.budgetLevel === 100)
+      return settings.abortOverBudget && row.state === 'generating' && row.verdict !== 'waiting' ? 'abort' : null;
     if (row.action === 'abort-and-wake' && row.verdict === 'hung') return settings.abortHung ? 'abort-and-wake' : null;
     if (row.action === 'recover') {
       // A wall on a session that still generates needs an abort first: only with abortHung.
@@ -74,6 +78,6 @@ export class AutomaticPolicy {
 
   /** Whether any automatic action is on (the monitor then samples even with the views hidden). */
   static armed(settings: AutomaticSwitches): boolean {
-    return settings.abortHung || settings.wakeIdle || settings.recoverQuotaWalls;
+    return settings.abortHung || settings.wakeIdle || settings.recoverQuotaWalls || settings.abortOverBudget;
   }
 }

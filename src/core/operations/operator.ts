@@ -511,13 +511,15 @@ export class Operator {
       this.persist();
       this.o.log(
         'info',
-        `automatic ${action} on ${row.id} (${row.directory}): verdict ${row.verdict}, action ${row.action}`,
+        `automatic ${action} on ${row.id} (${row.directory}): verdict ${row.verdict}, action ${row.action}${action === 'abort' ? `, over budget (${row.cost ? row.cost.usd : '?'} USD)` : ''}`,
       );
       for (const l of this.automaticListeners) l(action, row);
       const run =
         action === 'recover'
           ? this.recover(row, { automatic: true })
-          : this.wake(row, { abortFirst: action === 'abort-and-wake', automatic: true });
+          : action === 'abort'
+            ? this.abort(row, { automatic: true })
+            : this.wake(row, { abortFirst: action === 'abort-and-wake', automatic: true });
       run.catch((err) => this.o.log('error', `automatic ${action} on ${row.id}: ${describeError(err)}`));
     }
   }

@@ -171,6 +171,8 @@ export interface MonitorSettings {
   /** Which providers recovery may choose (recovery.providers; see ProviderScope). */
   providers: readonly string[];
   useEventStream: boolean;
+  /** A budget per session in US dollars; 0: none (budget.sessionUsd). */
+  budgetUsd: number;
 }
 
 const MINUTE_MS = 60_000;
@@ -184,6 +186,7 @@ export function monitorSettings(s: OperatorSettings): MonitorSettings {
     toolCeilingMs: Math.round(s.toolCeilingMinutes * MINUTE_MS),
     providers: s['recovery.providers'],
     useEventStream: s.useEventStream,
+    budgetUsd: s['budget.sessionUsd'],
   };
 }
 

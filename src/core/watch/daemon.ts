@@ -187,6 +187,18 @@ export class WatchDaemon {
       processMetrics: options.processMetrics,
     });
     this.monitor.onDidChange(() => this.logVerdictChanges());
+    // A session's cost reaching 80 % and 100 % of budget.sessionUsd: logged once each.
+    this.monitor.onTransition((t) => {
+      if (t.kind !== 'budget-80' && t.kind !== 'budget-100') return;
+      this.log('warn', 'budget', {
+        backend: this.backendName(t.row.backendKey),
+        directory: t.row.directory,
+        session: t.row.id,
+        level: t.kind === 'budget-100' ? 100 : 80,
+        usd: t.row.cost?.usd ?? null,
+        budgetUsd: this.loaded.config.operator['budget.sessionUsd'],
+      });
+    });
     // The editor's operator: the automatic policy, its safety rules, the per-session lock of the
     // state directory around every POST, scheduled retries and automatic memory persisted.
     this.operator = new Operator({

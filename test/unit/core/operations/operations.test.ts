@@ -92,3 +92,38 @@ describe('core/operations/automatic', () => {
     assert.equal(p.decide(r3, ALL, ok), 'wake');
   });
 });
+
+describe('core/operations/automatic: over budget', () => {
+  const cost = { usd: 1.2, tokens: { input: 1, output: 1, reasoning: 0, cacheRead: 0, cacheWrite: 0 }, messages: null };
+  const over = (o: Partial<SessionRow> = {}) =>
+    row({
+      verdict: 'healthy',
+      action: 'leave-alone',
+      state: 'generating',
+      badge: 'healthy',
+      cost,
+      budgetLevel: 100,
+      ...o,
+    });
+
+  it('aborts a generating session past its budget only with abortOverBudget, on a settled verdict, never twice', () => {
+    const p = new AutomaticPolicy(() => 0);
+    assert.equal(p.decide(over(), { ...ALL, abortOverBudget: false }, ok), null);
+    assert.equal(p.decide(over({ verdict: null, action: null }), ALL, ok), null, 'never on one snapshot');
+    assert.equal(p.decide(over({ verdict: 'waiting', action: 'answer', badge: 'waiting' }), ALL, ok), null);
+    assert.equal(p.decide(over({ state: 'idle', verdict: 'idle', action: 'wake' }), ALL, ok), null, 'never woken');
+    assert.equal(p.decide(over({ budgetLevel: 80 }), { ...NONE, abortOverBudget: true }, ok), null);
+    const r = over();
+    assert.equal(p.decide(r, { ...NONE, abortOverBudget: true }, ok), 'abort');
+    p.record(r);
+    assert.equal(p.decide(r, { ...NONE, abortOverBudget: true }, ok), null, 'never twice on one verdict');
+    assert.equal(AutomaticPolicy.armed({ ...NONE, abortOverBudget: true }), true);
+  });
+
+  it('a hung session past its budget is aborted, not aborted and woken', () => {
+    const p = new AutomaticPolicy(() => 0);
+    const hung = over({ verdict: 'hung', action: 'abort-and-wake', badge: 'hung' });
+    assert.equal(p.decide(hung, ALL, ok), 'abort');
+    assert.equal(p.decide(hung, { ...ALL, abortOverBudget: false }, ok), null);
+  });
+});
