@@ -66,6 +66,7 @@ describe('operator settings model', () => {
       toolCeilingMs: 30 * 60_000,
       providers: [],
       useEventStream: true,
+      budgetUsd: 0,
     });
     const s = { ...operatorDefaults(), 'quotaWall.retryWaitMinutes': 0.5, sampleSpacingSeconds: 30 };
     assert.equal(monitorSettings(s).retryWaitMs, 30_000);
