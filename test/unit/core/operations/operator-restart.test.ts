@@ -78,8 +78,9 @@ describe('operator restart: planned work survives (src/core/operations/operator.
     for (const l of listeners) l({ structural: [], rows } as unknown as MonitorChange);
   };
   /** An operator as an editor window or the daemon starts it: over the state directory. */
-  function start(automatic = false): Operator {
+  function start(automatic = false, orchestrator: string | null = null): Operator {
     const op = new Operator({
+      authority: () => ({ orchestrator, ticket: null }),
       monitor,
       settings: { ...operatorDefaults(), resetWithinReachMinutes: 120, 'automatic.wakeIdle': automatic },
       log: (level, m) => logs.push(`${level}: ${m}`),
@@ -236,5 +237,36 @@ describe('operator restart: planned work survives (src/core/operations/operator.
     assert.deepEqual(started, [], 'never twice on one verdict, even after a restart');
     assert.equal(server.prompts.length, promptsBefore);
     assert.equal(second.reports.markSeen(idle), false, 'the report was seen before the restart');
+  });
+
+  it('automatic mode leaves alone a worker whose assignment names another orchestrator (authority rule 1)', async () => {
+    server.setProviders(PROVIDERS, ['anthropic', 'openai']);
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'idle', title: 'their worker' });
+    const assignment = 'Port the lexer; report to orchestrator ses_other';
+    const newestId = d.addMessage(id, { role: 'user', text: assignment });
+    rows = [
+      row(id, {
+        badge: 'idle',
+        action: 'wake',
+        quotaWall: null,
+        failureText: null,
+        newestText: assignment,
+        evidence: {
+          earlier: null,
+          latest: { at: 0, state: 'idle', stepCount: null, lastStepAt: null, newestId, newestRole: 'user' },
+        },
+      }),
+    ];
+    const op = start(true, 'ses_mine');
+    const started: string[] = [];
+    op.onDidStartAutomatic((action) => started.push(action));
+    await op.restored;
+    changed();
+    changed();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual(started, []);
+    assert.equal(server.prompts.length, 0);
+    assert.equal(logs.filter((l) => /names orchestrator ses_other, not ses_mine/.test(l)).length, 1, 'logged once');
   });
 });
