@@ -67,7 +67,8 @@ export interface FaultServer {
   dialect: FaultDialect;
   requests: FaultRequest[];
   sessionIds: string[];
-  setFault(endpoint: FaultEndpoint, fault: FaultKind | null): void;
+  /** `sessionId`: only that session's requests to the endpoint get the fault (default: all). */
+  setFault(endpoint: FaultEndpoint, fault: FaultKind | null, sessionId?: string): void;
   clearFaults(): void;
   /** Bytes written by huge bodies (to see that the client stopped reading). */
   hugeBytesSent: number;
@@ -108,6 +109,7 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
   const apiKey = options.apiKey ?? 'sk-fault-server-SECRET-0123456789';
   const sessionIds = Array.from({ length: options.sessions ?? 2 }, (_, i) => `ses_${String(i + 1).padStart(4, '0')}`);
   const faults = new Map<FaultEndpoint, FaultKind>();
+  const faultSession = new Map<FaultEndpoint, string>();
   const requests: FaultRequest[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<ReturnType<typeof setInterval>>();
@@ -283,7 +285,9 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
     const url = new URL(req.url ?? '/', 'http://x');
     const method = req.method ?? 'GET';
     const endpoint = endpointOf(method, url.pathname);
-    const fault = endpoint ? (faults.get(endpoint) ?? null) : null;
+    const only = endpoint ? faultSession.get(endpoint) : undefined;
+    const scoped = only === undefined || url.pathname.includes(`/session/${only}/`);
+    const fault = endpoint && scoped ? (faults.get(endpoint) ?? null) : null;
     const auth = req.headers.authorization;
     requests.push({
       method,
@@ -387,12 +391,15 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
     dialect,
     requests,
     sessionIds,
-    setFault(endpoint, fault) {
+    setFault(endpoint, fault, sessionId) {
       if (fault === null) faults.delete(endpoint);
       else faults.set(endpoint, fault);
+      if (fault !== null && sessionId !== undefined) faultSession.set(endpoint, sessionId);
+      else faultSession.delete(endpoint);
     },
     clearFaults() {
       faults.clear();
+      faultSession.clear();
     },
     get hugeBytesSent() {
       return server.hugeBytesSent;

@@ -26,15 +26,17 @@ export class SampleHistory {
   private readonly bySession = new Map<string, SessionSample[]>();
   private readonly counts = new Map<string, number>();
   readonly minSpacingMs: number;
-  /** The oldest a baseline may be: twice the configured spacing (never under the minimum). */
-  readonly maxBaselineAgeMs: number;
-  private readonly keepMs: number;
+  /** The oldest a baseline may be: twice the configured spacing (never under the minimum), widened by a slow round. */
+  maxBaselineAgeMs: number;
+  private keepMs: number;
+  private readonly baseBaselineAgeMs: number;
   private readonly stepMs: number;
   private readonly verdictOptions: VerdictOptions;
 
   constructor(options: SampleHistoryOptions) {
     this.minSpacingMs = options.minSpacingMs ?? MIN_SPACING_MS;
     this.maxBaselineAgeMs = Math.max(2 * options.spacingMs, this.minSpacingMs);
+    this.baseBaselineAgeMs = this.maxBaselineAgeMs;
     this.keepMs = Math.max(options.keepMs ?? 0, this.maxBaselineAgeMs);
     // Younger samples are kept one per step (the oldest): a baseline found among them is at most
     // one step older than the best one, and still inside the window (a quarter of its width).
@@ -44,6 +46,18 @@ export class SampleHistory {
       toolCeilingMs: options.toolCeilingMs,
       retryWaitMs: options.retryWaitMs,
     };
+  }
+
+  /**
+   * A round that took `roundMs` (a read ran to its deadline) spaces the next samples that much
+   * further apart than the spacing: the baseline window (and what is kept) widens by it, so the
+   * other sessions still settle on two samples.
+   */
+  widenForRound(roundMs: number): void {
+    const age = this.baseBaselineAgeMs + Math.max(0, roundMs);
+    if (age <= this.maxBaselineAgeMs) return;
+    this.maxBaselineAgeMs = age;
+    this.keepMs = Math.max(this.keepMs, age);
   }
 
   /** Adds samples (any sessions); each session's list stays ordered by time. */

@@ -34,6 +34,8 @@ export interface SettledSamplesOptions {
   /** Recording walls: a rate-limit retry waiting at least this long is a wall (default 2 min). */
   retryWaitMs?: number;
   toolCeilingMs?: number;
+  /** The clock that times each round (default Date.now). */
+  now?: () => EpochMs;
   /** Read the event stream between samples when the backend has one. Default true. */
   events?: boolean;
   signal?: AbortSignal;
@@ -69,14 +71,18 @@ export async function collectSettledSamples(
   options.signal?.addEventListener('abort', onAbort, { once: true });
   let reader: Promise<unknown> | null = null;
   const rounds: SampleRound[] = [];
+  const now = options.now ?? Date.now;
   const sample = async (): Promise<SampleRound> => {
     const narrow = options.narrow && options.sessionIds ? new Set(options.sessionIds) : undefined;
+    const started = now();
     const round = (await sampleDirectoryOnce(client, directory, history, {
       activity,
       sessionIds: narrow,
       signal: options.signal,
       retryWaitMs: options.retryWaitMs,
     }))!;
+    // One read held to its deadline does not push the next samples out of the baseline window.
+    history.widenForRound(now() - started);
     rounds.push(round);
     return round;
   };
