@@ -1,6 +1,7 @@
 // The four parts of a fact baseline, asked one input box at a time.
 import * as vscode from 'vscode';
 import type { FactBaselineFacts } from '../../../core/actions';
+import { factBaselineProblem } from '../../../core/prompt/fact-baseline';
 
 /** Fact baseline (spec Endpoints rule 4): the event, numbered facts with sources and times, invalid assumptions, one assignment. */
 export async function askFacts(): Promise<FactBaselineFacts | undefined> {
@@ -32,7 +33,7 @@ export async function askFacts(): Promise<FactBaselineFacts | undefined> {
   }
   if (facts.length === 0) throw new Error('a fact baseline needs at least one fact');
   const invalid = await vscode.window.showInputBox({
-    title: 'Fact baseline 3/4: standing assumptions now invalid (separate with ;)',
+    title: 'Fact baseline 3/4: standing assumptions now invalid (separate with ;), or none',
     ignoreFocusOut: true,
   });
   if (invalid === undefined) return undefined;
@@ -41,15 +42,23 @@ export async function askFacts(): Promise<FactBaselineFacts | undefined> {
     ignoreFocusOut: true,
   });
   if (step === undefined) return undefined;
-  return {
+  const until = step.trim()
+    ? ''
+    : await vscode.window.showInputBox({
+        title: 'Fact baseline 4/4: standby until (a time, or what ends it)',
+        ignoreFocusOut: true,
+      });
+  if (until === undefined) return undefined;
+  const baseline: FactBaselineFacts = {
     event,
     facts,
     invalidAssumptions: invalid
       .split(';')
       .map((s) => s.trim())
       .filter(Boolean),
-    assignment: step.trim()
-      ? { kind: 'task', step: step.trim() }
-      : { kind: 'standby', until: 'the orchestrator sends the next assignment' },
+    assignment: step.trim() ? { kind: 'task', step: step.trim() } : { kind: 'standby', until: until.trim() },
   };
+  const problem = factBaselineProblem({ ...baseline, invalidAssumptions: baseline.invalidAssumptions ?? [] });
+  if (problem) throw new Error(`Fact baseline refused, ${problem}`);
+  return baseline;
 }
