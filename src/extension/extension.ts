@@ -108,6 +108,7 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
   const applyConfiguration = () => {
     monitor.updateOptions(configuration.monitorSettings());
     operator.updateSettings(configuration.operatorSettings());
+    sessions.setShowCost(configuration.operatorSettings().showCost);
     monitor.setBackends(configuration.backends());
     statusBar.update();
     updateActivity();
@@ -119,6 +120,7 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
     passwords.onDidChange((backendKey) => monitor.resetClient(backendKey)),
   );
   monitor.setBackends(configuration.backends());
+  sessions.setShowCost(configuration.operatorSettings().showCost);
   updateActivity();
 
   registerCommands(context, commands);

@@ -1,6 +1,7 @@
 // How a session row reads in the tree: icon and colour per badge, a one-line description, a
 // plain-markdown tooltip with the verdict's evidence, and composable contextValue flags. Pure:
 // the extension turns these strings into ThemeIcon / ThemeColor / MarkdownString.
+import { costTooltipLine, rowCostText } from '../cost/present';
 import { type Badge, type SampleEvidence, type SessionRow } from './row';
 
 export interface BadgeLook {
@@ -97,7 +98,7 @@ export function localTime(at: number): string {
  * times are coarse (agoCoarse/untilCoarse) so that the text, which decides whether the tree
  * refreshes a row, does not change every round; the tooltip has them exact.
  */
-export function describeRow(row: SessionRow, now: number): string {
+export function describeRow(row: SessionRow, now: number, options: { showCost?: boolean } = {}): string {
   const parts: string[] = [];
   if (row.unreadable) parts.push(`unknown: ${row.unreadable}`);
   if (row.stepCount !== null) parts.push(`step ${row.stepCount}`);
@@ -119,6 +120,8 @@ export function describeRow(row: SessionRow, now: number): string {
   if (row.waiting) parts.push(oneLine(row.waiting.title, 80));
   if (row.todos && row.todos.total > 0) parts.push(`${row.todos.done}/${row.todos.total} todos`);
   if (row.pending && row.badge === 'unknown' && !row.unreadable) parts.push(row.pending);
+  const cost = options.showCost === false ? '' : rowCostText(row);
+  if (cost) parts.push(cost);
   return parts.join(' · ');
 }
 
@@ -195,6 +198,7 @@ export function tooltipMarkdown(row: SessionRow, now: number): string {
     lines.push('', `Quota wall: ${what}${reason}; reset ${reset}${marked}`);
   }
   lines.push(...waitingLines(row));
+  lines.push('', costTooltipLine(row));
   if (row.todos && row.todos.total > 0)
     lines.push(
       '',

@@ -2,6 +2,7 @@
 // sample history per directory, its quota marks, schedule, event streams and nudges. A runtime
 // replaced by setBackends/resetClient is closed: nothing awaited for it may touch it afterwards.
 import { BudgetLevels } from '../cost/budget';
+import { SpendLedger } from '../cost/spend-ledger';
 import { QuotaMarkBook, type ActivityCounter, type BackendClient } from '../backend';
 import type { BackendConfig } from '../config/backends';
 import { joinKey } from '../ids';
@@ -22,6 +23,8 @@ export interface BackendRuntime {
   badges: Map<string, Badge>;
   /** Budget levels told per session (directory + id). */
   budgets: BudgetLevels;
+  /** Spend per provider seen while watching, fed by each round. */
+  spend: SpendLedger;
   events: AbortController | null;
   /** Per directory: a pending nudge and what it re-samples (null: the whole directory). */
   nudges: Map<string, { timer: ReturnType<typeof setTimeout>; sessions: Set<string> | null }>;
@@ -71,6 +74,7 @@ export function newRuntime(
     closed: false,
     badges: new Map(),
     budgets: new BudgetLevels(),
+    spend: new SpendLedger(),
     events: null,
     nudges: new Map(),
     inFlight: new Map(),

@@ -12,7 +12,7 @@
 // session re-samples that session only (the list, plus its newest message). Never imports 'vscode'.
 import type { BackendClient, BackendEvent } from '../backend';
 import type { BackendConfig } from '../config/backends';
-import { MIN_SPACING_MS, SampleHistory, sampleDirectoryOnce } from '../health';
+import { listedIds, MIN_SPACING_MS, SampleHistory, sampleDirectoryOnce } from '../health';
 import { describeError } from '../error-message';
 import { directorySessionKey } from '../ids';
 import type { EpochMs, ProviderListing, TodoProgress } from '../model';
@@ -365,6 +365,9 @@ export class SessionMonitor {
     if (providersChanged === null) return;
 
     history.prune(now);
+    const listed = round.partial ? null : listedIds(round);
+    if (rt.spend.observe({ directory, samples: round.samples, listed }, now).length > 0)
+      rt.state.spend = rt.spend.providers(now);
     const client = rt.client;
     const update = updateDirectoryRows(dirState, round, history, {
       backendKey: key,

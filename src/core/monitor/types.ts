@@ -6,6 +6,7 @@ import type { BackendConfig } from '../config/backends';
 import type { Dialect, EpochMs, ProviderListing } from '../model';
 import type { MonitorSettings } from '../settings/operator-settings';
 import type { SessionRow } from './row';
+import type { ProviderSpend } from '../cost/spend-ledger';
 
 export interface MonitorCredentials {
   username: string;
@@ -60,6 +61,8 @@ export interface BackendState {
   allFreeAt: EpochMs | null;
   eventStream: EventStreamState | null;
   lastRoundAt: EpochMs | null;
+  /** Spend per provider seen while watching (today and since watching began); absent: none yet. */
+  spend?: ProviderSpend[];
 }
 
 /**

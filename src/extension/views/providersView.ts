@@ -9,6 +9,7 @@ import { RecyclingTreeView } from './recyclingTreeView';
 import { ago, localTime, until } from '../../core/monitor/present';
 import type { BackendState, SessionMonitor } from '../../core/monitor/sessionMonitor';
 import type { ProviderRecord } from '../../core/model';
+import { providerSpendText } from '../../core/cost/present';
 
 /** Countdowns (resets, mark ages) tick this often while the view is visible. */
 const COUNTDOWN_MS = 30_000;
@@ -155,6 +156,8 @@ export class ProvidersView implements vscode.TreeDataProvider<ProvidersNode>, vs
         } else {
           item.iconPath = new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed'));
         }
+        const spent = providerSpendText(state?.spend, node.providerId);
+        if (spent) bits.push(spent);
         item.description = bits.join(' · ');
         item.contextValue = [
           'provider',

@@ -5,14 +5,21 @@ import { dialectDisplayName } from '../../core/backend/dialects';
 import { backendContextValue, contextValueOf } from '../../core/monitor/context-values';
 import { badgeLook, tooltipMarkdown } from '../../core/monitor/present';
 import type { SessionRow } from '../../core/monitor/row';
+import { totalCostText } from '../../core/cost/present';
 import type { BackendState } from '../../core/monitor/sessionMonitor';
 import type { SessionsNode } from './sessionsNodes';
 
 type NodeOf<K extends SessionsNode['kind']> = Extract<SessionsNode, { kind: K }>;
 
-export function directoryItem(node: NodeOf<'directory'>, state: vscode.TreeItemCollapsibleState): vscode.TreeItem {
+export function directoryItem(
+  node: NodeOf<'directory'>,
+  state: vscode.TreeItemCollapsibleState,
+  rows: readonly SessionRow[] = [],
+): vscode.TreeItem {
   const item = new vscode.TreeItem(node.directory, state);
   item.id = node.key;
+  const spent = totalCostText(rows);
+  if (spent) item.description = spent;
   item.iconPath = vscode.ThemeIcon.Folder;
   item.contextValue = contextValueOf('directory', []);
   return item;
@@ -52,6 +59,8 @@ export function backendItem(
     bits.push(`${rows.length} session${rows.length === 1 ? '' : 's'}${needing ? `, ${needing} need attention` : ''}`);
   const dialect = dialectDisplayName(state?.dialect ?? null);
   if (dialect) bits.push(dialect);
+  const spent = totalCostText(rows);
+  if (spent) bits.push(spent);
   item.description = bits.join(' · ');
   if (state?.status === 'error') {
     item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));

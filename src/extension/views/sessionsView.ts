@@ -46,6 +46,12 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     this.changeEmitter.fire(slice),
   );
 
+  private showCost = true;
+  /** sessionOps.showCost: the cost on each session row (the tooltip keeps it). */
+  setShowCost(show: boolean): void {
+    if (show !== this.showCost) this.changeEmitter.fire(void (this.showCost = show));
+  }
+
   constructor(
     private readonly monitor: SessionMonitor,
     private readonly operations: OperationBook,
@@ -117,7 +123,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   /** What a session row shows: its description and menu flags, and both with the badge and title as one comparable key. */
   private look(row: SessionRow, now: number): { key: string; description: string; contextValue: string } {
     const op = describeOperation(this.operations.get(row.key));
-    const described = describeRow(row, now);
+    const described = describeRow(row, now, { showCost: this.showCost });
     const description = op ? (described ? `${op} · ${described}` : op) : described;
     const contextValue = sessionContextValue(row, {
       busy: this.operations.busy(row.key),
@@ -196,7 +202,11 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
           this.expandedUnlessCollapsed(node.key),
         );
       case 'directory':
-        return directoryItem(node, this.expandedUnlessCollapsed(node.key));
+        return directoryItem(
+          node,
+          this.expandedUnlessCollapsed(node.key),
+          this.monitor.backend(node.backend.key)?.directories.find((d) => d.directory === node.directory)?.rows,
+        );
       case 'message':
         return messageItem(node);
       case 'session': {
