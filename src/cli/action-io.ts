@@ -112,6 +112,7 @@ export function promptInputs(f: PromptFlags, b: { directory: string }, client: B
     inventory: inventorySources(client, io),
     directory: b.directory,
     worktree: f.worktree ?? b.directory,
+    todos: (sessionId: string) => client.todos(b.directory, sessionId),
     authority: {
       ticket: f.ticket,
       orchestrator: f.orchestrator,

@@ -71,6 +71,27 @@ describe('actions tell and decide only what was read (spec-dialect server)', fun
       ),
     );
     assert.doesNotMatch(text, /killed|HTTP 429|rate limit/);
+    // Facts as read: steps from the progress counter; commits and the pull request were not read.
+    assert.match(text, /- 4 model rounds so far/);
+    assert.match(text, /Commits:\n {2}- not known: the git log of your worktree was not read; run git log/);
+    assert.match(text, /Pull request: not known; check whether one exists/);
+    assert.doesNotMatch(text, /no step recorded|none since the task started|none yet/);
+  });
+
+  it('a reset estimate written in the failure text is parsed: status --json gives it', async () => {
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'idle' });
+    const failedAt = Date.now() - 60_000;
+    d.addMessage(id, {
+      error: {
+        text: 'Weekly usage limit reached, resets in 3 days',
+        reason: 'account_usage_limit',
+        provider: 'anthropic',
+      },
+      info: { providerID: 'anthropic', modelID: 'sonnet', time: { created: failedAt, completed: failedAt } },
+    });
+    const run = await status(statusArgs(server.url, DIR));
+    assert.equal(run.session(id).quotaWall?.resetAt, failedAt + 3 * 24 * HOUR);
   });
 
   it('dispatch: a marked provider is no fallback; --fallback dispatches on the named alternative, without it exit 3 naming it', async () => {

@@ -34,7 +34,7 @@ export interface ComposeInputs {
   /** quota-wake: the wall and the model the session is woken on. */
   wall?: WallFacts | null;
   nextModel?: ModelRef | null;
-  steps?: string[];
+  steps?: string[] | null;
   pullRequest?: string | null;
   /** fact-baseline: the facts (entered by a person or read from a file). */
   baseline?: FactBaselineFacts | null;
@@ -87,7 +87,7 @@ export function composePrompt(kind: ComposeKind, inputs: ComposeInputs): Compose
           wall: inputs.wall,
           nextModel: inputs.nextModel,
           done: {
-            steps: inputs.steps ?? [],
+            steps: inputs.steps ?? null,
             commits: inputs.inventory.commits,
             pullRequest: inputs.pullRequest ?? null,
             uncommittedFiles: files,

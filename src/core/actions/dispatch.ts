@@ -43,7 +43,7 @@ export interface DispatchResult {
   message: string;
 }
 
-const NO_INVENTORY: Inventory = { files: null, commits: [], source: null, note: 'not needed for a dispatch' };
+const NO_INVENTORY: Inventory = { files: null, commits: null, source: null, note: 'not needed for a dispatch' };
 
 export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Promise<DispatchResult> {
   const id = req.sessionId;

@@ -10,7 +10,8 @@ import { describeError } from '../error-message';
 export interface Inventory {
   /** Null: not available (see `note`). */
   files: string[] | null;
-  commits: string[];
+  /** Recent commits from the git log of the worktree; null when no source read them. */
+  commits: string[] | null;
   source: 'vcs-status' | 'git' | null;
   note: string;
 }
@@ -34,7 +35,7 @@ export function backendInventory(backend: Pick<ActionBackend, 'vcsStatus'>, time
       const files = await backend.vcsStatus(directory, { signal, timeoutMs });
       return files === null
         ? null
-        : { files, commits: [], source: 'vcs-status', note: 'from the backend (GET /vcs/status)' };
+        : { files, commits: null, source: 'vcs-status', note: 'from the backend (GET /vcs/status)' };
     } catch {
       return null;
     }
@@ -54,7 +55,7 @@ export async function takeInventory(sources: WorktreeInventory[], req: Inventory
   }
   return {
     files: null,
-    commits: [],
+    commits: null,
     source: null,
     note: `the inventory was not available${tried.length ? ` (${tried.join('; ')})` : ''}`,
   };

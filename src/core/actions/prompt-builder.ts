@@ -4,7 +4,7 @@
 // wakeSession and as the prompt of recoverSession; `authority` keeps the last resolution so the
 // caller can show which orchestrator the prompt speaks for and any warning.
 import { tailProbe } from '../health/quota-wall';
-import type { EpochMs, QuotaWall } from '../model';
+import type { EpochMs, Progress, QuotaWall, TodoProgress } from '../model';
 import { resolveAuthority, type Authority, type AuthorityInput } from './authority';
 import { composePrompt, type ComposeKind, type Composed, type FactBaselineFacts } from './compose';
 import { takeInventory, type Inventory, type WorktreeInventory } from './inventory';
@@ -26,7 +26,25 @@ export interface PromptBuilderOptions {
   baseline?: FactBaselineFacts | null;
   pullRequest?: string | null;
   steps?: string[];
+  /** Reads the session's todo list (null when the backend keeps none); a failed read counts as none. */
+  todos?: (sessionId: string) => Promise<TodoProgress | null>;
   signal?: AbortSignal;
+}
+
+/** The steps as read: given ones, else the todo list's counts, else the progress counter; null when nothing was read. */
+export function stepsRead(
+  given: string[] | undefined,
+  todos: TodoProgress | null,
+  progress: Progress | null,
+): string[] | null {
+  if (given && given.length > 0) return given;
+  const out: string[] = [];
+  if (todos && todos.total > 0)
+    out.push(
+      `${todos.done} of ${todos.total} todo items completed (your todo list)${todos.inProgress ? `; in progress: ${todos.inProgress}` : ''}`,
+    );
+  if (progress) out.push(`${progress.stepCount} model rounds so far (the session's progress.stepCount)`);
+  return out.length > 0 ? out : null;
 }
 
 export interface PromptBuilder {
@@ -48,7 +66,7 @@ export function promptBuilder(o: PromptBuilderOptions): PromptBuilder {
       });
       const inventory =
         o.kind === 'dispatch'
-          ? { files: null, commits: [], source: null, note: 'not needed for a dispatch' }
+          ? { files: null, commits: null, source: null, note: 'not needed for a dispatch' }
           : await takeInventory(o.inventory, { directory: o.directory, worktree: o.worktree, signal: o.signal });
       self.authority = authority;
       self.inventory = inventory;
@@ -74,7 +92,14 @@ export function promptBuilder(o: PromptBuilderOptions): PromptBuilder {
             }
           : null,
         nextModel: facts.model,
-        steps: o.steps,
+        steps:
+          o.kind === 'quota-wake'
+            ? stepsRead(
+                o.steps,
+                o.todos ? await o.todos(facts.session.id).catch(() => null) : null,
+                facts.session.progress,
+              )
+            : o.steps,
         pullRequest: o.pullRequest,
         baseline: o.baseline,
       });

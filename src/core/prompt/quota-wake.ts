@@ -35,10 +35,11 @@ export interface QuotaWakeInput {
   /** The provider/model the session is woken on (never the failed provider). */
   nextModel: ModelRef;
   done: {
-    steps: string[];
-    /** Recent commits, e.g. "abc1234 Parser: accept CRLF". */
-    commits: string[];
-    /** Pull request state, e.g. "#34 open, CI green", or null when none exists. */
+    /** Steps as read (progress, todos, or given); null when nothing was read. */
+    steps: string[] | null;
+    /** Commits from the git log of the worktree, e.g. "abc1234 Parser: accept CRLF"; null when not read. */
+    commits: string[] | null;
+    /** Pull request state as given, e.g. "#34 open, CI green"; null when not known. */
     pullRequest: string | null;
     /** Null when the inventory was not available (the prompt then says so). */
     uncommittedFiles: string[] | null;
@@ -81,16 +82,24 @@ export function composeQuotaWallWakePrompt(input: QuotaWakeInput): string {
     ...(input.wall.over ? ['Its mark is gone and its reset has passed.'] : []),
     `You now run on ${inline(input.nextModel.providerID)}/${inline(input.nextModel.modelID)} (woken ${isoTime(input.now)}).`,
   ].join(' ');
-  const steps = input.done.steps.length > 0 ? bullets(input.done.steps.map(inline), '  ') : '  - (no step recorded)';
+  const { steps: stepList, commits: commitList } = input.done;
+  const steps =
+    stepList === null || stepList.length === 0
+      ? '  - not known: no progress or todo list was read; check your todo list and last messages'
+      : bullets(stepList.map(inline), '  ');
   const commits =
-    input.done.commits.length > 0 ? bullets(input.done.commits.map(inline), '  ') : '  - none since the task started';
+    commitList === null
+      ? '  - not known: the git log of your worktree was not read; run git log'
+      : commitList.length > 0
+        ? bullets(commitList.map(inline), '  ')
+        : '  - none in the git log of your worktree';
   const done = [
     'What is done:',
     'Steps:',
     steps,
     'Commits:',
     commits,
-    `Pull request: ${input.done.pullRequest ? inline(input.done.pullRequest) : 'none yet'}`,
+    `Pull request: ${input.done.pullRequest ? inline(input.done.pullRequest) : 'not known; check whether one exists before you open one'}`,
     uncommittedFilesSection(files),
   ].join('\n');
   return [

@@ -51,7 +51,7 @@ export function toMessageSnapshot(message: Obj): MessageSnapshot {
         throw new ShapeError('text part without string text');
       const meta = isObj(part.metadata) ? part.metadata : null;
       if (meta && meta.error === true) {
-        if (!specFailure) specFailure = specPartFailure(String(part.text ?? ''), meta);
+        if (!specFailure) specFailure = specPartFailure(String(part.text ?? ''), meta, completedAt ?? createdAt);
       } else if (typeof part.text === 'string' && part.text !== '') {
         texts.push(part.text);
       }
@@ -82,7 +82,7 @@ export function toMessageSnapshot(message: Obj): MessageSnapshot {
 }
 
 /** A spec error part: only metadata.reason classifies it (its text is never a wall by itself). */
-function specPartFailure(text: string, meta: Obj): MessageFailure {
+function specPartFailure(text: string, meta: Obj, failedAt: number | null): MessageFailure {
   const reason = looseStr(meta.reason);
   return {
     text,
@@ -90,7 +90,7 @@ function specPartFailure(text: string, meta: Obj): MessageFailure {
     provider: looseStr(meta.provider),
     statusCode: null,
     category: reason === null ? null : classifyFailure({ reason }),
-    resetAt: looseNum(meta.resetAt) ?? resetFromText(text),
+    resetAt: looseNum(meta.resetAt) ?? resetFromText(text, failedAt),
   };
 }
 
@@ -112,6 +112,6 @@ function opencodeFailure(error: unknown, failedAt: number | null): MessageFailur
     provider: null,
     statusCode,
     category,
-    resetAt: category ? (resetFromHeaders(headers, failedAt) ?? resetFromText(message)) : null,
+    resetAt: category ? (resetFromHeaders(headers, failedAt) ?? resetFromText(`${message}\n${body}`, failedAt)) : null,
   };
 }

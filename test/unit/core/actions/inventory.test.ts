@@ -29,7 +29,7 @@ describe('worktree inventory', () => {
     const inv = await gitInventory()({ directory: d });
     assert.ok(inv);
     assert.deepEqual(inv.files?.sort(), ['a.ts', 'new file.md']);
-    assert.match(inv.commits[0], /first commit$/);
+    assert.match(inv.commits?.[0] ?? '', /first commit$/);
     assert.equal(inv.source, 'git');
   });
 
