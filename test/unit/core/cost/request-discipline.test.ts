@@ -1,0 +1,106 @@
+// Request discipline of cost at 1,000 sessions (a fake with stock opencode 1.18's observed shapes:
+// each listed session carries its own cost and tokens): a sampling round makes no request for
+// cost at all. Per round: one session list, one status map, the pending permissions and
+// questions, and one newest-message read per session, each with limit=1 (never a transcript,
+// never a page of one); every session's figures arrive with the list.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BackendClient } from '../../../../src/core/backend/client';
+import { SpendLedger } from '../../../../src/core/cost/spend-ledger';
+import { SampleHistory } from '../../../../src/core/health/sample-history';
+import { sampleDirectoryOnce } from '../../../../src/core/health/sample-directory';
+
+const N = 1_000;
+const id = (i: number) => `ses_${String(i).padStart(5, '0')}`;
+
+describe('cost: request discipline at 1,000 sessions', () => {
+  let server: http.Server;
+  let url: string;
+  const requests: Array<{ path: string; query: URLSearchParams; bytes: number }> = [];
+  let usd = 0.001;
+
+  before(async () => {
+    server = http.createServer((req, res) => {
+      const u = new URL(req.url ?? '/', 'http://x');
+      const send = (body: unknown) => {
+        const text = JSON.stringify(body);
+        requests.push({ path: u.pathname, query: u.searchParams, bytes: Buffer.byteLength(text) });
+        res.writeHead(200, { 'content-type': 'application/json' }).end(text);
+      };
+      if (u.pathname === '/session')
+        return send(
+          Array.from({ length: N }, (_, i) => ({
+            id: id(i),
+            title: `t${i}`,
+            time: { created: 1, updated: 2 },
+            cost: usd * (i + 1),
+            tokens: { input: 10 * (i + 1), output: 5 * (i + 1), reasoning: 0, cache: { read: 0, write: 0 } },
+          })),
+        );
+      if (u.pathname === '/session/status') return send({});
+      if (u.pathname === '/permission' || u.pathname === '/question') return send([]);
+      const m = /^\/session\/(ses_\d+)\/message$/.exec(u.pathname);
+      if (m)
+        return send([
+          {
+            info: {
+              id: 'msg_1',
+              role: 'assistant',
+              providerID: 'local',
+              modelID: 'm1',
+              time: { created: 1, completed: 2 },
+              cost: 0.001,
+              tokens: { input: 10, output: 5, reasoning: 0, cache: { read: 0, write: 0 } },
+            },
+            parts: [{ type: 'text', text: 'done' }],
+          },
+        ]);
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  });
+
+  it('a round reads no cost of its own: the list carries every figure; message reads stay limit=1', async () => {
+    const client = new BackendClient({ baseUrl: url, connections: 8, timeoutMs: 10_000 });
+    const history = new SampleHistory({ spacingMs: 45_000 });
+    const ledger = new SpendLedger(() => 'day');
+    try {
+      for (const round of [1, 2]) {
+        requests.length = 0;
+        if (round === 2) usd *= 2; // every session spent more
+        const sampled = await sampleDirectoryOnce(client, '/w', history);
+        assert.ok(sampled);
+        assert.equal(sampled.samples.length, N);
+        const byPath = new Map<string, number>();
+        for (const r of requests) {
+          const key = r.path.startsWith('/session/ses_') ? '/session/{id}/message' : r.path;
+          byPath.set(key, (byPath.get(key) ?? 0) + 1);
+        }
+        assert.deepEqual(Object.fromEntries([...byPath].sort()), {
+          '/permission': 1,
+          '/question': 1,
+          '/session': 1,
+          '/session/status': 1,
+          '/session/{id}/message': N,
+        });
+        const messageReads = requests.filter((r) => r.path.endsWith('/message'));
+        assert.ok(messageReads.every((r) => r.query.get('limit') === '1' && !r.query.has('before')));
+        assert.ok(Math.max(...messageReads.map((r) => r.bytes)) < 1_000, 'one small message per read');
+        const last = sampled.samples.find((s) => s.session.id === id(N - 1))!;
+        assert.equal(last.session.cost?.usd, usd * N);
+        assert.equal(last.session.cost?.tokens.input, 10 * N);
+        const spent = ledger.observe({ directory: '/w', samples: sampled.samples, listed: null }, round);
+        if (round === 1) assert.deepEqual(spent, [], 'the first round is the baseline');
+        else assert.ok(Math.abs(spent[0].usd - (0.001 * N * (N + 1)) / 2) < 1e-6, JSON.stringify(spent));
+      }
+    } finally {
+      await client.close();
+    }
+  });
+});
