@@ -37,6 +37,8 @@ export {
 } from './compose';
 export {
   resolveAuthority,
+  retaskRefusal,
+  assignedBy,
   orchestratorIn,
   ticketIn,
   ORCHESTRATOR_PLACEHOLDER,
@@ -61,3 +63,14 @@ export {
 } from './send';
 export { systemClock, type ActionBackend, type ActionContext, type ActionFailure, type Clock } from './context';
 export { promptBuilder, type PromptBuilder, type PromptBuilderOptions } from './prompt-builder';
+export {
+  actOnce,
+  basisOf,
+  movedSince,
+  type ActOutcome,
+  type ActRefusal,
+  type ActRefusalCode,
+  type DecisionBasis,
+  type FreshRead,
+} from './reverify';
+export { answerRequest, type AnswerRequest, type AnswerResult } from './answer';
