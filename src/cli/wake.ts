@@ -76,7 +76,8 @@ After the 204 it reads until a newer assistant message appears, or the session r
 and moved between two reads (one generating read and the stored user message are not proof).
 
 Options:
-  --prompt-file FILE    the prompt text, sent as is
+  --prompt-file FILE    the prompt text, sent as written; the anti-re-hang clause and the
+                        completion-report protocol are appended when it lacks them (said on stderr)
   --compose KIND        compose the prompt (wake, quota-wake, fact-baseline), see below
   --model P/M           explicit provider/model
   --agent NAME          agent role (default build)
@@ -198,7 +199,9 @@ export const wakeCommand = defineCommand<WakeOptions, ActionIo>({
           providers: o.providers,
           abort: { waitMs: o.waitMs },
           confirm: { withinMs: o.waitMs },
+          authority: promptInputs(o.promptFlags, o.backend, client, io).authority,
         });
+        if (r.notice) io.stderr(`session-ops wake: ${clean(r.notice)}\n`);
         if (builder?.authority) {
           io.stderr(
             `session-ops wake: the prompt speaks for orchestrator ${builder.authority.orchestrator ?? '(none: the worker fills it)'}\n`,

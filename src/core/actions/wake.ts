@@ -2,6 +2,9 @@
 // waits for a person: a pending permission or question); refuse when the session
 // does not read idle and abort-first was not ordered; choose the explicit model; the send guard;
 // send; then confirm (the session turns generating or a newer assistant message appears).
+// Every wake prompt, whoever wrote it, carries the anti-re-hang clause and the completion-report
+// protocol (prompt/wake-rules: appended when missing, with a notice); a fact-baseline document
+// is refused when it lost one of its four parts.
 import { heldTailProvider, tailProbe } from '../health/quota-wall';
 import type { ModelRef } from '../model';
 import type { ProviderScope } from '../health/provider-choice';
@@ -12,6 +15,8 @@ import type { SendRefusal } from './guard';
 import { basisOf, type DecisionBasis } from './reverify';
 import { chooseAndSend, type PromptSource } from './send';
 import { pendingRequestOf, waitingReason } from './waiting';
+import { factBaselineDocumentProblem, guaranteeWakeRules } from '../prompt/wake-rules';
+import { resolveAuthority, type AuthorityInput } from './authority';
 
 export interface WakeRequest {
   sessionId: string;
@@ -30,6 +35,10 @@ export interface WakeRequest {
    * the wake's own read. After an ordered abort the basis is the read that confirmed idle.
    */
   basis?: DecisionBasis | null;
+  /** Whom the completion-report protocol names when it has to be appended (the session's title and newest user message fill the rest). */
+  authority?: Omit<AuthorityInput, 'sessionTitle' | 'newestUserText'>;
+  /** The prompt is a fact-baseline document: refused unless it still holds its four parts. */
+  factBaseline?: boolean;
 }
 
 export type WakeOutcome = 'confirmed' | 'not-confirmed' | 'refused' | 'error';
@@ -49,6 +58,8 @@ export interface WakeResult {
   refusal: SendRefusal | null;
   error: ActionFailure | null;
   message: string;
+  /** What Session Ops appended to the prompt (the anti-re-hang clause, the completion-report protocol), or null. */
+  notice: string | null;
 }
 
 export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise<WakeResult> {
@@ -66,6 +77,7 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
     refusal: null,
     error: null,
     message: '',
+    notice: null,
   };
   const refuse = (code: SendRefusal['code'], reason: string): WakeResult => ({
     ...base,
@@ -75,6 +87,8 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
   });
   const fail = (error: ActionFailure, message: string): WakeResult => ({ ...base, outcome: 'error', error, message });
   try {
+    const incomplete = req.factBaseline && typeof req.prompt === 'string' && factBaselineDocumentProblem(req.prompt);
+    if (incomplete) return refuse('compose-failed', incomplete);
     if (req.abortFirst) {
       const waiting = await pendingRequestOf(ctx, id);
       if (waiting) return refuse('waiting-for-person', waitingReason(id, waiting, 'abort-and-wake'));
@@ -106,12 +120,31 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
     const now = clockOf(ctx).now();
     const wallProvider = heldTailProvider({ at: now, session, newest }, listing, now);
     const lapsed = tailProbe({ at: now, session, newest })?.provider ?? null;
+    const report = resolveAuthority({
+      ...req.authority,
+      sessionTitle: session.title,
+      newestUserText: newest && newest.role === 'user' ? newest.text : null,
+    }).report;
+    const withRules = (text: string): string => {
+      if (text.trim() === '') return text; // the guard refuses an empty prompt
+      const g = guaranteeWakeRules(text, report);
+      base.notice = g.notice;
+      return g.text;
+    };
+    const source = req.prompt;
+    const prompt: PromptSource =
+      typeof source === 'string'
+        ? withRules(source)
+        : async (facts) => {
+            const composed = await source(facts);
+            return composed.ok ? { ...composed, text: withRules(composed.text) } : composed;
+          };
     const sent = await chooseAndSend(ctx, {
       sessionId: id,
       agent: req.agent ?? 'build',
       requested: req.model ?? null,
       providers: req.providers,
-      prompt: req.prompt,
+      prompt,
       session,
       newest,
       listing,

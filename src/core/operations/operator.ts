@@ -274,7 +274,13 @@ export class Operator {
   ): Promise<ActionOutcome> {
     const abortFirst = options.abortFirst ?? false;
     const promptKind = options.promptKind ?? 'custom';
-    return this.wakeWith(row, options, abortFirst, 'sending', { prompt: text, model }, (base, result) =>
+    const request = {
+      prompt: text,
+      model,
+      authority: this.o.authority?.(row) ?? {},
+      factBaseline: promptKind === 'fact-baseline',
+    };
+    return this.wakeWith(row, options, abortFirst, 'sending', request, (base, result) =>
       wakeOutcome(base, result, promptKind, { kind: 'send', text, model, abortFirst, promptKind }),
     );
   }

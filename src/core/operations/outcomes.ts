@@ -48,14 +48,22 @@ export function wakeOutcome(
   const common = { message: result.message, model: result.model };
   switch (result.outcome) {
     case 'confirmed':
-      return outcomeOf(base, { ...common, outcome: 'confirmed', rowText: `woken on ${on}, confirmed` });
+      return outcomeOf(base, {
+        ...common,
+        outcome: 'confirmed',
+        rowText: `woken on ${on}, confirmed`,
+        notice: result.notice ? { level: 'info', text: `${base.label}: ${result.notice}` } : null,
+      });
     case 'not-confirmed':
       if (result.model)
         return outcomeOf(base, {
           ...common,
           outcome: 'not-confirmed',
           rowText: `sent on ${on}, not confirmed`,
-          notice: { level: 'warning', text: result.message },
+          notice: {
+            level: 'warning',
+            text: result.notice ? `${result.message} (${result.notice})` : result.message,
+          },
         });
       return outcomeOf(base, { ...common, outcome: 'not-idle', rowText: result.message, ...undelivered(null) });
     case 'refused':

@@ -8,6 +8,7 @@ import type { ActionContext } from '../../../../src/core/actions/context';
 import { dispatchTask } from '../../../../src/core/actions/dispatch';
 import { recoverSession } from '../../../../src/core/actions/recover';
 import { wakeSession } from '../../../../src/core/actions/wake';
+import { ANTI_RE_HANG_CLAUSE, completionReportBlock } from '../../../../src/core/prompt/clauses';
 import { BackendClient } from '../../../../src/core/backend/client';
 import { startSpecServer, type SpecServer } from '../../../support/spec-server';
 
@@ -65,9 +66,35 @@ describe('action executors against the stateful spec-dialect server', function (
     const r = await wakeSession(ctx, { sessionId: id, prompt: 'Wake up\n"quoted"' });
     assert.equal(r.outcome, 'confirmed', r.message);
     assert.deepEqual(r.model, { providerID: 'anthropic', modelID: 'sonnet' });
-    assert.equal(r.prompt, 'Wake up\n"quoted"');
-    assert.equal(server.prompts[0].payload.parts[0].text, 'Wake up\n"quoted"');
+    const sent = server.prompts[0].payload.parts[0].text;
+    assert.ok(sent.startsWith('Wake up\n"quoted"\n\n'), 'the text as written comes first');
+    assert.equal(r.prompt, sent, 'the prompt kept is the one sent');
     assert.deepEqual(server.prompts[0].payload.model, { providerID: 'anthropic', modelID: 'sonnet' });
+  });
+
+  it('wake: every wake prompt carries the anti-re-hang clause and the report protocol, appended when missing', async () => {
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'idle', title: 'PROJ-7 parser' });
+    d.addMessage(id, { text: 'paused', info: { providerID: 'anthropic', modelID: 'sonnet' } });
+    const r = await wakeSession(ctx, { sessionId: id, prompt: 'Continue.', authority: { orchestrator: 'ses_orch' } });
+    assert.equal(r.outcome, 'confirmed', r.message);
+    const sent = server.prompts[0].payload.parts[0].text;
+    assert.ok(sent.includes(ANTI_RE_HANG_CLAUSE));
+    assert.ok(sent.includes(completionReportBlock({ ticket: 'PROJ-7', orchestratorSessionId: 'ses_orch' })));
+    assert.match(r.notice ?? '', /appended the anti-re-hang clause and the completion-report protocol/);
+    const again = d.addSession({ state: 'idle' });
+    d.addMessage(again, { text: 'paused', info: { providerID: 'anthropic', modelID: 'sonnet' } });
+    const r2 = await wakeSession(ctx, { sessionId: again, prompt: sent });
+    assert.equal(r2.notice, null, 'kept when present');
+    assert.equal(server.prompts[1].payload.parts[0].text, sent);
+  });
+
+  it('wake: a fact-baseline document that lost a part is refused, nothing sent', async () => {
+    const id = server.directory(DIR).addSession({ state: 'idle' });
+    const r = await wakeSession(ctx, { sessionId: id, prompt: '1. You were woken. Nothing else.', factBaseline: true });
+    assert.equal(r.outcome, 'refused');
+    assert.match(r.message, /lost part 2/);
+    assert.equal(server.prompts.length, 0);
   });
 
   it('wake: a stored user message alone is not proof (not confirmed)', async () => {
