@@ -2,6 +2,7 @@
 // true"), end to end: the CLI against the stateful spec-dialect server, the request log checked.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { startSpecServer, type SpecServer } from '../support/spec-server';
@@ -180,5 +181,30 @@ describe('actions tell and decide only what was read (spec-dialect server)', fun
     assert.equal((r.json as { confirmed: boolean }).confirmed, false);
     assert.match(r.stderr, /openai does not list no-such-model; its models: gpt-5, gpt-5-mini/);
     assert.equal(server.prompts.length, 0);
+  });
+
+  it('wake --worktree DIR: the local worktree is read with git; every backend request carries the session directory', async () => {
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'idle', title: 'PROJ-4' });
+    d.addMessage(id, { text: 'paused', info: { providerID: 'openai', modelID: 'gpt-5' } });
+    const wt = path.join(tmp, 'wt');
+    execFileSync('mkdir', ['-p', wt]);
+    execFileSync('git', ['init', '-q'], { cwd: wt });
+    writeFileSync(path.join(wt, 'changed.ts'), 'x');
+    const r = await cli('wake', [id, ...base, '--compose', 'wake', '--worktree', wt, '--i-hold-authority', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(server.prompts[0].payload.parts[0].text, /changed\.ts/);
+    // afterEach: every request carried directory=DIR (none was sent with the worktree's).
+  });
+
+  it('wake: a session that reads generating but does not move is not confirmed', async () => {
+    server.answerPrompts = { delayMs: 5_000, text: 'late' };
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'idle', progress: { stepCount: 1, lastStepAt: Date.now() - 60_000 } });
+    d.addMessage(id, { text: 'paused', info: { providerID: 'openai', modelID: 'gpt-5' } });
+    const wake = file('wake.md', 'Continue.');
+    const r = await cli('wake', [id, ...base, '--prompt-file', wake, '--wait', '1.5', '--json']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.equal((r.json as { confirmed: boolean }).confirmed, false);
   });
 });
