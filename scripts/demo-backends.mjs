@@ -5,6 +5,8 @@
 //     can show: a tool loop (healthy), a stream that stalls (hung), a completion report (harvest),
 //     an idle session with unfinished work (wake), a long retry-after 429 (quota wall), a 402
 //     balance failure (escalate) and a bash call waiting for a permission;
+//     Every message on `local` costs $0.05 (DEMO_PRICE): the tool loop of DEMO-1 crosses the
+//     demo's $1 budget per session within a minute or two;
 //   - a spec-dialect server for what stock opencode cannot show: progress counters and quota
 //     objects with reset times.
 // Every request the demo makes here has a deadline.
@@ -114,12 +116,19 @@ function seedSpec(spec) {
 }
 
 /** The opencode config: the scripted model as `local`, `burst` (429), `prepaid` (402) and `backup`; `opencode` disabled; `git push` asks first. */
+/** The price of `local/m1` per million tokens: the scripted model's 10 in / 5 out cost $0.05 a message. */
+export const DEMO_PRICE = { input: 2000, output: 6000, cache_read: 200, cache_write: 2500 };
+
 function demoConfig(modelUrl) {
   return (config) => ({
     ...config,
     disabled_providers: ['opencode'],
     provider: {
       ...config.provider,
+      local: {
+        ...config.provider.local,
+        models: { m1: { ...config.provider.local.models.m1, cost: DEMO_PRICE } },
+      },
       burst: {
         npm: '@ai-sdk/openai-compatible',
         name: 'Burst',

@@ -96,6 +96,7 @@ try {
 const settings = {
   'sessionOps.backends': backends.settings,
   'sessionOps.sampleSpacingSeconds': 30,
+  'sessionOps.budget.sessionUsd': 1,
 };
 // The editor only: code-server would announce every loopback port the backends open.
 const editorSettings = { ...settings, 'remote.autoForwardPorts': false };
