@@ -33,6 +33,19 @@ describe('health/SampleHistory', () => {
     assert.equal(h.maxBaselineAgeMs, 90 * SEC);
   });
 
+  it('a round held to a read deadline widens the baseline window by its duration, so two samples still settle', () => {
+    const h = new SampleHistory({ spacingMs: 1 * SEC, minSpacingMs: 1 * SEC });
+    h.add(grown(T0, 1));
+    // The first round took 3 s (one read ran to its deadline), then 1 s of spacing: 4 s apart.
+    h.widenForRound(3 * SEC);
+    h.add(grown(T0 + 4 * SEC, 2));
+    assert.equal(h.pair('ses_1').length, 2);
+    assert.equal(h.settled('ses_1'), true);
+    const narrow = new SampleHistory({ spacingMs: 1 * SEC, minSpacingMs: 1 * SEC });
+    narrow.add(grown(T0, 1), grown(T0 + 4 * SEC, 2));
+    assert.equal(narrow.settled('ses_1'), false, 'without it the 4 s old sample is too old a baseline');
+  });
+
   it('a baseline too young is skipped for an older one; none at all is "not settled"', () => {
     const h = new SampleHistory({ spacingMs: 45 * SEC });
     const a = grown(T0, 1);
