@@ -271,7 +271,9 @@ export class WatchDaemon {
 
   /** The /api/status document. */
   status(): { backends: BackendStatus[] } {
-    return { backends: backendStatuses(this.monitor.backends(), this.now()) };
+    return {
+      backends: backendStatuses(this.monitor.backends(), this.now(), this.loaded.config.operator['budget.sessionUsd']),
+    };
   }
 
   /** How long the loop may go without starting a round before it counts as stuck. */

@@ -17,7 +17,8 @@ export interface BackendStatus {
 
 const EMPTY: ProviderListing = { providers: [], connected: [] };
 
-export function backendStatuses(backends: readonly BackendState[], now: EpochMs): BackendStatus[] {
+/** `budgetUsd`: budget.sessionUsd, marking the sessions whose cost reached it (0: none). */
+export function backendStatuses(backends: readonly BackendState[], now: EpochMs, budgetUsd = 0): BackendStatus[] {
   return backends.map((b) => ({
     backend: b.config.name,
     up: b.status === 'ok',
@@ -39,6 +40,7 @@ export function backendStatuses(backends: readonly BackendState[], now: EpochMs)
           ? [`${d.truncated.listed} sessions listed, the ${d.truncated.kept} most recently updated sampled`]
           : [],
         now,
+        budgetUsd,
       }),
     ),
   }));
