@@ -1,0 +1,222 @@
+// Cost and tokens against the real opencode server (opencode-ai 1.18, loopback, hermetic), its
+// model priced in the provider config and the scripted model reporting usage: the figures of
+// `status --json` equal the sum over each session's assistant messages as the whole transcript
+// gives them (read once here, for the truth), and so do the gauges of `session-ops watch`
+// (bundled CLI, started before the sessions) within a sampling round, its provider spend counter
+// the sum of them all; a sub-agent's cost counts toward its parent; --budget-usd marks the
+// session that reached it and exits 6; the table prints the cost.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { launchSession, startOpencode, type OpencodeServer } from '../support/opencode';
+import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
+import { bundleCli } from './cli-bundle';
+import { status, statusArgs, waitFor } from './helpers';
+
+/** Per million tokens, as opencode's provider config takes it. */
+const PRICE = { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 };
+
+interface Truth {
+  usd: number;
+  tokens: { input: number; output: number; reasoning: number; cacheRead: number; cacheWrite: number };
+  messages: number;
+}
+
+describe('cost and tokens against the real opencode server', function () {
+  let model: ScriptedModel;
+  let oc: OpencodeServer;
+  let dir: string;
+  let tmp: string;
+  let watch: ChildProcess | null = null;
+  let watchOut = '';
+  let metricsUrl = '';
+
+  /** The value of one sample line of /metrics, or undefined. */
+  async function metric(name: string, labels: string): Promise<number | undefined> {
+    const body = await (await fetch(metricsUrl)).text();
+    const line = body.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(labels));
+    return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+
+  before(async function () {
+    model = await startScriptedModel();
+    model.when('[delegate]', {
+      kind: 'tool-calls',
+      calls: [
+        {
+          tool: 'task',
+          args: { description: 'look around', prompt: 'list the files [child]', subagent_type: 'general' },
+        },
+      ],
+      then: 'delegated',
+    });
+    model.when('[child]', { kind: 'reply', text: 'the child is done' });
+    oc = await startOpencode({
+      modelUrl: model.url,
+      configure: (config) => {
+        const provider = config.provider as { local: { models: { m1: Record<string, unknown> } } };
+        provider.local.models.m1.cost = PRICE;
+        return config;
+      },
+    });
+    dir = mkdtempSync(path.join(os.tmpdir(), 'session-ops-cost-'));
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'session-ops-cost-watch-'));
+    const cli = path.join(tmp, 'cli.js');
+    await bundleCli(cli);
+    const config = path.join(tmp, 'session-ops.yaml');
+    writeFileSync(
+      config,
+      [
+        'backends:',
+        `  - { name: oc, baseUrl: "${oc.baseUrl}", directories: ["${dir}"] }`,
+        'sampleSpacingSeconds: 2',
+        '',
+      ].join('\n'),
+    );
+    watch = spawn(
+      process.execPath,
+      [cli, 'watch', '--config', config, '--listen', '127.0.0.1:0', '--allow-short-spacing'],
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: tmp, XDG_STATE_HOME: tmp },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    watch.stdout!.on('data', (c) => (watchOut += c));
+    watch.stderr!.on('data', (c) => (watchOut += c));
+    metricsUrl = await waitFor(
+      'watch to listen',
+      () =>
+        /"metricsUrl":"([^"]+)"/.exec(watchOut)?.[1] ??
+        (watch?.exitCode !== null ? Promise.reject(new Error(watchOut)) : null),
+      20_000,
+    );
+    // Its first round (the baseline of the spend counter) is over before any session exists.
+    await waitFor(
+      'the first round of watch',
+      async () => (await metric('session_ops_backend_up', 'backend="oc"')) === 1,
+      20_000,
+    );
+  });
+  after(async function () {
+    if (watch && watch.exitCode === null) watch.kill('SIGKILL');
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+    await oc?.stop();
+    await model?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const get = async (p: string): Promise<unknown> => {
+    const res = await fetch(`${oc.baseUrl}${p}${p.includes('?') ? '&' : '?'}directory=${encodeURIComponent(dir)}`);
+    assert.equal(res.status, 200, p);
+    return res.json();
+  };
+
+  /** The sum over the session's assistant messages, from the whole transcript (the test's truth). */
+  async function truthOf(id: string): Promise<Truth> {
+    const messages = (await get(`session/${id}/message`)) as Array<{ info: Record<string, unknown> }>;
+    const t: Truth = {
+      usd: 0,
+      tokens: { input: 0, output: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0 },
+      messages: 0,
+    };
+    for (const { info } of messages) {
+      if (info.role !== 'assistant') continue;
+      const tokens = info.tokens as { input: number; output: number; reasoning: number; cache: Record<string, number> };
+      t.messages++;
+      t.usd += info.cost as number;
+      t.tokens.input += tokens.input;
+      t.tokens.output += tokens.output;
+      t.tokens.reasoning += tokens.reasoning;
+      t.tokens.cacheRead += tokens.cache.read;
+      t.tokens.cacheWrite += tokens.cache.write;
+    }
+    return t;
+  }
+
+  const close = (actual: number | undefined, expected: number, what: string) =>
+    assert.ok(actual !== undefined && Math.abs(actual - expected) < 1e-9, `${what}: ${actual} != ${expected}`);
+
+  it('status --json: per session and in all equal the transcripts; the sub-agent counts toward its parent; --budget-usd exits 6', async () => {
+    const parent = await launchSession(oc, dir, 'parent', 'please [delegate] this');
+    const lone = await launchSession(oc, dir, 'lone', 'hello');
+    // Settled: three sessions (the sub-agent listed), none busy, the parent's final reply stored.
+    let child = '';
+    await waitFor(
+      'the parent, its sub-agent and the lone session settled',
+      async () => {
+        const list = (await get('session')) as Array<{ id: string; parentID?: string }>;
+        child = list.find((s) => s.parentID === parent)?.id ?? '';
+        const busy = Object.keys((await get('session/status')) as object).length;
+        const newest = (await get(`session/${parent}/message?limit=1`)) as Array<{ info: { finish?: string } }>;
+        return list.length === 3 && child !== '' && busy === 0 && newest[0]?.info.finish === 'stop';
+      },
+      60_000,
+    );
+    const truth = {
+      parent: await truthOf(parent),
+      child: await truthOf(child),
+      lone: await truthOf(lone),
+    };
+    assert.ok(truth.parent.usd > 0 && truth.child.usd > 0 && truth.lone.usd > 0, JSON.stringify(truth));
+
+    // A budget the parent with its sub-agent reaches and the lone session does not.
+    const budget = (truth.lone.usd + truth.parent.usd + truth.child.usd) / 2;
+    assert.ok(truth.lone.usd < budget && truth.parent.usd + truth.child.usd >= budget);
+    const run = await status(statusArgs(oc.baseUrl, dir, '--budget-usd', String(budget)));
+    assert.equal(run.code, 6, run.stderr);
+    const doc = run.doc!;
+
+    const p = run.session(parent);
+    const c = run.session(child);
+    const l = run.session(lone);
+    close(c.cost?.usd, truth.child.usd, 'sub-agent');
+    close(l.cost?.usd, truth.lone.usd, 'lone');
+    close(p.cost?.usd, truth.parent.usd + truth.child.usd, 'parent with its sub-agent');
+    assert.deepEqual(l.cost?.tokens, truth.lone.tokens);
+    assert.deepEqual(c.cost?.tokens, truth.child.tokens);
+    assert.equal(p.cost?.tokens.input, truth.parent.tokens.input + truth.child.tokens.input);
+    assert.equal(p.cost?.tokens.output, truth.parent.tokens.output + truth.child.tokens.output);
+    assert.deepEqual(
+      [p.overBudget, c.overBudget, l.overBudget],
+      [true, false, false],
+      JSON.stringify({ budget, truth }),
+    );
+
+    // In all, each session once; every message ran on provider local.
+    const all = truth.parent.usd + truth.child.usd + truth.lone.usd;
+    close(doc.cost?.usd, all, 'in all');
+    close(doc.cost?.byProvider.local, all, 'provider local');
+    assert.deepEqual(Object.keys(doc.cost!.byProvider), ['local']);
+    assert.equal(doc.budgetUsd, budget);
+
+    // Without a budget: exit 0, nobody over; the table prints the cost column and the total.
+    const plain = await status(statusArgs(oc.baseUrl, dir).filter((a) => a !== '--json'));
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.match(plain.stdout, /COST/);
+    assert.match(plain.stdout, /Cost {6}\$0\.\d{4} \(local \$0\.\d{4}\)/);
+
+    // watch: the same figures within a sampling round; the spend counter sums them all.
+    const near = (v: number | undefined, want: number) => v !== undefined && Math.abs(v - want) < 1e-9;
+    const session = (id: string) => `session="${id}"`;
+    await waitFor(
+      'the cost gauges and the spend counter of watch',
+      async () =>
+        near(await metric('session_ops_session_cost_usd', session(parent)), truth.parent.usd + truth.child.usd) &&
+        near(await metric('session_ops_session_cost_usd', session(child)), truth.child.usd) &&
+        near(await metric('session_ops_session_cost_usd', session(lone)), truth.lone.usd) &&
+        near(await metric('session_ops_provider_cost_usd_total', 'provider="local"'), all),
+      20_000,
+    );
+    assert.equal(await metric('session_ops_session_tokens', `${session(lone)},type="input"`), truth.lone.tokens.input);
+    assert.equal(
+      await metric('session_ops_session_tokens', `${session(lone)},type="output"`),
+      truth.lone.tokens.output,
+    );
+    assert.equal(
+      await metric('session_ops_session_tokens', `${session(parent)},type="output"`),
+      truth.parent.tokens.output + truth.child.tokens.output,
+    );
+  });
+});
