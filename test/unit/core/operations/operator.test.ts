@@ -177,6 +177,50 @@ describe('core/operations/operator', function () {
     assert.deepEqual(sent[0].payload.model, { providerID: 'openai', modelID: 'gpt-5' });
   });
 
+  it('over budget: automatic.abortOverBudget aborts through the same path (the lock, the outcome, logged), once; off: nothing', async () => {
+    const logs: string[] = [];
+    operator.dispose();
+    operator = new Operator({
+      monitor: fleet.monitor,
+      settings,
+      log: (_level, message) => logs.push(message),
+      timers,
+      lock,
+      inventory: () => [],
+      waits: { abortMs: 3000, confirmMs: 3000 },
+    });
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'generating', title: 'spender' });
+    d.addMessage(id, { text: 'working', info: { providerID: 'openai', modelID: 'gpt-5' } });
+    const cost = { usd: 2, tokens: { input: 1, output: 1, reasoning: 0, cacheRead: 0, cacheWrite: 0 }, messages: null };
+    const over = row(id, {
+      state: 'generating',
+      verdict: 'healthy',
+      action: 'leave-alone',
+      badge: 'healthy',
+      cost,
+      budgetLevel: 100,
+    });
+    fleet.setRows([over]);
+    operator.updateSettings({ ...settings, 'automatic.wakeIdle': true, 'budget.sessionUsd': 1 });
+    fleet.changed();
+    assert.equal(server.aborts.length, 0, 'abortOverBudget off: nothing, and never woken');
+
+    operator.updateSettings({ ...settings, 'automatic.abortOverBudget': true, 'budget.sessionUsd': 1 });
+    const acted = nextOutcome();
+    fleet.changed();
+    const o = await acted;
+    assert.deepEqual([o.action, o.automatic, o.sessionId], ['abort', true, id]);
+    assert.equal(server.aborts.filter((a) => a.sessionId === id).length, 1);
+    assert.ok(lock.asked.includes(rowKey(BACKEND, DIR, id)), 'under the session lock');
+    assert.ok(
+      logs.some((l) => l.startsWith(`automatic abort on ${id}`) && l.includes('over budget')),
+      logs.join('\n'),
+    );
+    fleet.changed();
+    assert.equal(server.aborts.filter((a) => a.sessionId === id).length, 1, 'never twice on one verdict');
+  });
+
   it('an action on a session whose lock is held does nothing and says so', async () => {
     server.setProviders([{ id: 'openai', models: ['gpt-5'] }], ['openai']);
     const id = server.directory(DIR).addSession({ state: 'idle' });
