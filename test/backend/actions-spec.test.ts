@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startSpecServer, type SpecServer } from '../support/spec-server';
 import { cli } from './actions-cli';
+import { ANTI_RE_HANG_CLAUSE, QUOTA_SELF_REPORT_CLAUSE } from '../../src/core/prompt/clauses';
 
 const DIR = '/work/project with space';
 const HOUR = 3_600_000;
@@ -78,7 +79,7 @@ describe('action commands against the stateful spec-dialect server', function ()
     assert.equal((await cli('abort', [...base], { env })).code, 2, 'usage: no session');
   });
 
-  it('wake --prompt-file: sent as is with the last model and confirmed (0); the JSON document', async () => {
+  it('wake --prompt-file: sent as written, the missing clauses appended (said on stderr), the last model, confirmed (0)', async () => {
     const d = server.directory(DIR);
     const id = d.addSession({ state: 'idle' });
     d.addMessage(id, { text: 'later', info: { providerID: 'openai', modelID: 'gpt-5' } });
@@ -91,8 +92,36 @@ describe('action commands against the stateful spec-dialect server', function ()
       aborted: false,
       confirmed: true,
     });
-    assert.equal(server.prompts[0].payload.parts[0].text, text);
+    const sent = server.prompts[0].payload.parts[0].text;
+    assert.ok(sent.startsWith(`${text}\n\n`), 'the file as written comes first');
+    assert.ok(sent.includes(ANTI_RE_HANG_CLAUSE));
+    assert.ok(sent.includes(QUOTA_SELF_REPORT_CLAUSE));
+    assert.match(r.stderr, /appended the anti-re-hang clause and the completion-report protocol/);
     assert.equal(server.prompts[0].payload.agent, 'build');
+    // A file that carries both is sent exactly as written, without a notice.
+    const again = d.addSession({ state: 'idle' });
+    d.addMessage(again, { text: 'later', info: { providerID: 'openai', modelID: 'gpt-5' } });
+    const kept = await cli('wake', [again, ...base, '--prompt-file', file('q.md', sent), '--json'], { env });
+    assert.equal(kept.code, 0, kept.stderr);
+    assert.equal(server.prompts[1].payload.parts[0].text, sent);
+    assert.doesNotMatch(kept.stderr, /appended/);
+  });
+
+  it('compose fact-baseline --facts with an empty part: exit 2 naming it, nothing requested', async () => {
+    const id = server.directory(DIR).addSession({ state: 'idle' });
+    const facts = {
+      event: 'restart',
+      facts: [{ statement: 'PR #3 merged', source: 'https://git.example/pr/3', at: '2026-01-05T11:00:00Z' }],
+      invalidAssumptions: [],
+      assignment: { kind: 'standby', until: 'noon' },
+    };
+    const before = server.requests.length;
+    const r = await cli('compose', ['fact-baseline', id, ...base, '--facts', file('f.json', JSON.stringify(facts))], {
+      env,
+    });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /part 2: name the standing assumptions .* or write "none"/);
+    assert.equal(server.requests.length, before);
   });
 
   it('wake refusals exit 3 with nothing sent: not idle, marked, disconnected, the wall provider, no model', async () => {
@@ -317,6 +346,7 @@ describe('action commands against the stateful spec-dialect server', function ()
       JSON.stringify({
         event: 'restart',
         facts: [{ statement: 'PR #4 merged', source: 'https://x/4', at: '2026-01-01' }],
+        invalidAssumptions: ['none'],
         assignment: 'rebase',
       }),
     );
