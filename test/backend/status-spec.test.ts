@@ -251,12 +251,25 @@ describe('status CLI against the spec-dialect server', function () {
     assert.deepEqual(run.session(id).escalation?.marks, [{ provider: 'anthropic', markedAt: now, resetAt: null }]);
     assert.equal(run.doc!.allFreeAt, null);
 
+    // A reset known only from the wall provider's own mark is no reset to wait for: after it the
+    // mark is gone, the wall gives none, and the guard would still refuse anthropic.
     server.setQuota('anthropic', { markedAt: now, resetAt: now + 5 * HOUR });
     run = await status(statusArgs(server.url, '/w'));
-    assert.equal(run.session(id).action, 'escalate');
-    assert.equal(run.session(id).escalation?.reason, 'reset-out-of-reach');
+    assert.equal(run.session(id).escalation?.reason, 'reset-unknown');
+    assert.match(run.session(id).escalation?.message ?? '', /known only from its mark/);
+    const reached = d.addSession({ state: 'idle' });
+    d.addMessage(reached, {
+      error: {
+        text: `free limit reached, resets at ${new Date(now + 5 * HOUR).toISOString()}`,
+        reason: 'free_tier_limit',
+        provider: 'anthropic',
+      },
+    });
+    run = await status(statusArgs(server.url, '/w'));
+    assert.equal(run.session(reached).action, 'escalate');
+    assert.equal(run.session(reached).escalation?.reason, 'reset-out-of-reach');
     run = await status(statusArgs(server.url, '/w', '--reset-within-reach', '360'));
-    assert.equal(run.session(id).action, 'wait-for-reset');
+    assert.equal(run.session(reached).action, 'wait-for-reset');
   });
 
   it('the readable table names verdicts, actions, walls and providers, and strips control characters', async () => {

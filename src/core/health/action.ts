@@ -121,13 +121,14 @@ export function chooseAction(input: ActionInput): ActionDecision {
       p.id !== wall.provider ? undefined : ownReset === null ? null : Math.max(ownReset, p.quota?.resetAt ?? ownReset),
     );
     if (earliest === null) {
-      return decide('escalate', `${kind} on ${who}; no connected provider is free and no reset time is known`, {
+      const markOnly =
+        ownReset === null && !!input.listing.providers.find((p) => p.id === wall.provider)?.quota?.resetAt;
+      const why = markOnly
+        ? `no connected provider is free; ${who}'s reset is known only from its mark and the failure gave none, so after it ${who} would still be refused`
+        : 'no connected provider is free and no marked provider has a known reset';
+      return decide('escalate', `${kind} on ${who}; ${why}`, {
         abortFirst,
-        escalation: {
-          reason: 'reset-unknown',
-          message: 'no connected provider is free and no marked provider has a known reset',
-          marks: shownMarks,
-        },
+        escalation: { reason: 'reset-unknown', message: why, marks: shownMarks },
       });
     }
     if (earliest - now <= reach) {
