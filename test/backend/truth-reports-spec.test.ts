@@ -69,4 +69,24 @@ describe('status: reports and tail probe read strictly (spec-dialect server)', f
       assert.equal(s(id).action, 'wake');
     }
   });
+
+  it('a stepCount that drops between samples (the backend restarted) is sampled again, never healthy', async () => {
+    server.setProviders([{ id: 'openai' }], ['openai']);
+    const d = server.directory('/w');
+    const now = Date.now();
+    const id = d.addSession({ state: 'generating', progress: { stepCount: 40, lastStepAt: now - 120_000 } });
+    d.addMessage(id, { text: 'half a thought' });
+    // After the first sample the counter restarts and then stays frozen.
+    const restart = setTimeout(() => d.setSession(id, { progress: { stepCount: 2, lastStepAt: now - 60_000 } }), 400);
+    try {
+      const run = await status(statusArgs(server.url, '/w'));
+      assert.equal(run.code, 0, run.stderr);
+      const s = run.session(id);
+      assert.notEqual(s.verdict, 'healthy', s.basis);
+      assert.equal(s.verdict, 'hung', 'the comparable pair after the restart is frozen');
+      assert.ok(run.doc!.sampledAt.length >= 3, 'the pair across the restart was sampled again');
+    } finally {
+      clearTimeout(restart);
+    }
+  });
 });
