@@ -68,15 +68,23 @@ describe('act once: concurrent wake processes on one idle session', function () 
 
   describe('spec-dialect server', function () {
     let server: SpecServer;
+    const stepping: NodeJS.Timeout[] = [];
     before(async () => {
       server = await startSpecServer();
     });
-    after(async () => server?.stop());
+    after(async () => {
+      for (const t of stepping) clearInterval(t);
+      await server?.stop();
+    });
 
     it(`${ACTORS} wake processes at once: one prompt sent, the others exit 3 naming the reason`, async () => {
       server.setProviders([{ id: 'anthropic', models: ['sonnet'] }], ['anthropic']);
-      // An accepted prompt turns the session generating (spec: idle -> generating) for the test's span.
+      // An accepted prompt turns the session generating (spec: idle -> generating) for the test's
+      // span, stepping while it generates (the winner confirms the wake by that movement).
       server.answerPrompts = { delayMs: 120_000 };
+      server.onPrompt = (record, dir) => {
+        stepping.push(setInterval(() => dir.step(record.sessionId), 200));
+      };
       const dir = mkdtempSync(path.join(out, 'work-'));
       const d = server.directory(dir);
       const id = d.addSession({ state: 'idle', title: 'Port the parser' });

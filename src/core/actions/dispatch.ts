@@ -92,9 +92,6 @@ export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Pr
         error: { kind: 'not-listed', message: `session ${id} is not listed in this directory` },
         message: `session ${id} is not listed in this directory; nothing sent`,
       };
-    // Authority rule 1 on the assignment read now (the caller may not have read it).
-    const retask = retaskRefusal(assignedBy(req.authority, newest), 'dispatch');
-    if (retask) return refused('not-authority', retask);
     const intended = req.model.providerID;
     const check = preDispatchCheck(intended, listing);
     res.problems = check.problems;
@@ -124,6 +121,9 @@ export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Pr
       res.model = insteadModel;
       model = insteadModel;
     }
+    // Authority rule 1 on the assignment read now (the caller may not have read it).
+    const retask = retaskRefusal(assignedBy(req.authority, newest), 'dispatch');
+    if (retask) return refused('not-authority', retask);
     if (session.state !== 'idle')
       return refused(
         'not-idle',

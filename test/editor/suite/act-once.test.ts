@@ -42,18 +42,24 @@ describe('Act once: the editor with automatic wake and CLI runs on one idle sess
   this.timeout(300_000);
   let api: SessionOpsApi;
   let spec: SpecServer;
+  const stepping: NodeJS.Timeout[] = [];
 
   before(async () => {
     const ext = vscode.extensions.getExtension<SessionOpsApi>('session-ops.session-ops')!;
     api = await ext.activate();
     await configureMonitor({ minSpacingMs: MIN_SPACING_MS });
     spec = await startSpecServer();
-    // An accepted prompt turns the session generating for the whole test (spec: idle -> generating).
+    // An accepted prompt turns the session generating for the whole test (spec: idle -> generating),
+    // stepping while it generates (the winner confirms the wake by that movement).
     spec.answerPrompts = { delayMs: 240_000 };
+    spec.onPrompt = (record, dir) => {
+      stepping.push(setInterval(() => dir.step(record.sessionId), 200));
+    };
     spec.setProviders([{ id: 'openai', name: 'OpenAI', models: { 'gpt-x': { id: 'gpt-x' } } }], ['openai']);
   });
 
   after(async () => {
+    for (const t of stepping) clearInterval(t);
     await config().update('automatic.wakeIdle', undefined, vscode.ConfigurationTarget.Global);
     await config().update('backends', undefined, vscode.ConfigurationTarget.Global);
     await spec?.stop();
