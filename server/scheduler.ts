@@ -60,6 +60,11 @@ export class DocumentScheduler {
     }
   }
 
+  /** Validates every open document of a kind again (the size limit changed). */
+  revalidateAll(): void {
+    for (const st of this.ctx.store.all()) if (st.kind) this.schedule(st, 0);
+  }
+
   /** Validates `st` after `delay` ms; without a delay, as an edit (at once unless within a burst of edits). */
   schedule(st: DocState, delay?: number): void {
     if (delay === undefined) {

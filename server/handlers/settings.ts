@@ -13,8 +13,10 @@ export function registerSettingsHandlers(
 ): void {
   ctx.connection.onDidChangeConfiguration((params) => {
     const sourceRoot = ctx.settings.pagesSourceRoot;
+    const maxDocumentMB = ctx.settings.maxDocumentMB;
     readSettings(ctx.settings, params.settings);
     scheduler.reclassifyAll();
+    if (ctx.settings.maxDocumentMB !== maxDocumentMB) scheduler.revalidateAll(); // a document may cross the size limit
     if (ctx.settings.pagesSourceRoot !== sourceRoot) groups.settingsChanged(); // the source-test check of every page set changed
   });
 

@@ -181,4 +181,24 @@ describe('language server memory on hostile documents', function () {
       await client.stop();
     }
   });
+
+  it('a change of sessionOps.maxDocumentMB re-validates the open documents', async () => {
+    const client = LspClient.stdio();
+    try {
+      await client.initialize({ rootPath: ws });
+      const uri = fileUri(path.join(ws, 'changed', 'routing.yaml'));
+      mkdirSync(path.join(ws, 'changed'));
+      const m1 = client.open(uri, table(9));
+      const d1 = await client.diagnosticsFor(uri, () => true, m1, 180000);
+      assert.deepEqual(
+        d1.diagnostics.map((d) => d.code),
+        ['document.too-large'],
+      );
+      const m2 = client.published.length;
+      client.notify('workspace/didChangeConfiguration', { settings: { sessionOps: { maxDocumentMB: 10 } } });
+      await client.diagnosticsFor(uri, (p) => p.diagnostics.length === 0, m2, 180000);
+    } finally {
+      await client.stop();
+    }
+  });
 });
