@@ -2,6 +2,7 @@
 // by the scripted model, with a second OpenAI-compatible provider ("backup") on the same model
 // and the built-in provider disabled. A logging proxy in front of the server records every
 // request: the rules of the spec are checked on that log.
+import { ANTI_RE_HANG_CLAUSE, QUOTA_SELF_REPORT_CLAUSE } from '../../src/core/prompt/clauses';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -97,7 +98,7 @@ describe('action commands against the real opencode server', function () {
       return !map[id] || map[id].type === 'idle';
     });
 
-  it('wake --prompt-file on an idle session: the last model, confirmed (generating or a newer assistant message) (0)', async () => {
+  it('wake --prompt-file on an idle session: the file first, the missing clauses appended, the last model, confirmed (0)', async () => {
     const dir = newDir();
     model.when('[first]', { kind: 'reply', text: 'Part one done; more later.' });
     const id = await launch(dir, 'start [first]');
@@ -114,7 +115,11 @@ describe('action commands against the real opencode server', function () {
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.json, { session: id, model: LOCAL, aborted: false, confirmed: true });
     await waitFor('the model to receive the wake prompt', markerSeen('[woken]'));
-    assert.equal(JSON.parse(prompts()[0].body).parts[0].text, 'Wake up "now" [woken]\n$HOME');
+    const sent = JSON.parse(prompts()[0].body).parts[0].text as string;
+    assert.ok(sent.startsWith('Wake up "now" [woken]\n$HOME\n\n'), 'the file as written comes first');
+    assert.ok(sent.includes(ANTI_RE_HANG_CLAUSE), 'the anti-re-hang clause is appended');
+    assert.ok(sent.includes(QUOTA_SELF_REPORT_CLAUSE), 'the completion-report protocol is appended');
+    assert.match(r.stderr, /appended the anti-re-hang clause and the completion-report protocol/);
   });
 
   it('quota marks carry across runs: a wall `status` saw in one session keeps the next `wake` of another off that provider', async () => {
