@@ -4,55 +4,13 @@
 // outlined). Several builds side by side in one run:
 //   npm run build && npx tsx bench/lsp/memory.ts [--server LABEL=PATH/server.js ...]
 // (default: this checkout's dist/server.js). Linux only (/proc). Prints a Markdown table.
-import { readFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { hugeFidelityBaseline, MB, peakRssMb, routingTableOfSize } from '../../test/lsp/support/hostile-documents';
 import { fileUri, LspClient, SERVER } from '../../test/lsp/support/lspClient';
-const MB = 1024 * 1024;
-const peak = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+const peak = peakRssMb;
 const X = 'x'.repeat(5 * MB);
-function table(mb: number): string {
-  const out = ['version: 1', 'default: {}', 'preflight:', '  max_items: 4', 'routes:'];
-  let size = 0;
-  for (let i = 0; size < mb * MB; i++) {
-    const id = String(i).padStart(6, '0');
-    const r = [
-      `  Kind/Route${id}:`,
-      '    entry:',
-      '      skill: implement',
-      '      mode: bugfix',
-      '    skip: [verify]',
-      '    keep_gates: [review-code, merge-pr]',
-      '    preflight:',
-      `      - id: check-inputs-${id}`,
-      `        item: Check the inputs of route ${i} before implementing anything.`,
-      `        evidence: retro C${i % 40} finding ${i}`,
-      `        added_cycle: C${i % 40}`,
-      `    notes: Route ${i} handles its tickets with the standard gates.`,
-      '    effort: high',
-    ].join('\n');
-    out.push(r);
-    size += r.length + 1;
-  }
-  return out.join('\n') + '\n';
-}
-function baseline(): string {
-  const rows = [
-    '# Fidelity baseline',
-    '',
-    '## Master inventory',
-    '',
-    '| ID | Behavior | Type | Source test | Chunk |',
-    '|----|----------|------|-------------|-------|',
-  ];
-  for (let i = 1, size = 0; size < 9 * MB; i++) {
-    const r = `| FID-${String(i).padStart(6, '0')} | Behaviour ${i} of the port is kept as it was | happy path | \`tests/test_all.py::test_${i}\` | core |`;
-    rows.push(r);
-    size += r.length + 1;
-  }
-  rows.push('', '## Chunks', '', '- core: everything', '');
-  return rows.join('\n');
-}
 const head = 'version: 1\ndefault: {}\nroutes:\n  Kind/Big:\n    entry:\n      skill: implement\n';
 const cases: Array<[string, string, string, string]> = [
   ['5 MB scalar as notes (plain)', 'routing.yaml', 'yaml', head + `    notes: ${X}\n`],
@@ -69,9 +27,9 @@ const cases: Array<[string, string, string, string]> = [
     'yaml',
     `version: 1\ndefault: {}\nroutes:\n  Kind/Big:\n    skip: [${X}]\n`,
   ],
-  ['7.9 MB table (analysed)', 'routing.yaml', 'yaml', table(7.9)],
-  ['9 MB table', 'routing.yaml', 'yaml', table(9)],
-  ['9 MB 10-fidelity-baseline', 'source-analysis/10-fidelity-baseline.md', 'markdown', baseline()],
+  ['7.9 MB table (analysed)', 'routing.yaml', 'yaml', routingTableOfSize(7.9)],
+  ['9 MB table', 'routing.yaml', 'yaml', routingTableOfSize(9)],
+  ['9 MB 10-fidelity-baseline', 'source-analysis/10-fidelity-baseline.md', 'markdown', hugeFidelityBaseline()],
 ];
 const args = process.argv.slice(2);
 const servers: Array<[string, string]> = [];

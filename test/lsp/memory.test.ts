@@ -6,70 +6,16 @@
 // 9 MB fidelity-baseline page are past the limit: one diagnostic (size, limit, setting) and a
 // top-level outline only.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { hugeFidelityBaseline, MB, peakRssMb, routingTableOfSize } from './support/hostile-documents';
 import { fileUri, LspClient, type LspDiagnostic } from './support/lspClient';
 
 const BUDGET_MB = 400;
-const MB = 1024 * 1024;
-
-/** The peak resident set of a process (VmHWM in /proc/<pid>/status), in MB. */
-function peakRssMb(pid: number): number {
-  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  if (!m) throw new Error(`no VmHWM for ${pid}`);
-  return Number(m[1]) / 1024;
-}
-
 /** A routing table whose one route's effort is a 5 MB scalar. */
 const hugeScalarTable = () =>
   `version: 1\ndefault: {}\nroutes:\n  Kind/Big:\n    entry:\n      skill: implement\n    effort: ${'x'.repeat(5 * MB)}\n`;
-
-/** A valid routing table of about `mb` megabytes (full routes, as bench/lsp.mjs writes them). */
-function table(mb: number): string {
-  const out = ['version: 1', 'default: {}', 'preflight:', '  max_items: 4', 'routes:'];
-  let size = 0;
-  for (let i = 0; size < mb * MB; i++) {
-    const id = String(i).padStart(6, '0');
-    const route = [
-      `  Kind/Route${id}:`,
-      '    entry:',
-      '      skill: implement',
-      '      mode: bugfix',
-      '    skip: [verify]',
-      '    keep_gates: [review-code, merge-pr]',
-      '    preflight:',
-      `      - id: check-inputs-${id}`,
-      `        item: Check the inputs of route ${i} before implementing anything.`,
-      `        evidence: retro C${i % 40} finding ${i}`,
-      `        added_cycle: C${i % 40}`,
-      `    notes: Route ${i} handles its tickets with the standard gates.`,
-      '    effort: high',
-    ].join('\n');
-    out.push(route);
-    size += route.length + 1;
-  }
-  return out.join('\n') + '\n';
-}
-
-/** A fidelity-baseline page whose inventory table is about 9 MB. */
-function hugeBaseline(): string {
-  const rows = [
-    '# Fidelity baseline',
-    '',
-    '## Master inventory',
-    '',
-    '| ID | Behavior | Type | Source test | Chunk |',
-    '|----|----------|------|-------------|-------|',
-  ];
-  for (let i = 1, size = 0; size < 9 * MB; i++) {
-    const row = `| FID-${String(i).padStart(6, '0')} | Behaviour ${i} of the port is kept as it was | happy path | \`tests/test_all.py::test_${i}\` | core |`;
-    rows.push(row);
-    size += row.length + 1;
-  }
-  rows.push('', '## Chunks', '', '- core: everything', '');
-  return rows.join('\n');
-}
 
 interface Run {
   peak: number;
@@ -130,7 +76,7 @@ describe('language server memory on hostile documents', function () {
   });
 
   it(`the largest table analysed by default (just under 8 MB): under ${BUDGET_MB} MB, fully analysed`, async () => {
-    const text = table(7.9);
+    const text = routingTableOfSize(7.9);
     assert.ok(text.length < 8 * MB);
     const r = await run(path.join(ws, 'large', 'routing.yaml'), text, 'yaml');
     assert.ok(r.peak < BUDGET_MB, `peak RSS ${r.peak.toFixed(0)} MB`);
@@ -140,7 +86,7 @@ describe('language server memory on hostile documents', function () {
   });
 
   it(`a 9 MB routing table: one diagnostic (size, limit, setting), a top-level outline, under ${BUDGET_MB} MB`, async () => {
-    const r = await run(path.join(ws, 'big', 'routing.yaml'), table(9), 'yaml');
+    const r = await run(path.join(ws, 'big', 'routing.yaml'), routingTableOfSize(9), 'yaml');
     assert.ok(r.peak < BUDGET_MB, `peak RSS ${r.peak.toFixed(0)} MB`);
     assert.deepEqual(
       r.diags.map((d) => [d.code, d.range.start.line]),
@@ -155,7 +101,7 @@ describe('language server memory on hostile documents', function () {
 
   it(`a 9 MB fidelity-baseline page: one diagnostic, its top headings, under ${BUDGET_MB} MB`, async () => {
     const file = path.join(ws, 'port', 'source-analysis', '10-fidelity-baseline.md');
-    const r = await run(file, hugeBaseline(), 'markdown');
+    const r = await run(file, hugeFidelityBaseline(), 'markdown');
     assert.ok(r.peak < BUDGET_MB, `peak RSS ${r.peak.toFixed(0)} MB`);
     assert.deepEqual(
       r.diags.map((d) => d.code),
@@ -174,7 +120,7 @@ describe('language server memory on hostile documents', function () {
       await client.initialize({ rootPath: ws, initializationOptions: { maxDocumentMB: 10 } });
       const uri = fileUri(path.join(ws, 'raised', 'routing.yaml'));
       mkdirSync(path.join(ws, 'raised'));
-      const m = client.open(uri, table(9));
+      const m = client.open(uri, routingTableOfSize(9));
       const d = await client.diagnosticsFor(uri, () => true, m, 180000);
       assert.deepEqual(d.diagnostics, []);
     } finally {
@@ -188,7 +134,7 @@ describe('language server memory on hostile documents', function () {
       await client.initialize({ rootPath: ws });
       const uri = fileUri(path.join(ws, 'changed', 'routing.yaml'));
       mkdirSync(path.join(ws, 'changed'));
-      const m1 = client.open(uri, table(9));
+      const m1 = client.open(uri, routingTableOfSize(9));
       const d1 = await client.diagnosticsFor(uri, () => true, m1, 180000);
       assert.deepEqual(
         d1.diagnostics.map((d) => d.code),

@@ -98,6 +98,8 @@ function* cappedSessions(
 }
 
 /** The providers worth a series: connected or marked (stock opencode lists a whole catalogue). */
+type ProviderOf = ReturnType<typeof shownProviders>[number];
+
 function shownProviders(b: BackendState) {
   return (b.providers?.providers ?? []).filter((p) => p.connected || p.quota);
 }
@@ -225,41 +227,37 @@ export class WatchMetrics {
         }
       },
     });
-    new Gauge({
-      name: 'session_ops_provider_connected',
-      help: '1 when the provider is connected, else 0 (connected or marked providers).',
-      labelNames: ['backend', 'provider'],
-      registers,
-      collect() {
-        this.reset();
-        for (const b of source.backends())
-          for (const p of shownProviders(b)) this.set({ backend: b.config.name, provider: p.id }, p.connected ? 1 : 0);
-      },
-    });
-    new Gauge({
-      name: 'session_ops_provider_quota_marked',
-      help: '1 while a quota mark is active on the provider, else 0.',
-      labelNames: ['backend', 'provider'],
-      registers,
-      collect() {
-        this.reset();
-        for (const b of source.backends())
-          for (const p of shownProviders(b)) this.set({ backend: b.config.name, provider: p.id }, p.quota ? 1 : 0);
-      },
-    });
-    new Gauge({
-      name: 'session_ops_provider_quota_reset_timestamp_seconds',
-      help: "The quota mark's reset time (absent when unknown).",
-      labelNames: ['backend', 'provider'],
-      registers,
-      collect() {
-        this.reset();
-        for (const b of source.backends())
-          for (const p of shownProviders(b))
-            if (p.quota && p.quota.resetAt !== null)
-              this.set({ backend: b.config.name, provider: p.id }, p.quota.resetAt / 1000);
-      },
-    });
+    /** A gauge per backend and shown provider; `value` null leaves the series out (unknown is absent). */
+    const providerGauge = (name: string, help: string, value: (p: ProviderOf) => number | null) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['backend', 'provider'],
+        registers,
+        collect() {
+          this.reset();
+          for (const b of source.backends())
+            for (const p of shownProviders(b)) {
+              const v = value(p);
+              if (v !== null) this.set({ backend: b.config.name, provider: p.id }, v);
+            }
+        },
+      });
+    providerGauge(
+      'session_ops_provider_connected',
+      '1 when the provider is connected, else 0 (connected or marked providers).',
+      (p) => (p.connected ? 1 : 0),
+    );
+    providerGauge(
+      'session_ops_provider_quota_marked',
+      '1 while a quota mark is active on the provider, else 0.',
+      (p) => (p.quota ? 1 : 0),
+    );
+    providerGauge(
+      'session_ops_provider_quota_reset_timestamp_seconds',
+      "The quota mark's reset time (absent when unknown).",
+      (p) => (p.quota && p.quota.resetAt !== null ? p.quota.resetAt / 1000 : null),
+    );
     new Gauge({
       name: 'session_ops_all_providers_free_timestamp_seconds',
       help: 'The earliest moment every marked provider is free again (absent when unknown or none is marked).',
