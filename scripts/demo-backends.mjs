@@ -8,7 +8,7 @@
 //     Every message on `local` costs $0.05 (DEMO_PRICE): the tool loop of DEMO-1 crosses the
 //     demo's $1 budget per session within a minute or two;
 //   - a spec-dialect server for what stock opencode cannot show: progress counters and quota
-//     objects with reset times.
+//     objects with reset times, and a line meant as a completion report that does not parse.
 // Every request the demo makes here has a deadline.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -40,15 +40,17 @@ export const SPEC_SESSIONS = [
   { title: 'PAY-104 fidelity baseline', badge: 'quota wall' },
   { title: 'PAY-105 business rules', badge: 'report: done' },
   { title: 'PAY-106 public API', badge: 'report: blocked' },
+  { title: 'PAY-107 currency rounding', badge: 'malformed report: read it' },
 ];
 
 function seedSpec(spec) {
   const now = Date.now();
   spec.setProviders(
     [
-      { id: 'anthropic', name: 'Anthropic' },
-      { id: 'openai', name: 'OpenAI' },
-      { id: 'local', name: 'Local' },
+      // The listing names each provider's models, so a refused dispatch can name a model on the other.
+      { id: 'anthropic', name: 'Anthropic', models: { 'claude-sonnet-4': { name: 'Claude Sonnet 4' } } },
+      { id: 'openai', name: 'OpenAI', models: { 'gpt-5': { name: 'GPT-5' } } },
+      { id: 'local', name: 'Local', models: { m1: { name: 'M1' } } },
     ],
     ['anthropic', 'openai', 'local'],
   );
@@ -91,6 +93,13 @@ function seedSpec(spec) {
   d.addMessage(blocked, {
     role: 'assistant',
     text: 'ticket=PAY-106 status=blocked reason=quota-exhausted summary="usage limit on the second provider"',
+  });
+  // Meant as a report (it starts with a report key and names ticket and status) but its status is
+  // none of done, blocked or handoff: a malformed report a person must read, never woken over.
+  const malformed = d.addSession({ title: SPEC_SESSIONS[6].title, state: 'idle' });
+  d.addMessage(malformed, {
+    role: 'assistant',
+    text: 'ticket=PAY-107 status=finished summary="rounding follows the ledger, half-even"',
   });
   // A woken session answers and goes back to work.
   spec.onPrompt = (record, dir) => {
