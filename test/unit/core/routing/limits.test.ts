@@ -12,7 +12,7 @@ import { assertDiagnosticsInside } from './ranges';
 // blow-ups these inputs once caused, not a speed measure (speed is measured in bench/).
 const HANG_GUARD_MS = 60_000;
 
-function timed(text: string, _hangGuardMs: number) {
+function checked(text: string) {
   const diags = validateRouting(text);
   assertDiagnosticsInside(text, diags);
   return diags;
@@ -37,18 +37,18 @@ describe('routing limits: hostile input', function () {
   };
   for (const [name, text] of Object.entries(deep)) {
     it(`${name}: "nesting deeper than ${MAX_NESTING} levels is not checked", no stack overflow`, () => {
-      hasMessage(timed(text, 3000), new RegExp(`Nesting deeper than ${MAX_NESTING} levels is not checked`));
+      hasMessage(checked(text), new RegExp(`Nesting deeper than ${MAX_NESTING} levels is not checked`));
     });
   }
 
   it('nesting the estimate misses still gives the diagnostic, not a stack overflow (found by bench/fuzz.mjs)', () => {
     const base = 'version: 1\ndefault: &base\n  effort: high\nroutes:\n  Kind/A:\n    notes: a[b\n';
     hasMessage(
-      timed(base + Array.from({ length: 2000 }, (_, i) => ' '.repeat(i) + 'k:').join('\n') + '\n', 10_000),
+      checked(base + Array.from({ length: 2000 }, (_, i) => ' '.repeat(i) + 'k:').join('\n') + '\n'),
       /Nesting deeper than/,
     );
-    hasMessage(timed('a: [\n' + '[\n'.repeat(3000) + ']\n'.repeat(3000), 10_000), /Nesting deeper than|YAML/);
-    hasMessage(timed('[\n' + 'a: [\n'.repeat(3000), 10_000), /Nesting deeper than|YAML/);
+    hasMessage(checked('a: [\n' + '[\n'.repeat(3000) + ']\n'.repeat(3000)), /Nesting deeper than|YAML/);
+    hasMessage(checked('[\n' + 'a: [\n'.repeat(3000)), /Nesting deeper than|YAML/);
   });
 
   it('real tables are nowhere near the nesting limit', () => {
@@ -58,19 +58,19 @@ describe('routing limits: hostile input', function () {
 
   it('a self-referential anchor (skip: &s [*s]) is reported, not a crash', () => {
     const text = 'version: 1\ndefault:\n  skip: &s [*s]\nroutes: {}\n';
-    const diags = timed(text, 2000);
+    const diags = checked(text);
     hasMessage(diags, /\*s sits inside its own anchor/);
     JSON.stringify(diags);
   });
 
   it('an alias to a missing anchor is reported', () => {
-    hasMessage(timed('version: 1\ndefault:\n  skip: *nope\nroutes: {}\n', 2000), /Unresolved alias \*nope/);
+    hasMessage(checked('version: 1\ndefault:\n  skip: *nope\nroutes: {}\n'), /Unresolved alias \*nope/);
   });
 
   it('an alias chain of 625 links is linear, not quadratic', () => {
     const lines = ['version: 1', 'default:', '  notes: &a0 [x]', 'routes: {}', 'chain:'];
     for (let i = 1; i < 625; i++) lines.push(`  a${i}: &a${i} [*a${i - 1}]`);
-    timed(lines.join('\n') + '\n', 1500);
+    checked(lines.join('\n') + '\n');
   });
 
   it('the "billion laughs" shape is bounded', () => {
@@ -82,7 +82,7 @@ describe('routing limits: hostile input', function () {
           .fill('*' + L[i - 1])
           .join(',')}]`,
       );
-    hasMessage(timed(lines.join('\n') + '\n', 2000), /Aliases expanding to more than/);
+    hasMessage(checked(lines.join('\n') + '\n'), /Aliases expanding to more than/);
   });
 
   it('a 1 MB scalar where a name, a number or a list is expected: one short message each, quoting it cut', () => {
@@ -103,13 +103,13 @@ describe('routing limits: hostile input', function () {
   });
 
   it('a 1.3 MB mapping key is a YAML error in bounded time', () => {
-    hasMessage(timed('k'.repeat(1_300_000) + ': 1\n', 5000), /1024/);
+    hasMessage(checked('k'.repeat(1_300_000) + ': 1\n'), /1024/);
   });
 
   it(`20,000 keys list at most ${MAX_DIAGNOSTICS} problems and say so`, () => {
     const lines = ['version: 1'];
     for (let i = 0; i < 20_000; i++) lines.push(`k${i}: ${i}`);
-    const diags = timed(lines.join('\n') + '\n', 8000);
+    const diags = checked(lines.join('\n') + '\n');
     assert.equal(diags.length, MAX_DIAGNOSTICS + 1);
     hasMessage(diags, /the rest, from here on, are not listed/);
   });
@@ -131,13 +131,13 @@ describe('routing limits: hostile input', function () {
   });
 
   it('80 nested flow mappings as keys are bounded (found by bench/fuzz.mjs: "Invalid string length")', () => {
-    timed('version: 1\r\nroutes:\r\n  Kind/Bug:\r\n   ' + '{'.repeat(80) + ' skip: [review-dag]\r\n', 3000);
+    checked('version: 1\r\nroutes:\r\n  Kind/Bug:\r\n   ' + '{'.repeat(80) + ' skip: [review-dag]\r\n');
   });
 
   it('binary input with lone CRs: every position inside its line', () => {
     const text = 'version: 1\rdefault:\r  entry:\r    skill: \x01\x02bad\r  skip: [verify, nope]\r\x00\xff\r"\r\n\r';
-    timed(text, 2000);
-    timed('\r\r\r  x: [\r', 2000);
-    timed('a: "b\rc"\rd: e\r\rf: |\r  g\r', 2000);
+    checked(text);
+    checked('\r\r\r  x: [\r');
+    checked('a: "b\rc"\rd: e\r\rf: |\r  g\r');
   });
 });
