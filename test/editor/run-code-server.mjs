@@ -210,6 +210,11 @@ export async function runEditorSuite(options = {}) {
         await page.keyboard.press(args.keys);
       } else if (req.url === '/type') {
         await page.keyboard.type(args.text, { delay: 5 });
+      } else if (req.url === '/fill') {
+        // Into the element itself (not whatever has focus), then Enter on it: no keystroke is lost
+        // to a widget that is still taking focus on a slow machine.
+        await page.fill(args.selector, String(args.text), { timeout: 10_000 });
+        if (args.submit) await page.press(args.selector, 'Enter', { timeout: 10_000 });
       } else {
         res.writeHead(404).end('unknown endpoint');
         return;

@@ -20,7 +20,7 @@ import {
   type OpencodeServer,
 } from '../../support/opencode';
 import { startScriptedModel, type ScriptedModel } from '../../support/scripted-model';
-import { click, hasBrowser, press, query, screenshot, waitFor } from './harness';
+import { click, hasBrowser, press, query, screenshot, settleWithin, waitFor } from './harness';
 
 const MIN_SPACING_MS = 3_000;
 const configureMonitor = (settings: { minSpacingMs?: number | null }) =>
@@ -173,7 +173,7 @@ describe('Session actions against the real opencode server', function () {
       15_000,
     );
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    await pending;
+    await settleWithin(pending, 30_000, 'Wake with Prompt...');
     const doc = await waitFor('the prompt document', () => api.prompts.active(), 30_000);
     assert.match(doc.getText(), /compact/i);
     const target = api.prompts.target(doc.uri)!;

@@ -2,6 +2,7 @@
 // test asks for a screenshot of the workbench or reads the rendered DOM, so assertions can look
 // at what a person sees, not only at the API. Under @vscode/test-electron there is no harness:
 // screenshots are then logged as unavailable and DOM queries throw.
+import * as vscode from 'vscode';
 
 export interface DomNode {
   text: string;
@@ -73,6 +74,31 @@ export async function press(keys: string): Promise<void> {
 /** Types text into whatever has focus in the workbench (an input box, the editor). */
 export async function type(text: string): Promise<void> {
   await call('type', { text });
+}
+
+/** Fills the first element matching the selector with the text (and presses Enter on it when `submit`). */
+export async function fill(selector: string, text: string, submit = false): Promise<void> {
+  await call('fill', { selector, text, submit });
+}
+
+/**
+ * Awaits a command that waits for the user (a quick pick, an input box), at most `ms`. On time out
+ * the quick input is closed, so the command ends now and a timed-out test never resumes later to
+ * undo what the next test set up; then it throws, naming what never finished.
+ */
+export async function settleWithin<T>(pending: Thenable<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([Promise.resolve(pending), timedOut]);
+  } catch (err) {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The rendered tree/list rows whose aria-label matches. */

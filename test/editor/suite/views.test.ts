@@ -12,7 +12,7 @@ import type { SessionRow } from '../../../src/core/monitor/row';
 import { findOpencodeBinary, launchSession, startOpencode, type OpencodeServer } from '../../support/opencode';
 import { startScriptedModel, type ScriptedModel } from '../../support/scripted-model';
 import { startSpecServer, type SpecServer } from '../../support/spec-server';
-import { click, hasBrowser, press, query, rows, screenshot, type, waitFor } from './harness';
+import { click, fill, hasBrowser, query, rows, screenshot, settleWithin, waitFor } from './harness';
 
 const SPEC_DIR = '/work/spec-repo';
 // Verdicts need a baseline at least this old. The spec's 30 s is lowered through the test-only
@@ -275,22 +275,25 @@ describe('Sessions and Providers views', function () {
       const key = state()!.config.key;
       if (hasBrowser()) {
         const pending = vscode.commands.executeCommand('sessionOps.setPassword');
+        const box = (kind: 'text' | 'password') =>
+          `.quick-input-widget:not([style*="display: none"]) input${kind === 'password' ? '[type="password"]' : ':not([type="password"])'}`;
+        const title = async (match: RegExp) =>
+          (await query('.quick-input-widget:not([style*="display: none"]) .quick-input-title')).some((n) =>
+            match.test(n.text),
+          );
         await waitFor(
           'the user name box',
-          async () =>
-            (await query('.quick-input-widget:not([style*="display: none"]) input:not([type="password"])')).length > 0,
+          async () => (await title(/^User name for locked/)) && (await query(box('text'))).length > 0,
           15_000,
         );
-        await press('Enter'); // user name: keep "opencode"
+        await fill(box('text'), 'opencode', true);
         await waitFor(
           'the password box',
-          async () =>
-            (await query('.quick-input-widget:not([style*="display: none"]) input[type="password"]')).length > 0,
+          async () => (await title(/^Password for locked/)) && (await query(box('password'))).length > 0,
           15_000,
         );
-        await type('s3cret');
-        await press('Enter');
-        await pending;
+        await fill(box('password'), 's3cret', true);
+        await settleWithin(pending, 30_000, 'Set Password...');
       } else {
         await api.passwords.set(key, { username: 'opencode', password: 's3cret' });
       }

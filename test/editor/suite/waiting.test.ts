@@ -11,7 +11,7 @@ import type { SessionRow } from '../../../src/core/monitor/row';
 import type { SessionOpsApi } from '../../../src/extension/extension';
 import { findOpencodeBinary, launchSession, startOpencode, type OpencodeServer } from '../../support/opencode';
 import { startScriptedModel, type ScriptedModel } from '../../support/scripted-model';
-import { click, hasBrowser, press, query, rows, screenshot, waitFor } from './harness';
+import { click, hasBrowser, press, query, rows, screenshot, settleWithin, waitFor } from './harness';
 
 const MIN_SPACING_MS = 3_000;
 const configureMonitor = (settings: { minSpacingMs?: number | null }) =>
@@ -176,7 +176,7 @@ describe('Sessions waiting for a person (real opencode)', function () {
     );
     if (hasBrowser()) await screenshot('waiting-question-pick');
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    await pending;
+    await settleWithin(pending, 30_000, 'Answer...');
     assert.match(api.operations.get(row.key)?.text ?? '', /answered: Red/);
     await settled(id, 'the question answered', (r) => r.badge !== 'waiting', 60_000);
   });
