@@ -3,7 +3,7 @@
 // a directory or a backend (each session once). Pure text.
 import type { SessionRow } from '../monitor/row';
 import type { ProviderSpend } from './spend-ledger';
-import { COST_NOT_REPORTED, fleetCost, formatTokens, formatUsd, type FleetCost } from './rollup';
+import { COST_NOT_REPORTED, formatTokens, formatUsd } from './rollup';
 
 /** "$0.0123", "$1.20 (80 % of budget)", "$2.00 (over budget)"; '' when the backend reports none. */
 export function rowCostText(row: SessionRow): string {
@@ -21,22 +21,18 @@ export function costTooltipLine(row: SessionRow): string {
   return `Cost: ${formatUsd(row.cost.usd)}${sub}${budget} · tokens: ${formatTokens(row.cost.tokens)}`;
 }
 
-/** The spend of these rows, each session once, per provider; null when none reports a cost. */
-export function rowsCost(rows: readonly SessionRow[]): FleetCost | null {
-  return fleetCost(
-    rows.map((r) => ({
-      id: r.id,
-      parentId: r.parentId ?? null,
-      cost: r.assessment?.cost ?? null,
-      provider: r.assessment?.costProvider ?? null,
-    })),
-  );
-}
-
-/** "$1.23 spent" for a directory or backend row; '' when no session reports a cost. */
+/** "$1.23 spent" for a directory or backend row (each session's own cost once); '' when no session reports a cost. */
 export function totalCostText(rows: readonly SessionRow[]): string {
-  const total = rowsCost(rows);
-  return total ? `${formatUsd(total.usd)} spent` : '';
+  // Summed in place: the Sessions view asks this for the parents of changed rows.
+  let usd = 0;
+  let any = false;
+  for (const r of rows) {
+    const cost = r.assessment?.cost;
+    if (!cost) continue;
+    any = true;
+    usd += cost.usd;
+  }
+  return any ? `${formatUsd(usd)} spent` : '';
 }
 
 /** "$0.12 today, $0.40 since watching began" for the Providers view; '' when nothing was spent on it. */

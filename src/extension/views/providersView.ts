@@ -34,12 +34,14 @@ export class ProvidersView implements vscode.TreeDataProvider<ProvidersNode>, vs
   readonly treeView: RecyclingTreeView<ProvidersNode>;
   private readonly disposables: vscode.Disposable[] = [this.changeEmitter];
   private readonly countdown = new Ticker(COUNTDOWN_MS, () => this.refresh());
+  /** Each backend's spend as last rendered (the monitor replaces it when a round spent something). */
+  private readonly spendShown = new Map<string, BackendState['spend']>();
 
   constructor(private readonly monitor: SessionMonitor) {
     this.treeView = new RecyclingTreeView('sessionOps.providers', { treeDataProvider: this });
     this.disposables.push(this.treeView);
     const off = monitor.onDidChange((c) => {
-      if (c.providers || c.structural.length > 0) this.refresh();
+      if (c.providers || c.structural.length > 0 || (c.rows.length > 0 && this.spendChanged())) this.refresh();
     });
     this.disposables.push({ dispose: off });
     // Countdowns tick while the view is visible.
@@ -53,6 +55,17 @@ export class ProvidersView implements vscode.TreeDataProvider<ProvidersNode>, vs
 
   refresh(): void {
     this.changeEmitter.fire(undefined);
+  }
+
+  /** Whether a backend's spend changed since the view was last rendered (records it as rendered). */
+  private spendChanged(): boolean {
+    let changed = false;
+    for (const b of this.monitor.backends()) {
+      if (this.spendShown.get(b.config.key) === b.spend) continue;
+      this.spendShown.set(b.config.key, b.spend);
+      changed = true;
+    }
+    return changed;
   }
 
   getChildren(node?: ProvidersNode): ProvidersNode[] {

@@ -5,7 +5,6 @@ import { dialectDisplayName } from '../../core/backend/dialects';
 import { backendContextValue, contextValueOf } from '../../core/monitor/context-values';
 import { badgeLook, tooltipMarkdown } from '../../core/monitor/present';
 import type { SessionRow } from '../../core/monitor/row';
-import { totalCostText } from '../../core/cost/present';
 import type { BackendState } from '../../core/monitor/sessionMonitor';
 import type { SessionsNode } from './sessionsNodes';
 
@@ -14,11 +13,10 @@ type NodeOf<K extends SessionsNode['kind']> = Extract<SessionsNode, { kind: K }>
 export function directoryItem(
   node: NodeOf<'directory'>,
   state: vscode.TreeItemCollapsibleState,
-  rows: readonly SessionRow[] = [],
+  spent: string,
 ): vscode.TreeItem {
   const item = new vscode.TreeItem(node.directory, state);
   item.id = node.key;
-  const spent = totalCostText(rows);
   if (spent) item.description = spent;
   item.iconPath = vscode.ThemeIcon.Folder;
   item.contextValue = contextValueOf('directory', []);
@@ -49,6 +47,7 @@ export function backendItem(
   state: BackendState | undefined,
   attention: (row: SessionRow) => boolean,
   collapsible: vscode.TreeItemCollapsibleState,
+  spent: string,
 ): vscode.TreeItem {
   const item = new vscode.TreeItem(node.backend.name, collapsible);
   item.id = node.key;
@@ -59,7 +58,6 @@ export function backendItem(
     bits.push(`${rows.length} session${rows.length === 1 ? '' : 's'}${needing ? `, ${needing} need attention` : ''}`);
   const dialect = dialectDisplayName(state?.dialect ?? null);
   if (dialect) bits.push(dialect);
-  const spent = totalCostText(rows);
   if (spent) bits.push(spent);
   item.description = bits.join(' · ');
   if (state?.status === 'error') {

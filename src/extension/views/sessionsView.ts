@@ -11,6 +11,7 @@ import type { MonitorChange, SessionMonitor } from '../../core/monitor/sessionMo
 import { describeOperation, type OperationBook } from '../../core/operations/book';
 import type { ReportBook } from '../../core/operations/reports';
 import { SlicedQueue } from '../../core/timing';
+import { SpentTotals, type SpentRows } from '../../core/cost/spent-totals';
 import { RecyclingTreeView } from './recyclingTreeView';
 import { backendItem, directoryItem, messageItem, sessionItem, sessionTooltip } from './sessionsItems';
 import { SessionsNodes, type SessionsNode } from './sessionsNodes';
@@ -20,6 +21,8 @@ export type { SessionsNode } from './sessionsNodes';
 /** Changed rows refreshed at once, at most; the rest follow REFRESH_GAP_MS later (refreshQueue). */
 const REFRESH_SLICE = 500;
 const REFRESH_GAP_MS = 250;
+/** A directory or backend row is refreshed for its "$x spent" at most this often (with its sessions' rows). */
+const SPENT_GAP_MS = 30_000;
 
 export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<SessionsNode | SessionsNode[] | undefined>();
@@ -45,6 +48,13 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   private readonly refreshQueue = new SlicedQueue<SessionsNode>(REFRESH_SLICE, REFRESH_GAP_MS, (slice) =>
     this.changeEmitter.fire(slice),
   );
+
+  /** The "$x spent" of directory and backend rows: only those whose total changed are refreshed. */
+  private readonly spent = new SpentTotals(SPENT_GAP_MS, (ids) => this.refreshQueue.add(this.spentNodes(ids)));
+  private readonly spentRows: SpentRows = {
+    directory: (b, d) => this.monitor.backend(b)?.directories.find((x) => x.directory === d)?.rows ?? [],
+    backend: (b) => this.monitor.backend(b)?.directories.flatMap((x) => x.rows) ?? [],
+  };
 
   private showCost = true;
   /** sessionOps.showCost: the cost on each session row (the tooltip keeps it). */
@@ -104,6 +114,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       // Sessions come and go over a day: their nodes and looks go with them.
       for (const id of this.nodes.forgetGone()) this.collapsed.delete(id);
       for (const key of this.looks.keys()) if (!this.monitor.row(key)) this.looks.delete(key);
+      this.spent.forget((id) => this.nodes.get(id) !== undefined);
     }
     // Only rows whose rendered look changed are refreshed (not every row every round), and
     // nothing while the view is hidden: it renders afresh when it is shown again.
@@ -115,9 +126,15 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
         .filter((r) => this.lookChanged(r, now))
         .map((r) => this.nodes.session(r.key))
         .filter((n): n is SessionsNode => n !== undefined);
-      if (rows.length > 0) this.refreshQueue.add(rows);
+      // Directory and backend rows whose "$x spent" changed go with the same batch.
+      const parents = this.spentNodes(this.spent.changed(change.rows, this.spentRows, now));
+      if (rows.length + parents.length > 0) this.refreshQueue.add([...parents, ...rows]);
     }
     this.updateBadge();
+  }
+
+  private spentNodes(ids: readonly string[]): SessionsNode[] {
+    return ids.map((id) => this.nodes.get(id)).filter((n): n is SessionsNode => n !== undefined);
   }
 
   /** What a session row shows: its description and menu flags, and both with the badge and title as one comparable key. */
@@ -200,12 +217,13 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
           this.monitor.backend(node.backend.key),
           (r) => this.needsAttention(r),
           this.expandedUnlessCollapsed(node.key),
+          this.spent.render(node.key, this.spentRows.backend(node.backend.key), Date.now()),
         );
       case 'directory':
         return directoryItem(
           node,
           this.expandedUnlessCollapsed(node.key),
-          this.monitor.backend(node.backend.key)?.directories.find((d) => d.directory === node.directory)?.rows,
+          this.spent.render(node.key, this.spentRows.directory(node.backend.key, node.directory), Date.now()),
         );
       case 'message':
         return messageItem(node);
@@ -245,6 +263,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
 
   dispose(): void {
     this.refreshQueue.dispose();
+    this.spent.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }
