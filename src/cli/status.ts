@@ -21,6 +21,7 @@ import { EXIT } from './exit-codes';
 import { withMarkStore } from './mark-store';
 import type { ProviderScope } from '../core/health/provider-choice';
 import { providersArg } from './action-io';
+import { MessageLedger } from '../core/cost/message-ledger';
 import { assessSettled, collectSettledSamples } from '../core/health/sampling';
 import { buildStatusDocument, type StatusDocument } from '../core/health/status-document';
 import { MIN_SPACING_MS } from '../core/health/verdict';
@@ -58,7 +59,12 @@ Example:
 
 Cost: per session the US dollars and tokens the backend reports (stock opencode: its own totals,
 with its sub-agents' added), in all and per provider; "not reported by this backend" (null in
-the JSON) when the backend shows none.
+the JSON) when the backend shows none. "messages" is the number of assistant messages counted:
+where messages carry their own figures (stock opencode) each session's transcript is read once,
+in pages (limit and before, each under the body cap), then only what is newer when it moved,
+never on the liveness read and at most 64 pages per sample; a backend whose list has no totals
+gets usd and tokens from that sum too. A session not summed yet reads "counting"
+("costPending": true, and its cost, or its "messages", null), never 0.
 
 Exit codes: 0 both samples were taken, 1 the backend or a session's newest message could not be
 read, 2 usage, 6 a session reached --budget-usd.
@@ -181,6 +187,7 @@ async function collect(client: BackendClient, args: StatusOptions, io: StatusIo)
     minSpacingMs,
     retryWaitMs: args.retryWaitMs,
     toolCeilingMs: args.toolCeilingMs,
+    ledger: new MessageLedger(),
   });
   const listing = await client.listProviders(args.directory);
   const now = io.now();
@@ -279,7 +286,7 @@ export function renderTable(doc: StatusDocument, now: number): string {
         ...(anyWaiting ? [waiting] : []),
         wall,
         report,
-        s.cost ? `${formatUsd(s.cost.usd)}${s.overBudget ? ' OVER BUDGET' : ''}` : '-',
+        s.cost ? `${formatUsd(s.cost.usd)}${s.overBudget ? ' OVER BUDGET' : ''}` : s.costPending ? 'counting' : '-',
       ]);
     }
     out.push(table(rows));

@@ -34,6 +34,11 @@ export interface BackendCapabilities {
   globalEvents?: boolean;
   /** Sessions in the list carry their own cost and token totals (stock opencode Session.cost, .tokens). */
   sessionCost?: boolean;
+  /**
+   * Assistant messages carry their own cost and tokens (stock opencode), so a session's figures and
+   * its number of assistant messages can be summed from its transcript (src/core/cost/message-ledger.ts).
+   */
+  messageCost?: boolean;
 }
 
 /** Token counts of a session or a message, by kind. */
@@ -126,6 +131,11 @@ export interface SessionSnapshot {
   parentId?: string | null;
   /** The session's own cost and tokens (capabilities.sessionCost); absent/null: not reported by this backend. */
   cost?: SessionCost | null;
+  /**
+   * True while the figures a backend reports per message are not summed yet for this session (the
+   * message ledger reads a transcript once, bounded per round): `cost` is null, or its `messages` is.
+   */
+  costPending?: boolean;
 }
 
 /** The failure categories of the spec's Errors table. */
@@ -375,6 +385,8 @@ export interface SessionAssessment {
   unreadable?: string | null;
   /** The session's own cost (sub-agents not included); absent/null: not reported by this backend. */
   cost?: SessionCost | null;
+  /** The session's messages are not summed yet (SessionSnapshot.costPending): not 0, not known yet. */
+  costPending?: boolean;
   /** The provider the session's cost is put down to: that of its newest message, when known. */
   costProvider?: string | null;
 }

@@ -25,6 +25,7 @@ import { QuotaMarkBook } from './quota-marks';
 import type { DialectAdapter } from './dialects/adapter';
 import { DialectDetector } from './dialects/detect';
 import { newestRawMessage, toMessageSnapshot } from './wire/message';
+import { readMessagePage, type MessagePage } from './wire/message-page';
 import { readProviderListing } from './wire/providers';
 import { readSessionList, readStatusMap, type StatusEntry } from './wire/sessions';
 import { ShapeError } from './wire/shape';
@@ -171,6 +172,35 @@ export class BackendClient {
   /** GET /session/{id}/message?limit=1: the newest message only (never the transcript). */
   async newestMessage(directory: string, sessionId: string, opts: CallOptions = {}): Promise<MessageSnapshot | null> {
     return (await this.readNewest(directory, sessionId, opts)).message;
+  }
+
+  /**
+   * GET /session/{id}/message?limit=N[&before=CURSOR]: one page of messages for summing cost (never
+   * a liveness read). `before` is the `next` cursor of the previous page; each page under the body cap.
+   */
+  async messagePage(
+    directory: string,
+    sessionId: string,
+    page: { limit: number; before?: string | null },
+    opts: CallOptions = {},
+  ): Promise<MessagePage> {
+    const op = 'GET /session/{id}/message (page)';
+    this.checkDirectory(directory, op);
+    this.checkSession(sessionId, op);
+    const limit = Math.floor(page.limit);
+    if (!(limit >= 1)) throw this.invalid(op, 'limit must be at least 1');
+    const res = await this.http.request({
+      method: 'GET',
+      path: `session/${segment(sessionId)}/message`,
+      query: { directory, limit, before: page.before ?? undefined },
+      operation: op,
+      sessionId,
+      read: 'json',
+      maxBytes: BODY_LIMITS.messagePage,
+      signal: opts.signal,
+      timeoutMs: opts.timeoutMs,
+    });
+    return this.shaped(op, () => readMessagePage(res.json, res.headers), sessionId);
   }
 
   /** POST /session/{id}/abort. Confirm the state afterwards by reading it (src/core/actions/abort.ts). */

@@ -28,6 +28,8 @@ export const BODY_LIMITS = {
   statusMap: 16 * MiB,
   /** GET /session/{id}/message?limit=1 (one message). */
   message: 8 * MiB,
+  /** GET /session/{id}/message?limit=N&before=: one page of messages summed for cost. */
+  messagePage: 8 * MiB,
   /** Any other response. */
   other: 8 * MiB,
 } as const;

@@ -3,18 +3,18 @@
 // a directory or a backend (each session once). Pure text.
 import type { SessionRow } from '../monitor/row';
 import type { ProviderSpend } from './spend-ledger';
-import { COST_NOT_REPORTED, formatTokens, formatUsd } from './rollup';
+import { COST_NOT_REPORTED, COST_PENDING, formatTokens, formatUsd } from './rollup';
 
-/** "$0.0123", "$1.20 (80 % of budget)", "$2.00 (over budget)"; '' when the backend reports none. */
+/** "$0.0123", "$1.20 (80 % of budget)", "$2.00 (over budget)"; "counting" while not summed yet; '' when the backend reports none. */
 export function rowCostText(row: SessionRow): string {
-  if (!row.cost) return '';
+  if (!row.cost) return row.assessment?.costPending ? 'counting' : '';
   const level = row.budgetLevel === 100 ? ' (over budget)' : row.budgetLevel === 80 ? ' (80 % of budget)' : '';
   return `${formatUsd(row.cost.usd)}${level}`;
 }
 
 /** The tooltip's cost line (markdown-safe: numbers and fixed words only). */
 export function costTooltipLine(row: SessionRow): string {
-  if (!row.cost) return `Cost: ${COST_NOT_REPORTED}`;
+  if (!row.cost) return `Cost: ${row.assessment?.costPending ? COST_PENDING : COST_NOT_REPORTED}`;
   const own = row.assessment?.cost;
   const sub = own && own.usd !== row.cost.usd ? ` (its own ${formatUsd(own.usd)}, the rest its sub-agents')` : '';
   const budget = row.budgetLevel === 100 ? ' · **over budget**' : row.budgetLevel === 80 ? ' · 80 % of its budget' : '';

@@ -85,6 +85,9 @@ export function formatUsd(usd: number): string {
 /** What a view shows for a session whose backend reports no cost. */
 export const COST_NOT_REPORTED = 'not reported by this backend';
 
+/** What a view shows for a session whose messages are not summed yet (the message ledger). */
+export const COST_PENDING = 'not counted yet (its messages are read over the next rounds)';
+
 /** "1,234 in, 56 out, 0 reasoning, 0 cache read, 0 cache write". */
 export function formatTokens(t: TokenCounts): string {
   const n = (x: number) => x.toLocaleString('en-US');

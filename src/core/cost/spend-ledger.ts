@@ -1,9 +1,10 @@
 // Spend observed while watching, per provider: each sampling round's sessions (their own cost,
 // stock opencode's session totals) compared with the figures the ledger saw before. A session
 // already listed in its directory's first round is the baseline (its earlier spend happened
-// before watching began); a session that appears later counts whole; a cost that grew counts the
-// difference, put down to the provider of the session's newest message. Feeds the provider spend
-// counter of the metrics and the Providers view (since watching began, and today).
+// before watching began, also when its messages are summed only later); a session that appears
+// later counts whole; a cost that grew counts the difference, put down to the provider of the
+// session's newest message. Feeds the provider spend counter of the metrics and the Providers
+// view (since watching began, and today).
 import type { EpochMs, SessionSample } from '../model';
 import { UNKNOWN_PROVIDER } from './rollup';
 
@@ -36,8 +37,8 @@ export function localDay(at: EpochMs): string {
 }
 
 export class SpendLedger {
-  /** directory -> session -> the own cost last seen. */
-  private readonly seen = new Map<string, Map<string, number>>();
+  /** directory -> session -> the own cost last seen (null: pending since the directory's first round, a baseline). */
+  private readonly seen = new Map<string, Map<string, number | null>>();
   private readonly totals = new Map<string, { sinceStart: number; today: number; day: string }>();
 
   constructor(private readonly dayOf: (at: EpochMs) => string = localDay) {}
@@ -50,10 +51,14 @@ export class SpendLedger {
     const spent = new Map<string, number>();
     for (const s of round.samples) {
       const usd = s.session.cost?.usd;
-      if (usd === undefined) continue;
+      if (usd === undefined) {
+        // Not summed yet: once it is, a session of the first round is a baseline, a later one counts whole.
+        if (s.session.costPending && !known.has(s.session.id)) known.set(s.session.id, first ? null : 0);
+        continue;
+      }
       const before = known.get(s.session.id);
       known.set(s.session.id, usd);
-      const grew = before === undefined ? (first ? 0 : usd) : usd - before;
+      const grew = before === undefined ? (first ? 0 : usd) : before === null ? 0 : usd - before;
       if (grew <= 0) continue;
       const provider = s.newest?.providerID ?? UNKNOWN_PROVIDER;
       spent.set(provider, (spent.get(provider) ?? 0) + grew);

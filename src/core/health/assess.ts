@@ -66,6 +66,7 @@ export function assessSession(
     parentId: latest.session.parentId ?? null,
     unreadable: null,
     cost: latest.session.cost ?? null,
+    costPending: latest.session.costPending ?? false,
     costProvider: latest.newest?.providerID ?? null,
   };
 }
@@ -97,6 +98,7 @@ export function unreadableAssessment(session: SessionSnapshot, reason: string, s
     unreadable: reason,
     parentId: session.parentId ?? null,
     cost: session.cost ?? null,
+    costPending: session.costPending ?? false,
     costProvider: null,
   };
 }

@@ -4,15 +4,17 @@
 // each session through BackendClient.sampleRound, with the output events counted since the last
 // sample (`activity`, fed by the caller's event stream reader); adds the samples to the
 // directory's SampleHistory; after a whole round forgets the sessions no longer listed; and, on a
-// backend without quota objects, records the quota walls it saw in the mark book.
+// backend without quota objects, records the quota walls it saw in the mark book. With a message
+// ledger, the cost of sessions whose messages carry it is summed after the liveness reads.
 import type { ActivityCounter } from '../backend/activity';
 import type { BackendClient, SampleRound } from '../backend/client';
+import type { MessageLedger } from '../cost/message-ledger';
 import { recordWalls, type MarkRecorder } from './record-walls';
 import type { SampleHistory } from './sample-history';
 
 /** What sampling needs of a backend client: a real BackendClient, or the narrower one of an action. */
 export type SamplingBackend = Pick<BackendClient, 'sampleRound'> &
-  Partial<Pick<BackendClient, 'capabilities' | 'marks' | 'dialect' | 'transport'>>;
+  Partial<Pick<BackendClient, 'capabilities' | 'marks' | 'dialect' | 'transport' | 'messagePage'>>;
 
 export interface SampleDirectoryOptions {
   /** Output events seen on the event stream since the last sample, per session. */
@@ -26,6 +28,8 @@ export interface SampleDirectoryOptions {
   retryWaitMs?: number;
   /** Checked when the round is back: true drops it (its caller was replaced); nothing is recorded. */
   stale?: () => boolean;
+  /** Sums the sessions' messages for cost after the liveness reads (bounded per round); kept across rounds. */
+  ledger?: MessageLedger;
 }
 
 /** One sample of a directory, recorded in `history` (and the mark book); null when `stale` said so. */
@@ -42,6 +46,16 @@ export async function sampleDirectoryOnce(
     ...(signal ? { signal } : {}),
   });
   if (options.stale?.()) return null;
+  if (options.ledger) {
+    const cost = await options.ledger.update(
+      client,
+      directory,
+      { samples: round.samples, listed: round.partial ? null : listedIds(round) },
+      { signal },
+    );
+    if (options.stale?.()) return null;
+    round.warnings.push(...cost.warnings);
+  }
   history.add(...round.samples);
   if (!round.partial) {
     const listed = listedIds(round);

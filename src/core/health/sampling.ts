@@ -11,6 +11,7 @@ import { ActivityCounter } from '../backend/activity';
 import { readEventStream } from '../backend/events';
 import type { Dialect, EpochMs, ProviderListing, SessionAssessment } from '../model';
 import { assessSession, unreadableAssessment, type AssessOptions } from './assess';
+import type { MessageLedger } from '../cost/message-ledger';
 import { sampleDirectoryOnce, type SamplingBackend } from './sample-directory';
 import { SampleHistory } from './sample-history';
 
@@ -38,6 +39,8 @@ export interface SettledSamplesOptions {
   now?: () => EpochMs;
   /** Read the event stream between samples when the backend has one. Default true. */
   events?: boolean;
+  /** Sums the sessions' messages for cost where the backend reports it per message (status). */
+  ledger?: MessageLedger;
   signal?: AbortSignal;
 }
 
@@ -80,6 +83,7 @@ export async function collectSettledSamples(
       sessionIds: narrow,
       signal: options.signal,
       retryWaitMs: options.retryWaitMs,
+      ledger: options.ledger,
     }))!;
     // One read held to its deadline does not push the next samples out of the baseline window.
     history.widenForRound(now() - started);

@@ -62,6 +62,8 @@ export interface StatusSession {
   parentId: string | null;
   /** The session's cost with its sub-agents'; null: not reported by this backend. */
   cost: SessionCost | null;
+  /** The backend reports cost per message and this session's are not summed yet (cost or its messages null until then). */
+  costPending: boolean;
   /** The cost reached the budget (false when there is none). */
   overBudget: boolean;
 }
@@ -127,6 +129,7 @@ export function statusSession(a: SessionAssessment): StatusSession {
     waiting: a.waiting ? { kind: a.waiting.kind, title: a.waiting.title, requestID: a.waiting.requestID } : null,
     parentId: a.parentId ?? null,
     cost: a.cost ?? null,
+    costPending: a.costPending ?? false,
     overBudget: false,
   };
 }

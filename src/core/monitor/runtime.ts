@@ -2,6 +2,7 @@
 // sample history per directory, its quota marks, schedule, event streams and nudges. A runtime
 // replaced by setBackends/resetClient is closed: nothing awaited for it may touch it afterwards.
 import { BudgetLevels } from '../cost/budget';
+import { MessageLedger } from '../cost/message-ledger';
 import { SpendLedger } from '../cost/spend-ledger';
 import { QuotaMarkBook, type ActivityCounter, type BackendClient } from '../backend';
 import type { BackendConfig } from '../config/backends';
@@ -25,6 +26,8 @@ export interface BackendRuntime {
   budgets: BudgetLevels;
   /** Spend per provider seen while watching, fed by each round. */
   spend: SpendLedger;
+  /** Per directory: the sums of its sessions' messages (cost where the backend reports it per message). */
+  ledgers: Map<string, MessageLedger>;
   events: AbortController | null;
   /** Per directory: a pending nudge and what it re-samples (null: the whole directory). */
   nudges: Map<string, { timer: ReturnType<typeof setTimeout>; sessions: Set<string> | null }>;
@@ -75,6 +78,7 @@ export function newRuntime(
     badges: new Map(),
     budgets: new BudgetLevels(),
     spend: new SpendLedger(),
+    ledgers: new Map(),
     events: null,
     nudges: new Map(),
     inFlight: new Map(),
@@ -111,4 +115,11 @@ export class StaleRuntime extends Error {
   constructor() {
     super('backend runtime replaced');
   }
+}
+
+/** The message ledger of a directory of the runtime (made when first asked). */
+export function ledgerFor(rt: BackendRuntime, directory: string): MessageLedger {
+  let ledger = rt.ledgers.get(directory);
+  if (!ledger) rt.ledgers.set(directory, (ledger = new MessageLedger()));
+  return ledger;
 }

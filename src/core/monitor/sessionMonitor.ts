@@ -20,7 +20,7 @@ import { updateDirectoryRows } from './directory-rows';
 import { isNudge, syncEventStreams } from './event-streams';
 import { readProviders, storeProviders } from './providers';
 import type { SessionRow } from './row';
-import { closeRuntime, newRuntime, sameConfig, StaleRuntime, type BackendRuntime } from './runtime';
+import { closeRuntime, ledgerFor, newRuntime, sameConfig, StaleRuntime, type BackendRuntime } from './runtime';
 import { sameRow } from './same-row';
 import type {
   BackendState,
@@ -336,6 +336,7 @@ export class SessionMonitor {
         marks: rt.marks,
         retryWaitMs: this.options.retryWaitMs,
         stale: () => rt.closed,
+        ledger: ledgerFor(rt, directory),
       });
       if (round === null) return;
       rt.state.dialect = round.dialect ?? rt.state.dialect;

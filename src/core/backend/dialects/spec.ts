@@ -16,6 +16,7 @@ export const specDialect: DialectAdapter = {
     todos: false,
     globalEvents: false,
     sessionCost: false,
+    messageCost: false,
   }),
   toSessions: (raw) => raw.map(specSession),
   progressFromMessage: () => null,

@@ -60,6 +60,7 @@ describe('backend client against the spec-dialect server', function () {
       todos: false,
       globalEvents: false,
       sessionCost: false,
+      messageCost: false,
     });
     const byId = new Map(round.samples.map((s) => [s.session.id, s]));
     assert.equal(byId.get(a)?.newest?.id, newest);
@@ -519,6 +520,7 @@ describe('backend client: stock opencode dialect (fake with the observed shapes)
         todos: true,
         globalEvents: true,
         sessionCost: true,
+        messageCost: true,
       });
       // The client only reads; the health layer records the walls into the client's mark book.
       assert.equal(c.marks.get('local'), null);

@@ -16,6 +16,7 @@ describe('dialects: the runtime table', () => {
     assert.deepEqual(keys, [
       'events',
       'globalEvents',
+      'messageCost',
       'permissions',
       'progress',
       'questions',

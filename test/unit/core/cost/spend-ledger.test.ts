@@ -72,4 +72,18 @@ describe('cost/spend-ledger: spend observed while watching', () => {
       { provider: 'local', usd: 1 },
     ]);
   });
+
+  it('a session whose messages are summed later (pending in the first round) is a baseline; a new pending one counts whole', () => {
+    const ledger = new SpendLedger(() => 'd');
+    const pending = (id: string) => {
+      const x = sampled(id, null);
+      x.session.costPending = true;
+      return x;
+    };
+    assert.deepEqual(ledger.observe({ directory: '/w', samples: [pending('old')] }, 0), []);
+    assert.deepEqual(ledger.observe({ directory: '/w', samples: [sampled('old', 5), pending('new')] }, 1), []);
+    assert.deepEqual(ledger.observe({ directory: '/w', samples: [sampled('old', 6), sampled('new', 2)] }, 2), [
+      { provider: 'local', usd: 3 },
+    ]);
+  });
 });

@@ -1,0 +1,317 @@
+// The message ledger of a directory: sums each session's assistant messages (cost, tokens, how
+// many) for a backend whose messages carry their own figures (capabilities.messageCost), off the
+// liveness path. It runs after a sampling round's limit=1 reads and never changes them. A session
+// is read whole once, when first seen, in pages (`limit`, then `before` = the cursor the previous
+// page named, oldest page last); afterwards only when it moved (its newest message changed: a new
+// id, or it finished), and then only the pages newer than the last message counted. Each round
+// reads at most `pagesPerRound` pages, `concurrency` at a time: sessions that moved first, then
+// unfinished first reads, then new sessions (most recently updated first), so 1,000 new sessions
+// are counted over several rounds; until its first read is whole a session is pending (never 0).
+//
+// What it fills on each sample's session: when the list carries the session's totals (stock
+// opencode) those stay and only `messages` comes from here; otherwise the whole figure does.
+// An assistant message is final once it has a completion time or an error, or once a newer
+// assistant message exists; a message not final is counted as last read and read again when the
+// session moves.
+import { BackendError } from '../backend/errors';
+import type { MessageFigures, MessagePage } from '../backend/wire/message-page';
+import type { BackendCapabilities, MessageSnapshot, SessionCost, SessionSample, SessionSnapshot } from '../model';
+import { describeError } from '../error-message';
+import { addCosts } from './rollup';
+
+/** What the ledger needs of a backend client. */
+export interface LedgerBackend {
+  capabilities?: BackendCapabilities | null;
+  messagePage?(
+    directory: string,
+    sessionId: string,
+    page: { limit: number; before?: string | null },
+    opts?: { signal?: AbortSignal },
+  ): Promise<MessagePage>;
+}
+
+/** The round as the ledger reads it: its samples and, for a whole round, every listed session. */
+export interface LedgerRound {
+  samples: readonly SessionSample[];
+  /** Every session the list named (forgets the others); absent for a partial round. */
+  listed?: readonly string[] | null;
+}
+
+export interface MessageLedgerOptions {
+  /** Pages read per round at most (every session together). Default 64. */
+  pagesPerRound?: number;
+  /** Pages read at once. Default 4. */
+  concurrency?: number;
+  /** Messages per page of a first read (halved while a page is over the body cap). Default 20. */
+  pageLimit?: number;
+  /** Messages in the first page of a read after a move (doubling per page up to pageLimit). Default 4. */
+  movedLimit?: number;
+}
+
+/** What one round of the ledger did. */
+export interface LedgerReport {
+  /** Page requests made. */
+  pages: number;
+  /** Sessions still waiting for (part of) a read when the round's page budget ran out. */
+  deferred: number;
+  warnings: string[];
+}
+
+export const LEDGER_DEFAULTS = { pagesPerRound: 64, concurrency: 4, pageLimit: 20, movedLimit: 4 } as const;
+
+const ZERO: SessionCost = {
+  usd: 0,
+  tokens: { input: 0, output: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0 },
+  messages: 0,
+};
+
+/** One read of a session, newest page first, down to what an earlier read counted. */
+interface Chain {
+  /** The session's newest message when the read started (what "moved" compares to). */
+  signature: string;
+  /** The newest message id of the first page. */
+  top: string | null;
+  /** The next older page; null before the first page. */
+  cursor: string | null;
+  /** The oldest id read so far (a page must be older: a backend ignoring `before` is an error). */
+  oldest: string | null;
+  limit: number;
+  /** Final assistant messages newer than the counted ones. */
+  sum: SessionCost;
+  /** Not-final assistant messages newer than the counted ones. */
+  open: Map<string, MessageFigures>;
+  /** Open messages of the earlier read, read again. */
+  reread: Map<string, MessageFigures>;
+  /** An assistant message was read: every older one is final. */
+  sawAssistant: boolean;
+  /** An assistant message carried no readable figures. */
+  unreported: boolean;
+}
+
+interface Entry {
+  /** A first read was committed. */
+  counted: boolean;
+  /** The newest message id counted (null: none yet). */
+  top: string | null;
+  /** Final assistant messages up to `top`. */
+  base: SessionCost;
+  /** Assistant messages up to `top` that were not final when read. */
+  open: Map<string, MessageFigures>;
+  signature: string | null;
+  chain: Chain | null;
+  /** The signature a read failed at: not tried again until the session moves. */
+  failedAt: string | null;
+  unreported: boolean;
+}
+
+/** The newest message as the liveness read saw it: a new id, or a message that finished, is a move. */
+export function messageSignature(newest: MessageSnapshot | null): string {
+  return newest ? `${newest.id}|${newest.completedAt ?? ''}|${newest.finish ?? ''}` : '';
+}
+
+export class MessageLedger {
+  private readonly entries = new Map<string, Entry>();
+  private readonly options: Required<MessageLedgerOptions>;
+
+  constructor(options: MessageLedgerOptions = {}) {
+    const whole = (v: number | undefined, d: number) => Math.max(1, Math.floor(v ?? d));
+    this.options = {
+      pagesPerRound: whole(options.pagesPerRound, LEDGER_DEFAULTS.pagesPerRound),
+      concurrency: whole(options.concurrency, LEDGER_DEFAULTS.concurrency),
+      pageLimit: whole(options.pageLimit, LEDGER_DEFAULTS.pageLimit),
+      movedLimit: whole(options.movedLimit, LEDGER_DEFAULTS.movedLimit),
+    };
+  }
+
+  /** Sessions known to the ledger (counted or not). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * Reads what the round's page budget allows and fills each sample's session with its figures
+   * (or `costPending`). A failed read is a warning, never a failed round; only an abort throws.
+   */
+  async update(
+    client: LedgerBackend,
+    directory: string,
+    round: LedgerRound,
+    opts: { signal?: AbortSignal } = {},
+  ): Promise<LedgerReport> {
+    const report: LedgerReport = { pages: 0, deferred: 0, warnings: [] };
+    const read = client.messagePage?.bind(client);
+    if (!client.capabilities?.messageCost || !read) return report;
+    if (round.listed) {
+      const listed = new Set(round.listed);
+      for (const id of this.entries.keys()) if (!listed.has(id)) this.entries.delete(id);
+    }
+    const work = this.plan(round.samples);
+    let budget = this.options.pagesPerRound;
+    const next = () => work.shift();
+    const worker = async () => {
+      for (let job = next(); job; job = next()) {
+        const { sample, entry } = job;
+        const id = sample.session.id;
+        try {
+          while (entry.chain && budget > 0) {
+            budget--;
+            report.pages++;
+            await this.readPage(read, directory, id, entry, opts.signal);
+          }
+        } catch (err) {
+          if (err instanceof BackendError && err.kind === 'aborted') throw err;
+          if (err instanceof BackendError && err.kind === 'not-found') {
+            this.entries.delete(id);
+            continue;
+          }
+          entry.failedAt = entry.chain?.signature ?? null;
+          entry.chain = null;
+          report.warnings.push(`cost of session ${id} not summed: ${describeError(err)}`);
+        }
+        if (entry.chain) report.deferred++;
+      }
+    };
+    await Promise.all(Array.from({ length: this.options.concurrency }, worker));
+    report.deferred += work.length;
+    for (const sample of round.samples) this.apply(sample.session);
+    return report;
+  }
+
+  /** The sessions to read this round, in order: moved, unfinished first reads, new (newest first). */
+  private plan(samples: readonly SessionSample[]): Array<{ sample: SessionSample; entry: Entry; rank: number }> {
+    const work: Array<{ sample: SessionSample; entry: Entry; rank: number }> = [];
+    for (const sample of samples) {
+      const id = sample.session.id;
+      const signature = messageSignature(sample.newest);
+      let entry = this.entries.get(id);
+      if (!entry) {
+        entry = {
+          counted: false,
+          top: null,
+          base: ZERO,
+          open: new Map(),
+          signature: null,
+          chain: null,
+          failedAt: null,
+          unreported: false,
+        };
+        this.entries.set(id, entry);
+        if (sample.newest === null) {
+          // No message at all: nothing to read.
+          Object.assign(entry, { counted: true, signature });
+          continue;
+        }
+      }
+      let rank: number;
+      if (entry.chain) rank = entry.counted ? 0 : 1;
+      else if (entry.signature === signature || entry.failedAt === signature) continue;
+      else {
+        rank = entry.counted ? 0 : 2;
+        entry.chain = this.newChain(signature, entry.counted ? this.options.movedLimit : this.options.pageLimit);
+      }
+      work.push({ sample, entry, rank });
+    }
+    const updated = (s: SessionSnapshot) => s.updatedAt ?? -Infinity;
+    return work.sort((a, b) => a.rank - b.rank || updated(b.sample.session) - updated(a.sample.session));
+  }
+
+  private newChain(signature: string, limit: number): Chain {
+    return {
+      signature,
+      top: null,
+      cursor: null,
+      oldest: null,
+      limit: Math.min(limit, this.options.pageLimit),
+      sum: ZERO,
+      open: new Map(),
+      reread: new Map(),
+      sawAssistant: false,
+      unreported: false,
+    };
+  }
+
+  /** One page of the entry's chain; commits the chain when it reached what was counted before. */
+  private async readPage(
+    read: NonNullable<LedgerBackend['messagePage']>,
+    directory: string,
+    sessionId: string,
+    entry: Entry,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    const chain = entry.chain!;
+    let page: MessagePage;
+    try {
+      page = await read(directory, sessionId, { limit: chain.limit, before: chain.cursor }, { signal });
+    } catch (err) {
+      // A page over the body cap is read again in halves (down to one message).
+      if (err instanceof BackendError && err.kind === 'too-large' && chain.limit > 1) {
+        chain.limit = Math.max(1, Math.floor(chain.limit / 2));
+        return;
+      }
+      throw err;
+    }
+    const messages = page.messages;
+    if (chain.oldest !== null && messages.length > 0 && messages[messages.length - 1].id >= chain.oldest)
+      throw new Error(
+        `the backend answered a page that is not older than the one before it (before=${chain.cursor}): it does not page with before`,
+      );
+    if (messages.length > 0) {
+      chain.top ??= messages[messages.length - 1].id;
+      chain.oldest = messages[0].id;
+    }
+    // The oldest message an earlier read counted that must be read again: its oldest open one, else its newest.
+    const bound = entry.open.size > 0 ? [...entry.open.keys()].sort()[0] : entry.top;
+    let reached = false;
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const m = messages[i];
+      if (bound !== null && m.id <= bound) reached = true;
+      if (entry.top !== null && m.id <= entry.top) {
+        if (entry.open.has(m.id)) chain.reread.set(m.id, { ...m, final: m.final || chain.sawAssistant });
+        continue;
+      }
+      if (!m.assistant) continue;
+      const final = m.final || chain.sawAssistant;
+      chain.sawAssistant = true;
+      if (!m.cost) chain.unreported = true;
+      else if (final) chain.sum = addCosts(chain.sum, m.cost);
+      else chain.open.set(m.id, m);
+    }
+    chain.limit = Math.min(chain.limit * 2, this.options.pageLimit);
+    chain.cursor = page.next;
+    if (reached || page.next === null || messages.length === 0) this.commit(entry, chain);
+  }
+
+  private commit(entry: Entry, chain: Chain): void {
+    let base = addCosts(entry.base, chain.sum);
+    const open = new Map<string, MessageFigures>();
+    for (const [id, old] of entry.open) {
+      const again = chain.reread.get(id) ?? { ...old, final: old.final || chain.sawAssistant };
+      if (again.final && again.cost) base = addCosts(base, again.cost);
+      else if (!again.final) open.set(id, again);
+    }
+    for (const [id, m] of chain.open) open.set(id, m);
+    entry.base = base;
+    entry.open = open;
+    entry.top = chain.top ?? entry.top;
+    entry.signature = chain.signature;
+    entry.counted = true;
+    entry.unreported ||= chain.unreported;
+    entry.failedAt = null;
+    entry.chain = null;
+  }
+
+  /** The session's figures: the list's totals with the count, or the sum; pending until counted. */
+  private apply(session: SessionSnapshot): void {
+    const entry = this.entries.get(session.id);
+    if (!entry?.counted) {
+      session.costPending = true;
+      if (session.cost) session.cost = { ...session.cost, messages: null };
+      return;
+    }
+    session.costPending = false;
+    let sum = entry.base;
+    for (const m of entry.open.values()) if (m.cost) sum = addCosts(sum, m.cost);
+    if (session.cost) session.cost = { ...session.cost, messages: sum.messages };
+    else session.cost = entry.unreported ? null : sum;
+  }
+}
