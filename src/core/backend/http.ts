@@ -58,7 +58,6 @@ export interface RequestSpec {
 
 export interface HttpResult {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
   /** Parsed body when read = 'json'. */
   json: unknown;
 }
@@ -180,68 +179,59 @@ export class HttpTransport {
     if (spec.signal?.aborted) throw this.error(spec, 'aborted');
     const wait = this.limiter.acquire();
     if (wait) await wait;
-    const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
-    const maxBytes = spec.maxBytes ?? this.maxBodyBytes;
-    // One deadline for the whole exchange: undici's own headers/body timers restart with every
-    // chunk, so a server dripping a few bytes at a time would never hit them.
-    const deadline = new Deadline(timeoutMs, spec.signal);
     try {
       if (spec.signal?.aborted) throw this.error(spec, 'aborted');
-      let res: Dispatcher.ResponseData;
-      try {
-        res = await this.pool.request({
+      const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
+      const exchange = new Exchange(timeoutMs, spec.maxBytes ?? this.maxBodyBytes, spec.read, spec.signal);
+      this.pool.dispatch(
+        {
           path: this.pathWithQuery(spec.path, spec.query),
           method: spec.method,
           headers: spec.body !== undefined ? this.jsonHeaders : this.plainHeaders,
           body: spec.body,
-          signal: deadline.signal,
           headersTimeout: timeoutMs,
           bodyTimeout: timeoutMs,
-        });
-      } catch (err) {
-        throw this.transportError(spec, err, timeoutMs, deadline);
-      }
-      const status = res.statusCode;
-      if (status < 200 || status >= 300) {
+        },
+        exchange,
+      );
+      const outcome = await exchange.done;
+      return this.result(spec, outcome, timeoutMs);
+    } finally {
+      this.limiter.release();
+    }
+  }
+
+  /** The answer of an exchange, or the one BackendError that says why there is none. */
+  private result(spec: RequestSpec, outcome: ExchangeOutcome, timeoutMs: number): HttpResult {
+    const { status } = outcome;
+    switch (outcome.kind) {
+      case 'failed':
+        throw this.transportError(spec, outcome.error, timeoutMs, outcome.expired);
+      case 'status':
         // The error body is never read into a message: it may echo request data or secrets.
-        await res.body.dump().catch(() => undefined);
         throw this.error(spec, kindForStatus(status), {
           status,
           detail: status === 429 ? 'too many requests' : undefined,
         });
-      }
-      if (mediaType(res.headers['content-type']) === 'text/html') {
+      case 'html':
         // A login or proxy page: the request never reached the backend, even for a POST.
-        await res.body.dump().catch(() => undefined);
         throw this.error(spec, 'malformed', { status, detail: HTML_PAGE });
-      }
-      if (spec.read === 'discard') {
-        // POSTs: the status decides; the body is drained (at most 128 KiB) within the deadline, never parsed.
-        await res.body.dump().catch(() => undefined);
-        return { status, headers: res.headers, json: undefined };
-      }
-      let text: string;
-      try {
-        text = await readCapped(res, maxBytes);
-      } catch (err) {
-        if (err instanceof BodyTooLarge)
-          throw this.error(spec, 'too-large', {
-            status,
-            detail: `more than the ${formatBytes(maxBytes)} read from one answer of ${spec.operation}`,
-          });
-        throw this.transportError(spec, err, timeoutMs, deadline);
-      }
-      try {
-        return { status, headers: res.headers, json: JSON.parse(text) };
-      } catch {
-        throw this.error(spec, 'malformed', {
+      case 'too-large':
+        throw this.error(spec, 'too-large', {
           status,
-          detail: `body is not JSON${describeContentType(res.headers['content-type'])}`,
+          detail: `more than the ${formatBytes(outcome.maxBytes)} read from one answer of ${spec.operation}`,
         });
-      }
-    } finally {
-      deadline.dispose();
-      this.limiter.release();
+      case 'discarded':
+        return { status, json: undefined };
+      case 'body':
+        try {
+          return { status, json: JSON.parse(outcome.text) };
+        } catch {
+          throw this.error(spec, 'malformed', {
+            status,
+            detail: `body is not JSON${describeContentType(outcome.contentType ?? undefined)}`,
+          });
+        }
     }
   }
 
@@ -259,10 +249,10 @@ export class HttpTransport {
     });
   }
 
-  private transportError(spec: RequestSpec, err: unknown, timeoutMs: number, deadline: Deadline): BackendError {
+  private transportError(spec: RequestSpec, err: unknown, timeoutMs: number, expired: boolean): BackendError {
     if (err instanceof BackendError) return err;
     if (spec.signal?.aborted) return this.error(spec, 'aborted');
-    if (deadline.expired)
+    if (expired)
       return this.error(spec, 'timeout', {
         detail: `no complete answer within ${timeoutMs} ms (one deadline for headers and body)`,
       });
@@ -339,58 +329,144 @@ export class HttpTransport {
   }
 }
 
-class BodyTooLarge extends Error {}
+/** How one exchange ended: the body, or why there is none (turned into a BackendError by the transport). */
+type ExchangeOutcome =
+  | { kind: 'body'; status: number; text: string; contentType: string | null }
+  | { kind: 'discarded'; status: number }
+  | { kind: 'status'; status: number }
+  | { kind: 'html'; status: number }
+  | { kind: 'too-large'; status: number; maxBytes: number }
+  | { kind: 'failed'; status: number; error: unknown; expired: boolean };
 
-/** A total deadline, merged with the caller's signal into one signal for undici. */
-class Deadline {
-  private readonly controller = new AbortController();
+/** What is drained of a body nobody reads (an error status, an HTML page, a POST's answer) before the connection is dropped. */
+const DRAIN_LIMIT = 128 * 1024;
+
+/** Ends an exchange on purpose (its outcome is already decided). */
+class ExchangeEnded extends Error {}
+
+/**
+ * One request's answer, read straight from undici's dispatch callbacks (no response stream): the
+ * status and the two headers that matter, then the body chunks up to `maxBytes` (beyond it, or
+ * announced beyond it, the exchange is dropped at once). One total deadline for headers and body
+ * (undici's own timers restart with every chunk, so a server dripping a few bytes at a time would
+ * never hit them), merged with the caller's signal. `done` always resolves, with the outcome.
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  readonly done: Promise<ExchangeOutcome>;
+  private settle!: (outcome: ExchangeOutcome) => void;
+  private settled = false;
+  private abort: ((err: Error) => void) | null = null;
   private readonly timer: ReturnType<typeof setTimeout>;
-  private readonly onCallerAbort: (() => void) | undefined;
-  expired = false;
+  private readonly onCallerAbort: (() => void) | null = null;
+  private expired = false;
+  private status = 0;
+  private contentType: string | null = null;
+  /** Decided at the headers when the body is not read (error status, HTML page, discard). */
+  private verdict: ExchangeOutcome | null = null;
+  private first: Buffer | null = null;
+  private chunks: Buffer[] | null = null;
+  private size = 0;
 
   constructor(
-    ms: number,
+    timeoutMs: number,
+    private readonly maxBytes: number,
+    private readonly read: RequestSpec['read'],
     private readonly caller: AbortSignal | undefined,
   ) {
+    this.done = new Promise((resolve) => (this.settle = resolve));
     this.timer = setTimeout(() => {
       this.expired = true;
-      this.controller.abort();
-    }, ms);
+      this.fail(new ExchangeEnded('deadline'));
+    }, timeoutMs);
     if (caller) {
-      this.onCallerAbort = () => this.controller.abort();
+      this.onCallerAbort = () => this.fail(new ExchangeEnded('aborted'));
       caller.addEventListener('abort', this.onCallerAbort, { once: true });
     }
   }
 
-  get signal(): AbortSignal {
-    return this.controller.signal;
+  onConnect(abort: (err?: Error) => void): void {
+    // Ended while it waited in the pool's queue: it never goes on the wire.
+    if (this.settled) abort(new ExchangeEnded('ended'));
+    else this.abort = abort;
   }
 
-  dispose(): void {
+  onHeaders(statusCode: number, rawHeaders: Buffer[] | string[] | null): boolean {
+    if (statusCode < 200) return true; // informational (100 Continue): the answer follows
+    this.status = statusCode;
+    let declared = NaN;
+    const raw = rawHeaders ?? [];
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const name = undici().util.headerNameToString(raw[i]);
+      if (name === 'content-type') this.contentType = raw[i + 1].toString();
+      else if (name === 'content-length') declared = Number(raw[i + 1].toString());
+    }
+    if (statusCode >= 300) this.verdict = { kind: 'status', status: statusCode };
+    else if (mediaType(this.contentType ?? undefined) === 'text/html')
+      this.verdict = { kind: 'html', status: statusCode };
+    else if (this.read === 'discard') this.verdict = { kind: 'discarded', status: statusCode };
+    else if (Number.isFinite(declared) && declared > this.maxBytes) {
+      this.verdict = { kind: 'too-large', status: statusCode, maxBytes: this.maxBytes };
+      this.drop();
+    }
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.size += chunk.length;
+    if (this.verdict) {
+      // Drained, not kept; a long body is not worth the wait.
+      if (this.size > DRAIN_LIMIT) this.drop();
+      return true;
+    }
+    if (this.size > this.maxBytes) {
+      this.verdict = { kind: 'too-large', status: this.status, maxBytes: this.maxBytes };
+      this.first = this.chunks = null;
+      this.drop();
+      return true;
+    }
+    if (this.first === null) this.first = chunk;
+    else (this.chunks ??= [this.first]).push(chunk);
+    return true;
+  }
+
+  onComplete(): void {
+    if (this.verdict) return this.end(this.verdict);
+    const text =
+      this.chunks !== null
+        ? Buffer.concat(this.chunks, this.size).toString('utf8')
+        : (this.first?.toString('utf8') ?? '');
+    this.first = this.chunks = null;
+    this.end({ kind: 'body', status: this.status, text, contentType: this.contentType });
+  }
+
+  onError(err: Error): void {
+    // A body nobody reads (or one refused as too large) that failed while draining: the outcome stands.
+    if (this.verdict) return this.end(this.verdict);
+    this.end({ kind: 'failed', status: this.status, error: err, expired: this.expired });
+  }
+
+  /** The deadline passed or the caller aborted: ends now, on the wire or still queued. */
+  private fail(err: ExchangeEnded): void {
+    if (this.settled) return;
+    if (this.abort) this.abort(err);
+    // Still queued (or undici already finished): settle here; onConnect drops it later.
+    this.onError(err);
+  }
+
+  /** Ends an exchange whose outcome is decided (too large, or a drain past its limit). */
+  private drop(): void {
+    const outcome = this.verdict!;
+    this.abort?.(new ExchangeEnded('ended'));
+    this.end(outcome);
+  }
+
+  private end(outcome: ExchangeOutcome): void {
+    if (this.settled) return;
+    this.settled = true;
     clearTimeout(this.timer);
     if (this.onCallerAbort) this.caller?.removeEventListener('abort', this.onCallerAbort);
+    this.settle(outcome);
   }
-}
-
-/** Reads the body as text, destroying it as soon as more than `maxBytes` arrived (or are announced). */
-async function readCapped(res: Dispatcher.ResponseData, maxBytes: number): Promise<string> {
-  const body = res.body;
-  const declared = Number(res.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    discardBody(body);
-    throw new BodyTooLarge();
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) {
-      body.destroy();
-      throw new BodyTooLarge();
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
 }
 
 /** Destroys a body nobody reads (its error event, if any, goes nowhere). */
