@@ -58,6 +58,8 @@ export interface RequestSpec {
 
 export interface HttpResult {
   status: number;
+  /** The answer's headers (names lower-case), parsed when first asked. */
+  readonly headers: Record<string, string | string[] | undefined>;
   /** Parsed body when read = 'json'. */
   json: unknown;
 }
@@ -222,10 +224,10 @@ export class HttpTransport {
           detail: `more than the ${formatBytes(outcome.maxBytes)} read from one answer of ${spec.operation}`,
         });
       case 'discarded':
-        return { status, json: undefined };
+        return new Answer(status, outcome.rawHeaders, undefined);
       case 'body':
         try {
-          return { status, json: JSON.parse(outcome.text) };
+          return new Answer(status, outcome.rawHeaders, JSON.parse(outcome.text));
         } catch {
           throw this.error(spec, 'malformed', {
             status,
@@ -331,12 +333,31 @@ export class HttpTransport {
 
 /** How one exchange ended: the body, or why there is none (turned into a BackendError by the transport). */
 type ExchangeOutcome =
-  | { kind: 'body'; status: number; text: string; contentType: string | null }
-  | { kind: 'discarded'; status: number }
+  | { kind: 'body'; status: number; text: string; contentType: string | null; rawHeaders: RawHeaders }
+  | { kind: 'discarded'; status: number; rawHeaders: RawHeaders }
   | { kind: 'status'; status: number }
   | { kind: 'html'; status: number }
   | { kind: 'too-large'; status: number; maxBytes: number }
   | { kind: 'failed'; status: number; error: unknown; expired: boolean };
+
+type RawHeaders = Buffer[] | string[];
+
+/** An answer: its headers are parsed only when a reader asks for them (most never do). */
+class Answer implements HttpResult {
+  #headers: Record<string, string | string[] | undefined> | undefined;
+  constructor(
+    readonly status: number,
+    private readonly rawHeaders: RawHeaders,
+    readonly json: unknown,
+  ) {}
+
+  get headers(): Record<string, string | string[] | undefined> {
+    return (this.#headers ??= undici().util.parseHeaders(this.rawHeaders) as Record<
+      string,
+      string | string[] | undefined
+    >);
+  }
+}
 
 /** What is drained of a body nobody reads (an error status, an HTML page, a POST's answer) before the connection is dropped. */
 const DRAIN_LIMIT = 128 * 1024;
@@ -360,6 +381,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   private readonly onCallerAbort: (() => void) | null = null;
   private expired = false;
   private status = 0;
+  private rawHeaders: RawHeaders = [];
   private contentType: string | null = null;
   /** Decided at the headers when the body is not read (error status, HTML page, discard). */
   private verdict: ExchangeOutcome | null = null;
@@ -390,11 +412,11 @@ class Exchange implements Dispatcher.DispatchHandler {
     else this.abort = abort;
   }
 
-  onHeaders(statusCode: number, rawHeaders: Buffer[] | string[] | null): boolean {
+  onHeaders(statusCode: number, rawHeaders: RawHeaders | null): boolean {
     if (statusCode < 200) return true; // informational (100 Continue): the answer follows
     this.status = statusCode;
     let declared = NaN;
-    const raw = rawHeaders ?? [];
+    const raw = (this.rawHeaders = rawHeaders ?? []);
     for (let i = 0; i + 1 < raw.length; i += 2) {
       const name = undici().util.headerNameToString(raw[i]);
       if (name === 'content-type') this.contentType = raw[i + 1].toString();
@@ -403,7 +425,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     if (statusCode >= 300) this.verdict = { kind: 'status', status: statusCode };
     else if (mediaType(this.contentType ?? undefined) === 'text/html')
       this.verdict = { kind: 'html', status: statusCode };
-    else if (this.read === 'discard') this.verdict = { kind: 'discarded', status: statusCode };
+    else if (this.read === 'discard') this.verdict = { kind: 'discarded', status: statusCode, rawHeaders: raw };
     else if (Number.isFinite(declared) && declared > this.maxBytes) {
       this.verdict = { kind: 'too-large', status: statusCode, maxBytes: this.maxBytes };
       this.drop();
@@ -436,7 +458,7 @@ class Exchange implements Dispatcher.DispatchHandler {
         ? Buffer.concat(this.chunks, this.size).toString('utf8')
         : (this.first?.toString('utf8') ?? '');
     this.first = this.chunks = null;
-    this.end({ kind: 'body', status: this.status, text, contentType: this.contentType });
+    this.end({ kind: 'body', status: this.status, text, contentType: this.contentType, rawHeaders: this.rawHeaders });
   }
 
   onError(err: Error): void {
