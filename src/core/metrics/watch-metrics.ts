@@ -36,6 +36,8 @@ export interface MetricsSource {
 export interface WatchMetricsOptions {
   source: MetricsSource;
   maxSessionSeries?: number;
+  /** budget.sessionUsd, read at scrape time (0 or absent: off, and its gauge absent). */
+  budgetUsd?: () => number;
   /** prom-client's default process metrics (default true; benches compare without). */
   processMetrics?: boolean;
 }
@@ -193,6 +195,18 @@ export class WatchMetrics {
           if (cost)
             for (const [key, type] of TOKEN_TYPES)
               this.set({ backend: b.config.name, directory: d.directory, session: r.id, type }, cost.tokens[key]);
+      },
+    });
+    const budgetUsd = options.budgetUsd;
+    new Gauge({
+      name: 'session_ops_budget_session_usd',
+      help: 'The budget per session in US dollars (budget.sessionUsd; absent when off), for alerting on session_ops_session_cost_usd.',
+      registers,
+      collect() {
+        const usd = budgetUsd?.() ?? 0;
+        // A gauge without labels has a value from the start: removed, it is absent while off.
+        if (usd > 0) this.set(usd);
+        else this.remove();
       },
     });
     new Gauge({

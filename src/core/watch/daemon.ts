@@ -184,6 +184,7 @@ export class WatchDaemon {
     this.metrics = new WatchMetrics({
       source: this.monitor,
       maxSessionSeries: this.loaded.config.metrics.maxSessionSeries,
+      budgetUsd: () => this.loaded.config.operator['budget.sessionUsd'],
       processMetrics: options.processMetrics,
     });
     this.monitor.onDidChange(() => this.logVerdictChanges());

@@ -235,6 +235,23 @@ describe('core/metrics/watch-metrics: cost', () => {
     assert.equal(lines(capped, 'session_ops_session_tokens').length, 5);
   });
 
+  it('the budget per session: a gauge read at scrape time, absent when off', async () => {
+    let budget = 0;
+    const m = new WatchMetrics({ source: { backends: () => [] }, budgetUsd: () => budget, processMetrics: false });
+    assert.deepEqual(lines((await m.render(false)).body, 'session_ops_budget_session_usd'), []);
+    budget = 2.5;
+    assert.deepEqual(lines((await m.render(false)).body, 'session_ops_budget_session_usd'), [
+      'session_ops_budget_session_usd 2.5',
+    ]);
+    assert.deepEqual(lines((await m.render(true)).body, 'session_ops_budget_session_usd'), [
+      'session_ops_budget_session_usd 2.5',
+    ]);
+    budget = 0;
+    assert.deepEqual(lines((await m.render(false)).body, 'session_ops_budget_session_usd'), [], 'turned off: absent');
+    const without = new WatchMetrics({ source: { backends: () => [] }, processMetrics: false });
+    assert.deepEqual(lines((await without.render(false)).body, 'session_ops_budget_session_usd'), []);
+  });
+
   it('provider spend: a counter per backend and provider, named with _total in both formats', async () => {
     const m = new WatchMetrics({ source: { backends: () => [] }, processMetrics: false });
     m.countSpend('a', 'local', 0.25);
