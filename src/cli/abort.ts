@@ -1,7 +1,7 @@
 // `session-ops abort SESSION [--wait SECONDS]`: POST abort, then read the state until idle.
-import { abortSession } from '../core/actions/abort';
 import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, numberOption, type BackendArgs } from './args';
-import { clean, contextFor, defaultActionIo, sessionArg, type ActionIo } from './action-io';
+import { clean, defaultActionIo, sessionArg, type ActionIo } from './action-io';
+import { notStarted, withOperator } from './action-operator';
 import { defineCommand, runCommand } from './command';
 import { EXIT, EXIT_HELP } from './exit-codes';
 
@@ -41,7 +41,11 @@ export const abortCommand = defineCommand<AbortOptions, ActionIo>({
   async run({ session, backend, waitMs, json }, io) {
     const client = clientFor(backend, io.env, { now: io.clock.now });
     try {
-      const r = await abortSession(contextFor(client, backend.directory, io), session, { waitMs });
+      const acted = await withOperator(client, backend, { id: session }, io, ({ operator, target }) =>
+        operator.abortTarget(target, { waitMs }),
+      );
+      const r = acted.result;
+      if (!r) return notStarted('abort', acted.outcome, io);
       if (json) io.stdout(`${JSON.stringify({ session, idle: r.idle })}\n`);
       else io.stdout(`${clean(r.message)}\n`);
       if (!r.idle && json) io.stderr(`session-ops abort: ${clean(r.message)}\n`);

@@ -8,6 +8,7 @@ import { parseModelRef } from '../core/actions/model-choice';
 import { systemClock, type ActionContext, type Clock } from '../core/actions/context';
 import type { ModelRef } from '../core/model';
 import { sessionLockerFor, type SessionLocker } from '../core/operations/lock';
+import type { OperatorLog } from '../core/operations/operator';
 import { stateDir } from '../core/operations/state-dir';
 import { UsageError, type ParsedArgs } from './args';
 import type { CommandIo } from './command';
@@ -22,6 +23,8 @@ export interface ActionIo extends CommandIo {
   clock: Clock;
   /** Inventory sources after the backend's own (default: git in the directory when local). */
   localInventory: WorktreeInventory[];
+  /** Where the operator's log line of each action goes (default nowhere: the command prints its own output). */
+  operatorLog: OperatorLog;
 }
 
 export function defaultActionIo(): ActionIo {
@@ -38,6 +41,7 @@ export function defaultActionIo(): ActionIo {
     },
     clock: systemClock,
     localInventory: [gitInventory()],
+    operatorLog: () => undefined,
   };
 }
 

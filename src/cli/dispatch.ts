@@ -1,12 +1,10 @@
 // `session-ops dispatch SESSION --prompt-file FILE --model P/M [--fallback] [--agent NAME]`
 import { resolveAuthority } from '../core/actions/authority';
-import { dispatchTask } from '../core/actions/dispatch';
 import type { ModelRef } from '../core/model';
 import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, UsageError, type BackendArgs } from './args';
 import { withMarkStore } from './mark-store';
 import {
   clean,
-  contextFor,
   defaultActionIo,
   modelArg,
   promptFlags,
@@ -15,6 +13,7 @@ import {
   type ActionIo,
   type PromptFlags,
 } from './action-io';
+import { notStarted, withOperator } from './action-operator';
 import { defineCommand, runCommand } from './command';
 import { EXIT, EXIT_HELP } from './exit-codes';
 
@@ -91,7 +90,6 @@ export const dispatchCommand = defineCommand<DispatchOptions, ActionIo>({
     withMarkStore('dispatch', o.backend.baseUrl, io, io.clock.now, {}, async (marks) => {
       const client = clientFor(o.backend, io.env, { now: io.clock.now, marks });
       try {
-        const ctx = contextFor(client, o.backend.directory, io);
         const sessions = await client.listSessions(o.backend.directory).catch(() => null);
         const title = sessions?.sessions.find((s) => s.id === o.session)?.title ?? null;
         const authority = resolveAuthority({
@@ -102,14 +100,12 @@ export const dispatchCommand = defineCommand<DispatchOptions, ActionIo>({
           sessionTitle: title,
           holdsAuthority: o.report.holdsAuthority,
         });
-        const r = await dispatchTask(ctx, {
-          sessionId: o.session,
-          task: o.task,
-          model: o.model,
-          agent: o.agent,
-          authority,
-          fallback: o.fallback,
-        });
+        const request = { task: o.task, model: o.model, agent: o.agent, authority, fallback: o.fallback };
+        const acted = await withOperator(client, o.backend, { id: o.session, title }, io, ({ operator, target }) =>
+          operator.dispatchTarget(target, request),
+        );
+        const r = acted.result;
+        if (!r) return notStarted('dispatch', acted.outcome, io);
         io.stderr(
           `session-ops dispatch: the prompt speaks for orchestrator ${authority.orchestrator ?? '(none: the worker fills it)'}\n`,
         );

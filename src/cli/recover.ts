@@ -1,6 +1,6 @@
 // `session-ops recover SESSION [--spacing S] [--allow-short-spacing] [--model P/M] [--worktree DIR]`
 import { promptBuilder } from '../core/actions/prompt-builder';
-import { recoverSession, type RecoverResult } from '../core/actions/recover';
+import type { RecoverRequest, RecoverResult } from '../core/actions/recover';
 import { MIN_SPACING_MS } from '../core/health/verdict';
 import type { ProviderScope } from '../core/health/provider-choice';
 import type { ModelRef } from '../core/model';
@@ -17,7 +17,6 @@ import { withMarkStore } from './mark-store';
 import { flagDefault, settingFlag, settingsFromFlags } from './setting-flags';
 import {
   clean,
-  contextFor,
   defaultActionIo,
   promptFlags,
   promptInputs,
@@ -29,6 +28,7 @@ import {
   type ActionIo,
   type PromptFlags,
 } from './action-io';
+import { notStarted, withOperator } from './action-operator';
 import { defineCommand, runCommand } from './command';
 import { EXIT } from './exit-codes';
 import { PROMPT_HELP, PROMPT_OPTIONS } from './wake';
@@ -140,8 +140,7 @@ export const recoverCommand = defineCommand<RecoverOptions, ActionIo>({
           kind: 'quota-wake',
           ...promptInputs(o.promptFlags, o.backend, client, io),
         });
-        const r = await recoverSession(contextFor(client, o.backend.directory, io), {
-          sessionId: o.session,
+        const request: Omit<RecoverRequest, 'sessionId'> = {
           prompt: (facts) => builder.build(facts),
           model: o.model,
           agent: o.agent,
@@ -151,7 +150,12 @@ export const recoverCommand = defineCommand<RecoverOptions, ActionIo>({
           providers: o.providers,
           abort: { waitMs: o.waitMs },
           confirm: { withinMs: o.waitMs },
-        });
+        };
+        const acted = await withOperator(client, o.backend, { id: o.session }, io, ({ operator, target }) =>
+          operator.recoverTarget(target, request),
+        );
+        const r = acted.result;
+        if (!r) return notStarted('recover', acted.outcome, io);
         if (builder.authority) {
           io.stderr(
             `session-ops recover: the prompt speaks for orchestrator ${builder.authority.orchestrator ?? '(none: the worker fills it)'}\n`,

@@ -1,7 +1,7 @@
 // `session-ops wake SESSION (--prompt-file FILE | --compose wake|quota-wake|fact-baseline) ...`
 import { readBaselineFacts, type FactBaselineFacts } from '../core/actions/compose';
 import { promptBuilder } from '../core/actions/prompt-builder';
-import { wakeSession } from '../core/actions/wake';
+import type { WakeRequest } from '../core/actions/wake';
 import type { ModelRef } from '../core/model';
 import type { ProviderScope } from '../core/health/provider-choice';
 import {
@@ -17,7 +17,6 @@ import {
 import { withMarkStore } from './mark-store';
 import {
   clean,
-  contextFor,
   defaultActionIo,
   promptFlags,
   promptInputs,
@@ -29,6 +28,7 @@ import {
   type ActionIo,
   type PromptFlags,
 } from './action-io';
+import { notStarted, withOperator } from './action-operator';
 import { defineCommand, runCommand } from './command';
 import { EXIT, EXIT_HELP } from './exit-codes';
 import { describeError } from '../core/error-message';
@@ -190,8 +190,7 @@ export const wakeCommand = defineCommand<WakeOptions, ActionIo>({
               })
             : null;
         const text = 'text' in o.prompt ? o.prompt.text : '';
-        const r = await wakeSession(contextFor(client, o.backend.directory, io), {
-          sessionId: o.session,
+        const request: Omit<WakeRequest, 'sessionId'> = {
           prompt: builder ? (facts) => builder.build(facts) : text,
           model: o.model,
           agent: o.agent,
@@ -200,7 +199,13 @@ export const wakeCommand = defineCommand<WakeOptions, ActionIo>({
           abort: { waitMs: o.waitMs },
           confirm: { withinMs: o.waitMs },
           authority: promptInputs(o.promptFlags, o.backend, client, io).authority,
-        });
+        };
+        const promptKind = 'compose' in o.prompt ? o.prompt.compose : 'custom';
+        const acted = await withOperator(client, o.backend, { id: o.session }, io, ({ operator, target }) =>
+          operator.wakeTarget(target, request, promptKind),
+        );
+        const r = acted.result;
+        if (!r) return notStarted('wake', acted.outcome, io);
         if (r.notice) io.stderr(`session-ops wake: ${clean(r.notice)}\n`);
         if (builder?.authority) {
           io.stderr(

@@ -20,6 +20,7 @@ export { confirmStarted, type Confirmation, type ConfirmOptions, type ConfirmedB
 export { wakeSession, type WakeOutcome, type WakeRequest, type WakeResult } from './wake';
 export {
   recoverSession,
+  RECOVERY_SPACING_MS,
   type MarkConsidered,
   type RecoverDecision,
   type RecoverRequest,

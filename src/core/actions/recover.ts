@@ -41,6 +41,9 @@ export interface RecoverRequest {
   confirm?: ConfirmOptions;
 }
 
+/** The spacing of recovery's two samples when the request names none. */
+export const RECOVERY_SPACING_MS = 45_000;
+
 export type RecoverDecision = 'recovered' | 'wait-for-reset' | 'escalated' | 'refused';
 
 export interface MarkConsidered {
@@ -106,7 +109,7 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
   try {
     // Step 1: two samples (more while they disagree), never one snapshot.
     const minSpacingMs = req.minSpacingMs ?? MIN_SPACING_MS;
-    const spacingMs = Math.max(req.spacingMs ?? 45_000, minSpacingMs);
+    const spacingMs = Math.max(req.spacingMs ?? RECOVERY_SPACING_MS, minSpacingMs);
     const maxSamples = Math.max(2, req.maxSamples ?? 4);
     // The one sampling loop (collectSettledSamples, as `status`): samples spacingMs apart, the
     // event stream read between them where the backend has one (output still streaming is not

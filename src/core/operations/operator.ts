@@ -15,9 +15,16 @@
 import {
   abortSession,
   backendInventory,
+  type AbortOptions,
+  type AbortResult,
+  type DispatchRequest,
+  type DispatchResult,
+  type RecoverRequest,
+  type RecoverResult,
   chooseModel,
   dispatchTask,
   recoverSession,
+  RECOVERY_SPACING_MS,
   resolveAuthority,
   takeInventory,
   wakeSession,
@@ -99,6 +106,20 @@ export interface OperatorOptions {
   state?: JsonStateFile<OperatorState> | null;
   /** The machine-wide per-session lock held around each POST; default that of the state directory (SESSION_OPS_STATE_DIR ...). */
   postLocker?: SessionLocker;
+  /**
+   * Whether a recovery that ends in wait-for-reset arms a scheduled retry (default yes). A one-shot
+   * host (the CLI, whose caller retries after exit 4) says no: its process would not live to fire it.
+   */
+  armRetries?: boolean;
+}
+
+/** The session an action is for: a monitor row, or a session a host names by id (the CLI). */
+export type ActionTarget = Pick<SessionRow, 'key' | 'backendKey' | 'directory' | 'id' | 'title'>;
+
+/** An action's outcome with the core action's own result (null when the action did not start: `busy`). */
+export interface Acted<R> {
+  outcome: ActionOutcome;
+  result: R | null;
 }
 
 export type PermissionReply = 'once' | 'always' | 'reject';
@@ -237,8 +258,18 @@ export class Operator {
   // ---- actions --------------------------------------------------------------------------------
 
   async abort(row: SessionRow, options: ActionOptions = {}): Promise<ActionOutcome> {
-    return this.act(row, 'abort', 'aborting', options, async (ctx, base) =>
-      abortOutcome(base, await abortSession(ctx, row.id, { waitMs: this.waits.abortMs })),
+    return (await this.abortTarget(row, { waitMs: this.waits.abortMs }, options)).outcome;
+  }
+
+  /** Abort with the host's own bounds (the CLI's --wait): the path of `abort`. */
+  abortTarget(target: ActionTarget, abort: AbortOptions, options: ActionOptions = {}): Promise<Acted<AbortResult>> {
+    return this.actFor(
+      target,
+      'abort',
+      'aborting',
+      options,
+      (ctx) => abortSession(ctx, target.id, abort),
+      abortOutcome,
     );
   }
 
@@ -251,11 +282,28 @@ export class Operator {
     const request = {
       prompt: (facts: PromptFacts) => this.compose(row, kind, facts.model),
       providers: [...this.settings['recovery.providers']],
+      abortFirst,
+      abort: { waitMs: this.waits.abortMs },
+      confirm: { withinMs: this.waits.confirmMs },
       // An automatic wake acts on the row's samples: refused as stale when the session moved since.
       basis: options.automatic ? rowBasis(row) : null,
     };
-    return this.wakeWith(row, options, abortFirst, 'waking', request, (base, result) =>
-      wakeOutcome(base, result, kind, {
+    return (await this.wakeTarget(row, request, kind, options)).outcome;
+  }
+
+  /**
+   * Wake with a request the host built whole (the CLI: its prompt file or composed prompt, model,
+   * agent, providers and waits): the path of `wake`, through the same guard and confirmation.
+   */
+  wakeTarget(
+    target: ActionTarget,
+    request: Omit<WakeRequest, 'sessionId'>,
+    promptKind: PromptKind,
+    options: ActionOptions = {},
+  ): Promise<Acted<WakeResult>> {
+    const abortFirst = request.abortFirst ?? false;
+    return this.wakeWith(target, options, 'waking', request, (base, result) =>
+      wakeOutcome(base, result, promptKind, {
         kind: 'send',
         text: result.prompt ?? '',
         model: result.model,
@@ -279,58 +327,71 @@ export class Operator {
       model,
       authority: this.o.authority?.(row) ?? {},
       factBaseline: promptKind === 'fact-baseline',
+      abortFirst,
+      abort: { waitMs: this.waits.abortMs },
+      confirm: { withinMs: this.waits.confirmMs },
     };
-    return this.wakeWith(row, options, abortFirst, 'sending', request, (base, result) =>
+    const acted = await this.wakeWith(row, options, 'sending', request, (base, result) =>
       wakeOutcome(base, result, promptKind, { kind: 'send', text, model, abortFirst, promptKind }),
     );
+    return acted.outcome;
   }
 
-  /** The one wake path of `wake` and `send`: optional abort first, the send guard, confirm. */
+  /** The one wake path of `wake`, `send` and `wakeTarget`: optional abort first, the send guard, confirm. */
   private wakeWith(
-    row: SessionRow,
+    target: ActionTarget,
     options: ActionOptions,
-    abortFirst: boolean,
     verb: 'waking' | 'sending',
-    request: Omit<WakeRequest, 'sessionId' | 'abortFirst' | 'abort' | 'confirm'>,
+    request: Omit<WakeRequest, 'sessionId'>,
     outcome: (base: OutcomeBase, result: WakeResult) => ActionOutcome,
-  ): Promise<ActionOutcome> {
+  ): Promise<Acted<WakeResult>> {
+    const abortFirst = request.abortFirst ?? false;
     const action = abortFirst ? 'abort-and-wake' : 'wake';
     const running = abortFirst ? `aborting, then ${verb}` : verb;
-    return this.act(row, action, running, options, async (ctx, base) => {
-      const result = await wakeSession(ctx, {
-        sessionId: row.id,
-        abortFirst,
-        abort: { waitMs: this.waits.abortMs },
-        confirm: { withinMs: this.waits.confirmMs },
-        ...request,
-      });
-      return outcome(base, result);
-    });
+    return this.actFor(
+      target,
+      action,
+      running,
+      options,
+      (ctx) => wakeSession(ctx, { sessionId: target.id, ...request }),
+      outcome,
+    );
   }
 
   /** Recover on another provider (spec: recovery procedure after a quota wall). */
   async recover(row: SessionRow, options: ActionOptions = {}): Promise<ActionOutcome> {
-    this.cancelScheduled(row.key, false);
     const minSpacingMs = this.o.monitor.minSpacingMs();
     const spacingMs = minSpacingMs < MIN_SPACING_MS ? minSpacingMs : monitorSettings(this.settings).spacingMs;
-    return this.act(
-      row,
+    const request = {
+      prompt: (facts: PromptFacts) => this.compose(row, 'quota-wake', facts.model),
+      providers: [...this.settings['recovery.providers']],
+      spacingMs,
+      minSpacingMs,
+      resetWithinReachMs: monitorSettings(this.settings).resetWithinReachMs,
+      abort: { waitMs: this.waits.abortMs },
+      confirm: { withinMs: this.waits.confirmMs },
+    };
+    return (await this.recoverTarget(row, request, options)).outcome;
+  }
+
+  /**
+   * Recover with a request the host built whole (the CLI: its prompt, spacing, model, providers and
+   * waits): the path of `recover`. A pending scheduled retry of the session is cancelled first.
+   */
+  recoverTarget(
+    target: ActionTarget,
+    request: Omit<RecoverRequest, 'sessionId'>,
+    options: ActionOptions = {},
+  ): Promise<Acted<RecoverResult>> {
+    this.cancelScheduled(target.key, false);
+    const spacing = `${(request.spacingMs ?? RECOVERY_SPACING_MS) / 1000} s`;
+    return this.actFor(
+      target,
       'recover',
-      `recovering: two samples ${spacingMs / 1000} s apart`,
+      `recovering: two samples ${spacing} apart`,
       options,
-      async (ctx, base) => {
-        const result = await recoverSession(ctx, {
-          sessionId: row.id,
-          prompt: (facts) => this.compose(row, 'quota-wake', facts.model),
-          providers: [...this.settings['recovery.providers']],
-          spacingMs,
-          minSpacingMs,
-          resetWithinReachMs: monitorSettings(this.settings).resetWithinReachMs,
-          abort: { waitMs: this.waits.abortMs },
-          confirm: { withinMs: this.waits.confirmMs },
-        });
-        return recoverOutcome(base, result, this.timers.now(), (at) => this.schedule(row, at));
-      },
+      (ctx) => recoverSession(ctx, { sessionId: target.id, ...request }),
+      (base, result) => recoverOutcome(base, result, this.timers.now(), (at) => this.schedule(target, at)),
     );
   }
 
@@ -341,12 +402,20 @@ export class Operator {
     model: ModelRef,
     options: { holdsAuthority?: boolean } = {},
   ): Promise<ActionOutcome> {
-    return this.act(row, 'dispatch', 'dispatching', {}, async (ctx, base) => {
-      const authority = this.authority(row, options.holdsAuthority ?? false);
-      const result = await dispatchTask(ctx, { sessionId: row.id, task, model, authority });
-      const instead = result.insteadModel;
-      return dispatchOutcome(base, result, instead);
-    });
+    const authority = this.authority(row, options.holdsAuthority ?? false);
+    return (await this.dispatchTarget(row, { task, model, authority })).outcome;
+  }
+
+  /** Dispatch with a request the host built whole (the CLI: its authority, agent, --fallback): the path of `dispatch`. */
+  dispatchTarget(target: ActionTarget, request: Omit<DispatchRequest, 'sessionId'>): Promise<Acted<DispatchResult>> {
+    return this.actFor(
+      target,
+      'dispatch',
+      'dispatching',
+      {},
+      (ctx) => dispatchTask(ctx, { sessionId: target.id, ...request }),
+      (base, result) => dispatchOutcome(base, result, result.insteadModel),
+    );
   }
 
   /** Answers a pending permission of a session waiting for a person. */
@@ -382,7 +451,8 @@ export class Operator {
   // ---- scheduled retries -----------------------------------------------------------------------
 
   /** Retries recovery once after the reset; gives the row text. */
-  private schedule(row: SessionRow, at: number): string {
+  private schedule(row: ActionTarget, at: number): string {
+    if (this.o.armRetries === false) return `wait for the reset: retry after ${localTime(at)}`;
     this.retries.schedule(row.key, at, () => this.fireRetry(row.key, row.id));
     this.noteRetry(row.key, row.id, at, 'scheduled');
     this.o.log('info', `recovery of ${row.id} scheduled for ${new Date(at).toISOString()}`);
@@ -536,13 +606,13 @@ export class Operator {
     return this.o.waits ?? ACTION_WAITS;
   }
 
-  private base(row: SessionRow, action: OperationKind, automatic: boolean): OutcomeBase {
+  private base(row: ActionTarget, action: OperationKind, automatic: boolean): OutcomeBase {
     return { action, rowKey: row.key, sessionId: row.id, label: label(row), automatic };
   }
 
   /** Holds the lock, records the start, runs, records and logs the outcome, then samples the session again. */
   private async act(
-    row: SessionRow,
+    row: ActionTarget,
     action: OperationKind,
     runningText: string,
     options: ActionOptions,
@@ -579,6 +649,23 @@ export class Operator {
     } finally {
       this.o.monitor.nudge(row.backendKey, row.directory);
     }
+  }
+
+  /** `act` for a core action whose result the host also reads: the outcome and the result. */
+  private async actFor<R>(
+    target: ActionTarget,
+    action: OperationKind,
+    runningText: string,
+    options: ActionOptions,
+    run: (ctx: ActionContext) => Promise<R>,
+    outcome: (base: OutcomeBase, result: R) => ActionOutcome,
+  ): Promise<Acted<R>> {
+    const seen: { result: R | null } = { result: null };
+    const acted = await this.act(target, action, runningText, options, async (ctx, base) => {
+      seen.result = await run(ctx);
+      return outcome(base, seen.result);
+    });
+    return { outcome: acted, result: seen.result };
   }
 
   private async answer(
@@ -623,7 +710,7 @@ export class Operator {
   }
 }
 
-function label(row: SessionRow): string {
+function label(row: ActionTarget): string {
   return row.title ?? row.id;
 }
 

@@ -1,0 +1,72 @@
+// The Operator (src/core/operations/operator.ts) a one-shot action command (abort, wake, recover,
+// dispatch) acts through: the path the editor and `session-ops watch` take (the session's action
+// lock, the re-read before every POST under the machine-wide lock, the outcome as data, the log
+// line), over the run's one client. The command names its session by id, so the operator has no
+// monitor rows; it arms no retry (a wait-for-reset goes back to the caller as exit 4) and persists
+// nothing; its log lines go to `io.operatorLog` (by default nowhere: the command prints its own
+// messages, which are its contract).
+import type { BackendClient } from '../core/backend/client';
+import { MIN_SPACING_MS } from '../core/health/verdict';
+import { rowKey } from '../core/ids';
+import type { ActionOutcome } from '../core/operations/outcome';
+import { Operator, type ActionTarget } from '../core/operations/operator';
+import { operatorDefaults } from '../core/settings/operator-settings';
+import { clean, lockerFor, type ActionIo } from './action-io';
+import type { BackendArgs } from './args';
+import { EXIT } from './exit-codes';
+
+export interface CommandAction {
+  operator: Operator;
+  /** The session the command names, as the operator's target. */
+  target: ActionTarget;
+}
+
+/**
+ * Runs `body` with an operator over `client` and the target `session` (title: its label in the
+ * log line, else the id), and disposes the operator after.
+ */
+export async function withOperator<T>(
+  client: BackendClient,
+  backend: BackendArgs,
+  session: { id: string; title?: string | null },
+  io: ActionIo,
+  body: (action: CommandAction) => Promise<T>,
+): Promise<T> {
+  const operator = new Operator({
+    monitor: {
+      rows: () => [],
+      row: () => undefined,
+      client: async () => client,
+      nudge: () => undefined,
+      minSpacingMs: () => MIN_SPACING_MS,
+      onDidChange: () => () => undefined,
+    },
+    settings: operatorDefaults(),
+    log: io.operatorLog,
+    actionClock: io.clock,
+    postLocker: lockerFor(io.env),
+    state: null,
+    armRetries: false,
+  });
+  const target: ActionTarget = {
+    key: rowKey(backend.baseUrl, backend.directory, session.id),
+    backendKey: backend.baseUrl,
+    directory: backend.directory,
+    id: session.id,
+    title: session.title ?? null,
+  };
+  try {
+    return await body({ operator, target });
+  } finally {
+    operator.dispose();
+  }
+}
+
+/**
+ * The action did not start because another action of this process held the session (outcome
+ * `busy`): said on stderr, exit 3 (refused, nothing sent).
+ */
+export function notStarted(command: string, outcome: ActionOutcome, io: ActionIo): number {
+  io.stderr(`session-ops ${command}: ${clean(outcome.message)}\n`);
+  return EXIT.refused;
+}

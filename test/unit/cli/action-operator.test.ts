@@ -1,0 +1,127 @@
+// The one-shot action commands act through the core Operator (the editor's and the daemon's path):
+// each run's action gives the Operator's log line (its outcome as data), the machine-wide lock of
+// the state directory is taken around the POST, a wait-for-reset arms no retry and persists no plan,
+// and the commands' output and exit codes are those of their contract.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runAbort } from '../../../src/cli/abort';
+import type { ActionIo } from '../../../src/cli/action-io';
+import { runDispatch } from '../../../src/cli/dispatch';
+import { EXIT } from '../../../src/cli/exit-codes';
+import { runRecover } from '../../../src/cli/recover';
+import { runWake } from '../../../src/cli/wake';
+import { startSpecServer, type SpecServer } from '../../support/spec-server';
+
+const DIR = '/work/project';
+const HOUR = 3_600_000;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  log: string[];
+}
+
+describe('cli: one-shot actions through the core Operator', function () {
+  let server: SpecServer;
+  let tmp: string;
+  let base: string[];
+  let env: Record<string, string>;
+
+  beforeEach(async () => {
+    server = await startSpecServer();
+    server.answerPrompts = { delayMs: 50, text: 'Resumed.' };
+    server.setProviders(
+      [
+        { id: 'anthropic', models: ['sonnet'] },
+        { id: 'openai', models: ['gpt-5'] },
+      ],
+      ['anthropic', 'openai'],
+    );
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'so-cli-operator-'));
+    env = { SESSION_OPS_STATE_DIR: path.join(tmp, 'state') };
+    base = ['--base-url', server.url, '--directory', DIR];
+  });
+  afterEach(async () => {
+    await server.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  async function run(command: (argv: string[], io: Partial<ActionIo>) => Promise<number>, argv: string[]) {
+    const r: Run = { code: -1, stdout: '', stderr: '', log: [] };
+    r.code = await command(argv, {
+      env,
+      localInventory: [],
+      stdout: (t) => (r.stdout += t),
+      stderr: (t) => (r.stderr += t),
+      operatorLog: (level, message) => r.log.push(`${level} ${message}`),
+    });
+    return r;
+  }
+
+  it('abort and wake: the Operator logs each outcome once; JSON and exit codes as before', async () => {
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'generating' });
+    const aborted = await run(runAbort, [id, ...base, '--wait', '5', '--json']);
+    assert.equal(aborted.code, EXIT.done, aborted.stderr);
+    assert.deepEqual(JSON.parse(aborted.stdout), { session: id, idle: true });
+    assert.equal(aborted.log.length, 1);
+    assert.match(aborted.log[0], new RegExp(`^info abort ${id}: `));
+
+    const file = path.join(tmp, 'wake.md');
+    writeFileSync(file, 'Continue with the next step.');
+    const woken = await run(runWake, [id, ...base, '--prompt-file', file, '--model', 'openai/gpt-5', '--json']);
+    assert.equal(woken.code, EXIT.done, woken.stderr);
+    const doc = JSON.parse(woken.stdout) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(doc), ['session', 'model', 'aborted', 'confirmed']);
+    assert.equal(doc.confirmed, true);
+    assert.equal(server.prompts.length, 1);
+    assert.equal(woken.log.length, 1);
+    assert.match(woken.log[0], new RegExp(`^info wake ${id}: .*openai/gpt-5`));
+  });
+
+  it('a refused wake: exit 3, the refusal on stderr and in the log line, nothing sent', async () => {
+    const id = server.directory(DIR).addSession({ state: 'generating' });
+    const file = path.join(tmp, 'wake.md');
+    writeFileSync(file, 'Continue.');
+    const r = await run(runWake, [id, ...base, '--prompt-file', file, '--model', 'openai/gpt-5']);
+    assert.equal(r.code, EXIT.refused);
+    assert.match(r.stderr, /^session-ops wake: /m);
+    assert.equal(r.log.length, 1);
+    assert.match(r.log[0], new RegExp(`^info wake ${id}: `));
+    assert.equal(server.prompts.length, 0);
+  });
+
+  it('recover at a wall with a reset within reach: exit 4 with the reset time; no retry armed, no plan persisted', async () => {
+    const now = Date.now();
+    server.setQuota('openai', { markedAt: now - 5000, resetAt: now + HOUR });
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'idle' });
+    d.addMessage(id, {
+      error: { text: 'Weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' },
+    });
+    const args = [id, ...base, '--spacing', '0.1', '--allow-short-spacing', '--wait', '5'];
+    const r = await run(runRecover, args);
+    assert.equal(r.code, EXIT.waitForReset, r.stderr);
+    assert.match(r.stdout, new RegExp(`retry after ${new Date(now + HOUR).toISOString()}`));
+    assert.equal(r.log.length, 1);
+    assert.match(r.log[0], new RegExp(`^info recover ${id}: `));
+    assert.equal(server.prompts.length, 0);
+    const stateFiles = existsSync(env.SESSION_OPS_STATE_DIR) ? readdirSync(env.SESSION_OPS_STATE_DIR) : [];
+    assert.ok(!stateFiles.includes('operator-state.json'), `no persisted plan: ${stateFiles.join(', ')}`);
+  });
+
+  it('dispatch: the log line names the session by its title; --json fields as before', async () => {
+    const id = server.directory(DIR).addSession({ state: 'idle', title: 'PROJ-12 worker' });
+    const file = path.join(tmp, 'task.md');
+    writeFileSync(file, 'Implement the parser.');
+    const r = await run(runDispatch, [id, ...base, '--prompt-file', file, '--model', 'anthropic/sonnet', '--json']);
+    assert.equal(r.code, EXIT.done, r.stderr);
+    assert.deepEqual(Object.keys(JSON.parse(r.stdout) as object), ['session', 'model', 'sent', 'instead']);
+    assert.equal(r.log.length, 1);
+    assert.match(r.log[0], new RegExp(`^info dispatch ${id}: `));
+    assert.equal(server.prompts.length, 1);
+  });
+});
