@@ -1,6 +1,7 @@
 // A loopback HTTP proxy that records every request (method, path, query) before forwarding it to
 // a backend, so tests can assert the order of requests the extension made (abort, idle read,
-// prompt) against the real opencode server. Streams (the event stream) pass through.
+// prompt) against the real opencode server. Streams (the event stream) pass through. Optionally it
+// rewrites answers (e.g. strips fields a backend version does not send) and counts answer bytes.
 // Only node: builtins, so editor tests can load it too.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +16,13 @@ export interface LoggedRequest {
   status?: number;
   /** Body of the answer, kept for the state reads only (GET /session, GET /session/status). */
   answer?: string;
+  /** Bytes of the answer's body as sent to the client (set when it ended). */
+  bytes?: number;
+}
+
+export interface LoggingProxyOptions {
+  /** A rewrite of the answer to this request (its whole body, uncompressed), or null to pass it through. */
+  rewrite?: (entry: LoggedRequest) => ((body: string) => string) | null;
 }
 
 export interface LoggingProxy {
@@ -24,7 +32,7 @@ export interface LoggingProxy {
   stop(): Promise<void>;
 }
 
-export async function startLoggingProxy(target: string): Promise<LoggingProxy> {
+export async function startLoggingProxy(target: string, options: LoggingProxyOptions = {}): Promise<LoggingProxy> {
   const to = new URL(target);
   const log: LoggedRequest[] = [];
   const server = http.createServer((req, res) => {
@@ -42,16 +50,34 @@ export async function startLoggingProxy(target: string): Promise<LoggingProxy> {
       };
       log.push(entry);
       const keep = entry.method === 'GET' && (entry.path === '/session' || entry.path === '/session/status');
+      const rewrite = options.rewrite?.(entry) ?? null;
+      const headers = { ...req.headers, host: to.host };
+      if (rewrite) delete headers['accept-encoding'];
       const upstream = http.request(
         {
           host: to.hostname,
           port: to.port,
           method: req.method,
           path: req.url,
-          headers: { ...req.headers, host: to.host },
+          headers,
         },
         (up) => {
           entry.status = up.statusCode;
+          if (rewrite) {
+            const whole: Buffer[] = [];
+            up.on('data', (c: Buffer) => whole.push(c));
+            up.on('end', () => {
+              const text = rewrite(Buffer.concat(whole).toString('utf8'));
+              entry.bytes = Buffer.byteLength(text);
+              if (keep) entry.answer = text;
+              const { 'content-length': _length, 'transfer-encoding': _chunked, ...rest } = up.headers;
+              res.writeHead(up.statusCode ?? 502, { ...rest, 'content-length': String(entry.bytes) }).end(text);
+            });
+            return;
+          }
+          let bytes = 0;
+          up.on('data', (c: Buffer) => (bytes += c.length));
+          up.on('end', () => (entry.bytes = bytes));
           res.writeHead(up.statusCode ?? 502, up.headers);
           if (keep) {
             const kept: Buffer[] = [];
