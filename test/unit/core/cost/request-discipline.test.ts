@@ -2,14 +2,19 @@
 // each listed session carries its own cost and tokens): a sampling round makes no request for
 // cost at all. Per round: one session list, one status map, the pending permissions and
 // questions, and one newest-message read per session, each with limit=1 (never a transcript,
-// never a page of one); every session's figures arrive with the list.
+// never a page of one); every session's figures arrive with the list. Where the list carries no
+// totals, the message ledger sums each session's messages after the liveness reads: at most its
+// page budget per round (1,000 new sessions are counted over rounds), then only the sessions that
+// moved, one small page each (never a whole transcript per round).
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BackendClient } from '../../../../src/core/backend/client';
+import { MessageLedger } from '../../../../src/core/cost/message-ledger';
 import { SpendLedger } from '../../../../src/core/cost/spend-ledger';
 import { SampleHistory } from '../../../../src/core/health/sample-history';
 import { sampleDirectoryOnce } from '../../../../src/core/health/sample-directory';
+import { PagedTranscripts } from '../../../support/paged-transcripts';
 
 const N = 1_000;
 const id = (i: number) => `ses_${String(i).padStart(5, '0')}`;
@@ -102,5 +107,93 @@ describe('cost: request discipline at 1,000 sessions', () => {
     } finally {
       await client.close();
     }
+  });
+
+  describe('a list without totals: the message ledger', () => {
+    let server2: http.Server;
+    let url2: string;
+    const t = new PagedTranscripts();
+    const ids = Array.from({ length: N }, (_, i) => id(i));
+    for (const s of ids) for (let k = 0; k < 5; k++) t.turn(s, 1); // 10 messages, 5 assistant
+    const log: Array<{ path: string; query: URLSearchParams; bytes: number }> = [];
+
+    before(async () => {
+      server2 = http.createServer((req, res) => {
+        const u = new URL(req.url ?? '/', 'http://x');
+        const send = (body: unknown) => {
+          const text = JSON.stringify(body);
+          log.push({ path: u.pathname, query: u.searchParams, bytes: Buffer.byteLength(text) });
+          res.writeHead(200, { 'content-type': 'application/json' }).end(text);
+        };
+        if (u.pathname === '/session')
+          return send(ids.map((s) => ({ id: s, title: s, time: { created: 1, updated: 2 } })));
+        if (u.pathname === '/session/status') return send({});
+        if (u.pathname === '/permission' || u.pathname === '/question') return send([]);
+        t.handle(req, res, (bytes) => log.push({ path: u.pathname, query: u.searchParams, bytes }));
+      });
+      await new Promise<void>((r) => server2.listen(0, '127.0.0.1', () => r()));
+      url2 = `http://127.0.0.1:${(server2.address() as AddressInfo).port}/`;
+    });
+    after(async () => {
+      server2.closeAllConnections();
+      await new Promise<void>((r) => server2.close(() => r()));
+    });
+
+    it('first reads bounded per round (64 pages), then only the sessions that moved, one small page each', async function () {
+      this.timeout(60_000); // 18 rounds of 1,000 liveness reads each
+      const client = new BackendClient({ baseUrl: url2, connections: 8, timeoutMs: 10_000 });
+      const history = new SampleHistory({ spacingMs: 45_000 });
+      const ledger = new MessageLedger();
+      const round = async () => {
+        log.length = 0;
+        const sampled = await sampleDirectoryOnce(client, '/w', history, { ledger });
+        assert.ok(sampled);
+        assert.equal(sampled.samples.length, N);
+        const reads = log.filter((r) => r.path.endsWith('/message'));
+        assert.ok(
+          reads.every((r) => r.query.has('limit')),
+          'never a message read without limit',
+        );
+        const liveness = reads.filter((r) => r.query.get('limit') === '1' && !r.query.has('before'));
+        assert.equal(liveness.length, N, 'one limit=1 read per session, as always');
+        return { sampled, pages: reads.filter((r) => !liveness.includes(r)) };
+      };
+      try {
+        let rounds = 0;
+        for (;;) {
+          rounds++;
+          const { sampled, pages } = await round();
+          assert.ok(pages.length <= 64, `round ${rounds}: ${pages.length} pages`);
+          assert.ok(pages.every((p) => Number(p.query.get('limit')) <= 20));
+          for (const s of sampled.samples) {
+            if (s.session.costPending) assert.equal(s.session.cost, null, 'not counted: no figure, never 0');
+            else assert.equal(s.session.cost?.messages, 5);
+          }
+          if (sampled.samples.every((s) => !s.session.costPending)) break;
+          assert.ok(rounds < 20);
+        }
+        assert.equal(rounds, Math.ceil(N / 64), 'one page per session (10 messages), 64 per round');
+        const quiet = await round();
+        assert.equal(quiet.pages.length, 0, 'nothing moved: no cost read at all');
+
+        const movers = ids.slice(0, 10);
+        for (const s of movers) t.turn(s, 1, 0.5);
+        const moved = await round();
+        assert.deepEqual(moved.pages.map((p) => p.path.split('/')[2]).sort(), movers);
+        assert.ok(moved.pages.every((p) => p.query.get('limit') === '4' && !p.query.has('before')));
+        const pageBytes = Math.max(...moved.pages.map((p) => p.bytes));
+        const transcriptBytes = JSON.stringify(t.sessions.get(movers[0])).length;
+        assert.ok(
+          pageBytes < transcriptBytes / 2,
+          `a page (${pageBytes} B) is not the transcript (${transcriptBytes} B)`,
+        );
+        for (const s of moved.sampled.samples.filter((x) => movers.includes(x.session.id))) {
+          assert.equal(s.session.cost?.messages, 6);
+          assert.ok(Math.abs(s.session.cost!.usd - t.sum(s.session.id).usd) < 1e-9);
+        }
+      } finally {
+        await client.close();
+      }
+    });
   });
 });
