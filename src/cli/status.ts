@@ -220,12 +220,14 @@ async function collect(client: BackendClient, args: StatusOptions, io: StatusIo)
 
 // ---- the readable table ------------------------------------------------------------------
 
-/** "Cost      $0.0123 (local $0.0100, backup $0.0023)", or why there is none. */
+/** "Cost      $0.0123 (local $0.0100, backup $0.0023)", or why there is none; how many are still counting. */
 function costLine(doc: StatusDocument): string {
-  if (!doc.cost) return `Cost      ${doc.sessions.length > 0 ? COST_NOT_REPORTED : '-'}`;
+  const counting = doc.sessions.filter((s) => s.costPending).length;
+  const pending = counting > 0 ? `${counting} session${counting === 1 ? '' : 's'} still counting` : '';
+  if (!doc.cost) return `Cost      ${pending || (doc.sessions.length > 0 ? COST_NOT_REPORTED : '-')}`;
   const parts = Object.entries(doc.cost.byProvider).map(([p, usd]) => `${clean(p, 30)} ${formatUsd(usd)}`);
   const budget = doc.budgetUsd !== null ? `; budget ${formatUsd(doc.budgetUsd)} per session` : '';
-  return `Cost      ${formatUsd(doc.cost.usd)}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}${budget}`;
+  return `Cost      ${formatUsd(doc.cost.usd)}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}${budget}${pending ? `; ${pending}` : ''}`;
 }
 
 /** Server-supplied text never reaches the terminal with control characters (escape sequences). */

@@ -4,7 +4,7 @@
 // cursor (base64url of {"id","time"} of the page's oldest message), absent on the last page; a
 // cursor that is not one (a bare message id) is 400. For unit tests of the message ledger, in
 // memory (`page`) or over HTTP (`handle`). Only node: builtins.
-import type http from 'node:http';
+import http from 'node:http';
 
 export interface RawMessage {
   info: Record<string, unknown> & { id: string; role: string };
@@ -108,4 +108,58 @@ export class PagedTranscripts {
     res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(text);
     return true;
   }
+}
+
+export interface TranscriptServer {
+  /** http://127.0.0.1:PORT/ */
+  url: string;
+  /** Every request: path, query and answer bytes. */
+  log: Array<{ path: string; query: URLSearchParams; bytes: number }>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A loopback backend with stock opencode's shapes over `t`: a session list without totals (the
+ * sessions of `t`, with `parentID` from `parents`), an empty status map (every session idle), no
+ * pending requests, one provider `local`, and the paged message reads.
+ */
+export async function serveTranscripts(
+  t: PagedTranscripts,
+  parents: ReadonlyMap<string, string> = new Map(),
+): Promise<TranscriptServer> {
+  const log: TranscriptServer['log'] = [];
+  const server = http.createServer((req, res) => {
+    const u = new URL(req.url ?? '/', 'http://x');
+    const send = (body: unknown) => {
+      const text = JSON.stringify(body);
+      log.push({ path: u.pathname, query: u.searchParams, bytes: Buffer.byteLength(text) });
+      res.writeHead(200, { 'content-type': 'application/json' }).end(text);
+    };
+    if (u.pathname === '/session')
+      return send(
+        [...t.sessions.keys()].map((id) => ({
+          id,
+          title: id,
+          time: { created: 1, updated: 2 },
+          ...(parents.has(id) ? { parentID: parents.get(id) } : {}),
+        })),
+      );
+    if (u.pathname === '/session/status') return send({});
+    if (u.pathname === '/permission' || u.pathname === '/question') return send([]);
+    if (u.pathname === '/provider')
+      return send({ all: [{ id: 'local', name: 'Local' }], default: {}, connected: ['local'] });
+    if (!t.handle(req, res, (bytes) => log.push({ path: u.pathname, query: u.searchParams, bytes })))
+      res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    log,
+    stop: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }
