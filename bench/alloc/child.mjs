@@ -128,7 +128,7 @@ if (profileArg === 'profile') {
   walk(p.head);
   const top = [...byFn.entries()]
     .sort((a, b) => b[1] - a[1])
-    .slice(0, 30)
+    .slice(0, 45)
     .map(([name, bytes]) => ({ name, bytes: bytes / profRounds }));
   profile = { rounds: profRounds, total: total / profRounds, top };
 }

@@ -69,7 +69,7 @@ export class SampleHistory {
       else {
         list.push(s);
         if (list.length > 1 && list[list.length - 2].at > s.at) list.sort((a, b) => a.at - b.at);
-        this.bySession.set(id, this.thin(list));
+        this.thin(list);
       }
       this.counts.set(id, (this.counts.get(id) ?? 0) + 1);
     }
@@ -127,17 +127,19 @@ export class SampleHistory {
   }
 
   /**
-   * What a session's list needs, judged from its newest sample (ordered oldest first): the newest;
-   * younger than minSpacing, the oldest per step; in the baseline window, the newest (today's
-   * baseline) and one older (evidence of movement); older than the keep window, nothing.
+   * Thins a session's list (ordered oldest first) in place to what it needs, judged from its newest
+   * sample: the newest; younger than minSpacing, the oldest per step; in the baseline window, the
+   * newest (today's baseline) and one older (evidence of movement); older than the keep window, nothing.
    */
-  private thin(list: SessionSample[]): SessionSample[] {
-    if (list.length <= 2) return list;
-    const newest = list[list.length - 1];
-    const kept: SessionSample[] = [newest];
+  private thin(list: SessionSample[]): void {
+    const n = list.length;
+    if (n <= 2) return;
+    const newest = list[n - 1];
+    // Kept samples are moved to the end, newest last: list[w..n-1]. Every index read (i, i - 1) is below w.
+    let w = n - 1;
     let inWindow = 0;
     let beyond = 0;
-    for (let i = list.length - 2; i >= 0; i--) {
+    for (let i = n - 2; i >= 0; i--) {
       const s = list[i];
       const age = newest.at - s.at;
       if (age > this.keepMs) break;
@@ -156,9 +158,12 @@ export class SampleHistory {
       } else if (++beyond > 1) {
         continue;
       }
-      kept.push(s);
+      list[--w] = s;
     }
-    return kept.reverse();
+    if (w > 0) {
+      list.copyWithin(0, w);
+      list.length = n - w;
+    }
   }
 
   /** Forgets every session not in `ids` (vanished sessions). */

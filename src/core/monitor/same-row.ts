@@ -6,12 +6,12 @@
 import type { SampleEvidence, SessionRow } from './row';
 
 export function sameRow(a: SessionRow, b: SessionRow): boolean {
-  for (const key of Object.keys(a) as Array<keyof SessionRow>) {
+  for (const key in a) {
     if (key === 'evidence' || key === 'assessment') continue;
-    if (!equal(a[key], b[key])) return false;
+    if (!equal(a[key as keyof SessionRow], b[key as keyof SessionRow])) return false;
   }
-  for (const key of Object.keys(b) as Array<keyof SessionRow>)
-    if (!(key in a) && b[key] !== undefined && key !== 'assessment') return false;
+  for (const key in b)
+    if (!(key in a) && b[key as keyof SessionRow] !== undefined && key !== 'assessment') return false;
   return sameEvidence(a.evidence.latest, b.evidence.latest) && sameEvidence(a.evidence.earlier, b.evidence.earlier);
 }
 
@@ -33,11 +33,19 @@ export function equal(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {
     const bb = b as unknown[];
-    return a.length === bb.length && a.every((x, i) => equal(x, bb[i]));
+    if (a.length !== bb.length) return false;
+    for (let i = 0; i < a.length; i++) if (!equal(a[i], bb[i])) return false;
+    return true;
   }
+  // Keys whose value is undefined count as absent, on either side.
   const ao = a as Record<string, unknown>;
   const bo = b as Record<string, unknown>;
-  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  return ak.length === bk.length && ak.every((k) => equal(ao[k], bo[k]));
+  let defined = 0;
+  for (const k in ao) {
+    if (ao[k] === undefined) continue;
+    defined++;
+    if (!equal(ao[k], bo[k])) return false;
+  }
+  for (const k in bo) if (bo[k] !== undefined) defined--;
+  return defined === 0;
 }

@@ -177,9 +177,12 @@ export function parseReportLine(line: string): CompletionReport | null {
   return r && !isMalformed(r) ? r : null;
 }
 
+const ANY_REPORT_KEY = /(?:ticket|label|status|pr|summary|reason)=/i;
+
 /** The newest line of a message text meant as a report (proper or malformed), outside code; or null. */
 export function readReport(text: string | null | undefined): ReportReading | null {
-  if (!text) return null;
+  // Every line meant as a report names a report key: a text naming none is not split at all.
+  if (!text || !ANY_REPORT_KEY.test(text)) return null;
   const lines = proseLines(text);
   for (let i = lines.length - 1; i >= 0; i--) {
     const reading = readReportLine(lines[i]);
