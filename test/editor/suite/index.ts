@@ -53,6 +53,7 @@ export function run(): Promise<void> {
     require('./routing.test');
     require('./pages.test');
     require('./act-once.test');
+    require('./cost.test');
   }
   /* eslint-enable @typescript-eslint/no-require-imports */
 
