@@ -1,6 +1,6 @@
 // `session-ops compose wake|quota-wake|fact-baseline|dispatch SESSION [...]`: print the prompt the
 // editor would compose, to stdout or --out FILE, for review before `wake --prompt-file`.
-import { COMPOSE_KINDS, type ComposeKind } from '../core/actions/compose';
+import { PROMPT_TEMPLATES, type PromptTemplate } from '../core/actions/compose';
 import { callOpts } from '../core/actions/context';
 import { chooseModel } from '../core/actions/model-choice';
 import { promptBuilder } from '../core/actions/prompt-builder';
@@ -58,7 +58,7 @@ ${ENVIRONMENT_HELP}`;
 
 interface ComposeOptions {
   /** Which prompt: wake, quota-wake, fact-baseline or dispatch. */
-  promptKind: ComposeKind;
+  template: PromptTemplate;
   session: string;
   backend: BackendArgs;
   requested: ModelRef | null;
@@ -78,21 +78,21 @@ export const composeCommand = defineCommand<ComposeOptions, ActionIo>({
   },
   io: defaultActionIo,
   async options(a, io) {
-    const [kindRaw, session] = a.positionals;
-    if (!kindRaw || !COMPOSE_KINDS.includes(kindRaw as ComposeKind))
-      throw new UsageError(`the first argument must be one of ${COMPOSE_KINDS.join(', ')}`);
-    const promptKind = kindRaw as ComposeKind;
+    const [templateRaw, session] = a.positionals;
+    if (!templateRaw || !PROMPT_TEMPLATES.includes(templateRaw as PromptTemplate))
+      throw new UsageError(`the first argument must be one of ${PROMPT_TEMPLATES.join(', ')}`);
+    const template = templateRaw as PromptTemplate;
     if (!session) throw new UsageError('compose needs the SESSION id');
     const backend = backendArgs(a);
     const requested = modelArg(a);
     const baseline = await baselineArg(a, io);
-    if (promptKind === 'fact-baseline' && !baseline) throw new UsageError('compose fact-baseline needs --facts FILE');
+    if (template === 'fact-baseline' && !baseline) throw new UsageError('compose fact-baseline needs --facts FILE');
     const file = a.values.get('--prompt-file');
-    if (promptKind === 'dispatch' && file === undefined)
+    if (template === 'dispatch' && file === undefined)
       throw new UsageError('compose dispatch needs --prompt-file FILE (the task)');
     const task = file !== undefined ? await readTextFile(io, '--prompt-file', file) : a.values.get('--task');
     return {
-      promptKind,
+      template,
       session,
       backend,
       requested,
@@ -103,7 +103,7 @@ export const composeCommand = defineCommand<ComposeOptions, ActionIo>({
     };
   },
   async run(o, io) {
-    const { promptKind, session, backend } = o;
+    const { template, session, backend } = o;
     const client = clientFor(backend, io.env, { now: io.clock.now });
     return readingBackend('compose', client, io, async () => {
       const ctx = contextFor(client, backend.directory, io);
@@ -119,12 +119,12 @@ export const composeCommand = defineCommand<ComposeOptions, ActionIo>({
       }
       const wallProvider = tailProbe({ at: io.clock.now(), session: s, newest })?.provider ?? null;
       const choice = chooseModel({ requested: o.requested, last: lastModelOf(newest), listing, wallProvider });
-      if (promptKind === 'quota-wake' && !choice.model) {
+      if (template === 'quota-wake' && !choice.model) {
         io.stderr(`session-ops compose: ${clean(choice.basis)}\n`);
         return EXIT.refused;
       }
       const builder = promptBuilder({
-        kind: promptKind,
+        template: template,
         ...promptInputs(o.promptFlags, backend, client, io),
         task: o.task,
         baseline: o.baseline,

@@ -137,7 +137,7 @@ export const recoverCommand = defineCommand<RecoverOptions, ActionIo>({
       const client = clientFor(o.backend, io.env, { now: io.clock.now, marks });
       try {
         const builder = promptBuilder({
-          kind: 'quota-wake',
+          template: 'quota-wake',
           ...promptInputs(o.promptFlags, o.backend, client, io),
         });
         const request: Omit<RecoverRequest, 'sessionId'> = {

@@ -201,7 +201,7 @@ async function collect(client: BackendClient, args: StatusOptions, io: StatusIo)
   });
   const errors = settled.latest.unreadable.map((u) => ({
     sessionId: u.session.id,
-    kind: u.error.kind,
+    kind: u.error.code,
     message: u.error.message,
   }));
   return buildStatusDocument({

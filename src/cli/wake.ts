@@ -110,14 +110,14 @@ export async function baselineArg(a: ParsedArgs, io: ActionIo): Promise<FactBase
   return facts;
 }
 
-const WAKE_COMPOSE_KINDS = ['wake', 'quota-wake', 'fact-baseline'] as const;
-type WakeComposeKind = (typeof WAKE_COMPOSE_KINDS)[number];
+const WAKE_TEMPLATES = ['wake', 'quota-wake', 'fact-baseline'] as const;
+type WakeTemplate = (typeof WAKE_TEMPLATES)[number];
 
 interface WakeOptions {
   session: string;
   backend: BackendArgs;
   /** The prompt file's text, or what to compose. */
-  prompt: { text: string } | { compose: WakeComposeKind; baseline: FactBaselineFacts | null };
+  prompt: { text: string } | { compose: WakeTemplate; baseline: FactBaselineFacts | null };
   task: string | undefined;
   promptFlags: PromptFlags;
   model: ModelRef | null;
@@ -153,7 +153,7 @@ export const wakeCommand = defineCommand<WakeOptions, ActionIo>({
     const compose = a.values.get('--compose');
     if ((file === undefined) === (compose === undefined))
       throw new UsageError('give exactly one of --prompt-file FILE or --compose wake|quota-wake|fact-baseline');
-    if (compose !== undefined && !(WAKE_COMPOSE_KINDS as readonly string[]).includes(compose))
+    if (compose !== undefined && !(WAKE_TEMPLATES as readonly string[]).includes(compose))
       throw new UsageError(`--compose must be wake, quota-wake or fact-baseline, not "${compose}"`);
     const model = modelArg(a);
     const waitMs = Math.round(numberOption(a, '--wait', 60, 0) * 1000);
@@ -164,7 +164,7 @@ export const wakeCommand = defineCommand<WakeOptions, ActionIo>({
     return {
       session,
       backend,
-      prompt: text !== null ? { text } : { compose: compose as WakeComposeKind, baseline },
+      prompt: text !== null ? { text } : { compose: compose as WakeTemplate, baseline },
       task: a.values.get('--task'),
       promptFlags: promptFlags(a),
       model,
@@ -182,7 +182,7 @@ export const wakeCommand = defineCommand<WakeOptions, ActionIo>({
         const builder =
           'compose' in o.prompt
             ? promptBuilder({
-                kind: o.prompt.compose,
+                template: o.prompt.compose,
                 ...promptInputs(o.promptFlags, o.backend, client, io),
                 task: o.task,
                 aborted: o.abortFirst,
@@ -200,9 +200,9 @@ export const wakeCommand = defineCommand<WakeOptions, ActionIo>({
           confirm: { withinMs: o.waitMs },
           authority: promptInputs(o.promptFlags, o.backend, client, io).authority,
         };
-        const promptKind = 'compose' in o.prompt ? o.prompt.compose : 'custom';
+        const promptOrigin = 'compose' in o.prompt ? o.prompt.compose : 'custom';
         const acted = await withOperator(client, o.backend, { id: o.session }, io, ({ operator, target }) =>
-          operator.wakeTarget(target, request, promptKind),
+          operator.wakeTarget(target, request, promptOrigin),
         );
         const r = acted.result;
         if (!r) return notStarted('wake', acted.outcome, io);

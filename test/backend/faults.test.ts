@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { bundleCli, runCliProcess, type CliProcessRun } from './cli-bundle';
 import { BackendClient } from '../../src/core/backend/client';
-import { BackendError, type BackendErrorKind } from '../../src/core/backend/errors';
+import { BackendError, type BackendErrorCode } from '../../src/core/backend/errors';
 import { readEventStream, type EventStreamState } from '../../src/core/backend/events';
 import { guardPrompt } from '../../src/core/actions/guard';
 import { startSpecServer } from '../support/spec-server';
@@ -67,7 +67,7 @@ function operationFor(endpoint: FaultEndpoint, fault: MatrixFault): string {
 }
 
 /** The outcome each fault must have on a request endpoint. */
-function expected(endpoint: FaultEndpoint, fault: MatrixFault): BackendErrorKind | 'accepted' {
+function expected(endpoint: FaultEndpoint, fault: MatrixFault): BackendErrorCode | 'accepted' {
   const post = endpoint === 'abort' || endpoint === 'prompt';
   switch (fault) {
     case 'refused':
@@ -218,7 +218,7 @@ describe('fault matrix', function () {
               outcome = 'accepted';
             } catch (err) {
               assert.ok(err instanceof BackendError, `${endpoint}/${fault}: not a BackendError: ${String(err)}`);
-              outcome = err.kind;
+              outcome = err.code;
               const op = operationFor(endpoint, fault);
               assert.ok(
                 err.message.startsWith(`${op} on ${server.url}`),
@@ -283,7 +283,7 @@ describe('fault matrix', function () {
     before(async () => (server = await startFaultServer({ dialect: 'opencode', apiKey: API_KEY, heartbeatMs: 100 })));
     after(async () => server?.stop());
 
-    const want: Record<string, { state: EventStreamState; kind?: BackendErrorKind; terminal?: boolean }> = {
+    const want: Record<string, { state: EventStreamState; kind?: BackendErrorCode; terminal?: boolean }> = {
       refused: { state: 'backoff', kind: 'refused' },
       reset: { state: 'closed', kind: 'network' },
       'no-answer': { state: 'backoff', kind: 'timeout' },
@@ -322,16 +322,16 @@ describe('fault matrix', function () {
         try {
           const w = want[fault];
           const seen = await waitUntil(
-            () => states.find((s) => s.state === w.state && (w.kind === undefined || s.error?.kind === w.kind)),
+            () => states.find((s) => s.state === w.state && (w.kind === undefined || s.error?.code === w.kind)),
             5_000,
-            `${fault}: state ${w.state}/${w.kind}; saw ${states.map((s) => `${s.state}/${s.error?.kind ?? ''}`).join(' ')}`,
+            `${fault}: state ${w.state}/${w.kind}; saw ${states.map((s) => `${s.state}/${s.error?.code ?? ''}`).join(' ')}`,
           );
           table.push({
             via: 'events',
             dialect: 'opencode',
             endpoint: 'events',
             fault,
-            outcome: `${seen.state}/${seen.error?.kind ?? ''}`,
+            outcome: `${seen.state}/${seen.error?.code ?? ''}`,
             ms: seen.at - t0,
           });
           for (const s of states) if (s.error) assertNoSecret(s.error.message, `events/${fault}`);

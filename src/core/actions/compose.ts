@@ -1,4 +1,4 @@
-// composePrompt(kind, inputs): the prompt the editor and the CLI send, built only from
+// composePrompt(template, inputs): the prompt the editor and the CLI send, built only from
 // src/core/prompt. Kinds: wake (idle/hung/failed), quota-wake (after a quota wall), fact-baseline
 // (a stale worldview), dispatch (a task plus the completion-report block with the quota
 // self-report clause appended unchanged). Returns a readable problem instead of throwing.
@@ -11,8 +11,8 @@ import { ORCHESTRATOR_PLACEHOLDER, retaskRefusal, TICKET_PLACEHOLDER, type Autho
 import type { Inventory } from './inventory';
 import { describeError } from '../error-message';
 
-export type ComposeKind = 'wake' | 'quota-wake' | 'fact-baseline' | 'dispatch';
-export const COMPOSE_KINDS: readonly ComposeKind[] = ['wake', 'quota-wake', 'fact-baseline', 'dispatch'];
+export type PromptTemplate = 'wake' | 'quota-wake' | 'fact-baseline' | 'dispatch';
+export const PROMPT_TEMPLATES: readonly PromptTemplate[] = ['wake', 'quota-wake', 'fact-baseline', 'dispatch'];
 
 export interface FactBaselineFacts {
   event: string;
@@ -41,9 +41,9 @@ export interface ComposeInputs {
 }
 
 export type Composed =
-  | { ok: true; kind: ComposeKind; text: string }
+  | { ok: true; template: PromptTemplate; text: string }
   /** `code` not-authority: authority rule 1 refused it (authority.ts retaskRefusal). */
-  | { ok: false; kind: ComposeKind; problem: string; code?: 'not-authority' };
+  | { ok: false; template: PromptTemplate; problem: string; code?: 'not-authority' };
 
 const DEFAULT_RESUME =
   'the next unfinished step of your task: re-read the ticket and your last messages, re-validate the uncommitted files, then continue';
@@ -56,17 +56,17 @@ function fillNote(a: Authority): string | null {
   return `Fill ${missing.join(' and ')} above from your assignment (ticket assignee, claim comment, orchestrator session id) before you report; verify them at their source.`;
 }
 
-export function composePrompt(kind: ComposeKind, inputs: ComposeInputs): Composed {
-  const fail = (problem: string): Composed => ({ ok: false, kind, problem });
-  if (kind === 'fact-baseline' || kind === 'dispatch') {
-    const refusal = retaskRefusal(inputs.authority, kind);
-    if (refusal) return { ok: false, kind, problem: refusal, code: 'not-authority' };
+export function composePrompt(template: PromptTemplate, inputs: ComposeInputs): Composed {
+  const fail = (problem: string): Composed => ({ ok: false, template, problem });
+  if (template === 'fact-baseline' || template === 'dispatch') {
+    const refusal = retaskRefusal(inputs.authority, template);
+    if (refusal) return { ok: false, template, problem: refusal, code: 'not-authority' };
   }
   const report = inputs.authority.report;
   const files = inputs.inventory.files;
   let text: string;
   try {
-    switch (kind) {
+    switch (template) {
       case 'wake':
         text = composeWakePrompt({
           reason: inputs.wakeReason ?? 'idle',
@@ -119,7 +119,7 @@ export function composePrompt(kind: ComposeKind, inputs: ComposeInputs): Compose
     return fail(describeError(err));
   }
   const note = fillNote(inputs.authority);
-  return { ok: true, kind, text: note ? `${text}\n${note}` : text };
+  return { ok: true, template, text: note ? `${text}\n${note}` : text };
 }
 
 /** Reads a fact-baseline file's JSON into FactBaselineFacts, or says what is wrong (naming the part). */

@@ -37,7 +37,7 @@ export const systemClock: Clock = {
   now: () => Date.now(),
   sleep: (ms, signal) =>
     new Promise((resolve, reject) => {
-      const aborted = () => new BackendError({ kind: 'aborted', operation: 'wait', baseUrl: '' });
+      const aborted = () => new BackendError({ code: 'aborted', operation: 'wait', baseUrl: '' });
       if (signal?.aborted) return reject(aborted());
       const onAbort = () => {
         clearTimeout(t);
@@ -67,11 +67,11 @@ export async function readSession(ctx: ActionContext, sessionId: string) {
 
 /** A BackendError as a plain failure record (the executors never throw for expected outcomes). */
 export interface ActionFailure {
-  kind: BackendError['kind'] | 'not-listed';
+  code: BackendError['code'] | 'not-listed';
   message: string;
 }
 
 export function failureOf(err: unknown): ActionFailure {
-  if (err instanceof BackendError) return { kind: err.kind, message: err.message };
+  if (err instanceof BackendError) return { code: err.code, message: err.message };
   throw err;
 }

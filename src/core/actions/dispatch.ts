@@ -89,7 +89,7 @@ export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Pr
     if (!session)
       return {
         ...res,
-        error: { kind: 'not-listed', message: `session ${id} is not listed in this directory` },
+        error: { code: 'not-listed', message: `session ${id} is not listed in this directory` },
         message: `session ${id} is not listed in this directory; nothing sent`,
       };
     const intended = req.model.providerID;

@@ -30,9 +30,9 @@ export { dispatchTask, type DispatchOutcome, type DispatchRequest, type Dispatch
 export {
   composePrompt,
   readBaselineFacts,
-  COMPOSE_KINDS,
+  PROMPT_TEMPLATES as PROMPT_TEMPLATES,
   type ComposeInputs,
-  type ComposeKind,
+  type PromptTemplate,
   type Composed,
   type FactBaselineFacts,
 } from './compose';

@@ -6,12 +6,12 @@
 import { tailProbe } from '../health/quota-wall';
 import type { EpochMs, Progress, QuotaWall, TodoProgress } from '../model';
 import { resolveAuthority, type Authority, type AuthorityInput } from './authority';
-import { composePrompt, type ComposeKind, type Composed, type FactBaselineFacts } from './compose';
+import { composePrompt, type PromptTemplate, type Composed, type FactBaselineFacts } from './compose';
 import { takeInventory, type Inventory, type WorktreeInventory } from './inventory';
 import type { PromptFacts } from './send';
 
 export interface PromptBuilderOptions {
-  kind: ComposeKind;
+  template: PromptTemplate;
   now: () => EpochMs;
   inventory: WorktreeInventory[];
   /** The session's directory on the backend (the only directory a backend request carries). */
@@ -65,14 +65,14 @@ export function promptBuilder(o: PromptBuilderOptions): PromptBuilder {
         newestUserText: newest && newest.role === 'user' ? newest.text : null,
       });
       const inventory =
-        o.kind === 'dispatch'
+        o.template === 'dispatch'
           ? { files: null, commits: null, source: null, note: 'not needed for a dispatch' }
           : await takeInventory(o.inventory, { directory: o.directory, worktree: o.worktree, signal: o.signal });
       self.authority = authority;
       self.inventory = inventory;
       const now = o.now();
       const wall = facts.wall ?? tailProbe({ at: now, session: facts.session, newest }) ?? null;
-      return composePrompt(o.kind, {
+      return composePrompt(o.template, {
         now,
         authority,
         inventory,
@@ -93,7 +93,7 @@ export function promptBuilder(o: PromptBuilderOptions): PromptBuilder {
           : null,
         nextModel: facts.model,
         steps:
-          o.kind === 'quota-wake'
+          o.template === 'quota-wake'
             ? stepsRead(
                 o.steps,
                 o.todos ? await o.todos(facts.session.id).catch(() => null) : null,

@@ -134,7 +134,7 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
     if (missing !== null)
       return {
         ...res,
-        error: { kind: 'not-listed', message: `session ${id} ${missing}` },
+        error: { code: 'not-listed', message: `session ${id} ${missing}` },
         message: `session ${id} ${missing}; nothing sent`,
       };
     const history = settled.history;
@@ -204,7 +204,7 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
       if (!aborted.idle)
         return {
           ...res,
-          error: aborted.error ?? { kind: 'timeout', message: aborted.message },
+          error: aborted.error ?? { code: 'timeout', message: aborted.message },
           message: `${aborted.message}; nothing sent`,
         };
     }

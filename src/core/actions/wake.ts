@@ -108,7 +108,7 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
     ]);
     if (!session)
       return fail(
-        { kind: 'not-listed', message: `session ${id} is not listed in this directory` },
+        { code: 'not-listed', message: `session ${id} is not listed in this directory` },
         `session ${id} is not listed in this directory; nothing sent`,
       );
     if (session.state !== 'idle') {

@@ -220,7 +220,7 @@ export class BackendClient {
     const op = 'POST /session/{id}/prompt_async';
     if (!isGuardedPrompt(prompt)) {
       throw new BackendError({
-        kind: 'invalid-request',
+        code: 'invalid-request',
         operation: op,
         baseUrl: this.baseUrl,
         detail: 'the prompt did not pass the send guard (guardPrompt): nothing was sent',
@@ -232,7 +232,7 @@ export class BackendClient {
     const problem = payloadProblem(payload);
     if (problem)
       throw new BackendError({
-        kind: 'invalid-request',
+        code: 'invalid-request',
         operation: op,
         baseUrl: this.baseUrl,
         sessionId,
@@ -262,7 +262,7 @@ export class BackendClient {
         ...opts,
       });
     } catch (err) {
-      if (err instanceof BackendError && err.kind === 'not-found') return null;
+      if (err instanceof BackendError && err.code === 'not-found') return null;
       throw err;
     }
     return this.shaped(op, () => readVcsFiles(res.json));
@@ -357,7 +357,7 @@ export class BackendClient {
         ...opts,
       });
     } catch (err) {
-      if (err instanceof BackendError && err.kind === 'not-found' && !this.capabilities?.todos) return null;
+      if (err instanceof BackendError && err.code === 'not-found' && !this.capabilities?.todos) return null;
       throw err;
     }
     return this.shaped(op, () => readTodoList(res.json), sessionId);
@@ -442,8 +442,8 @@ export class BackendClient {
           return sample;
         },
         (err: unknown) => {
-          if (err instanceof BackendError && err.kind === 'not-found') vanished.push(session.id);
-          else if (err instanceof BackendError && err.kind !== 'aborted')
+          if (err instanceof BackendError && err.code === 'not-found') vanished.push(session.id);
+          else if (err instanceof BackendError && err.code !== 'aborted')
             errors.push({ sessionId: session.id, error: err });
           else throw err;
           unreadable.push({ session, at: this.now(), error: err });
@@ -456,7 +456,7 @@ export class BackendClient {
     const pendingRead: Promise<PendingRequests | null> =
       adapter && (adapter.capabilities.permissions || adapter.capabilities.questions) && sampled.length > 0
         ? this.pendingOf(adapter, directory, opts).catch((err: unknown) => {
-            if (err instanceof BackendError && err.kind !== 'aborted') {
+            if (err instanceof BackendError && err.code !== 'aborted') {
               warnings.push(`pending permissions/questions not read: ${err.message}`);
               return null;
             }
@@ -528,7 +528,7 @@ export class BackendClient {
     } catch (err) {
       if (err instanceof ShapeError)
         throw new BackendError({
-          kind: 'malformed',
+          code: 'malformed',
           operation: op,
           baseUrl: this.baseUrl,
           sessionId,
@@ -552,9 +552,9 @@ export class BackendClient {
         ...opts,
       });
     } catch (err) {
-      if (err instanceof BackendError && err.kind === 'not-found') {
+      if (err instanceof BackendError && err.code === 'not-found') {
         throw new BackendError({
-          kind: 'malformed',
+          code: 'malformed',
           operation: 'GET /session',
           baseUrl: this.baseUrl,
           detail: 'sessions carry no state and GET /session/status does not exist',
@@ -597,7 +597,7 @@ export class BackendClient {
       });
       return res.json;
     } catch (err) {
-      if (err instanceof BackendError && err.kind === 'not-found') return null;
+      if (err instanceof BackendError && err.code === 'not-found') return null;
       throw err;
     }
   }
@@ -613,7 +613,7 @@ export class BackendClient {
   }
 
   private invalid(operation: string, detail: string): BackendError {
-    return new BackendError({ kind: 'invalid-request', operation, baseUrl: this.baseUrl, detail });
+    return new BackendError({ code: 'invalid-request', operation, baseUrl: this.baseUrl, detail });
   }
 
   private checkRequest(requestID: string, operation: string): void {
@@ -648,20 +648,20 @@ export class BackendClient {
       return read();
     } catch (err) {
       if (err instanceof ShapeError)
-        throw new BackendError({ kind: 'malformed', operation, baseUrl: this.baseUrl, sessionId, detail: err.message });
+        throw new BackendError({ code: 'malformed', operation, baseUrl: this.baseUrl, sessionId, detail: err.message });
       throw err;
     }
   }
 
   private checkDirectory(directory: string, operation: string): void {
     const problem = directoryProblem(directory);
-    if (problem) throw new BackendError({ kind: 'invalid-request', operation, baseUrl: this.baseUrl, detail: problem });
+    if (problem) throw new BackendError({ code: 'invalid-request', operation, baseUrl: this.baseUrl, detail: problem });
   }
 
   private checkSession(sessionId: string, operation: string): void {
     if (!isValidSessionId(sessionId)) {
       throw new BackendError({
-        kind: 'invalid-request',
+        code: 'invalid-request',
         operation,
         baseUrl: this.baseUrl,
         detail: 'session id is not a safe path segment',

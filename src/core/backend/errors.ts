@@ -3,7 +3,7 @@
 // never get a guessed result. Messages name the method, the path and the base URL, never the
 // credentials, the query (the directory) or a response body (stock opencode echoes API keys).
 
-export type BackendErrorKind =
+export type BackendErrorCode =
   /** 401/403: missing or wrong password. */
   | 'unauthorized'
   /** 404: the session (or endpoint) does not exist; `sessionId` is set for a vanished session. */
@@ -28,7 +28,7 @@ export type BackendErrorKind =
   | 'invalid-request';
 
 export interface BackendErrorInit {
-  kind: BackendErrorKind;
+  code: BackendErrorCode;
   /** What was being done, e.g. "GET /session". */
   operation: string;
   baseUrl: string;
@@ -38,7 +38,7 @@ export interface BackendErrorInit {
   cause?: unknown;
 }
 
-const SUMMARY: Record<BackendErrorKind, string> = {
+const SUMMARY: Record<BackendErrorCode, string> = {
   unauthorized: 'the backend refused the credentials (set SESSION_OPS_PASSWORD, or the password in the editor)',
   'not-found': 'not found',
   rejected: 'the backend rejected the request',
@@ -53,7 +53,7 @@ const SUMMARY: Record<BackendErrorKind, string> = {
 };
 
 export class BackendError extends Error {
-  readonly kind: BackendErrorKind;
+  readonly code: BackendErrorCode;
   readonly operation: string;
   readonly baseUrl: string;
   readonly status: number | null;
@@ -62,16 +62,16 @@ export class BackendError extends Error {
   constructor(init: BackendErrorInit) {
     const status = init.status ?? null;
     const what =
-      init.kind === 'not-found' && init.sessionId
+      init.code === 'not-found' && init.sessionId
         ? `session ${init.sessionId} not found (it may have been deleted)`
-        : SUMMARY[init.kind];
+        : SUMMARY[init.code];
     const tail = [status !== null ? `HTTP ${status}` : null, init.detail ?? null].filter(Boolean).join('; ');
     super(
       redactSecrets(`${init.operation} on ${init.baseUrl}: ${what}${tail ? ` (${tail})` : ''}`),
       init.cause !== undefined ? { cause: init.cause } : undefined,
     );
     this.name = 'BackendError';
-    this.kind = init.kind;
+    this.code = init.code;
     this.operation = init.operation;
     this.baseUrl = init.baseUrl;
     this.status = status;
@@ -79,19 +79,19 @@ export class BackendError extends Error {
   }
 }
 
-export function isBackendError(err: unknown, kind?: BackendErrorKind): err is BackendError {
-  return err instanceof BackendError && (kind === undefined || err.kind === kind);
+export function isBackendError(err: unknown, code?: BackendErrorCode): err is BackendError {
+  return err instanceof BackendError && (code === undefined || err.code === code);
 }
 
-/** Maps an HTTP status outside 2xx to an error kind. */
-export function kindForStatus(status: number): BackendErrorKind {
+/** Maps an HTTP status outside 2xx to an error code. */
+export function codeForStatus(status: number): BackendErrorCode {
   if (status === 401 || status === 403) return 'unauthorized';
   if (status === 404) return 'not-found';
   if (status >= 500) return 'server';
   return 'rejected';
 }
 
-const CODE_KIND: Record<string, BackendErrorKind> = {
+const CODE_KIND: Record<string, BackendErrorCode> = {
   ECONNREFUSED: 'refused',
   UND_ERR_CONNECT_TIMEOUT: 'timeout',
   UND_ERR_HEADERS_TIMEOUT: 'timeout',
@@ -100,7 +100,7 @@ const CODE_KIND: Record<string, BackendErrorKind> = {
 };
 
 /** Classifies a transport-level error thrown by undici (or by an abort). */
-export function kindForTransportError(err: unknown): BackendErrorKind {
+export function codeForTransportError(err: unknown): BackendErrorCode {
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && CODE_KIND[code]) return CODE_KIND[code];
@@ -109,7 +109,7 @@ export function kindForTransportError(err: unknown): BackendErrorKind {
     // AggregateError (happy eyeballs): look inside.
     const errors = (e as { errors?: unknown }).errors;
     if (Array.isArray(errors)) {
-      const inner = errors.map(kindForTransportError);
+      const inner = errors.map(codeForTransportError);
       if (inner.includes('refused')) return 'refused';
       if (inner.includes('timeout')) return 'timeout';
     }

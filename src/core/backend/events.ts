@@ -110,7 +110,7 @@ export async function readEventStream(
     options.onState?.(
       'stopped',
       new BackendError({
-        kind: 'invalid-request',
+        code: 'invalid-request',
         operation: 'GET /event',
         baseUrl: transport.baseUrl,
         detail: problem,
@@ -200,8 +200,8 @@ async function streamLoop(
       const openedAt = Date.now();
       const parser = new SseParser(options.maxEventChars ?? MAX_EVENT_CHARS);
       const decoder = new TextDecoder();
-      const dropped = (kind: BackendError['kind'], detail: string) =>
-        new BackendError({ kind, operation: target.operation, baseUrl: transport.baseUrl, detail });
+      const dropped = (kind: BackendError['code'], detail: string) =>
+        new BackendError({ code: kind, operation: target.operation, baseUrl: transport.baseUrl, detail });
       let end: { state: EventStreamState; error: BackendError } = {
         state: 'closed',
         error: dropped('network', 'the backend closed the event stream'),
@@ -237,11 +237,11 @@ async function streamLoop(
     } catch (err) {
       if (options.signal.aborted) break;
       if (err instanceof BackendError) {
-        if (err.kind === 'not-found') {
+        if (err.code === 'not-found') {
           setState('unsupported', err);
           return 'unsupported';
         }
-        if (err.kind === 'unauthorized') {
+        if (err.code === 'unauthorized') {
           setState('unauthorized', err);
           return 'unauthorized';
         }

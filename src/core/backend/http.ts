@@ -13,7 +13,7 @@ function undici(): typeof import('undici') {
   undiciModule ??= require('undici') as typeof import('undici');
   return undiciModule;
 }
-import { BackendError, kindForStatus, kindForTransportError, transportDetail } from './errors';
+import { BackendError, codeForStatus, codeForTransportError, transportDetail } from './errors';
 import { DEFAULT_USERNAME } from './credentials';
 import { BODY_LIMITS, DEFAULT_REQUEST_TIMEOUT_MS } from './limits';
 
@@ -49,7 +49,7 @@ export interface RequestSpec {
   operation: string;
   sessionId?: string;
   timeoutMs?: number;
-  /** The most read from the body (BODY_LIMITS); beyond it the request fails with kind 'too-large'. */
+  /** The most read from the body (BODY_LIMITS); beyond it the request fails with code 'too-large'. */
   maxBytes?: number;
   signal?: AbortSignal;
   /** json: parse the body; discard: drain it unread. */
@@ -211,7 +211,7 @@ export class HttpTransport {
         throw this.transportError(spec, outcome.error, timeoutMs, outcome.expired);
       case 'status':
         // The error body is never read into a message: it may echo request data or secrets.
-        throw this.error(spec, kindForStatus(status), {
+        throw this.error(spec, codeForStatus(status), {
           status,
           detail: status === 429 ? 'too many requests' : undefined,
         });
@@ -239,11 +239,11 @@ export class HttpTransport {
 
   private error(
     spec: RequestSpec,
-    kind: BackendError['kind'],
+    code: BackendError['code'],
     extra: { status?: number; detail?: string; cause?: unknown } = {},
   ): BackendError {
     return new BackendError({
-      kind,
+      code,
       operation: spec.operation,
       baseUrl: this.baseUrl,
       sessionId: spec.sessionId,
@@ -258,11 +258,11 @@ export class HttpTransport {
       return this.error(spec, 'timeout', {
         detail: `no complete answer within ${timeoutMs} ms (one deadline for headers and body)`,
       });
-    const kind = kindForTransportError(err);
+    const code = codeForTransportError(err);
     return this.error(
       spec,
-      kind,
-      kind === 'timeout'
+      code,
+      code === 'timeout'
         ? { detail: `no answer within ${timeoutMs} ms` }
         : { detail: transportDetail(err), cause: err },
     );
@@ -284,8 +284,8 @@ export class HttpTransport {
       bodyTimeout: idleTimeoutMs,
       headersTimeout: this.timeoutMs,
     });
-    const fail = (kind: BackendError['kind'], extra: { status?: number; detail?: string; cause?: unknown } = {}) =>
-      new BackendError({ kind, operation, baseUrl: this.baseUrl, ...extra });
+    const fail = (code: BackendError['code'], extra: { status?: number; detail?: string; cause?: unknown } = {}) =>
+      new BackendError({ code, operation, baseUrl: this.baseUrl, ...extra });
     // The answer's headers within the request deadline (a server may drip them too).
     let headersLate = false;
     const headersTimer = setTimeout(() => {
@@ -301,7 +301,7 @@ export class HttpTransport {
       });
       if (res.statusCode < 200 || res.statusCode >= 300) {
         await res.body.dump().catch(() => undefined);
-        throw fail(kindForStatus(res.statusCode), { status: res.statusCode });
+        throw fail(codeForStatus(res.statusCode), { status: res.statusCode });
       }
       const type = mediaType(res.headers['content-type']);
       if (type !== null && type !== 'text/event-stream') {
@@ -318,7 +318,7 @@ export class HttpTransport {
       if (err instanceof BackendError) throw err;
       if (signal.aborted) throw fail('aborted');
       if (headersLate) throw fail('timeout', { detail: `no answer within ${this.timeoutMs} ms` });
-      throw fail(kindForTransportError(err), { detail: transportDetail(err), cause: err });
+      throw fail(codeForTransportError(err), { detail: transportDetail(err), cause: err });
     } finally {
       clearTimeout(headersTimer);
     }

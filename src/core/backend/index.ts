@@ -7,7 +7,7 @@ export {
   type SampleRound,
   type SessionList,
 } from './client';
-export { BackendError, isBackendError, type BackendErrorKind } from './errors';
+export { BackendError, isBackendError, type BackendErrorCode } from './errors';
 export { QuotaMarkBook, type StoredMark, type WallObservation } from './quota-marks';
 export { textPrompt, payloadProblem, type PromptPayload } from './payload';
 export {

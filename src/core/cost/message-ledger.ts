@@ -159,8 +159,8 @@ export class MessageLedger {
             await this.readPage(read, directory, id, entry, opts.signal);
           }
         } catch (err) {
-          if (err instanceof BackendError && err.kind === 'aborted') throw err;
-          if (err instanceof BackendError && err.kind === 'not-found') {
+          if (err instanceof BackendError && err.code === 'aborted') throw err;
+          if (err instanceof BackendError && err.code === 'not-found') {
             this.entries.delete(id);
             continue;
           }
@@ -244,7 +244,7 @@ export class MessageLedger {
       page = await read(directory, sessionId, { limit: chain.limit, before: chain.cursor }, { signal });
     } catch (err) {
       // A page over the body cap is read again in halves (down to one message).
-      if (err instanceof BackendError && err.kind === 'too-large' && chain.limit > 1) {
+      if (err instanceof BackendError && err.code === 'too-large' && chain.limit > 1) {
         chain.limit = Math.max(1, Math.floor(chain.limit / 2));
         return;
       }

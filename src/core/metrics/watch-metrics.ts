@@ -6,6 +6,7 @@
 // session_ops_session_series_dropped. An unknown time (a reset nobody reported) is absent, never 0.
 // Rendered as Prometheus text, or OpenMetrics when the scrape asks for it.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type RegistryContentType } from 'prom-client';
+import { BackendError } from '../backend/errors';
 import type { BackendState } from '../monitor/sessionMonitor';
 import type { SessionRow } from '../monitor/row';
 import { rollUpCosts } from '../cost/rollup';
@@ -368,10 +369,9 @@ export function wantsOpenMetrics(accept: string | undefined): boolean {
   return !!accept && /application\/openmetrics-text/i.test(accept);
 }
 
-/** The `outcome` label of a request: ok, or its failure kind (http_4xx, http_5xx, timeout, too_large, ...). */
+/** The `outcome` label of a request: ok, or its failure's code (http_4xx, http_5xx, timeout, too_large, ...). */
 export function requestOutcome(err: unknown): string {
-  const e = err as { kind?: string; status?: number | null } | null;
-  if (!e || typeof e.kind !== 'string') return 'error';
-  if (typeof e.status === 'number' && e.status >= 400) return e.status >= 500 ? 'http_5xx' : 'http_4xx';
-  return e.kind.replace(/-/g, '_');
+  if (!(err instanceof BackendError)) return 'error';
+  if (typeof err.status === 'number' && err.status >= 400) return err.status >= 500 ? 'http_5xx' : 'http_4xx';
+  return err.code.replace(/-/g, '_');
 }

@@ -3,7 +3,8 @@
 // extension records into it and renders `describeOperation`; nothing here sends a request.
 import type { EpochMs } from '../model';
 
-export type OperationKind = 'abort' | 'wake' | 'abort-and-wake' | 'recover' | 'dispatch' | 'answer' | 'scheduled-retry';
+export type OperatorAction =
+  'abort' | 'wake' | 'abort-and-wake' | 'recover' | 'dispatch' | 'answer' | 'scheduled-retry';
 
 export type OperationOutcome =
   | 'running'
@@ -19,7 +20,7 @@ export type OperationOutcome =
   | 'answered';
 
 export interface Operation {
-  kind: OperationKind;
+  action: OperatorAction;
   outcome: OperationOutcome;
   /** One line for the row, e.g. "woken on local/m1, confirmed". Plain text. */
   text: string;
@@ -44,8 +45,8 @@ export class OperationBook {
     return () => this.listeners.delete(listener);
   }
 
-  start(rowKey: string, kind: OperationKind, text: string): void {
-    this.set(rowKey, { kind, outcome: 'running', text, startedAt: this.now(), endedAt: null });
+  start(rowKey: string, action: OperatorAction, text: string): void {
+    this.set(rowKey, { action, outcome: 'running', text, startedAt: this.now(), endedAt: null });
   }
 
   /** Updates the running text (a phase: "aborting", "waiting for idle", "sending"). */
@@ -58,12 +59,12 @@ export class OperationBook {
     rowKey: string,
     outcome: Exclude<OperationOutcome, 'running'>,
     text: string,
-    extra: Partial<Pick<Operation, 'at' | 'kind'>> = {},
+    extra: Partial<Pick<Operation, 'at' | 'action'>> = {},
   ): void {
     const op = this.ops.get(rowKey);
     const now = this.now();
     this.set(rowKey, {
-      kind: extra.kind ?? op?.kind ?? 'wake',
+      action: extra.action ?? op?.action ?? 'wake',
       outcome,
       text,
       startedAt: op?.startedAt ?? now,

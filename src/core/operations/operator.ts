@@ -31,7 +31,7 @@ import {
   type ActionContext,
   type Authority,
   type Clock,
-  type ComposeKind,
+  type PromptTemplate,
   type Composed,
   type FactBaselineFacts,
   type ModelChoice,
@@ -52,8 +52,8 @@ import type { SessionRow } from '../monitor/row';
 import type { MonitorChange } from '../monitor/sessionMonitor';
 import { describeError } from '../error-message';
 import { AutomaticPolicy, type AutomaticAction } from './automatic';
-import { OperationBook, type OperationKind } from './book';
-import { logLine, outcomeOf, type ActionOutcome, type PromptKind, type RetryOf } from './outcome';
+import { OperationBook, type OperatorAction } from './book';
+import { logLine, outcomeOf, type ActionOutcome, type PromptOrigin, type RetryOf } from './outcome';
 import { abortOutcome, dispatchOutcome, recoverOutcome, wakeOutcome, type OutcomeBase } from './outcomes';
 import { ReportBook } from './reports';
 import { ScheduledRetries } from './retries';
@@ -208,15 +208,15 @@ export class Operator {
     });
   }
 
-  /** The prompt kind a wake of this session sends: the quota-wall prompt after a wall, else the wake prompt. */
-  wakeKind(row: SessionRow): ComposeKind {
+  /** The prompt template a wake of this session sends: the quota-wall prompt after a wall, else the wake prompt. */
+  wakeTemplate(row: SessionRow): PromptTemplate {
     return row.quotaWall ? 'quota-wake' : 'wake';
   }
 
-  /** The prompt of `kind` for the session, on `nextModel`, with its worktree's inventory. */
+  /** The prompt of `template` for the session, on `nextModel`, with its worktree's inventory. */
   async compose(
     row: SessionRow,
-    kind: ComposeKind,
+    template: PromptTemplate,
     nextModel: ModelRef | null,
     baseline?: FactBaselineFacts,
     holdsAuthority = false,
@@ -224,7 +224,7 @@ export class Operator {
     const client = await this.o.monitor.client(row.backendKey);
     const sources = this.o.inventory?.(client) ?? [backendInventory(client), gitInventory()];
     const inventory = await takeInventory(sources, { directory: row.directory });
-    return composeForRow(row, kind, {
+    return composeForRow(row, template, {
       now: this.timers.now(),
       authority: this.authority(row, holdsAuthority),
       inventory,
@@ -278,9 +278,9 @@ export class Operator {
     const abortFirst = options.abortFirst ?? false;
     const refusal = abortFirst ? abortRefusal(row) : null;
     if (refusal) throw new Error(refusal);
-    const kind = this.wakeKind(row);
+    const template = this.wakeTemplate(row);
     const request = {
-      prompt: (facts: PromptFacts) => this.compose(row, kind, facts.model),
+      prompt: (facts: PromptFacts) => this.compose(row, template, facts.model),
       providers: [...this.settings['recovery.providers']],
       abortFirst,
       abort: { waitMs: this.waits.abortMs },
@@ -288,7 +288,7 @@ export class Operator {
       // An automatic wake acts on the row's samples: refused as stale when the session moved since.
       basis: options.automatic ? rowBasis(row) : null,
     };
-    return (await this.wakeTarget(row, request, kind, options)).outcome;
+    return (await this.wakeTarget(row, request, template, options)).outcome;
   }
 
   /**
@@ -298,17 +298,17 @@ export class Operator {
   wakeTarget(
     target: ActionTarget,
     request: Omit<WakeRequest, 'sessionId'>,
-    promptKind: PromptKind,
+    promptOrigin: PromptOrigin,
     options: ActionOptions = {},
   ): Promise<Acted<WakeResult>> {
     const abortFirst = request.abortFirst ?? false;
     return this.wakeWith(target, options, 'waking', request, (base, result) =>
-      wakeOutcome(base, result, promptKind, {
-        kind: 'send',
+      wakeOutcome(base, result, promptOrigin, {
+        via: 'send',
         text: result.prompt ?? '',
         model: result.model,
         abortFirst: abortFirst && !result.aborted,
-        promptKind: 'custom',
+        promptOrigin: 'custom',
       }),
     );
   }
@@ -318,21 +318,21 @@ export class Operator {
     row: SessionRow,
     text: string,
     model: ModelRef | null,
-    options: ActionOptions & { abortFirst?: boolean; promptKind?: PromptKind } = {},
+    options: ActionOptions & { abortFirst?: boolean; promptOrigin?: PromptOrigin } = {},
   ): Promise<ActionOutcome> {
     const abortFirst = options.abortFirst ?? false;
-    const promptKind = options.promptKind ?? 'custom';
+    const promptOrigin = options.promptOrigin ?? 'custom';
     const request = {
       prompt: text,
       model,
       authority: this.o.authority?.(row) ?? {},
-      factBaseline: promptKind === 'fact-baseline',
+      factBaseline: promptOrigin === 'fact-baseline',
       abortFirst,
       abort: { waitMs: this.waits.abortMs },
       confirm: { withinMs: this.waits.confirmMs },
     };
     const acted = await this.wakeWith(row, options, 'sending', request, (base, result) =>
-      wakeOutcome(base, result, promptKind, { kind: 'send', text, model, abortFirst, promptKind }),
+      wakeOutcome(base, result, promptOrigin, { via: 'send', text, model, abortFirst, promptOrigin }),
     );
     return acted.outcome;
   }
@@ -444,8 +444,8 @@ export class Operator {
     const retry: RetryOf | undefined = outcome.undelivered?.retry;
     if (!row) throw new Error(`session ${outcome.sessionId} is no longer listed`);
     if (!retry) throw new Error('nothing to retry');
-    if (retry.kind === 'recover') return this.recover(row);
-    return this.send(row, retry.text, retry.model, { abortFirst: retry.abortFirst, promptKind: retry.promptKind });
+    if (retry.via === 'recover') return this.recover(row);
+    return this.send(row, retry.text, retry.model, { abortFirst: retry.abortFirst, promptOrigin: retry.promptOrigin });
   }
 
   // ---- scheduled retries -----------------------------------------------------------------------
@@ -508,7 +508,7 @@ export class Operator {
         if (r.state !== 'scheduled' || this.retries.get(r.key)) continue;
         this.retries.schedule(r.key, r.at, () => this.fireRetry(r.key, r.sessionId));
         this.book.finish(r.key, 'scheduled', `retry scheduled ${localTime(r.at)}`, {
-          kind: 'scheduled-retry',
+          action: 'scheduled-retry',
           at: r.at,
         });
         this.o.log(
@@ -606,14 +606,14 @@ export class Operator {
     return this.o.waits ?? ACTION_WAITS;
   }
 
-  private base(row: ActionTarget, action: OperationKind, automatic: boolean): OutcomeBase {
+  private base(row: ActionTarget, action: OperatorAction, automatic: boolean): OutcomeBase {
     return { action, rowKey: row.key, sessionId: row.id, label: label(row), automatic };
   }
 
   /** Holds the lock, records the start, runs, records and logs the outcome, then samples the session again. */
   private async act(
     row: ActionTarget,
-    action: OperationKind,
+    action: OperatorAction,
     runningText: string,
     options: ActionOptions,
     run: (ctx: ActionContext, base: OutcomeBase) => Promise<ActionOutcome>,
@@ -654,7 +654,7 @@ export class Operator {
   /** `act` for a core action whose result the host also reads: the outcome and the result. */
   private async actFor<R>(
     target: ActionTarget,
-    action: OperationKind,
+    action: OperatorAction,
     runningText: string,
     options: ActionOptions,
     run: (ctx: ActionContext) => Promise<R>,
@@ -695,7 +695,7 @@ export class Operator {
   /** Records a finished outcome on the row, logs it once and announces it. */
   private finish(o: ActionOutcome): void {
     if (o.outcome !== 'busy') {
-      const extra = o.outcome === 'scheduled' ? { kind: 'scheduled-retry' as const, at: o.at } : {};
+      const extra = o.outcome === 'scheduled' ? { action: 'scheduled-retry' as const, at: o.at } : {};
       this.book.finish(o.rowKey, o.outcome, o.rowText, extra);
     }
     const level = o.outcome === 'failed' ? 'warn' : 'info';

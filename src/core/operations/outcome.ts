@@ -1,23 +1,23 @@
 // The outcome of every operator action as data: what happened, what the row says, what the log
 // line says and what a host shows a person (the notice), each formatted here once. A prompt that
 // did not go out is kept in the outcome with how to retry it, so it is never lost.
-import type { ComposeKind } from '../actions';
+import type { PromptTemplate } from '../actions';
 import type { MarkConsidered } from '../actions/recover';
 import type { EpochMs, ModelRef } from '../model';
-import type { OperationKind, OperationOutcome } from './book';
+import type { OperatorAction, OperationOutcome } from './book';
 
-/** The kind of prompt a prompt document holds: a composed kind, or text written by a person. */
-export type PromptKind = ComposeKind | 'custom';
+/** Where a prompt document's text comes from: a prompt template, or text written by a person (custom). */
+export type PromptOrigin = PromptTemplate | 'custom';
 
 /** How to retry a prompt that did not go out: send the same text again, or run recovery again. */
 export type RetryOf =
-  | { kind: 'send'; text: string; model: ModelRef | null; abortFirst: boolean; promptKind: PromptKind }
-  | { kind: 'recover' };
+  | { via: 'send'; text: string; model: ModelRef | null; abortFirst: boolean; promptOrigin: PromptOrigin }
+  | { via: 'recover' };
 
 export interface Undelivered {
   /** The prompt text, or null when none was built. */
   prompt: string | null;
-  promptKind: PromptKind;
+  promptOrigin: PromptOrigin;
   model: ModelRef | null;
   modelBasis: string | null;
   retry: RetryOf;
@@ -33,7 +33,7 @@ export interface Notice {
 }
 
 export interface ActionOutcome {
-  action: OperationKind;
+  action: OperatorAction;
   rowKey: string;
   sessionId: string;
   /** The session's title, else its id. */

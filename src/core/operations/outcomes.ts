@@ -3,7 +3,14 @@
 import type { AbortResult, DispatchResult, RecoverResult, WakeResult } from '../actions';
 import type { EpochMs, ModelRef } from '../model';
 import { localTime, until } from '../monitor/present';
-import { modelName, outcomeOf, undeliveredNotice, type ActionOutcome, type PromptKind, type RetryOf } from './outcome';
+import {
+  modelName,
+  outcomeOf,
+  undeliveredNotice,
+  type ActionOutcome,
+  type PromptOrigin,
+  type RetryOf,
+} from './outcome';
 
 export type OutcomeBase = Pick<ActionOutcome, 'action' | 'rowKey' | 'sessionId' | 'label' | 'automatic'>;
 
@@ -37,12 +44,12 @@ export function abortOutcome(base: OutcomeBase, result: AbortResult): ActionOutc
 export function wakeOutcome(
   base: OutcomeBase,
   result: WakeResult,
-  promptKind: PromptKind,
+  promptOrigin: PromptOrigin,
   retry: RetryOf,
 ): ActionOutcome {
   const on = modelName(result.model);
   const undelivered = (model: ModelRef | null) => ({
-    undelivered: { prompt: result.prompt, promptKind, model, modelBasis: result.modelBasis, retry },
+    undelivered: { prompt: result.prompt, promptOrigin, model, modelBasis: result.modelBasis, retry },
     notice: undeliveredNotice(base.label, result.message),
   });
   const common = { message: result.message, model: result.model };
@@ -95,10 +102,10 @@ export function recoverOutcome(
   const undelivered = {
     undelivered: {
       prompt: result.prompt,
-      promptKind: 'quota-wake' as const,
+      promptOrigin: 'quota-wake' as const,
       model: result.model,
       modelBasis: null,
-      retry: { kind: 'recover' as const },
+      retry: { via: 'recover' as const },
     },
     notice: undeliveredNotice(base.label, result.message),
   };

@@ -1,9 +1,9 @@
-// The prompt of a kind for a session row: its task (the title), why it is woken (hung or idle),
+// The prompt of a template for a session row: its task (the title), why it is woken (hung or idle),
 // its failure text and quota wall, the model it goes out on, and the worktree inventory.
 import {
   composePrompt,
   type Authority,
-  type ComposeKind,
+  type PromptTemplate,
   type Composed,
   type FactBaselineFacts,
   type Inventory,
@@ -19,8 +19,8 @@ export interface RowPromptInputs {
   baseline: FactBaselineFacts | null;
 }
 
-export function composeForRow(row: SessionRow, kind: ComposeKind, inputs: RowPromptInputs): Composed {
-  return composePrompt(kind, {
+export function composeForRow(row: SessionRow, template: PromptTemplate, inputs: RowPromptInputs): Composed {
+  return composePrompt(template, {
     now: inputs.now,
     authority: inputs.authority,
     inventory: inputs.inventory,

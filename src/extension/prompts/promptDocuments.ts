@@ -4,7 +4,7 @@
 // never lost. The document holds only the prompt text; where it goes is kept beside it.
 import * as vscode from 'vscode';
 import type { ModelRef } from '../../core/model';
-import type { PromptKind } from '../../core/operations/outcome';
+import type { PromptOrigin } from '../../core/operations/outcome';
 
 /** Where a prompt document goes when sent. */
 export interface PromptTarget {
@@ -13,7 +13,7 @@ export interface PromptTarget {
   sessionId: string;
   /** Shown in the lens: the session's title or id. */
   label: string;
-  kind: PromptKind;
+  origin: PromptOrigin;
   model: ModelRef | null;
   /** Why this model was chosen (or why none could be). */
   modelBasis: string | null;

@@ -127,7 +127,7 @@ describe('Session actions against the spec-dialect server', function () {
       directory: row.directory,
       sessionId: row.id,
       label: 'fresh worker',
-      kind: 'dispatch',
+      origin: 'dispatch',
       model: { providerID: 'anthropic', modelID: 'claude' },
       modelBasis: 'test',
       dispatch: true,

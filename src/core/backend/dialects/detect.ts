@@ -76,8 +76,8 @@ export class DialectDetector {
       if (res.json !== null && typeof res.json === 'object' && !Array.isArray(res.json))
         this.chosen = DIALECTS.opencode;
     } catch (err) {
-      if (!(err instanceof BackendError) || err.kind === 'aborted') throw err;
-      if (err.kind === 'not-found') this.chosen = DIALECTS.spec;
+      if (!(err instanceof BackendError) || err.code === 'aborted') throw err;
+      if (err.code === 'not-found') this.chosen = DIALECTS.spec;
     }
     return this.chosen;
   }

@@ -43,7 +43,7 @@ export async function sendPrompt(ctx: CommandContext, uri?: vscode.Uri): Promise
   }
   if (!(await confirmAuthority(ctx, row))) return;
   const o = await runWithProgress(ctx, `sending: ${label}`, () =>
-    ctx.operator.send(row, text, target.model, { abortFirst: target.abortFirst ?? false, promptKind: target.kind }),
+    ctx.operator.send(row, text, target.model, { abortFirst: target.abortFirst ?? false, promptOrigin: target.origin }),
   );
   if (o.outcome === 'confirmed' || o.outcome === 'not-confirmed') ctx.prompts.sent(doc.uri);
 }

@@ -26,7 +26,7 @@ export async function dispatch(ctx: CommandContext, target: Target): Promise<voi
       directory: row.directory,
       sessionId: row.id,
       label: row.title ?? row.id,
-      kind: 'dispatch',
+      origin: 'dispatch',
       model,
       modelBasis: 'chosen by you',
       dispatch: true,

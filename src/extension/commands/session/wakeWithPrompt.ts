@@ -1,7 +1,7 @@
 // Session Ops: Wake with Prompt... Compose the wake (or quota-wall, or fact-baseline) prompt, open
 // it for review; it is sent from the document (prompt/send.ts).
 import * as vscode from 'vscode';
-import type { ComposeKind, FactBaselineFacts } from '../../../core/actions';
+import type { PromptTemplate, FactBaselineFacts } from '../../../core/actions';
 import { QUALIFIES } from '../../../core/operations/targets';
 import type { CommandContext, Target } from '../context';
 import { askFacts } from '../ui/askFacts';
@@ -15,12 +15,12 @@ export async function wakeWithPrompt(ctx: CommandContext, target: Target): Promi
     [
       {
         label: row.quotaWall ? 'Quota-wall wake prompt' : 'Wake prompt',
-        compose: ctx.operator.wakeKind(row),
+        compose: ctx.operator.wakeTemplate(row),
         description: 'uncommitted files, anti-re-hang clause, completion-report protocol',
       },
       {
         label: 'Fact baseline...',
-        compose: 'fact-baseline' as ComposeKind,
+        compose: 'fact-baseline' as PromptTemplate,
         description: "the worker's worldview is stale: authoritative facts you enter",
       },
     ],
@@ -44,7 +44,7 @@ export async function wakeWithPrompt(ctx: CommandContext, target: Target): Promi
     directory: row.directory,
     sessionId: row.id,
     label: row.title ?? row.id,
-    kind: kindPick.compose,
+    origin: kindPick.compose,
     model: choice.model,
     modelBasis: choice.basis,
     abortFirst: row.state === 'generating',

@@ -50,7 +50,7 @@ async function openUndelivered(ctx: CommandContext, o: ActionOutcome): Promise<v
     directory: row.directory,
     sessionId: row.id,
     label: o.label,
-    kind: u.promptKind,
+    origin: u.promptOrigin,
     model: u.model,
     modelBasis: u.modelBasis,
   });

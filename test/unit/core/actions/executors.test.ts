@@ -56,7 +56,7 @@ describe('action executors against the stateful spec-dialect server', function (
     assert.deepEqual([s.idle, s.outcome], [false, 'not-idle']);
     const gone = await abortSession(ctx, 'ses_missing', { waitMs: 100 });
     assert.equal(gone.outcome, 'error');
-    assert.equal(gone.error?.kind, 'not-found');
+    assert.equal(gone.error?.code, 'not-found');
   });
 
   it('wake: the last model, sent, confirmed by the answer; the prompt text kept', async () => {
@@ -172,7 +172,7 @@ describe('action executors against the stateful spec-dialect server', function (
       sessionId: id,
       prompt: (facts): Composed => {
         seen.push(`${facts.model.providerID}/${facts.model.modelID} ${facts.session.title}`);
-        return { ok: true, kind: 'wake', text: 'composed' };
+        return { ok: true, template: 'wake', text: 'composed' };
       },
     });
     assert.equal(r.outcome, 'confirmed');
@@ -181,7 +181,7 @@ describe('action executors against the stateful spec-dialect server', function (
 
   const quotaPrompt = (facts: { model: { providerID: string } }): Composed => ({
     ok: true,
-    kind: 'quota-wake',
+    template: 'quota-wake',
     text: `quota wake on ${facts.model.providerID}`,
   });
   const fast = { spacingMs: 60, minSpacingMs: 0, confirm: { withinMs: 3000, pollMs: 50 }, abort: { pollMs: 50 } };

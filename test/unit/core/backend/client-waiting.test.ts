@@ -76,7 +76,7 @@ describe('backend client: permissions, questions, todos, children (stock opencod
   it('bad input is refused before any request: unsafe ids, unknown replies, empty answers', async () => {
     await assert.rejects(
       client.replyPermission('/w', '../x', 'once'),
-      (e: unknown) => e instanceof BackendError && e.kind === 'invalid-request' && /request id/.test(e.message),
+      (e: unknown) => e instanceof BackendError && e.code === 'invalid-request' && /request id/.test(e.message),
     );
     await assert.rejects(
       client.replyPermission('/w', 'per_1', 'never' as never),
@@ -97,11 +97,11 @@ describe('backend client: permissions, questions, todos, children (stock opencod
     await assert.rejects(
       client.listPermissions('/w'),
       (e: unknown) =>
-        e instanceof BackendError && e.kind === 'malformed' && /permission list is not an array/.test(e.message),
+        e instanceof BackendError && e.code === 'malformed' && /permission list is not an array/.test(e.message),
     );
     await assert.rejects(
       client.replyPermission('/w', 'per_9', 'once'),
-      (e: unknown) => e instanceof BackendError && e.kind === 'not-found',
+      (e: unknown) => e instanceof BackendError && e.code === 'not-found',
     );
   });
 

@@ -16,12 +16,12 @@ import { startSpecServer, type SpecServer } from '../../../support/spec-server';
 
 const DIR = '/work/a dir/with & ünïcode?#';
 
-async function rejectsKind(p: Promise<unknown>, kind: BackendError['kind']): Promise<BackendError> {
+async function rejectsKind(p: Promise<unknown>, kind: BackendError['code']): Promise<BackendError> {
   try {
     await p;
   } catch (err) {
     assert.ok(err instanceof BackendError, `expected a BackendError, got ${String(err)}`);
-    assert.equal(err.kind, kind, err.message);
+    assert.equal(err.code, kind, err.message);
     return err;
   }
   assert.fail(`expected a ${kind} error`);
@@ -226,7 +226,7 @@ describe('backend client against the spec-dialect server', function () {
       directory: '',
       signal: new AbortController().signal,
       onEvent: () => {},
-      onState: (_s, e) => e && errors.push(e.kind),
+      onState: (_s, e) => e && errors.push(e.code),
     });
     assert.equal(end, 'stopped');
     assert.deepEqual(errors, ['invalid-request']);

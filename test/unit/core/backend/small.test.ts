@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { ActivityCounter } from '../../../../src/core/backend/activity';
 import {
   BackendError,
-  kindForStatus,
-  kindForTransportError,
+  codeForStatus,
+  codeForTransportError,
   redactSecrets,
   transportDetail,
 } from '../../../../src/core/backend/errors';
@@ -15,7 +15,7 @@ import { SseOverflow, SseParser } from '../../../../src/core/backend/sse';
 
 describe('backend: errors', () => {
   it('status to kind', () => {
-    assert.deepEqual([401, 403, 404, 400, 409, 500, 503].map(kindForStatus), [
+    assert.deepEqual([401, 403, 404, 400, 409, 500, 503].map(codeForStatus), [
       'unauthorized',
       'unauthorized',
       'not-found',
@@ -26,20 +26,20 @@ describe('backend: errors', () => {
     ]);
   });
   it('transport errors to kind, looking through causes and aggregates', () => {
-    assert.equal(kindForTransportError(Object.assign(new Error('x'), { code: 'ECONNREFUSED' })), 'refused');
+    assert.equal(codeForTransportError(Object.assign(new Error('x'), { code: 'ECONNREFUSED' })), 'refused');
     assert.equal(
-      kindForTransportError(
+      codeForTransportError(
         new Error('x', { cause: Object.assign(new Error('y'), { code: 'UND_ERR_HEADERS_TIMEOUT' }) }),
       ),
       'timeout',
     );
     assert.equal(
-      kindForTransportError(
+      codeForTransportError(
         Object.assign(new AggregateError([Object.assign(new Error(), { code: 'ECONNREFUSED' })]), {}),
       ),
       'refused',
     );
-    assert.equal(kindForTransportError(Object.assign(new Error('x'), { code: 'ECONNRESET' })), 'network');
+    assert.equal(codeForTransportError(Object.assign(new Error('x'), { code: 'ECONNRESET' })), 'network');
   });
   it('credentials never reach a message: Authorization, Basic/Bearer tokens, URL userinfo, API keys', () => {
     const basic = Buffer.from('opencode:hunter2-SECRET').toString('base64');
@@ -62,7 +62,7 @@ describe('backend: errors', () => {
     );
     // Even a detail that carries a header (e.g. from a transport error) is redacted in the message.
     const e = new BackendError({
-      kind: 'network',
+      code: 'network',
       operation: 'GET /session',
       baseUrl: 'http://127.0.0.1:1/',
       detail: `authorization: Basic ${basic}`,
@@ -71,7 +71,7 @@ describe('backend: errors', () => {
   });
   it('too-large and timeout read clearly; transport details are a known description or a bare code', () => {
     const e = new BackendError({
-      kind: 'too-large',
+      code: 'too-large',
       operation: 'GET /session',
       baseUrl: 'http://h/',
       status: 200,
@@ -90,7 +90,7 @@ describe('backend: errors', () => {
   });
   it('readable messages, naming the vanished session', () => {
     const e = new BackendError({
-      kind: 'not-found',
+      code: 'not-found',
       operation: 'GET /session/{id}/message',
       baseUrl: 'http://127.0.0.1:1/',
       status: 404,

@@ -32,14 +32,14 @@ function backend(t: PagedTranscripts, messageCost = true) {
       const answer = t.page(session, page.limit, page.before ?? null);
       const op = 'GET /session/{id}/message (page)';
       if (answer.status === 404)
-        throw new BackendError({ kind: 'not-found', operation: op, baseUrl: 'http://x/', sessionId: session });
+        throw new BackendError({ code: 'not-found', operation: op, baseUrl: 'http://x/', sessionId: session });
       if (answer.status !== 200)
-        throw new BackendError({ kind: 'rejected', operation: op, baseUrl: 'http://x/', status: answer.status });
+        throw new BackendError({ code: 'rejected', operation: op, baseUrl: 'http://x/', status: answer.status });
       try {
         return readMessagePage(answer.body, answer.headers);
       } catch (err) {
         if (err instanceof ShapeError)
-          throw new BackendError({ kind: 'malformed', operation: op, baseUrl: 'http://x/', detail: err.message });
+          throw new BackendError({ code: 'malformed', operation: op, baseUrl: 'http://x/', detail: err.message });
         throw err;
       }
     },
@@ -284,7 +284,7 @@ describe('cost/message-ledger: assistant messages summed off the liveness path',
     c.messagePage = async (d, id, page, o) => {
       if (page.limit > 5)
         throw new BackendError({
-          kind: 'too-large',
+          code: 'too-large',
           operation: 'GET /session/{id}/message (page)',
           baseUrl: 'http://x/',
         });

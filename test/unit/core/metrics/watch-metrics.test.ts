@@ -179,8 +179,8 @@ describe('core/metrics/watch-metrics', () => {
   });
 
   it('request outcomes by error kind and status; OpenMetrics chosen by Accept', () => {
-    const err = (kind: BackendError['kind'], status?: number) =>
-      new BackendError({ kind, operation: 'GET /session', baseUrl: 'http://x/', status });
+    const err = (code: BackendError['code'], status?: number) =>
+      new BackendError({ code, operation: 'GET /session', baseUrl: 'http://x/', status });
     assert.equal(requestOutcome(err('timeout')), 'timeout');
     assert.equal(requestOutcome(err('too-large', 200)), 'too_large');
     assert.equal(requestOutcome(err('not-found', 404)), 'http_4xx');

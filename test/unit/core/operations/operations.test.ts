@@ -37,7 +37,7 @@ describe('core/operations/book', () => {
   it('a scheduled retry stays until cleared', () => {
     let t = 0;
     const book = new OperationBook(() => t, 1000);
-    book.finish('k', 'scheduled', 'retry at 14:05', { kind: 'scheduled-retry', at: 5000 });
+    book.finish('k', 'scheduled', 'retry at 14:05', { action: 'scheduled-retry', at: 5000 });
     t = 10_000;
     assert.equal(book.scheduled('k'), true);
     book.clear('k');

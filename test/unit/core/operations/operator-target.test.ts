@@ -88,7 +88,11 @@ describe('core/operations/operator: actions on a target named by id', function (
       error: { text: 'Weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' },
     });
     const request = {
-      prompt: () => ({ ok: true as const, text: 'unused: nothing is sent while waiting', kind: 'quota-wake' as const }),
+      prompt: () => ({
+        ok: true as const,
+        text: 'unused: nothing is sent while waiting',
+        template: 'quota-wake' as const,
+      }),
       spacingMs: 50,
       minSpacingMs: 0,
     };
