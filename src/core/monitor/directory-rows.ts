@@ -6,7 +6,7 @@
 import type { SampleRound } from '../backend';
 import { assessSession, listedIds, unreadableAssessment, type AssessOptions, type SampleHistory } from '../health';
 import { directorySessionKey } from '../ids';
-import type { ProviderListing, SessionSample, TodoProgress } from '../model';
+import type { ProviderListing, SessionCost, SessionSample, TodoProgress } from '../model';
 import { budgetLevel, type BudgetLevels } from '../cost/budget';
 import { rollUpCosts } from '../cost/rollup';
 import { orderByParent, type Badge, type SessionRow } from './row';
@@ -60,6 +60,7 @@ export function updateDirectoryRows(
     const baseline = history.baseline(sample);
     const assessment = assessSession(baseline ? [baseline, sample] : [sample], listing, ctx.assess);
     return toRow({
+      key: before.get(sample.session.id)?.key,
       backendKey,
       directory,
       assessment,
@@ -85,18 +86,23 @@ export function updateDirectoryRows(
     );
   }
   // Each row's cost with its sub-agents' (those of this round, else as last built) and its budget level.
-  const latestRows = new Map(dirState.rows.map((r) => [r.id, r]));
-  for (const r of built) latestRows.set(r.id, r);
-  const rolled = rollUpCosts(
-    [...latestRows.values()].map((r) => ({
-      id: r.id,
-      parentId: r.parentId ?? null,
-      cost: r.assessment?.cost ?? null,
-      provider: null,
-    })),
-  );
+  // Without a sub-agent among them each row's cost is its own.
+  const hasParent = (r: SessionRow) => (r.parentId ?? null) !== null;
+  let rolled: Map<string, SessionCost | null> | null = null;
+  if (built.some(hasParent) || dirState.rows.some(hasParent)) {
+    const latestRows = new Map(before);
+    for (const r of built) latestRows.set(r.id, r);
+    rolled = rollUpCosts(
+      [...latestRows.values()].map((r) => ({
+        id: r.id,
+        parentId: r.parentId ?? null,
+        cost: r.assessment?.cost ?? null,
+        provider: null,
+      })),
+    );
+  }
   for (const row of built) {
-    row.cost = rolled.get(row.id) ?? null;
+    row.cost = (rolled ? rolled.get(row.id) : row.assessment?.cost) ?? null;
     row.budgetLevel = budgetLevel(row.cost, ctx.budgetUsd);
   }
   for (const row of built) {

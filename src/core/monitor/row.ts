@@ -147,6 +147,8 @@ export function orderByParent(rows: SessionRow[]): SessionRow[] {
       else children.set(parent, [r]);
     } else top.push(r);
   }
+  // No session under another and no id twice: the list order as it is.
+  if (children.size === 0 && ids.size === rows.length) return top;
   const out: SessionRow[] = [];
   const seen = new Set<string>();
   const visit = (r: SessionRow) => {

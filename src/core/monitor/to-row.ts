@@ -32,13 +32,20 @@ function evidence(s: SessionSample): SampleEvidence {
 
 /** When the newest id or step count last changed, as far as the kept samples show. */
 function lastMoved(history: readonly SessionSample[], latest: SessionSample): EpochMs | null {
-  const signal = (s: SessionSample) => `${s.newest?.id ?? ''}|${s.session.progress?.stepCount ?? ''}`;
   let movedAt: EpochMs | null =
     latest.session.progress?.lastStepAt ?? latest.newest?.completedAt ?? latest.newest?.createdAt ?? null;
   for (let i = 1; i < history.length; i++) {
-    if (signal(history[i]) !== signal(history[i - 1])) movedAt = Math.max(movedAt ?? 0, history[i].at);
+    if (moved(history[i - 1], history[i])) movedAt = Math.max(movedAt ?? 0, history[i].at);
   }
   return movedAt;
+}
+
+/** Whether the newest message id or the step count differs between two samples. */
+function moved(a: SessionSample, b: SessionSample): boolean {
+  return (
+    (a.newest?.id ?? '') !== (b.newest?.id ?? '') ||
+    (a.session.progress?.stepCount ?? null) !== (b.session.progress?.stepCount ?? null)
+  );
 }
 
 /** What a waiting session asks, for the row (only with verdict `waiting`). */
@@ -56,6 +63,8 @@ function waitingView(a: SessionAssessment): WaitingView | null {
 }
 
 export interface RowInput {
+  /** The session's row key when a row of it exists already (rowKey(backendKey, directory, id), reused). */
+  key?: string;
   backendKey: string;
   directory: string;
   assessment: SessionAssessment;
@@ -66,6 +75,7 @@ export interface RowInput {
 }
 
 export function toRow({
+  key,
   backendKey,
   directory,
   assessment: a,
@@ -78,7 +88,7 @@ export function toRow({
   const mark = wall?.provider ? (listing.providers.find((p) => p.id === wall.provider)?.quota ?? null) : null;
   const retry = latest.session.retry;
   return {
-    key: rowKey(backendKey, directory, a.id),
+    key: key ?? rowKey(backendKey, directory, a.id),
     backendKey,
     directory,
     id: a.id,
