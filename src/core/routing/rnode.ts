@@ -1,8 +1,8 @@
 // A light, position-carrying tree of a YAML document (or of one chunk of it), shared by the fast
 // parser and the `yaml` library fallback. Offsets are relative to the parsed text (a chunk), so a
 // parsed chunk can be cached by its text and reused wherever the chunk moves in the document.
-// Every node also carries its plain JavaScript value (what `yaml`'s toJS() returns), which is what
-// the schema validator sees. Pure: never import 'vscode'.
+// Every node also gives its plain JavaScript value (what `yaml`'s toJS() returns), which is what
+// the schema validator sees: a scalar carries it, the fast parser's collections build it when asked. Pure: never import 'vscode'.
 import { MAX_KEY_LENGTH } from './limits';
 import { isAlias, isMap, isNode, isPair, isScalar, isSeq, Scalar, type Document, type Node as YamlNode } from 'yaml';
 
@@ -49,6 +49,44 @@ export interface RMap {
   value: Record<string, unknown>;
   /** Lazily built name -> last pair with that name (the one toJS() keeps). */
   index?: Map<string, RPair>;
+}
+
+/**
+ * A mapping whose value is built when asked for (the fast parser's): the tree is the one copy of
+ * the document kept, and a value (for the schema validator, a hover) is made from it each time,
+ * a new object that the caller keeps or lets go.
+ */
+export class LazyMap implements RMap {
+  readonly kind = 'map';
+  declare index?: Map<string, RPair>;
+  constructor(
+    readonly start: number,
+    readonly end: number,
+    readonly flow: boolean,
+    readonly pairs: RPair[],
+  ) {}
+  get value(): Record<string, unknown> {
+    const value: Record<string, unknown> = {};
+    for (const p of this.pairs) setProp(value, p.name, p.value.value);
+    return value;
+  }
+}
+
+/** A sequence whose value is built when asked for (see LazyMap). */
+export class LazySeq implements RSeq {
+  readonly kind = 'seq';
+  constructor(
+    readonly start: number,
+    readonly end: number,
+    readonly flow: boolean,
+    readonly items: RNode[],
+  ) {}
+  get value(): unknown[] {
+    const items = this.items;
+    const value = new Array<unknown>(items.length);
+    for (let i = 0; i < items.length; i++) value[i] = items[i].value;
+    return value;
+  }
 }
 
 /** Sets a property the way yaml's toJS() does (a `__proto__` key becomes an own property). */
