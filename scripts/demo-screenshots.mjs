@@ -152,6 +152,20 @@ export async function takeScreenshots({ url, out, backends, log, expected }) {
     notes.push(
       `Recover on Another Provider: ${await runRowAction(page, 'DEMO-5 fidelity baseline', 'Recover on Another Provider', /recovered on (backup|local)\/\S+/)}`,
     );
+    // Costs: every opencode session shows one, and DEMO-1's tool loop crosses the $1 budget.
+    await page
+      .waitForSelector('.monaco-list-row[aria-label^="DEMO-1 long refactor, "][aria-label*="(over budget)"]', {
+        timeout: 120_000,
+      })
+      .catch(async () => {
+        const row = await page.getAttribute('.monaco-list-row[aria-label^="DEMO-1 long refactor, "]', 'aria-label');
+        throw new Error(`DEMO-1 did not cross its $1 budget; its row: ${row}`);
+      });
+    const demoRows = (await sessionLabels(page)).filter((l) => /^DEMO-\d /.test(l));
+    const costed = demoRows.filter((l) => /\$\d+\.\d+/.test(l));
+    if (demoRows.length === 0 || costed.length !== demoRows.length)
+      throw new Error(`not every DEMO session shows a cost:\n${demoRows.join('\n')}`);
+    notes.push(`costs: ${costed.length} opencode sessions show theirs; ${costed.find((l) => l.startsWith('DEMO-1 '))}`);
     return { settledSeconds, files, notes };
   } catch (err) {
     // What the workbench showed when a step failed, for the message's reader.

@@ -58,6 +58,8 @@ export async function startDemoWatch(backends, { log = console.log, prometheus =
         `  - { name: opencode, baseUrl: "${oc.baseUrl}", directories: ${JSON.stringify(oc.directories)}, username: ${backends.opencode.username}, passwordEnv: DEMO_OPENCODE_PASSWORD }`,
         `  - { name: spec, baseUrl: "${spec.baseUrl}", directories: ${JSON.stringify(spec.directories)} }`,
         'sampleSpacingSeconds: 30',
+        // The editor's demo budget: session_ops_budget_session_usd, the budget log lines and alert.
+        'budget: { sessionUsd: 1 }',
         '',
       ].join('\n'),
     );
