@@ -76,10 +76,12 @@ export function resolveAuthority(input: AuthorityInput): Authority {
   const warnings: string[] = [];
   const named = orchestratorIn(input.newestUserText);
   if (named && named !== orchestrator) {
+    const names = `the worker's newest user message names orchestrator ${named}`;
     warnings.push(
       orchestrator
-        ? `the worker's newest user message names orchestrator ${named}, but this prompt speaks for ${orchestrator}: verify which session holds the orchestrating authority before sending`
-        : `the worker's newest user message names orchestrator ${named}; this prompt names none (set --orchestrator or SESSION_OPS_ORCHESTRATOR)`,
+        ? `${names}, but this prompt speaks for ${orchestrator}: ` +
+            'verify which session holds the orchestrating authority before sending'
+        : `${names}; this prompt names none (set --orchestrator or SESSION_OPS_ORCHESTRATOR)`,
     );
   }
   return {
@@ -114,5 +116,9 @@ export function retaskRefusal(authority: Authority, kind: 'fact-baseline' | 'dis
   if (!authority.mismatch || authority.held) return null;
   const what = kind === 'fact-baseline' ? 'inject a fact baseline into' : 're-task';
   const speaks = authority.orchestrator ? `this prompt speaks for ${authority.orchestrator}` : 'this prompt names none';
-  return `authority rule 1: the worker's newest assignment names orchestrator ${authority.named}, but ${speaks}; only the session holding the orchestrating authority may ${what} the worker. Confirm that it holds the authority to send (CLI: --i-hold-authority)`;
+  return (
+    `authority rule 1: the worker's newest assignment names orchestrator ${authority.named}, but ${speaks}; ` +
+    `only the session holding the orchestrating authority may ${what} the worker. ` +
+    'Confirm that it holds the authority to send (CLI: --i-hold-authority)'
+  );
 }

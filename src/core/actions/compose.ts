@@ -53,7 +53,10 @@ function fillNote(a: Authority): string | null {
     Boolean,
   );
   if (missing.length === 0) return null;
-  return `Fill ${missing.join(' and ')} above from your assignment (ticket assignee, claim comment, orchestrator session id) before you report; verify them at their source.`;
+  return (
+    `Fill ${missing.join(' and ')} above from your assignment ` +
+    '(ticket assignee, claim comment, orchestrator session id) before you report; verify them at their source.'
+  );
 }
 
 export function composePrompt(template: PromptTemplate, inputs: ComposeInputs): Composed {

@@ -103,9 +103,8 @@ export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Pr
       const insteadModel = record ? modelOn(record, last?.providerID === instead ? last.modelID : null) : null;
       const failed = `pre-dispatch check failed for ${intended}: ${check.problems.join('; ')}`;
       if (!instead || !insteadModel || !req.fallback) {
-        const hint = instead
-          ? `; dispatch on ${instead} instead (--fallback, or --model ${insteadModel ? `${insteadModel.providerID}/${insteadModel.modelID}` : `${instead}/MODEL`})`
-          : '';
+        const insteadName = insteadModel ? `${insteadModel.providerID}/${insteadModel.modelID}` : `${instead}/MODEL`;
+        const hint = instead ? `; dispatch on ${instead} instead (--fallback, or --model ${insteadName})` : '';
         return refused('pre-dispatch', `${failed}${hint}`, instead, insteadModel);
       }
       const second = preDispatchCheck(instead, listing);
@@ -149,11 +148,12 @@ export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Pr
         error: sent.error,
         message: `the dispatch prompt was not delivered (${sent.error.message}); it is kept for a retry`,
       };
+    const moved = model.providerID !== intended ? ` instead of ${intended} (${check.problems.join('; ')})` : '';
     return {
       ...res,
       outcome: 'sent',
       sent: true,
-      message: `dispatched to ${id} on ${model.providerID}/${model.modelID}${model.providerID !== intended ? ` instead of ${intended} (${check.problems.join('; ')})` : ''} (accepted with 204)`,
+      message: `dispatched to ${id} on ${model.providerID}/${model.modelID}${moved} (accepted with 204)`,
     };
   } catch (err) {
     const f = failureOf(err);

@@ -81,7 +81,7 @@ export function guardPrompt(input: GuardInput): GuardResult {
     );
     return refuse(
       'provider-not-connected',
-      `${name}: provider ${p} is not connected; choose a connected one with --model${free.length ? ` (free: ${free.join(', ')})` : ''}`,
+      `${name}: provider ${p} is not connected; choose a connected one with --model${freeList(free)}`,
     );
   }
   const record = input.listing.providers.find((r) => r.id === p);
@@ -121,4 +121,9 @@ export function guardPrompt(input: GuardInput): GuardResult {
 /** A model is known to work on a provider whose listing names its models only when it is named there. */
 export function modelListed(record: ProviderRecord | undefined, modelID: string): boolean {
   return !record || record.models.length === 0 || record.models.includes(modelID);
+}
+
+/** " (free: a, b)" naming the providers free to choose, or nothing. */
+function freeList(free: readonly string[]): string {
+  return free.length ? ` (free: ${free.join(', ')})` : '';
 }

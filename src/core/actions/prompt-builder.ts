@@ -39,10 +39,10 @@ export function stepsRead(
 ): string[] | null {
   if (given && given.length > 0) return given;
   const out: string[] = [];
-  if (todos && todos.total > 0)
-    out.push(
-      `${todos.done} of ${todos.total} todo items completed (your todo list)${todos.inProgress ? `; in progress: ${todos.inProgress}` : ''}`,
-    );
+  if (todos && todos.total > 0) {
+    const inProgress = todos.inProgress ? `; in progress: ${todos.inProgress}` : '';
+    out.push(`${todos.done} of ${todos.total} todo items completed (your todo list)${inProgress}`);
+  }
   if (progress) out.push(`${progress.stepCount} model rounds so far (the session's progress.stepCount)`);
   return out.length > 0 ? out : null;
 }

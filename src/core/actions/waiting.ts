@@ -14,5 +14,9 @@ export async function pendingRequestOf(ctx: ActionContext, sessionId: string): P
 
 /** Why an abort that is part of `what` (wake, recovery) is refused, or null when it may go ahead. */
 export function waitingReason(sessionId: string, request: WaitingRequest, what: string): string {
-  return `session ${sessionId} waits for a person (a pending ${request.kind}: ${request.title}): ${what} does not abort it, because the abort would throw the ${request.kind} away; answer it instead (or order a plain abort)`;
+  return (
+    `session ${sessionId} waits for a person (a pending ${request.kind}: ${request.title}): ` +
+    `${what} does not abort it, because the abort would throw the ${request.kind} away; ` +
+    'answer it instead (or order a plain abort)'
+  );
 }

@@ -62,6 +62,13 @@ export interface WakeResult {
   notice: string | null;
 }
 
+/** What a confirmation rests on, as the wake's message says it. */
+function confirmedByText(by: ConfirmedBy): string {
+  return by === 'generating'
+    ? 'the session read generating and moved between two reads'
+    : 'a newer assistant message appeared';
+}
+
 export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise<WakeResult> {
   const id = req.sessionId;
   const base: WakeResult = {
@@ -180,7 +187,7 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
         outcome: 'confirmed',
         confirmed: true,
         confirmedBy: confirmation.by,
-        message: `woken on ${on}, confirmed (${confirmation.by === 'generating' ? 'the session read generating and moved between two reads' : 'a newer assistant message appeared'})`,
+        message: `woken on ${on}, confirmed (${confirmedByText(confirmation.by)})`,
       };
     return {
       ...base,

@@ -575,9 +575,10 @@ export class Operator {
       if (authority.mismatch) {
         if (!this.notMine.has(row.key)) {
           this.notMine.add(row.key);
+          const here = authority.orchestrator ?? 'the one configured here (none)';
           this.o.log(
             'warn',
-            `automatic ${action} on ${row.id} not taken: its assignment names orchestrator ${authority.named}, not ${authority.orchestrator ?? 'the one configured here (none)'}`,
+            `automatic ${action} on ${row.id} not taken: its assignment names orchestrator ${authority.named}, not ${here}`,
           );
         }
         continue;
@@ -585,9 +586,10 @@ export class Operator {
       this.notMine.delete(row.key);
       this.policy.record(row);
       this.persist();
+      const overBudget = action === 'abort' ? `, over budget (${row.cost ? row.cost.usd : '?'} USD)` : '';
       this.o.log(
         'info',
-        `automatic ${action} on ${row.id} (${row.directory}): verdict ${row.verdict}, action ${row.action}${action === 'abort' ? `, over budget (${row.cost ? row.cost.usd : '?'} USD)` : ''}`,
+        `automatic ${action} on ${row.id} (${row.directory}): verdict ${row.verdict}, action ${row.action}${overBudget}`,
       );
       for (const l of this.automaticListeners) l(action, row);
       const run =

@@ -128,9 +128,9 @@ export function recoverOutcome(
         at: result.waitUntil,
       });
     case 'escalated': {
+      const reset = (at: EpochMs | null) => (at !== null ? `${localTime(at)} (${until(at, now)})` : 'unknown');
       const lines = result.marks.map(
-        (m) =>
-          `${m.provider}: marked ${localTime(m.markedAt)}, reset ${m.resetAt !== null ? `${localTime(m.resetAt)} (${until(m.resetAt, now)})` : 'unknown'}`,
+        (m) => `${m.provider}: marked ${localTime(m.markedAt)}, reset ${reset(m.resetAt)}`,
       );
       return outcomeOf(base, {
         ...common,
