@@ -22,13 +22,18 @@ export function newestRawMessage(json: unknown): Obj | null {
   return newest;
 }
 
-export function rawParts(message: Obj): Obj[] {
-  if (message.parts === undefined || message.parts === null) return [];
-  return arr(message.parts, 'message parts').map((p, i) => {
-    const part = obj(p, `part ${i}`);
-    str(part.type, `part ${i} type`);
-    return part;
-  });
+const NO_PARTS: readonly Obj[] = Object.freeze([]);
+
+/** The message's parts, each checked to be an object with a string type (the array itself, not a copy). */
+export function rawParts(message: Obj): readonly Obj[] {
+  if (message.parts === undefined || message.parts === null) return NO_PARTS;
+  const parts = arr(message.parts, 'message parts');
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    if (!isObj(part)) throw new ShapeError(`part ${i} is not an object`);
+    if (typeof part.type !== 'string') throw new ShapeError(`part ${i} type is not a string`);
+  }
+  return parts as Obj[];
 }
 
 export function toMessageSnapshot(message: Obj): MessageSnapshot {
@@ -42,7 +47,8 @@ export function toMessageSnapshot(message: Obj): MessageSnapshot {
   const completedAt = looseNum(time.completed);
   const model = isObj(info.model) ? info.model : {};
 
-  const texts: string[] = [];
+  // The text parts joined with newlines (built as they come: no list of them).
+  let text: string | null = null;
   let specFailure: MessageFailure | null = null;
   let runningTool: MessageSnapshot['runningTool'] = null;
   for (const part of parts) {
@@ -53,7 +59,7 @@ export function toMessageSnapshot(message: Obj): MessageSnapshot {
       if (meta && meta.error === true) {
         if (!specFailure) specFailure = specPartFailure(String(part.text ?? ''), meta, completedAt ?? createdAt);
       } else if (typeof part.text === 'string' && part.text !== '') {
-        texts.push(part.text);
+        text = text === null ? part.text : `${text}\n${part.text}`;
       }
     } else if (part.type === 'tool' && isObj(part.state) && part.state.status === 'running') {
       const st = isObj(part.state.time) ? part.state.time : {};
@@ -70,7 +76,7 @@ export function toMessageSnapshot(message: Obj): MessageSnapshot {
     id,
     role,
     finish,
-    text: texts.join('\n'),
+    text: text ?? '',
     failure,
     providerID: looseStr(info.providerID) ?? looseStr(model.providerID) ?? failure?.provider ?? null,
     modelID: looseStr(info.modelID) ?? looseStr(model.modelID) ?? null,
