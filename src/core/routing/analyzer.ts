@@ -25,7 +25,7 @@ export interface AnalyzedChunk {
   text: string;
   parsed: ParsedText;
   /** Path from the document root to the chunk's root node: [] or ['routes']. */
-  prefix: PathSeg[];
+  prefix: readonly PathSeg[];
   header?: boolean;
 }
 
@@ -53,8 +53,8 @@ interface ChunkResult {
   text: string;
   parsed: ParsedText;
   /** Syntax errors, route-level schema errors (route chunks) and local checks. */
-  local: RelDiag[];
-  preflights: PreflightInfo[];
+  local: readonly RelDiag[];
+  preflights: readonly PreflightInfo[];
 }
 
 interface Placed {
@@ -63,6 +63,11 @@ interface Placed {
 }
 
 const YIELD_EVERY = 200;
+
+/** The prefixes of route and top chunks, and the empty lists of a chunk without findings (shared by every chunk). */
+const ROUTE_PREFIX: readonly PathSeg[] = Object.freeze(['routes']);
+const TOP_PREFIX: readonly PathSeg[] = Object.freeze([]);
+const NONE: readonly never[] = Object.freeze([]);
 
 export interface AnalyzerOptions {
   /** Split into chunks and reuse unchanged ones (default true); false analyses every text whole. */
@@ -223,7 +228,7 @@ export class RoutingAnalyzer {
           end: span.end,
           text: r.text,
           parsed: r.parsed,
-          prefix: span.role === 'route' ? ['routes'] : [],
+          prefix: span.role === 'route' ? ROUTE_PREFIX : TOP_PREFIX,
           header: span.header,
         },
       );
@@ -323,7 +328,8 @@ export class RoutingAnalyzer {
       // that both paths report the same, including routes shadowed by a duplicate key).
       const routesPair = root.kind === 'map' ? getPair(root, 'routes') : undefined;
       const routesMap = routesPair && routesPair.value.kind === 'map' ? routesPair.value : undefined;
-      let rootValue = root.value;
+      const value = root.value; // built anew by each read of a fast-parsed map: read once
+      let rootValue = value;
       if (routesMap && rootValue && typeof rootValue === 'object') {
         rootValue = { ...(rootValue as Record<string, unknown>) };
         setProp(rootValue as Record<string, unknown>, 'routes', {});
@@ -363,7 +369,7 @@ export class RoutingAnalyzer {
         checkDag(text, getPair(root, 'dag')?.value, out, preflights);
       }
       checkDuplicateKeys(root, [], out, (o) => lineOf(lineStarts, o));
-      const max = maxItems(root.value);
+      const max = maxItems(value);
       if (max !== undefined) {
         for (const info of preflights) {
           const d = overCapDiag(info, max);
@@ -412,6 +418,16 @@ function copyOf(s: string): string {
 
 /** Parses and checks one chunk; the result depends only on the chunk's text. */
 function computeChunk(span: ChunkSpan, text: string): ChunkResult {
+  const r = checkChunk(span, text);
+  return {
+    text,
+    parsed: r.parsed,
+    local: r.local.length ? r.local : NONE,
+    preflights: r.preflights.length ? r.preflights : NONE,
+  };
+}
+
+function checkChunk(span: ChunkSpan, text: string): ChunkResult {
   const parsed = parseText(text);
   const local: RelDiag[] = [...parsed.syntax];
   const preflights: PreflightInfo[] = [];

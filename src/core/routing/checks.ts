@@ -12,11 +12,25 @@ import type { RelDiag } from './types';
 
 /** What the over-cap check needs to know about one preflight list (offsets relative to its chunk). */
 export interface PreflightInfo {
-  /** Where the route lives, for messages: "default", "routes.Kind/Bug", "dag.route". */
-  where: string;
-  keyStart: number;
-  keyEnd: number;
-  items: { id: string | undefined; cycle: string | undefined; index: number }[];
+  /** Where the route lives: ['default'], ['routes', 'Kind/Bug'], ['dag', 'route']. */
+  path: readonly PathSeg[];
+  /** The route's `preflight:` pair; its value is the list. */
+  pair: RPair;
+}
+
+/** One preflight item as the over-cap policy sees it. */
+export interface PreflightItem {
+  id: string | undefined;
+  cycle: string | undefined;
+  index: number;
+}
+
+/** The lists a small mapping or sequence is searched in by a scan; longer ones get a Map. */
+const SCAN_UP_TO = 16;
+
+/** A node's value when it is a scalar or an alias (a collection's value is not built). */
+function leafValue(n: RNode): unknown {
+  return n.kind === 'scalar' || n.kind === 'alias' ? n.value : undefined;
 }
 
 function asMap(n: RNode | undefined): RMap | undefined {
@@ -45,7 +59,6 @@ export function checkRoute(
 ): void {
   const map = asMap(route);
   if (!map) return;
-  const label = routeLabel(path);
   const skipPair = getPair(map, 'skip');
   const keepPair = getPair(map, 'keep_gates');
   const skip = asSeq(skipPair?.value);
@@ -53,16 +66,15 @@ export function checkRoute(
 
   // 1. a stage both skipped and kept
   if (skip && keep && skipPair) {
-    const skipped = new Map<string, number>();
-    skip.items.forEach((it, i) => {
-      if (typeof it.value === 'string' && !skipped.has(it.value)) skipped.set(it.value, i);
-    });
-    const reported = new Set<string>();
+    const skipped = firstIndexOfStrings(skip.items);
+    let reported: Set<string> | undefined;
     for (const it of keep.items) {
-      const v = it.value;
-      if (typeof v !== 'string' || !skipped.has(v) || reported.has(v)) continue;
-      reported.add(v);
-      const si = skipped.get(v) as number;
+      const v = leafValue(it);
+      if (typeof v !== 'string' || reported?.has(v)) continue;
+      const si = skipped(v);
+      if (si < 0) continue;
+      (reported ??= new Set()).add(v);
+      const label = routeLabel(path);
       out.push({
         start: it.start,
         end: it.end,
@@ -88,22 +100,8 @@ export function checkRoute(
   const pfPair = getPair(map, 'preflight');
   const pf = asSeq(pfPair?.value);
   if (pfPair && pf) {
-    checkPreflightIds(text, pf, pfPair, label, out);
-    preflights.push({
-      where: label,
-      keyStart: pfPair.key.start,
-      keyEnd: pfPair.key.end,
-      items: pf.items.map((it, index) => {
-        const m = asMap(it);
-        const id = m ? getPair(m, 'id')?.value.value : undefined;
-        const cycle = m ? getPair(m, 'added_cycle')?.value.value : undefined;
-        return {
-          id: typeof id === 'string' ? id : id === undefined || id === null ? undefined : String(id),
-          cycle: typeof cycle === 'string' ? cycle : cycle === undefined || cycle === null ? undefined : String(cycle),
-          index,
-        };
-      }),
-    });
+    checkPreflightIds(text, pf, pfPair, path, out);
+    preflights.push({ path, pair: pfPair });
   }
 
   // 3. effort: low on a route that runs a pipeline
@@ -115,6 +113,7 @@ export function checkRoute(
         ? keep.items.map((i) => i.value).filter((v): v is string => typeof v === 'string' && STAGES.includes(v))
         : [];
       const why = kept.length > 0 ? `it keeps ${kept.join(', ')}` : `it does not skip ${running.join(', ')}`;
+      const label = routeLabel(path);
       out.push({
         start: effortPair.value.start,
         end: effortPair.value.end,
@@ -142,28 +141,57 @@ export function pipelineStages(skip: RSeq | undefined, keep: RSeq | undefined): 
   return STAGES.filter((s) => kept.has(s) || !skipped.has(s));
 }
 
-function checkPreflightIds(text: string, pf: RSeq, pfPair: RPair, label: string, out: RelDiag[]): void {
-  const seen = new Map<string, number>();
-  pf.items.forEach((it, i) => {
-    const m = asMap(it);
-    if (!m) return;
-    const idPair = getPair(m, 'id');
-    const id = idPair?.value.value;
-    if (typeof id !== 'string' || !idPair) return;
-    const first = seen.get(id);
-    if (first === undefined) {
-      seen.set(id, i);
-      return;
+/** The first index of each string value among `items` (scalars and aliases only), or -1. */
+function firstIndexOfStrings(items: readonly RNode[]): (v: string) => number {
+  if (items.length <= SCAN_UP_TO)
+    return (v) => {
+      for (let i = 0; i < items.length; i++) if (leafValue(items[i]) === v) return i;
+      return -1;
+    };
+  const first = new Map<string, number>();
+  items.forEach((it, i) => {
+    const v = leafValue(it);
+    if (typeof v === 'string' && !first.has(v)) first.set(v, i);
+  });
+  return (v) => first.get(v) ?? -1;
+}
+
+/** A preflight item's id: a string, or undefined. */
+function idOf(it: RNode): string | undefined {
+  const m = asMap(it);
+  const id = m ? getPair(m, 'id')?.value : undefined;
+  const v = id ? leafValue(id) : undefined;
+  return typeof v === 'string' ? v : undefined;
+}
+
+function checkPreflightIds(text: string, pf: RSeq, pfPair: RPair, path: readonly PathSeg[], out: RelDiag[]): void {
+  const items = pf.items;
+  const seen = items.length > SCAN_UP_TO ? new Map<string, number>() : undefined;
+  for (let i = 0; i < items.length; i++) {
+    const id = idOf(items[i]);
+    if (id === undefined) continue;
+    let first = -1;
+    if (seen) {
+      first = seen.get(id) ?? -1;
+      if (first < 0) seen.set(id, i);
+    } else {
+      for (let j = 0; j < i; j++)
+        if (idOf(items[j]) === id) {
+          first = j;
+          break;
+        }
     }
+    if (first < 0) continue;
+    const idPair = getPair(items[i] as RMap, 'id') as RPair;
     out.push({
       start: idPair.value.start,
       end: idPair.value.end,
       severity: 'warning',
       code: 'routing.duplicate-preflight-id',
-      message: `Duplicate preflight id "${id}" in ${label} (also item ${first + 1}); ids must be stable and unique.`,
+      message: `Duplicate preflight id "${id}" in ${routeLabel(path)} (also item ${first + 1}); ids must be stable and unique.`,
       fixes: [{ title: `Remove preflight item ${i + 1}`, edits: removeSeqItem(text, pf, i, pfPair) }],
     });
-  });
+  }
 }
 
 /** Natural ordering of cycle ids ("C2" before "C10"); items without a cycle are treated as oldest. */
@@ -175,24 +203,40 @@ export function compareCycles(a: string | undefined, b: string | undefined): num
 }
 
 /** The indices the policy would drop from a list over `max`: oldest added_cycle first, earlier items first among equals. */
-export function itemsToDrop(items: PreflightInfo['items'], max: number): PreflightInfo['items'] {
+export function itemsToDrop(items: PreflightItem[], max: number): PreflightItem[] {
   const order = [...items].sort((x, y) => compareCycles(x.cycle, y.cycle) || x.index - y.index);
   return order.slice(0, Math.max(0, items.length - max));
 }
 
+/** The items of a preflight list as the over-cap policy sees them. */
+export function preflightItems(list: RSeq): PreflightItem[] {
+  return list.items.map((it, index) => {
+    const m = asMap(it);
+    const id = m ? getPair(m, 'id')?.value.value : undefined;
+    const cycle = m ? getPair(m, 'added_cycle')?.value.value : undefined;
+    return {
+      id: typeof id === 'string' ? id : id === undefined || id === null ? undefined : String(id),
+      cycle: typeof cycle === 'string' ? cycle : cycle === undefined || cycle === null ? undefined : String(cycle),
+      index,
+    };
+  });
+}
+
 export function overCapDiag(info: PreflightInfo, max: number): RelDiag | undefined {
-  if (info.items.length <= max) return undefined;
-  const drop = itemsToDrop(info.items, max);
+  const list = info.pair.value as RSeq;
+  if (list.items.length <= max) return undefined;
+  const items = preflightItems(list);
+  const drop = itemsToDrop(items, max);
   const names = drop.map(
     (d) =>
       `${d.id !== undefined ? `"${d.id}"` : `item ${d.index + 1}`} (${d.cycle !== undefined ? `added_cycle ${d.cycle}` : 'no added_cycle'})`,
   );
   return {
-    start: info.keyStart,
-    end: info.keyEnd,
+    start: info.pair.key.start,
+    end: info.pair.key.end,
     severity: 'warning',
     code: 'routing.preflight-over-cap',
-    message: `Preflight list of ${info.where} has ${info.items.length} items, more than preflight.max_items (${max}); the policy would drop ${names.join(', ')}.`,
+    message: `Preflight list of ${routeLabel(info.path)} has ${items.length} items, more than preflight.max_items (${max}); the policy would drop ${names.join(', ')}.`,
   };
 }
 
@@ -209,17 +253,28 @@ export function checkDuplicateKeys(
   if (!node) return;
   if (node.kind === 'map') {
     const isRoutes = path.length === 1 && path[0] === 'routes';
-    if (node.pairs.length > 1) {
-      const seen = new Map<string, RPair>();
-      for (const p of node.pairs) {
-        const prev = seen.get(p.name);
+    const pairs = node.pairs;
+    if (pairs.length > 1) {
+      const seen = pairs.length > SCAN_UP_TO ? new Map<string, RPair>() : undefined;
+      for (let i = 0; i < pairs.length; i++) {
+        const p = pairs[i];
+        let prev: RPair | undefined;
+        if (seen) {
+          prev = seen.get(p.name);
+          if (!prev) seen.set(p.name, p);
+        } else {
+          for (let j = 0; j < i; j++)
+            if (pairs[j].name === p.name) {
+              prev = pairs[j];
+              break;
+            }
+        }
         if (prev)
           out.push(
             isRoutes
               ? duplicateRouteDiag(p, lineOfOffset ? lineOfOffset(prev.key.start) + 1 : undefined)
               : duplicateKeyDiag(p),
           );
-        else seen.set(p.name, p);
       }
     }
     for (const p of node.pairs) {

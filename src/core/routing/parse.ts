@@ -12,19 +12,22 @@ export interface ParsedText {
   /** Root node; null for an empty document. */
   root: RNode | null;
   /** YAML syntax errors and warnings (offsets relative to the text). */
-  syntax: RelDiag[];
+  syntax: readonly RelDiag[];
   /** True when the text uses anchors or aliases (which may point across chunks). */
   anchors: boolean;
   /** True when the fast parser handled it. */
   fast: boolean;
 }
 
+/** The syntax diagnostics of a text the fast parser read: none (one array shared by every such text). */
+const NO_DIAGNOSTICS: readonly RelDiag[] = Object.freeze([]);
+
 export function parseText(input: string): ParsedText {
   const text = normalizeLineEnds(input);
   const deep = tooDeepAt(text);
   if (deep >= 0) return { root: null, syntax: [tooDeepDiag(text, deep)], anchors: false, fast: false };
   const f = fastParse(text);
-  if (f !== BAIL) return { root: f, syntax: [], anchors: false, fast: true };
+  if (f !== BAIL) return { root: f, syntax: NO_DIAGNOSTICS, anchors: false, fast: true };
   const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false, keepSourceTokens: false });
   const syntax: RelDiag[] = [];
   const lines = new Set<number>();
