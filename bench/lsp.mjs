@@ -7,6 +7,12 @@
 // our open time goes (read, parse, validate, serialize: bench/lsp/phases.ts, in process).
 //
 //   node esbuild.mjs && node bench/lsp.mjs [--sizes 100,1000,10000] [--edits 7] [--no-redhat] [--smoke]
+//     [--runs 5] [--server LABEL=PATH/server.js ...]
+// --runs R: each server opens each table R times (a fresh file each time, servers alternating; the
+//   edits follow the first open); open times and the open ratio to yaml-language-server are the
+//   median of the R runs, with their spread (min-max) printed.
+// --server LABEL=PATH: another build of our server (e.g. the one before a change, built from
+//   `git archive`), measured beside ours in the same run.
 // --smoke: 100 routes, 3 edits (npm test's bench-smoke layer: it must complete and print its table).
 import * as esbuild from 'esbuild';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -32,6 +38,8 @@ const EDITS = Number(opt('--edits', SMOKE ? '3' : '7'));
 const REDHAT = !args.includes('--no-redhat');
 // --cpu-prof DIR: our server writes a V8 CPU profile there when it exits (node --cpu-prof)
 const CPU_PROF = opt('--cpu-prof', undefined);
+const RUNS = Number(opt('--runs', '1'));
+const others = args.flatMap((a, i) => (a === '--server' ? [args[i + 1].split('=')] : []));
 const schemaPath = path.join(root, 'schemas', 'routing.schema.json');
 // Not under a dot-folder: yaml-language-server's schema globs do not match paths with one.
 const work = path.join(os.tmpdir(), 'session-ops-bench');
@@ -120,17 +128,12 @@ class Client {
   }
 }
 
-async function startOurs() {
+async function startOurs(name = 'ours', server = path.join(root, 'dist', 'server.js')) {
   const extra = process.env.SESSION_OPS_BENCH_SERVER_ARGS ? process.env.SESSION_OPS_BENCH_SERVER_ARGS.split(' ') : [];
   const c = new Client(
-    'ours',
+    name,
     process.execPath,
-    [
-      ...extra,
-      ...(CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : []),
-      path.join(root, 'dist', 'server.js'),
-      '--stdio',
-    ],
+    [...extra, ...(CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : []), server, '--stdio'],
     () => null,
   );
   await c.request('initialize', {
@@ -181,8 +184,8 @@ function isDiag(uri, count) {
 }
 
 /** Open, then EDITS edits alternately breaking and fixing one effort value in the middle route. */
-async function measureServer(client, n, text, edits) {
-  const dir = path.join(work, `${client.name}-${n}`);
+async function measureServer(client, n, text, edits, run = 0) {
+  const dir = path.join(work, `${client.name.replace(/[^A-Za-z0-9_-]/g, '_')}-${n}-${run}`);
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'routing.yaml');
   writeFileSync(file, text);
@@ -279,27 +282,41 @@ async function main() {
   const { measureOpenPhases, measureEditPhases } = await loadPhases();
   const rows = [];
   const ours = await startOurs();
+  const builds = [ours];
+  for (const [label, file] of others) builds.push(await startOurs(label, path.resolve(file)));
   const rh = REDHAT ? await startRedhat() : undefined;
   const sanityOurs = await sanity(ours);
+  for (const b of builds.slice(1)) await sanity(b);
   const sanityRh = rh ? await sanity(rh) : undefined;
   for (const n of SIZES) {
     const text = generate(n);
     const lines = text.split('\n').length - 1;
     const mb = Buffer.byteLength(text) / 1e6;
-    process.stderr.write(`${n} routes (${lines} lines, ${mb.toFixed(2)} MB): ours...`);
-    const o = await measureServer(ours, n, text, EDITS);
-    let r;
-    if (rh) {
-      process.stderr.write(' yaml-language-server...');
-      r = await measureServer(rh, n, text, n >= 10000 ? Math.min(EDITS, 3) : EDITS);
+    process.stderr.write(`${n} routes (${lines} lines, ${mb.toFixed(2)} MB):`);
+    /** Per build (ours first), then yaml-language-server: the measurement of the first run, with every run's open time. */
+    const byBuild = new Map();
+    const measure = async (client, r, edits) => {
+      process.stderr.write(` ${client.name}...`);
+      const m = await measureServer(client, n, text, r === 0 ? edits : 0, r);
+      const got = byBuild.get(client.name);
+      if (got) got.opens.push(m.open);
+      else byBuild.set(client.name, { ...m, opens: [m.open] });
+    };
+    for (let run = 0; run < RUNS; run++) {
+      for (const b of builds) await measure(b, run, EDITS);
+      if (rh) await measure(rh, run, n >= 10000 ? Math.min(EDITS, 3) : EDITS);
     }
+    const withMedian = (m) => m && { ...m, open: median(m.opens) };
+    const o = withMedian(byBuild.get('ours'));
+    const r = withMedian(rh && byBuild.get(rh.name));
+    const alongside = builds.slice(1).map((b) => ({ name: b.name, m: withMedian(byBuild.get(b.name)) }));
     process.stderr.write(' floor...\n');
     const f = floor(text, n >= 10000 ? 3 : 5);
     const phases = measureOpenPhases(text, n >= 10000 ? 3 : 5);
     const editPhases = measureEditPhases(text, o.editLine, 12, EDITS);
-    rows.push({ n, lines, mb, o, r, f: median(f), phases, editPhases });
+    rows.push({ n, lines, mb, o, r, f: median(f), phases, editPhases, alongside });
   }
-  await ours.stop();
+  for (const b of builds) await b.stop();
   await rh?.stop();
 
   const head = [
@@ -335,6 +352,7 @@ async function main() {
   console.log(line(head));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const b of body) console.log(line(b));
+  if (RUNS > 1 || others.length) printRuns(rows);
   console.log(
     `\nWhere our open time goes (in process, the server's core modules, median of ${SIZES.some((n) => n >= 10000) ? '3-5' : '5'} fresh opens; the rest of "ours open" is IPC, scheduling and the server's own bookkeeping)`,
   );
@@ -431,6 +449,43 @@ async function main() {
     console.log(
       `goal 1,000 routes, edit median < 50 ms: ${fmt(median(mid.o.edits))} ${median(mid.o.edits) < 50 ? 'met' : 'NOT met'}`,
     );
+}
+
+/** Every build's open time over the runs and its ratio to yaml-language-server's open in the same run. */
+function printRuns(rows) {
+  const spread = (xs, f) => `${f(median(xs))} (${f(Math.min(...xs))}-${f(Math.max(...xs))})`;
+  const ratio = (x) => `${x.toFixed(3)}x`;
+  console.log(
+    `\nOpen over ${RUNS} run(s) (each build and yaml-language-server open a fresh copy of the table in turn, per run): median (min-max); the ratio is taken within each run`,
+  );
+  const head = ['routes', 'build', 'open', 'edit (median, first run)', 'open / yaml-ls open'];
+  const body = [];
+  for (const { n, o, r, alongside } of rows) {
+    for (const { name, m } of [
+      { name: 'ours (this checkout)', m: o },
+      ...alongside,
+      { name: 'yaml-language-server', m: r },
+    ]) {
+      if (!m) continue;
+      body.push([
+        n.toLocaleString('en'),
+        name,
+        spread(m.opens, fmt),
+        m.edits.length ? fmt(median(m.edits)) : '-',
+        r && m !== r
+          ? spread(
+              m.opens.map((x, i) => x / r.opens[i]),
+              ratio,
+            )
+          : '-',
+      ]);
+    }
+  }
+  const w = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells) => `| ${cells.map((c, i) => (i === 1 ? c.padEnd(w[i]) : c.padStart(w[i]))).join(' | ')} |`;
+  console.log(line(head));
+  console.log(`|${w.map((x) => '-'.repeat(x + 2)).join('|')}|`);
+  for (const b of body) console.log(line(b));
 }
 
 main().then(
