@@ -2,13 +2,13 @@
 // and long ones (searched through a Map): a duplicate preflight id, a stage both skipped and kept,
 // a duplicate key, each named with the first occurrence.
 import assert from 'node:assert/strict';
-import { validateRouting } from '../../../../src/core/routing';
+import { validateRouting, type RoutingDiagnosticData } from '../../../../src/core/routing';
 
 /** code, line, message and the first fix's first edit of every diagnostic of a one-route table. */
 function findings(route: string[]): string[] {
   const text = ['version: 1', 'default: {}', 'routes:', '  Kind/Bug:', ...route.map((l) => `    ${l}`)].join('\n');
   return validateRouting(`${text}\n`).map((d) => {
-    const e = d.data?.fixes?.[0]?.edits[0];
+    const e = (d.data as RoutingDiagnosticData | undefined)?.fixes?.[0]?.edits[0];
     const fix = e
       ? ` [${e.range.start.line}:${e.range.start.character}-${e.range.end.line}:${e.range.end.character}]`
       : '';
