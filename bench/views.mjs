@@ -37,6 +37,8 @@ const trials = Number(arg('--trials', smoke ? '1' : '3'));
 const loadMinutes = smoke ? 0.1 : Number(arg('--load', '0'));
 const loadOnly = !smoke && loadMinutes > 0;
 const loadCompare = loadOnly && process.argv.includes('--load-compare');
+// --visible-only: only the rounds with the view visible (no "no tree events", "views hidden" or opencode trials).
+const visibleOnly = process.argv.includes('--visible-only');
 // Sizes as backends x sessions per backend.
 const parseSizes = (text) =>
   text.split(',').map((x) => {
@@ -163,6 +165,7 @@ try {
             }
           : {}),
         ...(loadOnly ? { SESSION_OPS_BENCH_LOAD_ONLY: '1' } : {}),
+        ...(visibleOnly ? { SESSION_OPS_BENCH_VISIBLE_ONLY: '1' } : {}),
         SESSION_OPS_BENCH_ROUNDS: String(rounds),
         SESSION_OPS_BENCH_TRIALS: String(trials),
         ...(smoke ? { SESSION_OPS_BENCH_SMOKE: '1' } : {}),
@@ -297,7 +300,7 @@ function print(ext, ref) {
       const worst = blocks.length ? Math.max(...blocks) : null;
       console.log(
         `goal N=${e5000.n} (${e5000.backends} backends): longest extension-host event-loop block per round < 50 ms (${label}): median ${f1(median(blocks))} ms, worst ${f1(worst)} ms ${worst !== null && worst < 50 ? 'met' : 'MISSED'}` +
-          ` (cold first sample ${f1(e5000.cold[key])} ms, first verdicts ${f1(e5000.verdict[key])} ms)`,
+          ` (cold first sample ${f1(e5000.cold[key])} ms, first verdicts ${f1(e5000.verdict[key])} ms; steady rounds ${blocks.map(f1).join(', ')})`,
       );
     }
   }
@@ -346,13 +349,13 @@ function print(ext, ref) {
       `N=${s.n}: badges ${Object.entries(s.badges)
         .map(([b, c]) => `${b} ${c}`)
         .join(', ')}; notifications at the first verdicts ${s.verdict.notifications}; ` +
-        `per steady round: tree items resolved in ${f1(pick(s.steady, 'treeItemMs'))} ms, change listeners (view, status bar) ${f1(pick(s.steady, 'listenerMs'))} ms, ` +
+        `per steady round: tree items resolved in ${f1(pick(s.steady, 'treeItemMs'))} ms, change listeners (view, status bar) ${f1(pick(s.steady, 'listenerMs'))} ms (longest change event ${f1(pick(s.steady, 'maxEmitMs'))} ms; first verdicts ${f1(s.verdict.listenerMs)} ms, longest ${f1(s.verdict.maxEmitMs)} ms), ` +
         `tree refresh ends ${f0(pick(s.steady, 'renderTailMs'))} ms after the round (debounce); rows rendered in the DOM ${s.domRowsRendered ?? 'n/a'}; ` +
         `retained heap grows ${grow(s.steady)} per session per round in the extension host, ${r ? grow(r.steady) : 'n/a'} in plain Node (sample history, pruned after 3 min).`,
     );
   }
 
-  if (!ext.trials) return;
+  if (!Array.isArray(ext.trials)) return;
   const trialsOf = (mode) => (ext.trials ?? []).filter((t) => t.mode === mode);
   console.log(
     `\nStock opencode (scripted model), session.idle on our own /event subscription -> badge report-done; polling spacing ${ext.spacingS} s; prompts sent ${[...new Set((ext.trials ?? []).map((t) => t.offsetS))].join('/')} s into the polling cycle`,

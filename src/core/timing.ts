@@ -86,9 +86,11 @@ export class Ticker {
 }
 
 /**
- * Hands queued items to `emit` at most `size` at a time, `gapMs` apart: the first slice at once,
- * the rest later, so no single stretch of work grows with the number of items. An item queued
- * twice before it is handed out goes once.
+ * Hands queued items to `emit` in later turns of the event loop, at most `size` in any `gapMs`:
+ * the first slice on the next timer tick (never inside the stretch that queued it), each later one
+ * a gap after the one before, so no single stretch of work grows with the number of items and
+ * items queued by many callers in quick succession are spread out too. An item queued twice
+ * before it is handed out goes once.
  */
 export class SlicedQueue<T> {
   private readonly pending = new Set<T>();
@@ -103,7 +105,7 @@ export class SlicedQueue<T> {
 
   add(items: Iterable<T>): void {
     for (const item of items) this.pending.add(item);
-    if (!this.handle) this.flush();
+    if (!this.handle && this.pending.size > 0) this.handle = this.timers.setTimeout(() => this.flush(), 0);
   }
 
   private flush(): void {
@@ -113,9 +115,11 @@ export class SlicedQueue<T> {
       if (slice.length >= this.size) break;
       slice.push(item);
     }
+    if (slice.length === 0) return;
     for (const item of slice) this.pending.delete(item);
-    if (slice.length > 0) this.emit(slice);
-    if (this.pending.size > 0) this.handle = this.timers.setTimeout(() => this.flush(), this.gapMs);
+    // The next slice (queued now or later) waits a gap after this one.
+    this.handle = this.timers.setTimeout(() => this.flush(), this.gapMs);
+    this.emit(slice);
   }
 
   dispose(): void {

@@ -42,7 +42,11 @@ export class Notifier implements vscode.Disposable {
     const batch = this.queue;
     this.queue = [];
     const byKind = new Map<string, Transition[]>();
-    for (const t of batch) byKind.set(t.kind, [...(byKind.get(t.kind) ?? []), t]);
+    for (const t of batch) {
+      const group = byKind.get(t.kind);
+      if (group) group.push(t);
+      else byKind.set(t.kind, [t]);
+    }
     for (const group of byKind.values()) {
       this.displayed++;
       void (group.length === 1 ? this.notifyOne(group[0]) : this.notifyGroup(group)).catch((err) =>

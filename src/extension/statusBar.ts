@@ -3,11 +3,14 @@ import * as vscode from 'vscode';
 import { joinKey } from '../core/ids';
 import { needsAttention } from '../core/monitor/row';
 import type { SessionMonitor } from '../core/monitor/sessionMonitor';
-import type { SessionsView } from './views/sessionsView';
+import { Coalesce } from '../core/timing';
+import { ATTENTION_DELAY_MS, type SessionsView } from './views/sessionsView';
 
 export class StatusBar implements vscode.Disposable {
   readonly item: vscode.StatusBarItem;
   private readonly off: () => void;
+  /** Counted once per burst of changes (every directory sampled is a change), not once per change. */
+  private readonly updateSoon = new Coalesce(ATTENTION_DELAY_MS, () => this.update());
 
   constructor(
     private readonly monitor: SessionMonitor,
@@ -16,7 +19,7 @@ export class StatusBar implements vscode.Disposable {
     this.item = vscode.window.createStatusBarItem('sessionOps.summary', vscode.StatusBarAlignment.Left, 50);
     this.item.name = 'Session Ops';
     this.item.command = 'sessionOps.sessions.focus';
-    this.off = monitor.onDidChange(() => this.update());
+    this.off = monitor.onDidChange(() => this.updateSoon.trigger());
     this.update();
   }
 
@@ -74,6 +77,7 @@ export class StatusBar implements vscode.Disposable {
 
   dispose(): void {
     this.off();
+    this.updateSoon.cancel();
     this.item.dispose();
   }
 }

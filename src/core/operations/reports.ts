@@ -79,7 +79,9 @@ export class ReportBook {
   /** Whether the row needs attention (a harvested report does not). */
   needsAttention(row: SessionRow): boolean {
     if (!needsAttention(row)) return false;
+    // The report's key is built only when a harvested report could match (counted over every row).
+    if (this.seen.size === 0 || !row.badge.startsWith('report-')) return true;
     const key = reportKey(row);
-    return !(key && this.seen.has(key) && row.badge.startsWith('report-'));
+    return !(key && this.seen.has(key));
   }
 }

@@ -10,7 +10,7 @@ import type { SessionRow } from '../../core/monitor/row';
 import type { MonitorChange, SessionMonitor } from '../../core/monitor/sessionMonitor';
 import { describeOperation, type OperationBook } from '../../core/operations/book';
 import type { ReportBook } from '../../core/operations/reports';
-import { SlicedQueue } from '../../core/timing';
+import { Coalesce, SlicedQueue } from '../../core/timing';
 import { SpentTotals, type SpentRows } from '../../core/cost/spent-totals';
 import { RecyclingTreeView } from './recyclingTreeView';
 import { backendItem, directoryItem, messageItem, sessionItem, sessionTooltip } from './sessionsItems';
@@ -23,6 +23,8 @@ const REFRESH_SLICE = 500;
 const REFRESH_GAP_MS = 250;
 /** A directory or backend row is refreshed for its "$x spent" at most this often (with its sessions' rows). */
 const SPENT_GAP_MS = 30_000;
+/** The attention badge follows the monitor's changes this long after the first of them (counting every row once per burst, not once per directory sampled). */
+export const ATTENTION_DELAY_MS = 250;
 
 export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<SessionsNode | SessionsNode[] | undefined>();
@@ -39,15 +41,18 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   private badgeValue = 0;
 
   /**
-   * Changed rows are refreshed at most REFRESH_SLICE at a time, REFRESH_GAP_MS apart: VS Code builds
-   * and sends every refreshed item of one batch in a single stretch of the extension host's event
-   * loop, so 2,000 changed rows at once would block it; sliced, no stretch grows with the number
-   * of sessions. A few hundred rows (most rounds) go at once. The gap is longer than VS Code's own
-   * 200 ms merging of tree events, so slices stay apart.
+   * Changed rows are refreshed at most REFRESH_SLICE per REFRESH_GAP_MS, each slice in its own turn
+   * of the event loop: VS Code builds and sends every refreshed item of one batch in a single
+   * stretch of the extension host's event loop (and merges tree events fired within 200 ms into one
+   * batch), so thousands of changed rows at once, or many directories' rows sampled in quick
+   * succession, would block it; sliced and spaced, no stretch grows with the number of sessions.
+   * The gap is longer than VS Code's own 200 ms merging of tree events, so slices stay apart.
    */
   private readonly refreshQueue = new SlicedQueue<SessionsNode>(REFRESH_SLICE, REFRESH_GAP_MS, (slice) =>
     this.changeEmitter.fire(slice),
   );
+  /** The attention badge is recounted once per burst of changes. */
+  private readonly badgeSoon = new Coalesce(ATTENTION_DELAY_MS, () => this.updateBadge());
 
   /** The "$x spent" of directory and backend rows: only those whose total changed are refreshed. */
   private readonly spent = new SpentTotals(SPENT_GAP_MS, (ids) => this.refreshQueue.add(this.spentNodes(ids)));
@@ -130,7 +135,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       const parents = this.spentNodes(this.spent.changed(change.rows, this.spentRows, now));
       if (rows.length + parents.length > 0) this.refreshQueue.add([...parents, ...rows]);
     }
-    this.updateBadge();
+    this.badgeSoon.trigger();
   }
 
   private spentNodes(ids: readonly string[]): SessionsNode[] {
@@ -264,6 +269,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   dispose(): void {
     this.refreshQueue.dispose();
     this.spent.dispose();
+    this.badgeSoon.cancel();
     for (const d of this.disposables) d.dispose();
   }
 }

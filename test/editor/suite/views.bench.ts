@@ -48,6 +48,8 @@ const LOAD = JSON.parse(process.env.SESSION_OPS_BENCH_LOAD ?? 'null') as {
   noTree?: boolean;
 } | null;
 const LOAD_ONLY = process.env.SESSION_OPS_BENCH_LOAD_ONLY === '1';
+/** bench/views.mjs --visible-only: only the rounds with the view visible (no "no tree events", "views hidden", opencode trials). */
+const VISIBLE_ONLY = process.env.SESSION_OPS_BENCH_VISIBLE_ONLY === '1';
 /** How long the idle-CPU windows last (shorter in the smoke run, which asserts no timing). */
 const IDLE_MS = SMOKE ? 1_000 : 3_000;
 /** The event-loop delay probe's resolution: a block shorter than this is not seen. */
@@ -115,6 +117,8 @@ interface Round {
   treeChildren: number;
   /** Time in the monitor's change listeners (Sessions view, status bar, Providers view). */
   listenerMs: number;
+  /** The longest single change event's listeners (one synchronous stretch). */
+  maxEmitMs: number;
   emits: number;
   changedRows: number;
   notifications: number;
@@ -156,6 +160,7 @@ describe('views benchmark', function () {
   let emits = 0;
   let changedRows = 0;
   let listenerMs = 0;
+  let maxEmitMs = 0;
 
   before(async () => {
     const ext = vscode.extensions.getExtension<SessionOpsApi>('session-ops.session-ops');
@@ -191,7 +196,9 @@ describe('views benchmark', function () {
     monitor.emit = (c) => {
       const t0 = performance.now();
       emit(c);
-      listenerMs += performance.now() - t0;
+      const ms = performance.now() - t0;
+      listenerMs += ms;
+      maxEmitMs = Math.max(maxEmitMs, ms);
     };
     await setting('sampleSpacingSeconds', SPACING_S);
   });
@@ -220,6 +227,7 @@ describe('views benchmark', function () {
     emits = 0;
     changedRows = 0;
     listenerMs = 0;
+    maxEmitMs = 0;
     const shown = api.notifier.shown.length;
     const delay = monitorEventLoopDelay({ resolution: DELAY_RESOLUTION_MS });
     delay.enable();
@@ -257,6 +265,7 @@ describe('views benchmark', function () {
       treeItemMs: tree.itemMs,
       treeChildren: tree.children,
       listenerMs,
+      maxEmitMs,
       emits,
       changedRows,
       notifications: api.notifier.shown.length - shown,
@@ -321,6 +330,18 @@ describe('views benchmark', function () {
         const backends = urls
           .slice(0, backendCount)
           .map((baseUrl, i) => ({ name: `bench ${i + 1}`, baseUrl, directories: [`/bench/s${perBackend}`] }));
+        // SESSION_OPS_BENCH_PROFILE=1: a CPU profile of the extension host from the cold round to the last steady one.
+        const profiler = process.env.SESSION_OPS_BENCH_PROFILE ? await startProfile() : null;
+        // The tree answers: a whole refresh is fetched by VS Code (a view that stopped answering would measure nothing).
+        const fetched = tree.children;
+        api.sessions.refresh();
+        const answering = await waitFor('the Sessions tree fetched', () => tree.children > fetched, 10_000, 10).then(
+          () => true,
+          () => false,
+        );
+        console.log(
+          `[bench] ${n} sessions: tree view visible ${api.sessions.treeView.visible}, recycled ${api.sessions.treeView.recycledCount} time(s), answering ${answering}`,
+        );
         // Cold: new backends while the view is visible; the configuration change starts the round.
         const cold = await measure(async () => {
           await setting('backends', backends);
@@ -331,8 +352,6 @@ describe('views benchmark', function () {
         const idle = await idleCpu(IDLE_MS);
         await sleep(Math.max(0, MIN_SPACING_MS + 1_000 - IDLE_MS)); // the next round has a baseline >= the min spacing old: verdicts
         const verdict = await measure(() => api.monitor.refresh());
-        // SESSION_OPS_BENCH_PROFILE=1: a CPU profile of the extension host over the steady rounds.
-        const profiler = process.env.SESSION_OPS_BENCH_PROFILE ? await startProfile() : null;
         const steady: Round[] = [];
         for (let i = 0; i < ROUNDS; i++) steady.push(await measure(() => api.monitor.refresh()));
         if (profiler) await profiler.stop(`bench-views-${n}.cpuprofile`);
@@ -347,36 +366,47 @@ describe('views benchmark', function () {
         const emitter = (api.sessions as unknown as { changeEmitter: { fire: (e: unknown) => void } }).changeEmitter;
         emitter.fire = () => undefined;
         const noTree: Round[] = [];
-        try {
-          for (let i = 0; i < ROUNDS; i++) noTree.push(await measure(() => api.monitor.refresh()));
-        } finally {
-          delete (emitter as { fire?: unknown }).fire; // back to EventEmitter.prototype.fire
-          api.sessions.refresh();
-        }
-        await sleep(SMOKE ? 300 : 1_000);
-        // The same rounds with both Session Ops views hidden, as when an automatic action keeps the
-        // monitor sampling: does a hidden view spare the tree refresh?
-        await vscode.commands.executeCommand('workbench.view.explorer');
-        await waitFor(
-          'the Session Ops views hidden',
-          () => !api.sessions.treeView.visible && !api.providers.treeView.visible,
-          30_000,
-        );
-        await sleep(SMOKE ? 300 : 1_000);
         const hidden: Round[] = [];
-        for (let i = 0; i < ROUNDS; i++) hidden.push(await measure(() => api.monitor.refresh()));
-        await vscode.commands.executeCommand('sessionOps.sessions.focus');
-        await waitFor('the Sessions view visible again', () => api.sessions.treeView.visible, 30_000);
-        await sleep(SMOKE ? 500 : 2_000);
+        if (!VISIBLE_ONLY) {
+          try {
+            for (let i = 0; i < ROUNDS; i++) noTree.push(await measure(() => api.monitor.refresh()));
+          } finally {
+            delete (emitter as { fire?: unknown }).fire; // back to EventEmitter.prototype.fire
+            api.sessions.refresh();
+          }
+          await sleep(SMOKE ? 300 : 1_000);
+          // The same rounds with both Session Ops views hidden, as when an automatic action keeps the
+          // monitor sampling: does a hidden view spare the tree refresh?
+          await vscode.commands.executeCommand('workbench.view.explorer');
+          await waitFor(
+            'the Session Ops views hidden',
+            () => !api.sessions.treeView.visible && !api.providers.treeView.visible,
+            30_000,
+          );
+          await sleep(SMOKE ? 300 : 1_000);
+          for (let i = 0; i < ROUNDS; i++) hidden.push(await measure(() => api.monitor.refresh()));
+          await vscode.commands.executeCommand('sessionOps.sessions.focus');
+          await waitFor('the Sessions view visible again', () => api.sessions.treeView.visible, 30_000);
+          await sleep(SMOKE ? 500 : 2_000);
+        } else {
+          // The same hide and show between sizes as the full run (the next size starts from a view just shown).
+          await vscode.commands.executeCommand('workbench.view.explorer');
+          await waitFor('the Session Ops views hidden', () => !api.sessions.treeView.visible, 30_000);
+          await sleep(SMOKE ? 300 : 1_000);
+          await vscode.commands.executeCommand('sessionOps.sessions.focus');
+          await waitFor('the Sessions view visible again', () => api.sessions.treeView.visible, 30_000);
+          await sleep(SMOKE ? 500 : 2_000);
+        }
         perSize.push({
           n,
+          recycled: api.sessions.treeView.recycledCount,
           backends: backendCount,
           perBackend,
           cold,
           verdict,
           steady,
-          noTree,
-          hidden,
+          noTree: VISIBLE_ONLY ? null : noTree,
+          hidden: VISIBLE_ONLY ? null : hidden,
           badges,
           idleCpuMsPerS: idle,
           idleAfterRoundsCpuMsPerS: idleAfterRounds,
@@ -389,7 +419,7 @@ describe('views benchmark', function () {
 
   if (LOAD) describe('load run (issue 14)', () => loadRun(LOAD));
 
-  if (!LOAD_ONLY)
+  if (!LOAD_ONLY && !VISIBLE_ONLY)
     describe('stock opencode: session.idle to badge, event stream on vs off', function () {
       let model: ScriptedModel;
       let oc: OpencodeServer;

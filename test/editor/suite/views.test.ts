@@ -180,6 +180,12 @@ describe('Sessions and Providers views', function () {
   it('counts sessions that need attention on the view badge and the status bar', async () => {
     // hung, quota wall, idle with unfinished work, two reports
     assert.equal(api.sessions.attentionCount(), 5);
+    // The badge and the status bar follow a burst of changes a moment later.
+    await waitFor(
+      'the attention badge and the status bar updated',
+      () => api.sessions.treeView.badge?.value === 5 && /7 · 5/.test(api.statusBar.item.text),
+      5_000,
+    );
     assert.equal(api.sessions.treeView.badge?.value, 5);
     assert.match(
       api.statusBar.summary(),

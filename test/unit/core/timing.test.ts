@@ -46,26 +46,37 @@ describe('core/timing', () => {
     assert.equal(timers.size, 0);
   });
 
-  it('SlicedQueue hands out the first slice at once and the rest a gap apart, each item once', () => {
+  it('SlicedQueue hands out slices in later turns, at most one slice per gap, each item once', () => {
     const slices: number[][] = [];
     const q = new SlicedQueue<number>(2, 250, (s) => slices.push(s), timers);
     q.add([1, 2, 3, 4, 5]);
+    assert.deepEqual(slices, [], 'never inside the stretch that queued them');
+    timers.advance(0);
     assert.deepEqual(slices, [[1, 2]]);
     q.add([3, 6]);
+    timers.advance(249);
+    assert.equal(slices.length, 1, 'the next slice waits a gap');
+    timers.advance(1);
+    assert.deepEqual(slices, [
+      [1, 2],
+      [3, 4],
+    ]);
     timers.advance(250);
-    assert.deepEqual(slices, [
-      [1, 2],
-      [3, 4],
-    ]);
-    timers.advance(500);
-    assert.deepEqual(slices, [
-      [1, 2],
-      [3, 4],
-      [5, 6],
-    ]);
+    assert.deepEqual(slices.at(-1), [5, 6]);
     q.add([7]);
-    assert.deepEqual(slices.at(-1), [7], 'an idle queue hands out at once');
+    timers.advance(0);
+    assert.equal(slices.length, 3, 'items queued within a gap of the last slice wait for it to pass');
+    timers.advance(250);
+    assert.deepEqual(slices.at(-1), [7]);
+    timers.advance(250);
+    q.add([8]);
+    timers.advance(0);
+    assert.deepEqual(slices.at(-1), [8], 'a queue idle for a gap hands out on the next tick');
+    q.add([9]);
     q.dispose();
+    timers.advance(1000);
+    assert.deepEqual(slices.at(-1), [8], 'nothing after dispose');
+    assert.equal(timers.size, 0);
   });
 
   it('withDeadline gives the value in time, else the timeout error; delay resolves when time passes', async () => {
