@@ -176,6 +176,11 @@ try {
     return JSON.parse(readFileSync(resultsFile, 'utf8'));
   };
   const ext = await runExtensionHost(process.argv.includes('--load-no-recycle'));
+  const deaf = (ext.treeProbes ?? []).filter((p) => !p.ok);
+  if (deaf.length > 0)
+    console.log(
+      `[bench] WARNING: the Sessions tree was not fetched after a whole refresh: ${deaf.map((p) => p.label).join('; ')} (rounds measured then include no tree refresh)`,
+    );
   if (!loadOnly) print(ext, reference);
   if (ext.load) printLoad(ext.load);
   if (loadCompare && ext.load) {

@@ -30,15 +30,23 @@ export class Notifier implements vscode.Disposable {
     this.off = monitor.onTransition((t) => this.enqueue(t));
   }
 
+  /** sessionOps.notifications, read once per group (hundreds of transitions can arrive in one round). */
+  private enabled: boolean | undefined;
+
   private enqueue(t: Transition): void {
     this.log.info(`session ${t.row.id} (${t.row.directory}): ${t.kind}`);
-    if (!this.configuration.notifications()) return;
+    this.enabled ??= this.configuration.notifications();
+    if (!this.enabled) {
+      this.grouping.trigger();
+      return;
+    }
     this.shown.push(`${t.kind} ${t.row.id}`);
     this.queue.push(t);
     this.grouping.trigger();
   }
 
   private flush(): void {
+    this.enabled = undefined;
     const batch = this.queue;
     this.queue = [];
     const byKind = new Map<string, Transition[]>();

@@ -282,6 +282,17 @@ describe('views benchmark', function () {
     return ((c.user + c.system) / 1000 / (performance.now() - t0)) * 1000;
   }
 
+  /** Whether VS Code still fetches the Sessions tree after a whole refresh (recorded in results.treeProbes). */
+  async function probeTree(label: string): Promise<void> {
+    const fetched = tree.children;
+    api.sessions.refresh();
+    const ok = await waitFor('the Sessions tree fetched', () => tree.children > fetched, 3_000, 10).then(
+      () => true,
+      () => false,
+    );
+    ((results.treeProbes ??= []) as unknown[]).push({ label, ok, visible: api.sessions.treeView.visible });
+  }
+
   async function startProfile(): Promise<{ stop: (file: string) => Promise<void> }> {
     const session = new Session();
     session.connect();
@@ -332,16 +343,7 @@ describe('views benchmark', function () {
           .map((baseUrl, i) => ({ name: `bench ${i + 1}`, baseUrl, directories: [`/bench/s${perBackend}`] }));
         // SESSION_OPS_BENCH_PROFILE=1: a CPU profile of the extension host from the cold round to the last steady one.
         const profiler = process.env.SESSION_OPS_BENCH_PROFILE ? await startProfile() : null;
-        // The tree answers: a whole refresh is fetched by VS Code (a view that stopped answering would measure nothing).
-        const fetched = tree.children;
-        api.sessions.refresh();
-        const answering = await waitFor('the Sessions tree fetched', () => tree.children > fetched, 10_000, 10).then(
-          () => true,
-          () => false,
-        );
-        console.log(
-          `[bench] ${n} sessions: tree view visible ${api.sessions.treeView.visible}, recycled ${api.sessions.treeView.recycledCount} time(s), answering ${answering}`,
-        );
+        await probeTree(`${n}: before the cold round`);
         // Cold: new backends while the view is visible; the configuration change starts the round.
         const cold = await measure(async () => {
           await setting('backends', backends);
@@ -359,15 +361,18 @@ describe('views benchmark', function () {
         const badges: Record<string, number> = {};
         for (const r of api.monitor.rows()) badges[r.badge] = (badges[r.badge] ?? 0) + 1;
         let rendered: number | null = null;
+        await probeTree(`${n}: after the steady rounds`);
         if (hasBrowser()) rendered = (await domRows(/^Session \d+: port the parser module, /)).length;
+        await probeTree(`${n}: after reading the DOM rows`);
         await screenshot(`bench-views-${n}`);
+        await probeTree(`${n}: after the screenshot`);
         // The same rounds, view visible, with the Sessions view's tree events swallowed: the
         // monitor, its listeners and the extension host, without VS Code's tree refresh.
         const emitter = (api.sessions as unknown as { changeEmitter: { fire: (e: unknown) => void } }).changeEmitter;
-        emitter.fire = () => undefined;
         const noTree: Round[] = [];
         const hidden: Round[] = [];
         if (!VISIBLE_ONLY) {
+          emitter.fire = () => undefined;
           try {
             for (let i = 0; i < ROUNDS; i++) noTree.push(await measure(() => api.monitor.refresh()));
           } finally {
@@ -388,14 +393,7 @@ describe('views benchmark', function () {
           await vscode.commands.executeCommand('sessionOps.sessions.focus');
           await waitFor('the Sessions view visible again', () => api.sessions.treeView.visible, 30_000);
           await sleep(SMOKE ? 500 : 2_000);
-        } else {
-          // The same hide and show between sizes as the full run (the next size starts from a view just shown).
-          await vscode.commands.executeCommand('workbench.view.explorer');
-          await waitFor('the Session Ops views hidden', () => !api.sessions.treeView.visible, 30_000);
-          await sleep(SMOKE ? 300 : 1_000);
-          await vscode.commands.executeCommand('sessionOps.sessions.focus');
-          await waitFor('the Sessions view visible again', () => api.sessions.treeView.visible, 30_000);
-          await sleep(SMOKE ? 500 : 2_000);
+          await probeTree(`${n}: after hiding and showing`);
         }
         perSize.push({
           n,
