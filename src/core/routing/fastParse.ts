@@ -7,10 +7,11 @@
 // and the same ranges (checked by a differential test). It is several times faster than `yaml`,
 // which is what lets a 10,000-route file validate in a fraction of a second.
 // It allocates little, as a 10,000-route table is parsed at once and kept: one node tree (a
-// collection's value is built when asked for, see rnode.ts's LazyMap and LazySeq), arrays of
+// collection's value is built when asked for, a pair holds its key's fields: rnode.ts's LazyMap,
+// LazySeq, LazyPair), arrays of
 // their exact size (gathered on one shared stack), line tables reused from parse to parse. Pure.
 import { MAX_KEY_LENGTH } from './limits';
-import { LazyMap, LazySeq, type RNode, type RPair, type RScalar } from './rnode';
+import { LazyMap, LazyPair, LazySeq, type RNode, type RPair, type RScalar } from './rnode';
 
 export const BAIL = Symbol('bail');
 export type FastResult = RNode | null | typeof BAIL;
@@ -61,6 +62,29 @@ function clearStack(): void {
   stack.fill(undefined, 0, highWater);
   top = 0;
   highWater = 0;
+}
+
+/**
+ * Short texts seen lately (keys, names, enum values), by a hash of their characters: a text seen
+ * before is that same string, not a new copy (a routing table repeats a few dozen words thousands
+ * of times).
+ */
+const recent: (string | undefined)[] = new Array<string | undefined>(1024).fill(undefined);
+/** Up to this length V8 copies a slice (longer slices point into their parent, which the table must not keep alive). */
+const RECENT_MAX_LENGTH = 12;
+
+/** src.slice(from, to), the string seen before when the same short text was. */
+function textOf(src: string, from: number, to: number): string {
+  const len = to - from;
+  if (len > RECENT_MAX_LENGTH || len === 0) return src.slice(from, to);
+  let h = len;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ src.charCodeAt(i), 0x01000193);
+  const slot = (h ^ (h >>> 15)) & 1023;
+  const seen = recent[slot];
+  if (seen !== undefined && seen.length === len && src.startsWith(seen, from)) return seen;
+  const text = src.slice(from, to);
+  recent[slot] = text;
+  return text;
 }
 
 /** Per-line tables shared by every parse (grown as needed, never shrunk below a small size). */
@@ -263,8 +287,7 @@ class FastParser {
     this.checkPlainStart(p, colon);
     let e = colon;
     while (e > p && s.charCodeAt(e - 1) === SP) e--;
-    const text = s.slice(p, e);
-    return { kind: 'scalar', start: p, end: e, value: resolvePlain(text), style: 'plain' };
+    return { kind: 'scalar', start: p, end: e, value: resolvePlain(textOf(s, p, e)), style: 'plain' };
   }
 
   /** Bails on plain scalars that start with an indicator. */
@@ -326,7 +349,7 @@ class FastParser {
         const nx = this.nextContent(this.li);
         if (nx >= 0 && this.ind[nx] > indent) throw bail; // continuation of a multi-line scalar, or an error
       }
-      push({ key, name: keyNameOf(key), value: v });
+      push(pairOf(key, v));
       end = v.kind === 'scalar' && v.style === 'empty' ? colon + 1 : v.end;
       const nx = this.nextContent(this.li);
       if (nx < 0) break;
@@ -424,8 +447,7 @@ class FastParser {
         if (ch === TAB) throw bail;
         if (ch !== SP) e = i + 1;
       }
-      const text = s.slice(p, e);
-      node = { kind: 'scalar', start: p, end: e, value: resolvePlain(text), style: 'plain' };
+      node = { kind: 'scalar', start: p, end: e, value: resolvePlain(textOf(s, p, e)), style: 'plain' };
       after = e;
     }
     // only spaces or a comment may follow
@@ -466,7 +488,7 @@ class FastParser {
   private quoted(p: number, close: number): RScalar {
     const s = this.src;
     const dq = s.charCodeAt(p) === 34;
-    let text = s.slice(p + 1, close - 1);
+    let text = textOf(s, p + 1, close - 1);
     if (!dq) text = text.replace(/''/g, "'");
     return { kind: 'scalar', start: p, end: close, value: text, style: dq ? 'double' : 'single' };
   }
@@ -525,7 +547,7 @@ class FastParser {
       const ch0 = s.charCodeAt(i);
       if (ch0 === 44 || ch0 === 125) throw bail; // `{a: }`: empty value, rare
       const v = this.flowItem(i, lineEnd);
-      push({ key: k, name: keyNameOf(k), value: v });
+      push(pairOf(k as RScalar, v));
       i = this.flowEnd;
       skip();
       const ch = s.charCodeAt(i);
@@ -577,11 +599,11 @@ class FastParser {
       if (ch !== SP) e = i + 1;
     }
     this.flowEnd = e;
-    return { kind: 'scalar', start: p, end: e, value: resolvePlain(s.slice(p, e)), style: 'plain' };
+    return { kind: 'scalar', start: p, end: e, value: resolvePlain(textOf(s, p, e)), style: 'plain' };
   }
 }
 
-function keyNameOf(k: RNode): string {
-  const v = k.value;
-  return v === null ? '' : String(v);
+function pairOf(key: RScalar, value: RNode): LazyPair {
+  const v = key.value;
+  return new LazyPair(key.start, key.end, v, key.style, v === null ? '' : String(v), value);
 }

@@ -72,6 +72,21 @@ export class LazyMap implements RMap {
   }
 }
 
+/** A pair that holds its key's fields, the key node made when asked for (one object per pair, not two). */
+export class LazyPair implements RPair {
+  constructor(
+    readonly keyStart: number,
+    readonly keyEnd: number,
+    readonly keyValue: RScalar['value'],
+    readonly keyStyle: RScalar['style'],
+    readonly name: string,
+    readonly value: RNode,
+  ) {}
+  get key(): RScalar {
+    return { kind: 'scalar', start: this.keyStart, end: this.keyEnd, value: this.keyValue, style: this.keyStyle };
+  }
+}
+
 /** A sequence whose value is built when asked for (see LazyMap). */
 export class LazySeq implements RSeq {
   readonly kind = 'seq';
