@@ -25,6 +25,11 @@ const REFRESH_GAP_MS = 250;
 const SPENT_GAP_MS = 30_000;
 /** The attention badge follows the monitor's changes this long after the first of them (counting every row once per burst, not once per directory sampled). */
 export const ATTENTION_DELAY_MS = 250;
+/** How long the look computed for a changed row serves its tree item (descriptions say "5 s ago"). */
+const FRESH_LOOK_MS = 2_000;
+
+/** What a session row shows: its description and menu flags, and both with the badge and title as one comparable key. */
+type Look = { key: string; description: string; contextValue: string };
 
 export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<SessionsNode | SessionsNode[] | undefined>();
@@ -34,6 +39,8 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   private readonly nodes: SessionsNodes;
   /** The last rendered look of each session row (icon, label, description, menu flags). */
   private readonly looks = new Map<string, string>();
+  /** The look just computed for a changed row, taken by its tree item when VS Code asks for it soon after. */
+  private readonly fresh = new Map<string, { row: SessionRow; look: Look; at: number }>();
   /** Ids of the nodes the user collapsed. */
   private readonly collapsed = new Set<string>();
   private dirtyWhileHidden = false;
@@ -64,7 +71,10 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   private showCost = true;
   /** sessionOps.showCost: the cost on each session row (the tooltip keeps it). */
   setShowCost(show: boolean): void {
-    if (show !== this.showCost) this.changeEmitter.fire(void (this.showCost = show));
+    if (show === this.showCost) return;
+    this.showCost = show;
+    this.fresh.clear();
+    this.changeEmitter.fire(undefined);
   }
 
   constructor(
@@ -78,6 +88,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     const off = monitor.onDidChange((c) => this.onMonitorChange(c));
     // What Session Ops is doing to a session (aborting, woken and confirmed ...) shows on its row.
     const offOps = operations.onDidChange((rowKey) => {
+      this.fresh.delete(rowKey);
       const node = this.nodes.session(rowKey);
       if (node) this.changeEmitter.fire([node]);
     });
@@ -120,6 +131,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       for (const id of this.nodes.forgetGone()) this.collapsed.delete(id);
       for (const key of this.looks.keys()) if (!this.monitor.row(key)) this.looks.delete(key);
       this.spent.forget((id) => this.nodes.get(id) !== undefined);
+      for (const key of this.fresh.keys()) if (!this.monitor.row(key)) this.fresh.delete(key);
     }
     // Only rows whose rendered look changed are refreshed (not every row every round), and
     // nothing while the view is hidden: it renders afresh when it is shown again.
@@ -143,7 +155,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   }
 
   /** What a session row shows: its description and menu flags, and both with the badge and title as one comparable key. */
-  private look(row: SessionRow, now: number): { key: string; description: string; contextValue: string } {
+  private look(row: SessionRow, now: number): Look {
     const op = describeOperation(this.operations.get(row.key));
     const described = describeRow(row, now, { showCost: this.showCost });
     const description = op ? (described ? `${op} · ${described}` : op) : described;
@@ -156,15 +168,27 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   }
 
   private lookChanged(row: SessionRow, now: number): boolean {
-    const look = this.look(row, now).key;
-    if (this.looks.get(row.key) === look) return false;
-    this.looks.set(row.key, look);
+    const look = this.look(row, now);
+    if (this.looks.get(row.key) === look.key) return false;
+    this.looks.set(row.key, look.key);
+    this.fresh.set(row.key, { row, look, at: now });
     return true;
+  }
+
+  /** The row's look: the one computed when it changed if that is recent and still about this row, else computed now. */
+  private lookNow(row: SessionRow, now: number): Look {
+    const fresh = this.fresh.get(row.key);
+    this.fresh.delete(row.key);
+    if (fresh && fresh.row === row && now - fresh.at < FRESH_LOOK_MS) return fresh.look;
+    const look = this.look(row, now);
+    this.looks.set(row.key, look.key);
+    return look;
   }
 
   /** Harvest: the user opened this report. */
   markReportSeen(row: SessionRow): void {
     if (!this.reports.markSeen(row)) return;
+    this.fresh.delete(row.key);
     this.updateBadge();
     const node = this.nodes.session(row.key);
     if (node) this.changeEmitter.fire([node]);
@@ -239,8 +263,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
             ? this.expandedUnlessCollapsed(node.key)
             : vscode.TreeItemCollapsibleState.None;
         // Description and menu flags computed once per item (the refresh of thousands of rows is one synchronous stretch).
-        const look = row ? this.look(row, Date.now()) : null;
-        if (row && look) this.looks.set(row.key, look.key);
+        const look = row ? this.lookNow(row, Date.now()) : null;
         return sessionItem(node, row, look, collapsible);
       }
     }
