@@ -39,6 +39,11 @@ const loadOnly = !smoke && loadMinutes > 0;
 const loadCompare = loadOnly && process.argv.includes('--load-compare');
 // --visible-only: only the rounds with the view visible (no "no tree events", "views hidden" or opencode trials).
 const visibleOnly = process.argv.includes('--visible-only');
+// --no-port-scan: code-server's port finder reads terminal output only (remote.autoForwardPortsSource
+// "output"): its extension host otherwise scans /proc (every socket and process) every few seconds
+// even with remote.autoForwardPorts off, CPU that grows with the sockets the monitor holds open and
+// that is no part of Session Ops (a local VS Code runs no port finder).
+const noPortScan = process.argv.includes('--no-port-scan');
 // Sizes as backends x sessions per backend.
 const parseSizes = (text) =>
   text.split(',').map((x) => {
@@ -171,6 +176,7 @@ try {
         ...(smoke ? { SESSION_OPS_BENCH_SMOKE: '1' } : {}),
       },
       tag: 'bench',
+      ...(noPortScan ? { settings: { 'remote.autoForwardPortsSource': 'output' } } : {}),
     });
     if (code !== 0 || !existsSync(resultsFile)) throw new Error(`the editor run failed (exit ${code})`);
     return JSON.parse(readFileSync(resultsFile, 'utf8'));
