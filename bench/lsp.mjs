@@ -15,7 +15,7 @@
 //   `git archive`), measured beside ours in the same run.
 // --smoke: 100 routes, 3 edits (npm test's bench-smoke layer: it must complete and print its table).
 import * as esbuild from 'esbuild';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -278,6 +278,8 @@ async function loadPhases() {
 }
 
 async function main() {
+  // the workspace holds only this run's tables (the servers index the routing tables they find in it)
+  rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   const { measureOpenPhases, measureEditPhases } = await loadPhases();
   const rows = [];

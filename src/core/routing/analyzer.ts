@@ -437,7 +437,11 @@ function checkChunk(span: ChunkSpan, text: string): ChunkResult {
   const pair = root.pairs[0];
   if (span.role === 'route') {
     const validate = validators().routes;
-    if (!validate(root.value) && validate.errors)
+    // {name: route}, what the routes validator takes (root.value), as an object without a prototype:
+    // a plain one would get a hidden class of its own for each route key
+    const data = Object.create(null) as Record<string, unknown>;
+    setProp(data, pair.name, pair.value.value);
+    if (!validate(data) && validate.errors)
       local.push(...mapSchemaErrors(validate.errors.slice(0, MAX_DIAGNOSTICS + 1), { root, text, prefix: ['routes'] })); // more are never shown
     checkRoute(text, pair.value, ['routes', pair.name], local, preflights);
     checkDuplicateKeys(pair.value, ['routes', pair.name], local);

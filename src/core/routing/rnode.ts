@@ -106,7 +106,8 @@ export class LazySeq implements RSeq {
 
 /** Sets a property the way yaml's toJS() does (a `__proto__` key becomes an own property). */
 export function setProp(obj: Record<string, unknown>, name: string, value: unknown): void {
-  if (name === '__proto__' || Object.prototype.hasOwnProperty.call(obj, name)) {
+  // an own property set again (a duplicate key) keeps its place and takes the later value, as with toJS()
+  if (name === '__proto__') {
     Object.defineProperty(obj, name, { value, writable: true, enumerable: true, configurable: true });
   } else {
     obj[name] = value;
