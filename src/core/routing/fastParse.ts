@@ -25,6 +25,12 @@ const HASH = 35;
 const COLON = 58;
 const DASH = 45;
 
+/** What FastParser.next searches for: the space before a comment's `#`, a tab, a colon. */
+const SEARCHED = [' #', '\t', ':'];
+const COMMENT = 0;
+const TAB_AT = 1;
+const COLON_AT = 2;
+
 /** Parses `src` (one YAML document). Returns the root node, null for an empty document, or BAIL. */
 export function fastParse(src: string): FastResult {
   try {
@@ -162,6 +168,9 @@ class FastParser {
   private li = 0;
   /** Where the flow node parsed last ends (parseFlow, flowItem). */
   private flowEnd = 0;
+  /** Per searched text (` #`, tab, colon): the offset searched from, and the first match at or after it (src.length: none). */
+  private readonly searchedFrom = [-1, -1, -1];
+  private readonly found = [0, 0, 0];
 
   constructor(src: string) {
     this.src = src;
@@ -220,6 +229,16 @@ class FastParser {
     const root = this.parseNodeAtLine(this.ind[first]);
     if (this.nextContent(this.li) >= 0) throw bail;
     return root;
+  }
+
+  /** The first offset at or after `from` of SEARCHED[what] (src.length when none); a search is reused while it answers. */
+  private next(what: number, from: number): number {
+    if (from < this.searchedFrom[what] || this.found[what] < from) {
+      const k = this.src.indexOf(SEARCHED[what], from);
+      this.searchedFrom[what] = from;
+      this.found[what] = k < 0 ? this.src.length : k;
+    }
+    return this.found[what];
   }
 
   /** Index of the first content line at or after `from`, or -1. */
@@ -438,15 +457,14 @@ class FastParser {
       after = close;
     } else {
       this.checkPlainStart(p, lineEnd);
-      let e = p;
-      let i = p;
-      for (; i < lineEnd; i++) {
-        const ch = s.charCodeAt(i);
-        if (ch === HASH && s.charCodeAt(i - 1) === SP) break;
-        if (ch === COLON && (i + 1 === lineEnd || s.charCodeAt(i + 1) === SP)) throw bail;
-        if (ch === TAB) throw bail;
-        if (ch !== SP) e = i + 1;
-      }
+      // the scalar runs to the end of the line or to a comment (` #`); a `: ` or a tab in it: bail
+      const comment = this.next(COMMENT, p);
+      const stop = comment + 1 < lineEnd ? comment + 1 : lineEnd;
+      if (this.next(TAB_AT, p) < stop) throw bail;
+      for (let k = this.next(COLON_AT, p); k < stop; k = this.next(COLON_AT, k + 1))
+        if (k + 1 === lineEnd || s.charCodeAt(k + 1) === SP) throw bail;
+      let e = stop;
+      while (e > p && s.charCodeAt(e - 1) === SP) e--;
       node = { kind: 'scalar', start: p, end: e, value: resolvePlain(textOf(s, p, e)), style: 'plain' };
       after = e;
     }
