@@ -243,6 +243,9 @@ describe('the message ledger against the real opencode server (list totals strip
     const after = await truthOf(lone);
     assert.equal(after.messages, truth.lone.messages + 1);
     await waitFor('the lone gauge to follow', async () => near(await gauge(lone), after.usd), 30_000);
+    // The spend counter: the sessions summed in watch's first rounds are its baseline; the move is spend.
+    const spent = await metric('session_ops_provider_cost_usd_total', 'provider="local"');
+    assert.ok(near(spent, after.usd - truth.lone.usd), `spent ${spent}, the move ${after.usd - truth.lone.usd}`);
     const moved = proxy.log.slice(mark).filter((r) => isMessageRead(r) && !isLiveness(r));
     assert.ok(moved.length >= 1, 'the moved session was read');
     assert.ok(

@@ -367,8 +367,11 @@ export class SessionMonitor {
 
     history.prune(now);
     const listed = round.partial ? null : listedIds(round);
-    if (rt.spend.observe({ directory, samples: round.samples, listed }, now).length > 0)
+    const spent = rt.spend.observe({ directory, samples: round.samples, listed }, now);
+    if (spent.length > 0) {
       rt.state.spend = rt.spend.providers(now);
+      this.options.onSpend?.(key, spent);
+    }
     const client = rt.client;
     const update = updateDirectoryRows(dirState, round, history, {
       backendKey: key,

@@ -1,6 +1,7 @@
 // The session monitor's types: its options (what the host passes in), the state it keeps per
 // backend and directory (what views read), and what it tells listeners (changes, transitions,
 // counters).
+import type { Spend } from '../cost/spend-ledger';
 import type { QuotaMarkBook, EventStreamState, BackendClient } from '../backend';
 import type { BackendConfig } from '../config/backends';
 import type { Dialect, EpochMs, ProviderListing } from '../model';
@@ -38,6 +39,8 @@ export interface MonitorOptions extends MonitorSettingOptions {
   nudgeDelayMs?: number;
   now?: () => EpochMs;
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** The spend a round showed per provider (its sessions' costs as the views show them, message sums included). */
+  onSpend?: (backendKey: string, spent: readonly Spend[]) => void;
 }
 
 export interface DirectoryState {

@@ -31,8 +31,6 @@ import type { WatchConfig } from './config';
 import type { LoadedConfig } from './load';
 import type { Logger } from './log';
 import { backendStatuses, type BackendStatus } from './status';
-import { SpendLedger } from '../cost/spend-ledger';
-import { listedIds } from '../health/sample-directory';
 
 /** Per-request deadline of the daemon's backend requests. */
 export const WATCH_REQUEST_TIMEOUT_MS = 15_000;
@@ -139,8 +137,6 @@ export class WatchDaemon {
   private readonly log: Logger;
   private readonly now: () => EpochMs;
   private readonly verdicts = new Map<string, VerdictLabel>();
-  /** Spend observed per backend (its name), fed by every round. */
-  private readonly spend = new Map<string, SpendLedger>();
   private lastRounds = -1;
   private lastProgressAt: EpochMs;
   private healthTimer: ReturnType<typeof setInterval> | undefined;
@@ -180,6 +176,10 @@ export class WatchDaemon {
       getCredentials: (config) => Promise.resolve(this.loaded.credentials.get(config.name)),
       now: this.now,
       log: (level, message) => this.log(level, 'backend-error', { message }),
+      // The monitor's spend per round (after the message ledger summed what the list lacks).
+      onSpend: (key, spent) => {
+        for (const s of spent) this.metrics.countSpend(this.backendName(key), s.provider, s.usd);
+      },
     });
     this.metrics = new WatchMetrics({
       source: this.monitor,
@@ -388,7 +388,6 @@ export class WatchDaemon {
 
   private onRound(backend: string, seconds: number, round: SampleRound | null, error: unknown): void {
     this.metrics.observeRound(backend, seconds);
-    if (round) this.countSpend(backend, round);
     if (round)
       this.log('debug', 'sample-round', {
         backend,
@@ -402,15 +401,6 @@ export class WatchDaemon {
         seconds: Math.round(seconds * 1000) / 1000,
         message: describeError(error),
       });
-  }
-
-  /** The spend a round showed, into the provider cost counter. */
-  private countSpend(backend: string, round: SampleRound): void {
-    let ledger = this.spend.get(backend);
-    if (!ledger) this.spend.set(backend, (ledger = new SpendLedger()));
-    const listed = round.partial ? null : listedIds(round);
-    for (const s of ledger.observe({ directory: round.directory, samples: round.samples, listed }, this.now()))
-      this.metrics.countSpend(backend, s.provider, s.usd);
   }
 
   private logVerdictChanges(): void {
