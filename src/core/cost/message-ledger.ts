@@ -26,7 +26,7 @@ export interface LedgerBackend {
     directory: string,
     sessionId: string,
     page: { limit: number; before?: string | null },
-    opts?: { signal?: AbortSignal },
+    opts?: { signal?: AbortSignal; timeoutMs?: number },
   ): Promise<MessagePage>;
 }
 
@@ -46,6 +46,9 @@ export interface MessageLedgerOptions {
   pageLimit?: number;
   /** Messages in the first page of a read after a move (doubling per page up to pageLimit). Default 4. */
   movedLimit?: number;
+  /** Time a round's reads may take in all: no page starts after it, each page's deadline ends by it. Default 10 s. */
+  timeBudgetMs?: number;
+  now?: () => number;
 }
 
 /** What one round of the ledger did. */
@@ -57,7 +60,16 @@ export interface LedgerReport {
   warnings: string[];
 }
 
-export const LEDGER_DEFAULTS = { pagesPerRound: 64, concurrency: 4, pageLimit: 20, movedLimit: 4 } as const;
+export const LEDGER_DEFAULTS = {
+  pagesPerRound: 64,
+  concurrency: 4,
+  pageLimit: 20,
+  movedLimit: 4,
+  timeBudgetMs: 10_000,
+} as const;
+
+/** Failures that may pass by themselves: the read goes on from the same page next round. */
+const TRANSIENT = new Set(['timeout', 'network', 'refused', 'server']);
 
 const ZERO: SessionCost = {
   usd: 0,
@@ -111,7 +123,8 @@ export function messageSignature(newest: MessageSnapshot | null): string {
 
 export class MessageLedger {
   private readonly entries = new Map<string, Entry>();
-  private readonly options: Required<MessageLedgerOptions>;
+  private readonly options: Required<Omit<MessageLedgerOptions, 'now'>>;
+  private readonly now: () => number;
 
   constructor(options: MessageLedgerOptions = {}) {
     const whole = (v: number | undefined, d: number) => Math.max(1, Math.floor(v ?? d));
@@ -120,7 +133,9 @@ export class MessageLedger {
       concurrency: whole(options.concurrency, LEDGER_DEFAULTS.concurrency),
       pageLimit: whole(options.pageLimit, LEDGER_DEFAULTS.pageLimit),
       movedLimit: whole(options.movedLimit, LEDGER_DEFAULTS.movedLimit),
+      timeBudgetMs: whole(options.timeBudgetMs, LEDGER_DEFAULTS.timeBudgetMs),
     };
+    this.now = options.now ?? Date.now;
   }
 
   /** Sessions known to the ledger (counted or not). */
@@ -147,16 +162,17 @@ export class MessageLedger {
     }
     const work = this.plan(round.samples);
     let budget = this.options.pagesPerRound;
+    const deadline = this.now() + this.options.timeBudgetMs;
     const next = () => work.shift();
     const worker = async () => {
       for (let job = next(); job; job = next()) {
         const { sample, entry } = job;
         const id = sample.session.id;
         try {
-          while (entry.chain && budget > 0) {
+          for (let left = deadline - this.now(); entry.chain && budget > 0 && left > 0; left = deadline - this.now()) {
             budget--;
             report.pages++;
-            await this.readPage(read, directory, id, entry, opts.signal);
+            await this.readPage(read, directory, id, entry, { signal: opts.signal, timeoutMs: left });
           }
         } catch (err) {
           if (err instanceof BackendError && err.code === 'aborted') throw err;
@@ -164,9 +180,11 @@ export class MessageLedger {
             this.entries.delete(id);
             continue;
           }
-          entry.failedAt = entry.chain?.signature ?? null;
-          entry.chain = null;
           report.warnings.push(`cost of session ${id} not summed: ${describeError(err)}`);
+          if (!(err instanceof BackendError && TRANSIENT.has(err.code))) {
+            entry.failedAt = entry.chain?.signature ?? null;
+            entry.chain = null;
+          }
         }
         if (entry.chain) report.deferred++;
       }
@@ -236,12 +254,12 @@ export class MessageLedger {
     directory: string,
     sessionId: string,
     entry: Entry,
-    signal: AbortSignal | undefined,
+    call: { signal?: AbortSignal; timeoutMs: number },
   ): Promise<void> {
     const chain = entry.chain!;
     let page: MessagePage;
     try {
-      page = await read(directory, sessionId, { limit: chain.limit, before: chain.cursor }, { signal });
+      page = await read(directory, sessionId, { limit: chain.limit, before: chain.cursor }, call);
     } catch (err) {
       // A page over the body cap is read again in halves (down to one message).
       if (err instanceof BackendError && err.code === 'too-large' && chain.limit > 1) {

@@ -321,4 +321,57 @@ describe('cost/message-ledger: assistant messages summed off the liveness path',
     await ledger.update(c, '/w', { samples: [], listed: ['ses_a'] });
     assert.equal(ledger.size, 1);
   });
+
+  it('a time budget per round: no page starts after it and the deadline of each page ends by it', async () => {
+    const t = new PagedTranscripts();
+    const ids = Array.from({ length: 10 }, (_, i) => `ses_${i}`);
+    for (const id of ids) t.turn(id, 1);
+    const c = backend(t);
+    let clock = 0;
+    const deadlines: number[] = [];
+    const inner = c.messagePage!.bind(c);
+    c.messagePage = async (d, id, page, o) => {
+      deadlines.push(o?.timeoutMs ?? Infinity);
+      clock += 3_000; // every page takes 3 s
+      return inner(d, id, page, o);
+    };
+    const ledger = new MessageLedger({ concurrency: 1, timeBudgetMs: 10_000, now: () => clock });
+    const samples = ids.map((id) => sample(t, id));
+    const report = await ledger.update(c, '/w', { samples, listed: ids });
+    assert.equal(report.pages, 4, 'pages start at 0, 3, 6 and 9 s');
+    assert.deepEqual(deadlines, [10_000, 7_000, 4_000, 1_000]);
+    assert.equal(report.deferred, 6);
+    assert.equal(samples.filter((s) => s.session.costPending).length, 6);
+  });
+
+  it('a timeout is read again next round from the same page; a refusal waits for a move', async () => {
+    const t = new PagedTranscripts();
+    for (let i = 0; i < 20; i++) t.turn('ses_a', 1);
+    const c = backend(t);
+    const inner = c.messagePage!.bind(c);
+    let fail: 'timeout' | 'rejected' | null = null;
+    c.messagePage = async (d, id, page, o) => {
+      if (page.before && fail)
+        throw new BackendError({ code: fail, operation: 'GET /session/{id}/message (page)', baseUrl: 'http://x/' });
+      return inner(d, id, page, o);
+    };
+    const ledger = new MessageLedger();
+    fail = 'timeout';
+    const r1 = await ledger.update(c, '/w', { samples: [sample(t, 'ses_a')], listed: ['ses_a'] });
+    assert.match(r1.warnings[0], /cost of session ses_a not summed: .*did not answer in time/);
+    fail = null;
+    c.calls.length = 0;
+    const s = sample(t, 'ses_a');
+    await ledger.update(c, '/w', { samples: [s], listed: ['ses_a'] });
+    assert.equal(c.calls.length, 1, 'the second page only');
+    assert.ok(c.calls[0].before);
+    assert.equal(s.session.cost!.messages, 20);
+
+    const other = new MessageLedger();
+    fail = 'rejected';
+    await other.update(c, '/w', { samples: [sample(t, 'ses_a')], listed: ['ses_a'] });
+    c.calls.length = 0;
+    await other.update(c, '/w', { samples: [sample(t, 'ses_a')], listed: ['ses_a'] });
+    assert.equal(c.calls.length, 0, 'not until it moves');
+  });
 });
