@@ -62,8 +62,8 @@ with its sub-agents' added), in all and per provider; "not reported by this back
 the JSON) when the backend shows none. "messages" is the number of assistant messages counted:
 where messages carry their own figures (stock opencode) each session's transcript is read once,
 in pages (limit and before, each under the body cap), then only what is newer when it moved,
-never on the liveness read and at most 64 pages (10 s) per sample; a backend whose list has no totals
-gets usd and tokens from that sum too. A session not summed yet reads "counting"
+never on the liveness read and at most 64 pages (10 s) per sample; a backend whose list has no
+totals gets usd and tokens from that sum too. A session not summed yet reads "counting"
 ("costPending": true, and its cost, or its "messages", null), never 0.
 
 Exit codes: 0 both samples were taken, 1 the backend or a session's newest message could not be
