@@ -199,6 +199,11 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     return this.reports.needsAttention(row);
   }
 
+  /** Whether the user collapsed the node (a re-render and a recycled view keep it collapsed). */
+  isCollapsed(nodeKey: string): boolean {
+    return this.collapsed.has(nodeKey);
+  }
+
   /** Sessions that need attention: hung, quota wall, idle with unfinished work, a fresh report. */
   attentionCount(): number {
     // Counted once per rows array (the monitor rebuilds it only after rows changed) and per

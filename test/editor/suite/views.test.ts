@@ -9,6 +9,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionOpsApi } from '../../../src/extension/extension';
 import type { SessionRow } from '../../../src/core/monitor/row';
+import { nodeId } from '../../../src/core/ids';
 import { findOpencodeBinary, launchSession, startOpencode, type OpencodeServer } from '../../support/opencode';
 import { startScriptedModel, type ScriptedModel } from '../../support/scripted-model';
 import { startSpecServer, type SpecServer } from '../../support/spec-server';
@@ -205,6 +206,11 @@ describe('Sessions and Providers views', function () {
         await waitFor(
           'the unreachable backend collapsed',
           async () => (await query(`${SESSIONS_ROW}[aria-expanded="false"][aria-label^="unreachable"]`)).length === 1,
+        );
+        // The workbench shows the collapse before the extension host hears of it.
+        const unreachable = api.monitor.backends().find((b) => b.config.name === 'unreachable')!;
+        await waitFor('the extension told of the collapse', () =>
+          api.sessions.isCollapsed(nodeId('backend', unreachable.config.key)),
         );
       }
       view.budget = { hidden: 1, visible: 10 };
