@@ -1,14 +1,19 @@
 // Test-only hooks into the session monitor, for the editor suite: the monitor's clock (an offset
 // added to Date.now) and the shortest spacing a verdict accepts, so the views tests need not wait
-// 30 s of real time. The command `sessionOps.test.configureMonitor` exists only when the editor
-// test runner set SESSION_OPS_TEST_HOOKS=1 in the extension host's environment; it is not
-// contributed in package.json and never registered for users.
+// 30 s of real time. And the answers to confirmation modals, which VS Code refuses to show in
+// extension tests: `sessionOps.test.answerModals` takes the buttons to press in turn (null:
+// dismissed; no list: modals are shown again) and returns the modals shown since the last call.
+// These commands exist only when the editor test runner set SESSION_OPS_TEST_HOOKS=1 in the
+// extension host's environment; they are not contributed in package.json and never registered
+// for users.
 import * as vscode from 'vscode';
 import type { EpochMs } from '../core/model';
 import type { SessionMonitor } from '../core/monitor/sessionMonitor';
+import { scriptModals, type ScriptedModal } from './commands/ui/confirm';
 
 export const TEST_HOOKS_ENV = 'SESSION_OPS_TEST_HOOKS';
 export const CONFIGURE_MONITOR_COMMAND = 'sessionOps.test.configureMonitor';
+export const ANSWER_MODALS_COMMAND = 'sessionOps.test.answerModals';
 
 export interface MonitorTestSettings {
   /** The shortest spacing a verdict accepts; null restores the spec's 30 s. */
@@ -35,25 +40,49 @@ export function createTestHooks(env: NodeJS.ProcessEnv = process.env): TestHooks
     now: () => Date.now() + offsetMs,
     register(monitor) {
       if (!enabled) return new vscode.Disposable(() => undefined);
-      return vscode.commands.registerCommand(CONFIGURE_MONITOR_COMMAND, (settings: MonitorTestSettings = {}) => {
-        if (settings.minSpacingMs !== undefined) {
-          const v = settings.minSpacingMs;
-          if (v !== null && (!Number.isFinite(v) || v < 0))
-            throw new Error(`minSpacingMs must be a non-negative number or null, got ${String(v)}`);
-          monitor.updateOptions({ minSpacingMs: v ?? undefined });
-        }
-        if (settings.spacingMs !== undefined) {
-          const v = settings.spacingMs;
-          if (!Number.isFinite(v) || v < 100) throw new Error(`spacingMs must be a number >= 100, got ${String(v)}`);
-          monitor.updateOptions({ spacingMs: v });
-        }
-        if (settings.resetClock) offsetMs = 0;
-        if (settings.advanceClockMs !== undefined) {
-          if (!Number.isFinite(settings.advanceClockMs)) throw new Error('advanceClockMs must be a number');
-          offsetMs += settings.advanceClockMs;
-        }
-        return { minSpacingMs: settings.minSpacingMs, spacingMs: settings.spacingMs, clockOffsetMs: offsetMs };
-      });
+      return vscode.Disposable.from(registerConfigureMonitor(monitor), registerAnswerModals());
     },
   };
+
+  function registerAnswerModals(): vscode.Disposable {
+    let shown: Array<ScriptedModal & { answer: string | null }> = [];
+    const command = vscode.commands.registerCommand(ANSWER_MODALS_COMMAND, (answers?: Array<string | null>) => {
+      const queue = answers ? [...answers] : null;
+      scriptModals(
+        queue
+          ? (modal) => {
+              const answer = queue.shift() ?? null;
+              shown.push({ ...modal, answer });
+              return answer ?? undefined;
+            }
+          : null,
+      );
+      const since = shown;
+      shown = [];
+      return since;
+    });
+    return vscode.Disposable.from(command, { dispose: () => scriptModals(null) });
+  }
+
+  function registerConfigureMonitor(monitor: SessionMonitor): vscode.Disposable {
+    return vscode.commands.registerCommand(CONFIGURE_MONITOR_COMMAND, (settings: MonitorTestSettings = {}) => {
+      if (settings.minSpacingMs !== undefined) {
+        const v = settings.minSpacingMs;
+        if (v !== null && (!Number.isFinite(v) || v < 0))
+          throw new Error(`minSpacingMs must be a non-negative number or null, got ${String(v)}`);
+        monitor.updateOptions({ minSpacingMs: v ?? undefined });
+      }
+      if (settings.spacingMs !== undefined) {
+        const v = settings.spacingMs;
+        if (!Number.isFinite(v) || v < 100) throw new Error(`spacingMs must be a number >= 100, got ${String(v)}`);
+        monitor.updateOptions({ spacingMs: v });
+      }
+      if (settings.resetClock) offsetMs = 0;
+      if (settings.advanceClockMs !== undefined) {
+        if (!Number.isFinite(settings.advanceClockMs)) throw new Error('advanceClockMs must be a number');
+        offsetMs += settings.advanceClockMs;
+      }
+      return { minSpacingMs: settings.minSpacingMs, spacingMs: settings.spacingMs, clockOffsetMs: offsetMs };
+    });
+  }
 }

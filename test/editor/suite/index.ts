@@ -54,6 +54,7 @@ export function run(): Promise<void> {
     require('./pages.test');
     require('./act-once.test');
     require('./cost.test');
+    require('./retask.test');
   }
   /* eslint-enable @typescript-eslint/no-require-imports */
 

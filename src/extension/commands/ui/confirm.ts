@@ -7,7 +7,21 @@ import type { SessionRow } from '../../../core/monitor/row';
 import { speaksFor } from '../../../core/operations/targets';
 import type { CommandContext } from '../context';
 
+/** A modal shown while the editor tests script the answers (VS Code refuses modal dialogs in extension tests). */
+export interface ScriptedModal {
+  text: string;
+  button: string;
+}
+
+/** Answers modals in place of a person; set only by the editor tests' hook (testHooks.ts). */
+let modalScript: ((modal: ScriptedModal) => string | undefined) | null = null;
+
+export function scriptModals(answer: ((modal: ScriptedModal) => string | undefined) | null): void {
+  modalScript = answer;
+}
+
 export async function confirmModal(text: string, button: string): Promise<boolean> {
+  if (modalScript) return modalScript({ text, button }) === button;
   return (await vscode.window.showWarningMessage(text, { modal: true }, button)) === button;
 }
 
