@@ -49,7 +49,11 @@ export interface RoutingAnalysis {
 }
 
 interface ChunkResult {
-  /** The chunk's text, a copy of its own (a slice would keep the whole document's text alive). */
+  /**
+   * The chunk's text. A slice of the document in the analysis without a previous version (that
+   * text is the document's current one, kept anyway); after an edit, a copy of its own (a slice
+   * would keep that version of the whole document alive as long as the chunk is reused).
+   */
   text: string;
   parsed: ParsedText;
   /** Syntax errors, route-level schema errors (route chunks) and local checks. */
@@ -215,7 +219,8 @@ export class RoutingAnalyzer {
       }
       if (r) reused++;
       else {
-        r = computeChunk(span, copyOf(text.slice(span.start, span.end)));
+        const slice = text.slice(span.start, span.end);
+        r = computeChunk(span, prev ? copyOf(slice) : slice);
         if (!r.parsed.fast) yamlParsed++;
         if (r.parsed.anchors) return undefined; // anchors may point across chunks: analyse whole
       }
