@@ -90,7 +90,7 @@ export class Ticker {
  * the first slice on the next timer tick (never inside the stretch that queued it), each later one
  * a gap after the one before, so no single stretch of work grows with the number of items and
  * items queued by many callers in quick succession are spread out too. An item queued twice
- * before it is handed out goes once.
+ * before it is handed out goes once. With a `weight`, `size` bounds the sum of the weights in a slice.
  */
 export class SlicedQueue<T> {
   private readonly pending = new Set<T>();
@@ -101,6 +101,8 @@ export class SlicedQueue<T> {
     private readonly gapMs: number,
     private readonly emit: (slice: T[]) => void,
     private readonly timers: Timers = systemTimers,
+    /** What an item costs against `size` (an item that stands for many, e.g. a tree parent re-fetching its children). */
+    private readonly weight: (item: T) => number = () => 1,
   ) {}
 
   add(items: Iterable<T>): void {
@@ -111,9 +113,14 @@ export class SlicedQueue<T> {
   private flush(): void {
     this.handle = undefined;
     const slice: T[] = [];
+    let left = this.size;
     for (const item of this.pending) {
-      if (slice.length >= this.size) break;
+      const w = Math.max(1, this.weight(item));
+      // A slice holds at least one item, however heavy.
+      if (slice.length > 0 && w > left) break;
       slice.push(item);
+      left -= w;
+      if (left <= 0) break;
     }
     if (slice.length === 0) return;
     for (const item of slice) this.pending.delete(item);

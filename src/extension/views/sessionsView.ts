@@ -10,7 +10,7 @@ import type { SessionRow } from '../../core/monitor/row';
 import type { MonitorChange, SessionMonitor } from '../../core/monitor/sessionMonitor';
 import { describeOperation, type OperationBook } from '../../core/operations/book';
 import type { ReportBook } from '../../core/operations/reports';
-import { Coalesce, SlicedQueue } from '../../core/timing';
+import { Coalesce, delay, SlicedQueue } from '../../core/timing';
 import { SpentTotals, type SpentRows } from '../../core/cost/spent-totals';
 import { RecyclingTreeView } from './recyclingTreeView';
 import { backendItem, directoryItem, messageItem, sessionItem, sessionTooltip } from './sessionsItems';
@@ -55,9 +55,16 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
    * succession, would block it; sliced and spaced, no stretch grows with the number of sessions.
    * The gap is longer than VS Code's own 200 ms merging of tree events, so slices stay apart.
    */
-  private readonly refreshQueue = new SlicedQueue<SessionsNode>(REFRESH_SLICE, REFRESH_GAP_MS, (slice) =>
-    this.changeEmitter.fire(slice),
+  private readonly refreshQueue = new SlicedQueue<SessionsNode>(
+    REFRESH_SLICE,
+    REFRESH_GAP_MS,
+    (slice) => this.changeEmitter.fire(slice),
+    undefined,
+    // A refreshed backend or directory row has VS Code re-fetch every session under it.
+    (node) => this.rowsUnder(node),
   );
+  /** Long child lists (a backend's, a directory's) are handed out one per turn of the event loop. */
+  private turn: Promise<void> = Promise.resolve();
   /** The attention badge is recounted once per burst of changes. */
   private readonly badgeSoon = new Coalesce(ATTENTION_DELAY_MS, () => this.updateBadge());
 
@@ -234,8 +241,22 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     return this.nodes.row(node);
   }
 
-  getChildren(node?: SessionsNode): SessionsNode[] {
-    return this.nodes.children(node);
+  getChildren(node?: SessionsNode): SessionsNode[] | Promise<SessionsNode[]> {
+    if (node?.kind !== 'backend' && node?.kind !== 'directory') return this.nodes.children(node);
+    // VS Code asks for the children of every expanded backend at once (a new view, a whole refresh)
+    // and builds each list's tree items right after it: one list per turn, so no stretch holds them all.
+    const turn = this.turn.then(() => delay(0));
+    this.turn = turn;
+    return turn.then(() => this.nodes.children(node));
+  }
+
+  /** The sessions a node stands for in a refresh (a backend or directory row re-fetches all of its own). */
+  private rowsUnder(node: SessionsNode): number {
+    if (node.kind !== 'backend' && node.kind !== 'directory') return 1;
+    const dirs = this.monitor.backend(node.backend.key)?.directories ?? [];
+    let n = 0;
+    for (const d of dirs) if (node.kind === 'backend' || d.directory === node.directory) n += d.rows.length;
+    return n;
   }
 
   getParent(node: SessionsNode): SessionsNode | undefined {

@@ -79,6 +79,28 @@ describe('core/timing', () => {
     assert.equal(timers.size, 0);
   });
 
+  it('SlicedQueue with a weight bounds the sum of weights in a slice, a heavy item alone', () => {
+    const slices: string[][] = [];
+    const weights: Record<string, number> = { a: 1, b: 1, P: 250, Q: 250, R: 600, c: 1 };
+    const q = new SlicedQueue<string>(
+      500,
+      250,
+      (s) => slices.push(s),
+      timers,
+      (x) => weights[x],
+    );
+    q.add(['P', 'a', 'Q', 'R', 'b', 'c']);
+    timers.advance(0);
+    assert.deepEqual(slices, [['P', 'a']], 'Q would pass the budget: it waits');
+    timers.advance(250);
+    assert.deepEqual(slices.at(-1), ['Q'], 'R would pass the budget');
+    timers.advance(250);
+    assert.deepEqual(slices.at(-1), ['R'], 'heavier than the budget: a slice of its own');
+    timers.advance(250);
+    assert.deepEqual(slices.at(-1), ['b', 'c']);
+    q.dispose();
+  });
+
   it('withDeadline gives the value in time, else the timeout error; delay resolves when time passes', async () => {
     assert.equal(await withDeadline(Promise.resolve(7), 100, () => new Error('late'), timers), 7);
     const never = new Promise<number>(() => undefined);
