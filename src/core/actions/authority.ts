@@ -112,9 +112,9 @@ export function assignedBy(authority: Authority, newest: { role: string; text: s
  * baseline or re-task a worker. Refused (the reason) when the worker's assignment names another
  * orchestrator and the person did not confirm holding the authority; null when it may be sent.
  */
-export function retaskRefusal(authority: Authority, kind: 'fact-baseline' | 'dispatch'): string | null {
+export function retaskRefusal(authority: Authority, template: 'fact-baseline' | 'dispatch'): string | null {
   if (!authority.mismatch || authority.held) return null;
-  const what = kind === 'fact-baseline' ? 'inject a fact baseline into' : 're-task';
+  const what = template === 'fact-baseline' ? 'inject a fact baseline into' : 're-task';
   const speaks = authority.orchestrator ? `this prompt speaks for ${authority.orchestrator}` : 'this prompt names none';
   return (
     `authority rule 1: the worker's newest assignment names orchestrator ${authority.named}, but ${speaks}; ` +

@@ -40,11 +40,11 @@ export async function confirmAuthority(ctx: CommandContext, row: SessionRow): Pr
 export async function confirmRetask(
   ctx: CommandContext,
   row: SessionRow,
-  kind: 'fact-baseline' | 'dispatch',
+  template: 'fact-baseline' | 'dispatch',
 ): Promise<boolean | null> {
   const authority = ctx.operator.authority(row);
   if (!authority.mismatch) return (await confirmAuthority(ctx, row)) ? false : null;
-  const refusal = retaskRefusal(authority, kind) ?? '';
+  const refusal = retaskRefusal(authority, template) ?? '';
   const text = `${refusal.replace(/ Confirm that .*$/, '')}\n\nConfirm only if this session holds the orchestrating authority now.`;
   return (await confirmModal(text, 'I Hold the Authority')) ? true : null;
 }
