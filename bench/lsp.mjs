@@ -15,7 +15,7 @@
 //   `git archive`), measured beside ours in the same run.
 // --smoke: 100 routes, 3 edits (npm test's bench-smoke layer: it must complete and print its table).
 import * as esbuild from 'esbuild';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -183,6 +183,18 @@ function isDiag(uri, count) {
     (count === undefined || m.params.diagnostics.length === count);
 }
 
+/** CPU time (ms) a process has used so far, all its threads (Linux: /proc/PID/task/TID/schedstat, ns); NaN elsewhere. */
+function cpuMs(pid) {
+  try {
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`))
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    return ns / 1e6;
+  } catch {
+    return NaN;
+  }
+}
+
 /** Open, then EDITS edits alternately breaking and fixing one effort value in the middle route. */
 async function measureServer(client, n, text, edits, run = 0) {
   const dir = path.join(work, `${client.name.replace(/[^A-Za-z0-9_-]/g, '_')}-${n}-${run}`);
@@ -190,11 +202,13 @@ async function measureServer(client, n, text, edits, run = 0) {
   const file = path.join(dir, 'routing.yaml');
   writeFileSync(file, text);
   const uri = pathToFileURL(file).href;
+  const cpu0 = cpuMs(client.proc.pid);
   const t0 = performance.now();
   const first = client.waitFor(isDiag(uri));
   client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
   const { msg, at } = await first;
   const open = at - t0;
+  const openCpu = cpuMs(client.proc.pid) - cpu0;
   if (msg.params.diagnostics.length !== 0)
     throw new Error(`${client.name}: expected a valid document, got ${JSON.stringify(msg.params.diagnostics[0])}`);
   const lines = text.split('\n');
@@ -218,7 +232,7 @@ async function measureServer(client, n, text, edits, run = 0) {
     editTimes.push(r.at - t);
   }
   client.notify('textDocument/didClose', { textDocument: { uri } });
-  return { open, edits: editTimes, editLine: line };
+  return { open, openCpu, edits: editTimes, editLine: line };
 }
 
 async function sanity(client) {
@@ -301,8 +315,10 @@ async function main() {
       process.stderr.write(` ${client.name}...`);
       const m = await measureServer(client, n, text, r === 0 ? edits : 0, r);
       const got = byBuild.get(client.name);
-      if (got) got.opens.push(m.open);
-      else byBuild.set(client.name, { ...m, opens: [m.open] });
+      if (got) {
+        got.opens.push(m.open);
+        got.cpus.push(m.openCpu);
+      } else byBuild.set(client.name, { ...m, opens: [m.open], cpus: [m.openCpu] });
     };
     for (let run = 0; run < RUNS; run++) {
       for (const b of builds) await measure(b, run, EDITS);
@@ -458,9 +474,17 @@ function printRuns(rows) {
   const spread = (xs, f) => `${f(median(xs))} (${f(Math.min(...xs))}-${f(Math.max(...xs))})`;
   const ratio = (x) => `${x.toFixed(3)}x`;
   console.log(
-    `\nOpen over ${RUNS} run(s) (each build and yaml-language-server open a fresh copy of the table in turn, per run): median (min-max); the ratio is taken within each run`,
+    `\nOpen over ${RUNS} run(s) (each build and yaml-language-server open a fresh copy of the table in turn, per run): median (min-max); the ratio is taken within each run; open CPU = CPU time of the server process (all threads) from didOpen to the diagnostics (yaml-language-server's open also waits its 200 ms debounce)`,
   );
-  const head = ['routes', 'build', 'open', 'edit (median, first run)', 'open / yaml-ls open'];
+  const head = [
+    'routes',
+    'build',
+    'open',
+    'edit (median, first run)',
+    'open / yaml-ls open',
+    'open CPU',
+    'open CPU / yaml-ls CPU',
+  ];
   const body = [];
   for (const { n, o, r, alongside } of rows) {
     for (const { name, m } of [
@@ -477,6 +501,13 @@ function printRuns(rows) {
         r && m !== r
           ? spread(
               m.opens.map((x, i) => x / r.opens[i]),
+              ratio,
+            )
+          : '-',
+        spread(m.cpus, fmt),
+        r && m !== r
+          ? spread(
+              m.cpus.map((x, i) => x / r.cpus[i]),
               ratio,
             )
           : '-',
