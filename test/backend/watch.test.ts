@@ -318,7 +318,8 @@ describe('watch: the daemon scraped by a real Prometheus', function () {
     daemon.child.kill('SIGHUP');
     await waitFor('the reload', () => daemon.events().find((e) => e.event === 'config-reloaded'));
     const metrics = await (await fetch(daemon.metricsUrl)).text();
-    assert.doesNotMatch(metrics, /session_ops_backend_up\{backend="hang"\}/);
+    // Every series of a removed backend leaves: gauges, counters (requests, actions) and round times.
+    assert.doesNotMatch(metrics, /backend="(hang|reset|garbage|doomed)"/);
     assert.match(metrics, /session_ops_backend_up\{backend="spec"\} 1/);
   });
 

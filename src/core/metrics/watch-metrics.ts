@@ -335,6 +335,19 @@ export class WatchMetrics {
         this.actions.inc({ backend, action, outcome: 'failed', trigger }, 0);
   }
 
+  /**
+   * Removes every series labelled with `backend` from the counters and the round histogram (the
+   * gauges are computed from the monitor's backends at scrape time, so a removed backend leaves
+   * them by itself).
+   */
+  async removeBackend(backend: string): Promise<void> {
+    this.roundSeconds.remove({ backend });
+    for (const c of this.counters) {
+      const { values } = await c.get();
+      for (const v of values) if (v.labels.backend === backend) c.remove(v.labels as Record<string, string>);
+    }
+  }
+
   countSpend(backend: string, provider: string, usd: number): void {
     if (usd > 0) this.spend.inc({ backend, provider }, usd);
   }

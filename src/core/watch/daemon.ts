@@ -137,6 +137,8 @@ export class WatchDaemon {
   private readonly log: Logger;
   private readonly now: () => EpochMs;
   private readonly verdicts = new Map<string, VerdictLabel>();
+  /** The names of the configured backends: only they are counted in the metrics. */
+  private names: ReadonlySet<string>;
   private lastRounds = -1;
   private lastProgressAt: EpochMs;
   private healthTimer: ReturnType<typeof setInterval> | undefined;
@@ -147,6 +149,7 @@ export class WatchDaemon {
 
   constructor(private readonly options: WatchDaemonOptions) {
     this.loaded = options.loaded;
+    this.names = namesOf(this.loaded.config);
     this.log = options.log;
     this.now = options.now ?? Date.now;
     this.lastProgressAt = this.now();
@@ -167,8 +170,11 @@ export class WatchDaemon {
             timeoutMs,
             marks,
             now: this.now,
-            onRequest: (endpoint, error) =>
-              this.metrics.countRequest(config.name, endpoint, error ? requestOutcome(error) : 'ok'),
+            onRequest: (endpoint, error) => {
+              // A request of a backend removed by a reload, settling late, no longer counts.
+              if (this.names.has(config.name))
+                this.metrics.countRequest(config.name, endpoint, error ? requestOutcome(error) : 'ok');
+            },
           },
           (seconds, round, error) => this.onRound(config.name, seconds, round, error),
         );
@@ -178,7 +184,8 @@ export class WatchDaemon {
       log: (level, message) => this.log(level, 'backend-error', { message }),
       // The monitor's spend per round (after the message ledger summed what the list lacks).
       onSpend: (key, spent) => {
-        for (const s of spent) this.metrics.countSpend(this.backendName(key), s.provider, s.usd);
+        const backend = this.backendName(key);
+        if (this.names.has(backend)) for (const s of spent) this.metrics.countSpend(backend, s.provider, s.usd);
       },
     });
     this.metrics = new WatchMetrics({
@@ -249,11 +256,14 @@ export class WatchDaemon {
     await this.openMarks(next.config);
     const before = this.loaded;
     this.loaded = next;
+    this.names = namesOf(next.config);
     this.monitor.updateOptions(monitorOptions(next.config, this.options.allowShortSpacing));
     this.operator.updateSettings(next.config.operator);
     this.metrics.setMaxSessionSeries(next.config.metrics.maxSessionSeries);
     this.monitor.setBackends(backendConfigsOf(next.config));
     for (const b of next.config.backends) this.metrics.initBackend(b.name);
+    // A removed (or renamed) backend's series leave /metrics: its counters and round times.
+    for (const b of before.config.backends) if (!this.names.has(b.name)) await this.metrics.removeBackend(b.name);
     for (const b of next.config.backends) {
       const was = before.credentials.get(b.name);
       const now = next.credentials.get(b.name);
@@ -357,7 +367,7 @@ export class WatchDaemon {
     const backendKey = row?.backendKey ?? parseRowKey(o.rowKey)?.backendKey ?? o.rowKey;
     const backend = this.backendName(backendKey);
     const outcome = actionOutcomeLabel(o);
-    if (COUNTED_ACTIONS.has(o.action) && o.automatic)
+    if (COUNTED_ACTIONS.has(o.action) && o.automatic && this.names.has(backend))
       this.metrics.countAction(backend, o.action as ActionLabel, outcome, trigger);
     this.log(o.outcome === 'failed' ? 'warn' : 'info', 'action', {
       backend,
@@ -387,7 +397,7 @@ export class WatchDaemon {
   }
 
   private onRound(backend: string, seconds: number, round: SampleRound | null, error: unknown): void {
-    this.metrics.observeRound(backend, seconds);
+    if (this.names.has(backend)) this.metrics.observeRound(backend, seconds);
     if (round)
       this.log('debug', 'sample-round', {
         backend,
@@ -420,6 +430,10 @@ export class WatchDaemon {
     }
     for (const key of this.verdicts.keys()) if (!seen.has(key)) this.verdicts.delete(key);
   }
+}
+
+function namesOf(config: WatchConfig): ReadonlySet<string> {
+  return new Set(config.backends.map((b) => b.name));
 }
 
 function verdictFields(b: BackendState, row: SessionRow, from: VerdictLabel | null, to: VerdictLabel) {

@@ -173,6 +173,36 @@ describe('core/metrics/watch-metrics', () => {
     assert.doesNotMatch(text, /# EOF/);
   });
 
+  it('removeBackend drops every counter and round-time series of that backend, and only those', async () => {
+    let state = [backend('a', [row('s1')]), backend('b', [row('s2', { verdict: 'hung', action: 'abort-and-wake' })])];
+    const m = new WatchMetrics({ source: { backends: () => state }, processMetrics: false });
+    for (const name of ['a', 'b']) {
+      m.initBackend(name);
+      m.countRequest(name, 'GET /session', 'ok');
+      m.countRequest(name, 'GET /session', 'timeout');
+      m.countAction(name, 'abort-and-wake', 'done', 'automatic');
+      m.countSpend(name, 'anthropic', 0.5);
+      m.observeRound(name, 0.2);
+    }
+    assert.match((await m.render(false)).body, /backend="b"/);
+    state = [state[0]];
+    await m.removeBackend('b');
+    const body = (await m.render(false)).body;
+    assert.doesNotMatch(body, /backend="b"/);
+    for (const series of [
+      'session_ops_requests_total{backend="a",endpoint="GET /session",outcome="timeout"} 1',
+      'session_ops_actions_total{backend="a",action="abort-and-wake",outcome="done",trigger="automatic"} 1',
+      'session_ops_actions_total{backend="a",action="recover",outcome="failed",trigger="scheduled"} 0',
+      'session_ops_provider_cost_usd_total{backend="a",provider="anthropic"} 0.5',
+      'session_ops_sample_round_duration_seconds_count{backend="a"} 1',
+      'session_ops_session_verdict{backend="a",directory="/w",session="s1",title="title s1",verdict="healthy",action="leave-alone"} 1',
+    ])
+      assert.ok(body.split('\n').includes(series), series);
+    // OpenMetrics after the removal: the same, with the counter names intact.
+    assert.doesNotMatch((await m.render(true)).body, /backend="b"/);
+    assert.match((await m.render(false)).body, /# TYPE session_ops_requests_total counter/);
+  });
+
   it('default process metrics are included unless turned off', async () => {
     const m = new WatchMetrics({ source: { backends: () => [] } });
     assert.match((await m.render(false)).body, /process_cpu_user_seconds_total/);

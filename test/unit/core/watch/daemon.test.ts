@@ -1,6 +1,8 @@
 // The WatchDaemon's own wiring (no backend answers here: the one configured refuses): stored
 // quota marks reach the monitor's book and what it holds is saved back at stop; action outcome labels.
 import { strict as assert } from 'node:assert';
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { QuotaMarkBook } from '../../../../src/core/backend/quota-marks';
 import { parseWatchConfig } from '../../../../src/core/watch/config';
 import { actionOutcomeLabel, WatchDaemon } from '../../../../src/core/watch/daemon';
@@ -24,6 +26,15 @@ function daemonWith(
     openMarks,
   });
   return { daemon, lines };
+}
+
+/** Polls `check` until it holds (a refused loopback connection answers within milliseconds). */
+async function waitUntil(check: () => Promise<boolean>, withinMs = 5_000): Promise<void> {
+  const until = Date.now() + withinMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('the condition did not hold in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 describe('core/watch/daemon', () => {
@@ -74,6 +85,58 @@ describe('core/watch/daemon', () => {
     const h = daemon.health();
     assert.equal(h.ok, false);
     assert.match(h.detail, /^stuck: no sampling round started for 126 s$/);
+  });
+
+  it('a reload that removes a backend removes its series from /metrics; its request settling late is not counted', async () => {
+    // "gone" accepts connections and never answers: its request is in flight when the reload comes.
+    const sockets: Socket[] = [];
+    let closed = 0;
+    const hanging = http.createServer(() => undefined);
+    hanging.on('connection', (s) => (sockets.push(s), s.on('close', () => closed++)));
+    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+    const gone = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+    const config = (more: string) =>
+      parseWatchConfig(
+        `backends:\n  - { name: a, baseUrl: "http://127.0.0.1:1", directories: [/w] }\n${more}sampleSpacingSeconds: 30\n`,
+      ).config!;
+    const daemon = new WatchDaemon({
+      loaded: {
+        config: config(`  - { name: gone, baseUrl: "${gone}", directories: [/w] }\n`),
+        credentials: new Map(),
+        warnings: [],
+      },
+      log: () => undefined,
+      allowShortSpacing: false,
+      processMetrics: false,
+      env: { SESSION_OPS_STATE_DIR: '' },
+    });
+    await daemon.start();
+    try {
+      const scrape = async () => (await daemon.metrics.render(false)).body;
+      const refusedA = /session_ops_requests_total\{backend="a",[^}]*outcome="refused"\} [1-9]/;
+      await waitUntil(async () => refusedA.test(await scrape()) && sockets.length > 0);
+      const before = await scrape();
+      assert.match(
+        before,
+        /session_ops_actions_total\{backend="gone",action="abort",outcome="failed",trigger="automatic"\} 0/,
+      );
+      assert.match(before, /session_ops_backend_up\{backend="gone"\} 0/);
+      await daemon.reload({ config: config(''), credentials: new Map(), warnings: [] });
+      // The in-flight request of "gone" is abandoned (its connection closed) and settles as failed.
+      await waitUntil(async () => closed === sockets.length);
+      await new Promise((r) => setTimeout(r, 50));
+      const after = await scrape();
+      assert.doesNotMatch(after, /backend="gone"/);
+      assert.match(after, refusedA);
+      assert.match(
+        after,
+        /session_ops_actions_total\{backend="a",action="abort",outcome="failed",trigger="automatic"\} 0/,
+      );
+    } finally {
+      await daemon.stop(0);
+      hanging.closeAllConnections();
+      await new Promise((r) => hanging.close(r));
+    }
   });
 
   it('action outcomes map onto the metric labels done / refused / failed / scheduled / escalated / stale', () => {
