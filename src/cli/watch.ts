@@ -12,10 +12,11 @@ import { openMarkStore } from './mark-store';
 import { WatchDaemon } from '../core/watch/daemon';
 import { isLoopbackListen, parseListen, WatchHttpServer, type ListenAddress } from '../core/watch/http-server';
 import { loadWatchConfig } from '../core/watch/load';
-import { jsonLineLogger, type Logger } from '../core/watch/log';
+import { isLogLevel, jsonLineLogger, LOG_LEVELS, type Logger, type LogLevel } from '../core/watch/log';
 import { describeError } from '../core/error-message';
 
-const USAGE = `Usage: session-ops watch --config FILE [--listen HOST:PORT] [--allow-short-spacing]
+const USAGE = `Usage: session-ops watch --config FILE [--listen HOST:PORT] [--log-level LEVEL]
+                         [--allow-short-spacing]
 
 Runs unattended: samples every configured backend continuously (the editor's monitor, verdicts
 and limits), runs the automatic policy when the configuration switches it on, and serves
@@ -28,6 +29,8 @@ Options:
   --config FILE            session-ops.yaml (YAML or JSON; schemas/session-ops.schema.json)
   --listen HOST:PORT       where the endpoints listen (default 127.0.0.1:9464); a non-loopback
                            address is warned about (the metrics name sessions)
+  --log-level LEVEL        debug, info, warn or error: the least severe line logged (default: the
+                           configuration's logLevel, else info; debug adds one line per sampling round)
   --allow-short-spacing    accept sampleSpacingSeconds under 30 (for tests and demos only)
 
 Signals: SIGTERM/SIGINT stop (exit 0), SIGHUP re-reads the configuration (a bad one is logged,
@@ -60,12 +63,14 @@ interface WatchOptions {
   config: string;
   listen: ListenAddress;
   allowShort: boolean;
+  /** --log-level; null: the configuration's logLevel. */
+  logLevel: LogLevel | null;
 }
 
 export const watchCommand = defineCommand<WatchOptions, WatchIo>({
   name: 'watch',
   usage: USAGE,
-  args: { flags: ['--allow-short-spacing'], options: ['--config', '--listen'] },
+  args: { flags: ['--allow-short-spacing'], options: ['--config', '--listen', '--log-level'] },
   io: defaultIo,
   options(parsed) {
     const config = parsed.values.get('--config');
@@ -76,7 +81,10 @@ export const watchCommand = defineCommand<WatchOptions, WatchIo>({
     } catch (err) {
       throw new UsageError(describeError(err));
     }
-    return { config, listen, allowShort: parsed.flags.has('--allow-short-spacing') };
+    const level = parsed.values.get('--log-level') ?? null;
+    if (level !== null && !isLogLevel(level))
+      throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')} (got "${level}")`);
+    return { config, listen, allowShort: parsed.flags.has('--allow-short-spacing'), logLevel: level };
   },
   run: watch,
 });
@@ -90,7 +98,9 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
     for (const e of first.errors) io.stderr(`session-ops watch: ${e}\n`);
     return EXIT.usage;
   }
-  const log = jsonLineLogger(io.stdout);
+  // --log-level wins; else the configuration's logLevel, followed across reloads.
+  let configLevel = first.loaded.config.logLevel;
+  const log = jsonLineLogger(io.stdout, { minLevel: () => args.logLevel ?? configLevel });
   for (const w of first.loaded.warnings) log('warn', 'config-warning', { message: w });
   if (!isLoopbackListen(args.listen.host))
     log('warn', 'listen-not-loopback', {
@@ -125,7 +135,11 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
       io.onSignal('SIGHUP', () => {
         if (reloading) return;
         reloading = true;
-        void reload(load, daemon, log).finally(() => (reloading = false));
+        void reload(load, daemon, log)
+          .then((level) => {
+            if (level) configLevel = level;
+          })
+          .finally(() => (reloading = false));
       }),
       io.onSignal('SIGTERM', () => stop('SIGTERM')),
       io.onSignal('SIGINT', () => stop('SIGINT')),
@@ -156,12 +170,18 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
   });
 }
 
-async function reload(load: () => ReturnType<typeof loadWatchConfig>, daemon: WatchDaemon, log: Logger): Promise<void> {
+/** Applies the configuration file again; its log level, or null when it was refused. */
+async function reload(
+  load: () => ReturnType<typeof loadWatchConfig>,
+  daemon: WatchDaemon,
+  log: Logger,
+): Promise<LogLevel | null> {
   const next = await load();
   if (!next.ok) {
     log('error', 'config-reload-failed', { errors: next.errors, kept: 'the configuration in use' });
-    return;
+    return null;
   }
   for (const w of next.loaded.warnings) log('warn', 'config-warning', { message: w });
   await daemon.reload(next.loaded);
+  return next.loaded.config.logLevel;
 }

@@ -67,7 +67,7 @@ interface Daemon {
 function startWatch(cli: string, config: string, env: Record<string, string>): Promise<Daemon> {
   const child = spawn(
     process.execPath,
-    [cli, 'watch', '--config', config, '--listen', '127.0.0.1:0', '--allow-short-spacing'],
+    [cli, 'watch', '--config', config, '--listen', '127.0.0.1:0', '--allow-short-spacing', '--log-level', 'debug'],
     {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

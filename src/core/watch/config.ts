@@ -10,6 +10,7 @@ import { isMap, isScalar, isSeq, parseDocument, type Node, type Pair } from 'yam
 import schemaJson from '../../../schemas/session-ops.schema.json';
 import { normalizeBaseUrl, plainHttpWarning } from '../config/backends';
 import { DEFAULT_USERNAME } from '../backend/credentials';
+import type { LogLevel } from './log';
 import { OPERATOR_DEFAULTS, OPERATOR_SETTING_KEYS, type OperatorSettings } from '../settings/operator-settings';
 
 interface SchemaNode {
@@ -25,6 +26,7 @@ interface SchemaNode {
   minimum?: number;
   maximum?: number;
   pattern?: string;
+  enum?: string[];
   default?: unknown;
   description?: string;
   $ref?: string;
@@ -65,6 +67,8 @@ export interface WatchConfig {
   /** The operator settings (the core model; sampleSpacingSeconds may be under 30 with --allow-short-spacing). */
   operator: OperatorSettings;
   metrics: { maxSessionSeries: number };
+  /** The least severe log line written (watch --log-level overrides it). */
+  logLevel: LogLevel;
 }
 
 export interface ParseOptions {
@@ -221,7 +225,9 @@ class Checker {
     if (!typeOk)
       return this.add('config.type', path, `${path} must be a${s.type === 'integer' ? 'n' : ''} ${s.type}`, start, end);
     if (typeof v === 'string') {
-      if (s.minLength !== undefined && v.trim().length < s.minLength)
+      if (s.enum && !s.enum.includes(v))
+        this.add('config.enum', path, `${path} must be one of ${s.enum.join(', ')}`, start, end);
+      else if (s.minLength !== undefined && v.trim().length < s.minLength)
         this.add('config.min-length', path, `${path} must not be empty`, start, end);
       else if (s.pattern && !new RegExp(s.pattern).test(v))
         this.add('config.pattern', path, `${path} must match ${s.pattern}`, start, end);
@@ -335,6 +341,7 @@ function toConfig(v: Record<string, unknown>): WatchConfig {
     backends,
     operator: operator as OperatorSettings,
     metrics: { maxSessionSeries: get('metrics.maxSessionSeries') },
+    logLevel: get('logLevel'),
   };
 }
 

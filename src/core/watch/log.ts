@@ -3,6 +3,13 @@
 // written, and text that looks like an HTTP Basic or Bearer credential is masked.
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
+/** The levels, least severe first. */
+export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+
+export function isLogLevel(value: string): value is LogLevel {
+  return (LOG_LEVELS as readonly string[]).includes(value);
+}
+
 export type LogFields = Record<string, unknown>;
 
 export type Logger = (level: LogLevel, event: string, fields?: LogFields) => void;
@@ -19,16 +26,19 @@ function clean(value: unknown, depth = 0): unknown {
   return out;
 }
 
-/** A logger writing JSON lines through `write` (stdout in the CLI), at `minLevel` and above. */
+/**
+ * A logger writing JSON lines through `write` (stdout in the CLI), at `minLevel` and above
+ * (default debug: everything); a function is read at every line, so a reload can change it.
+ */
 export function jsonLineLogger(
   write: (line: string) => void,
-  options: { now?: () => number; minLevel?: LogLevel } = {},
+  options: { now?: () => number; minLevel?: LogLevel | (() => LogLevel) } = {},
 ): Logger {
-  const order: LogLevel[] = ['debug', 'info', 'warn', 'error'];
-  const min = order.indexOf(options.minLevel ?? 'debug');
+  const minLevel = options.minLevel ?? 'debug';
+  const min = typeof minLevel === 'function' ? minLevel : () => minLevel;
   const now = options.now ?? Date.now;
   return (level, event, fields = {}) => {
-    if (order.indexOf(level) < min) return;
+    if (LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(min())) return;
     const record = { time: new Date(now()).toISOString(), level, event, ...(clean(fields) as LogFields) };
     write(`${JSON.stringify(record)}\n`);
   };

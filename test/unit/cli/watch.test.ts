@@ -37,6 +37,80 @@ describe('cli/watch', () => {
     assert.equal(bad.code, 2);
     assert.match(bad.err, /expected HOST:PORT/);
     assert.equal((await run(['--config', 'x', '--bogus'])).code, 2);
+    const level = await run(['--config', 'x.yaml', '--log-level', 'verbose']);
+    assert.equal(level.code, 2);
+    assert.match(level.err, /--log-level must be one of debug, info, warn, error \(got "verbose"\)/);
+  });
+
+  it("sampling rounds are logged at debug only: the configuration's logLevel, followed on SIGHUP; --log-level wins", async function () {
+    this.timeout(30_000);
+    const file = path.join(dir, 'session-ops.yaml');
+    const config = (level: string) =>
+      `backends:\n  - { name: a, baseUrl: "http://127.0.0.1:1", directories: [/w] }\nsampleSpacingSeconds: 1\n${level}`;
+    const start = (argv: string[]) => {
+      let out = '';
+      const handlers = new Map<string, () => void>();
+      const running = runWatch(['--config', file, '--listen', '127.0.0.1:0', '--allow-short-spacing', ...argv], {
+        stdout: (t) => (out += t),
+        stderr: (t) => (out += t),
+        env: { SESSION_OPS_STATE_DIR: path.join(dir, 'state') },
+        onSignal: (signal, handler) => {
+          handlers.set(signal, handler);
+          return () => handlers.delete(signal);
+        },
+      });
+      const events = () =>
+        out
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { event: string; level: string; [k: string]: unknown });
+      /** The rounds timed so far, read from /metrics. */
+      const rounds = async () => {
+        const url = String(events().find((e) => e.event === 'listening')!.metricsUrl);
+        const m = /session_ops_sample_round_duration_seconds_count\{backend="a"\} (\d+)/.exec(
+          await (await fetch(url)).text(),
+        );
+        return m ? Number(m[1]) : 0;
+      };
+      /** Waits until a round more than now has run (its line, if any, written after this call). */
+      const anotherRound = async () => {
+        const now = await rounds();
+        await waitFor('another sampling round', async () => (await rounds()) > now, 10_000);
+      };
+      return { running, handlers, events, anotherRound };
+    };
+    writeFileSync(file, config('logLevel: debug\n'));
+    const w = start([]);
+    await waitFor('listening', () => w.events().some((e) => e.event === 'listening'));
+    await waitFor('a debug round line', () => w.events().some((e) => e.event === 'sample-round-failed'));
+    // Back to the default (info) by a reload: no more round lines.
+    writeFileSync(file, config(''));
+    w.handlers.get('SIGHUP')!();
+    await waitFor('the reload', () => w.events().some((e) => e.event === 'config-reloaded'));
+    const reloadedAt = w.events().length;
+    await w.anotherRound();
+    assert.deepEqual(
+      w
+        .events()
+        .slice(reloadedAt)
+        .filter((e) => e.level === 'debug'),
+      [],
+    );
+    w.handlers.get('SIGTERM')!();
+    assert.equal(await w.running, 0);
+    // --log-level info over a configuration at debug.
+    writeFileSync(file, config('logLevel: debug\n'));
+    const flagged = start(['--log-level', 'info']);
+    await waitFor('listening', () => flagged.events().some((e) => e.event === 'listening'));
+    await flagged.anotherRound();
+    assert.ok(flagged.events().some((e) => e.event === 'started'));
+    assert.deepEqual(
+      flagged.events().filter((e) => e.level === 'debug'),
+      [],
+    );
+    flagged.handlers.get('SIGTERM')!();
+    assert.equal(await flagged.running, 0);
   });
 
   it('runs until SIGTERM (exit 0), warns about a non-loopback --listen, reloads on SIGHUP keeping a good config', async () => {

@@ -47,7 +47,20 @@ describe('core/watch/config', () => {
       ],
       operator: operatorDefaults(),
       metrics: { maxSessionSeries: 5000 },
+      logLevel: 'info',
     });
+  });
+
+  it('logLevel: debug, info, warn or error (default info); anything else is an error at its value', () => {
+    assert.equal(parseWatchConfig(GOOD).config!.logLevel, 'info');
+    for (const level of ['debug', 'info', 'warn', 'error'])
+      assert.equal(parseWatchConfig(`${GOOD}logLevel: ${level}\n`).config!.logLevel, level);
+    const text = `${GOOD}logLevel: verbose\n`;
+    const [problem] = only(text);
+    assert.equal(problem.code, 'config.enum');
+    assert.equal(problem.message, 'logLevel must be one of debug, info, warn, error');
+    assert.equal(text.slice(problem.start, problem.end), 'verbose');
+    assert.equal(only(`${GOOD}logLevel: 2\n`)[0].code, 'config.type');
   });
 
   it('reads JSON as well, and names a backend by host:port when unnamed', () => {
@@ -196,7 +209,7 @@ describe('core/watch/config', () => {
         v.type === 'object' && v.properties ? flat(v as typeof configSchema, `${prefix}${k}.`) : [`${prefix}${k}`],
       );
     const schemaKeys = flat(configSchema).filter(
-      (k) => !['$schema', 'backends', 'metrics.maxSessionSeries'].includes(k),
+      (k) => !['$schema', 'backends', 'metrics.maxSessionSeries', 'logLevel'].includes(k),
     );
     assert.deepEqual(schemaKeys.sort(), [...OPERATOR_SETTING_KEYS].sort());
   });

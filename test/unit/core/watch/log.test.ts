@@ -1,6 +1,6 @@
 // The daemon's JSON-line log never carries a credential.
 import { strict as assert } from 'node:assert';
-import { jsonLineLogger } from '../../../../src/core/watch/log';
+import { jsonLineLogger, type LogLevel } from '../../../../src/core/watch/log';
 
 describe('core/watch/log', () => {
   it('one JSON object per line with time, level and event; secrets dropped or masked', () => {
@@ -33,5 +33,22 @@ describe('core/watch/log', () => {
     log('warn', 'w');
     assert.equal(out.length, 1);
     assert.equal(JSON.parse(out[0]).event, 'w');
+  });
+
+  it('a minimum given as a function is read at every line', () => {
+    const out: string[] = [];
+    let level: LogLevel = 'debug';
+    const log = jsonLineLogger((l) => out.push(l), { minLevel: () => level });
+    log('debug', 'd1');
+    level = 'error';
+    log('warn', 'w');
+    log('error', 'e');
+    level = 'info';
+    log('debug', 'd2');
+    log('info', 'i');
+    assert.deepEqual(
+      out.map((l) => JSON.parse(l).event),
+      ['d1', 'e', 'i'],
+    );
   });
 });
