@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { totalCostText } from '../../../src/core/cost/present';
+import { providerSpendText, totalCostText } from '../../../src/core/cost/present';
 import { formatUsd } from '../../../src/core/cost/rollup';
 import type { AutomaticAction } from '../../../src/core/operations/automatic';
 import type { SessionRow } from '../../../src/core/monitor/row';
@@ -82,6 +82,8 @@ describe('Cost and budgets against the real opencode server', function () {
     await config().update('automatic.abortOverBudget', false, g);
     await config().update('backends', [{ name: 'opencode', baseUrl: proxy.url, directories: [dir] }], g);
     await fastSampling();
+    // Both views open: the Providers view shows the spend while the session generates.
+    await vscode.commands.executeCommand('sessionOps.providers.focus');
     await vscode.commands.executeCommand('sessionOps.sessions.focus');
     // The directory's first round (no session yet): what follows is spent since watching began.
     await waitFor('the backend read', () => api.monitor.backends()[0]?.status === 'ok', 30_000);
@@ -145,11 +147,41 @@ describe('Cost and budgets against the real opencode server', function () {
         15_000,
       );
       await screenshot('cost-over-budget');
+      // The Providers view follows the spend as it grows (each round changes it; its countdown
+      // alone would refresh it only every 30 s).
+      const spendNow = () => providerSpendText(api.monitor.backends()[0].spend, 'local');
+      await waitFor(
+        'the provider row showing the spend of the latest round',
+        async () => {
+          const spend = spendNow();
+          return spend !== '' && (await query('.monaco-list-row')).some((n) => n.text.includes(spend));
+        },
+        15_000,
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}\nwant ${spendNow()}`, { cause: err });
+      });
     }
 
     // Off: the session keeps generating past its budget for several rounds; nothing aborts it.
     const rounds = api.monitor.stats().rounds;
     await waitFor('three more rounds', () => api.monitor.stats().rounds >= rounds + 3, 30_000);
+    if (hasBrowser()) {
+      // The backend row's "$x spent" follows the cost (at most 30 s behind): last built when the
+      // session appeared, it reads past the 80 % mark now without any change to the tree's structure.
+      await waitFor(
+        'the backend row showing what was spent past 80 %',
+        async () =>
+          (await query('.monaco-list-row')).some((n) => {
+            const m = /\$(\d+\.\d+) spent/.exec(n.text);
+            return m !== null && Number(m[1]) >= 0.8 * BUDGET_USD;
+          }),
+        40_000,
+      ).catch(async (err: Error) => {
+        const texts = (await query('.monaco-list-row')).map((n) => n.text).join(' | ');
+        const total = totalCostText(api.monitor.backends()[0].directories.flatMap((d) => d.rows));
+        throw new Error(`${err.message}\nrows: ${texts}\nmonitor total: ${total}`, { cause: err });
+      });
+    }
     assert.equal(byId(id)?.state, 'generating', explain(id));
     assert.deepEqual(abortPosts(id), [], 'no abort with abortOverBudget off');
     assert.deepEqual(automatic, []);
@@ -172,22 +204,9 @@ describe('Cost and budgets against the real opencode server', function () {
     assert.equal(shown('budget-80'), 1);
     assert.equal(shown('budget-100'), 1);
 
-    // The backend row's "$x spent" (refreshed at most every 30 s while it changed) and the Providers
-    // view's spend (since watching began: the session started after the first round) reach the cost.
+    // The provider's spend since watching began is all the session spent: it started after the first round.
     if (hasBrowser()) {
       const spentNow = () => totalCostText(api.monitor.backends()[0].directories.flatMap((d) => d.rows));
-      await waitFor(
-        'the backend row showing the total spent',
-        async () => {
-          const spent = spentNow();
-          return (
-            /^\$0\.\d{4} spent$/.test(spent) && (await query('.monaco-list-row')).some((n) => n.text.includes(spent))
-          );
-        },
-        40_000,
-      ).catch((err: Error) => {
-        throw new Error(`${err.message}\nwant ${spentNow()}`, { cause: err });
-      });
       await vscode.commands.executeCommand('sessionOps.providers.focus');
       await waitFor(
         'the provider row with the spend',
