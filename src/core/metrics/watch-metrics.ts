@@ -45,6 +45,11 @@ export interface WatchMetricsOptions {
 
 const ATTENTION: ReadonlySet<VerdictLabel> = new Set(['hung', 'waiting', 'unknown']);
 
+/** Hung, waiting, unreadable, or stopped at a quota wall: kept first under the per-session cap. */
+function needsPerson(r: SessionRow): boolean {
+  return ATTENTION.has(verdictLabel(r)) || r.quotaWall !== null;
+}
+
 function titleLabel(title: string | null): string {
   if (!title) return '';
   const clean = title.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
@@ -91,7 +96,7 @@ function* cappedSessions(
       for (const d of b.directories) {
         for (const r of d.rows) {
           if (left <= 0) return;
-          if (ATTENTION.has(verdictLabel(r)) !== pass) continue;
+          if (needsPerson(r) !== pass) continue;
           left--;
           yield { b, d, r, cost: costOf(d, r) };
         }
@@ -172,6 +177,27 @@ export class WatchMetrics {
             1,
           );
         }
+      },
+    });
+    new Gauge({
+      name: 'session_ops_session_quota_wall',
+      help: "1 per session stopped at a quota wall (the spec's usage-limit failures, and a frozen retry on a marked provider), with the wall's provider and category (capped like session_ops_session_verdict).",
+      labelNames: ['backend', 'directory', 'session', 'provider', 'category'],
+      registers,
+      collect() {
+        this.reset();
+        for (const { b, d, r } of cappedSessions(source.backends(), cap()))
+          if (r.quotaWall)
+            this.set(
+              {
+                backend: b.config.name,
+                directory: d.directory,
+                session: r.id,
+                provider: r.quotaWall.provider ?? 'unknown',
+                category: r.quotaWall.category ?? 'unknown',
+              },
+              1,
+            );
       },
     });
     new Gauge({

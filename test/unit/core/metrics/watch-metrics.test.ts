@@ -106,6 +106,32 @@ describe('core/metrics/watch-metrics', () => {
     assert.deepEqual(lines(none, 'session_ops_session_series_dropped'), ['session_ops_session_series_dropped 4']);
   });
 
+  it('a session at a quota wall (a frozen 429 retry reads hung/recover) has its quota-wall series, and is kept first under the cap', async () => {
+    const retry = { provider: 'anthropic', reason: 'rate_limit', category: 'rate-limit' as const, resetAt: null };
+    const rows = [
+      row('ok1'),
+      row('spin', { verdict: 'hung', action: 'recover', quotaWall: retry }),
+      row('hang', { verdict: 'hung', action: 'abort-and-wake' }),
+      row('died', { verdict: 'idle', action: 'recover', quotaWall: { ...retry, provider: null, category: null } }),
+    ];
+    const m = new WatchMetrics({ source: { backends: () => [backend('a', rows)] }, processMetrics: false });
+    const body = (await m.render(false)).body;
+    assert.deepEqual(lines(body, 'session_ops_session_quota_wall'), [
+      'session_ops_session_quota_wall{backend="a",directory="/w",session="spin",provider="anthropic",category="rate-limit"} 1',
+      'session_ops_session_quota_wall{backend="a",directory="/w",session="died",provider="unknown",category="unknown"} 1',
+    ]);
+    assert.ok(
+      lines(body, 'session_ops_session_verdict').includes(
+        'session_ops_session_verdict{backend="a",directory="/w",session="spin",title="title spin",verdict="hung",action="recover"} 1',
+      ),
+      "the verdict stays the spec's (hung): the quota wall is its own series",
+    );
+    m.setMaxSessionSeries(3);
+    const capped = (await m.render(false)).body;
+    const kept = lines(capped, 'session_ops_session_verdict').map((l) => /session="([^"]+)"/.exec(l)![1]);
+    assert.deepEqual(kept.sort(), ['died', 'hang', 'spin']);
+  });
+
   it('providers, quota walls, reset times (absent when unknown) and the all-free time', async () => {
     const wall = { provider: 'p1', reason: 'rate', category: 'rate-limit' as const, resetAt: null };
     const b = backend(
