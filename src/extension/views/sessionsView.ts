@@ -3,16 +3,14 @@
 // anything itself. Sampling runs only while this view or the Providers view is visible (or an
 // automatic action is armed), and only the tree items that changed are refreshed.
 import * as vscode from 'vscode';
-import { joinKey } from '../../core/ids';
-import { sessionContextValue } from '../../core/monitor/context-values';
-import { describeRow } from '../../core/monitor/present';
 import type { SessionRow } from '../../core/monitor/row';
 import type { MonitorChange, SessionMonitor } from '../../core/monitor/sessionMonitor';
-import { describeOperation, type OperationBook } from '../../core/operations/book';
+import type { OperationBook } from '../../core/operations/book';
 import type { ReportBook } from '../../core/operations/reports';
 import { Coalesce, delay, SlicedQueue } from '../../core/timing';
 import { SpentTotals, type SpentRows } from '../../core/cost/spent-totals';
 import { RecyclingTreeView } from './recyclingTreeView';
+import { SessionLooks } from './sessionLooks';
 import { backendItem, directoryItem, messageItem, sessionItem, sessionTooltip } from './sessionsItems';
 import { SessionsNodes, type SessionsNode } from './sessionsNodes';
 
@@ -25,11 +23,6 @@ const REFRESH_GAP_MS = 250;
 const SPENT_GAP_MS = 30_000;
 /** The attention badge follows the monitor's changes this long after the first of them (counting every row once per burst, not once per directory sampled). */
 export const ATTENTION_DELAY_MS = 250;
-/** How long the look computed for a changed row serves its tree item (descriptions say "5 s ago"). */
-const FRESH_LOOK_MS = 2_000;
-
-/** What a session row shows: its description and menu flags, and both with the badge and title as one comparable key. */
-type Look = { key: string; description: string; contextValue: string };
 
 export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<SessionsNode | SessionsNode[] | undefined>();
@@ -37,10 +30,8 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   readonly treeView: RecyclingTreeView<SessionsNode>;
   private readonly disposables: vscode.Disposable[] = [this.changeEmitter];
   private readonly nodes: SessionsNodes;
-  /** The last rendered look of each session row (icon, label, description, menu flags). */
-  private readonly looks = new Map<string, string>();
-  /** The look just computed for a changed row, taken by its tree item when VS Code asks for it soon after. */
-  private readonly fresh = new Map<string, { row: SessionRow; look: Look; at: number }>();
+  /** What each session row shows, computed once per change. */
+  private readonly looks: SessionLooks;
   /** Ids of the nodes the user collapsed. */
   private readonly collapsed = new Set<string>();
   private dirtyWhileHidden = false;
@@ -75,27 +66,24 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     backend: (b) => this.monitor.backend(b)?.directories.flatMap((x) => x.rows) ?? [],
   };
 
-  private showCost = true;
   /** sessionOps.showCost: the cost on each session row (the tooltip keeps it). */
   setShowCost(show: boolean): void {
-    if (show === this.showCost) return;
-    this.showCost = show;
-    this.fresh.clear();
-    this.changeEmitter.fire(undefined);
+    if (this.looks.setShowCost(show)) this.changeEmitter.fire(undefined);
   }
 
   constructor(
     private readonly monitor: SessionMonitor,
-    private readonly operations: OperationBook,
+    operations: OperationBook,
     private readonly reports: ReportBook,
   ) {
     this.nodes = new SessionsNodes(monitor);
+    this.looks = new SessionLooks(operations, reports);
     this.treeView = new RecyclingTreeView('sessionOps.sessions', { treeDataProvider: this, showCollapseAll: true });
     this.disposables.push(this.treeView);
     const off = monitor.onDidChange((c) => this.onMonitorChange(c));
     // What Session Ops is doing to a session (aborting, woken and confirmed ...) shows on its row.
     const offOps = operations.onDidChange((rowKey) => {
-      this.fresh.delete(rowKey);
+      this.looks.invalidate(rowKey);
       const node = this.nodes.session(rowKey);
       if (node) this.changeEmitter.fire([node]);
     });
@@ -136,9 +124,8 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       );
       // Sessions come and go over a day: their nodes and looks go with them.
       for (const id of this.nodes.forgetGone()) this.collapsed.delete(id);
-      for (const key of this.looks.keys()) if (!this.monitor.row(key)) this.looks.delete(key);
+      this.looks.forget((key) => this.monitor.row(key) !== undefined);
       this.spent.forget((id) => this.nodes.get(id) !== undefined);
-      for (const key of this.fresh.keys()) if (!this.monitor.row(key)) this.fresh.delete(key);
     }
     // Only rows whose rendered look changed are refreshed (not every row every round), and
     // nothing while the view is hidden: it renders afresh when it is shown again.
@@ -147,7 +134,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     } else {
       const now = Date.now();
       const rows = change.rows
-        .filter((r) => this.lookChanged(r, now))
+        .filter((r) => this.looks.changed(r, now))
         .map((r) => this.nodes.session(r.key))
         .filter((n): n is SessionsNode => n !== undefined);
       // Directory and backend rows whose "$x spent" changed go with the same batch.
@@ -161,41 +148,10 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     return ids.map((id) => this.nodes.get(id)).filter((n): n is SessionsNode => n !== undefined);
   }
 
-  /** What a session row shows: its description and menu flags, and both with the badge and title as one comparable key. */
-  private look(row: SessionRow, now: number): Look {
-    const op = describeOperation(this.operations.get(row.key));
-    const described = describeRow(row, now, { showCost: this.showCost });
-    const description = op ? (described ? `${op} · ${described}` : op) : described;
-    const contextValue = sessionContextValue(row, {
-      busy: this.operations.busy(row.key),
-      scheduled: this.operations.scheduled(row.key),
-      keptReport: this.reports.hasKept(row.key),
-    });
-    return { key: joinKey(row.badge, row.title ?? row.id, description, contextValue), description, contextValue };
-  }
-
-  private lookChanged(row: SessionRow, now: number): boolean {
-    const look = this.look(row, now);
-    if (this.looks.get(row.key) === look.key) return false;
-    this.looks.set(row.key, look.key);
-    this.fresh.set(row.key, { row, look, at: now });
-    return true;
-  }
-
-  /** The row's look: the one computed when it changed if that is recent and still about this row, else computed now. */
-  private lookNow(row: SessionRow, now: number): Look {
-    const fresh = this.fresh.get(row.key);
-    this.fresh.delete(row.key);
-    if (fresh && fresh.row === row && now - fresh.at < FRESH_LOOK_MS) return fresh.look;
-    const look = this.look(row, now);
-    this.looks.set(row.key, look.key);
-    return look;
-  }
-
   /** Harvest: the user opened this report. */
   markReportSeen(row: SessionRow): void {
     if (!this.reports.markSeen(row)) return;
-    this.fresh.delete(row.key);
+    this.looks.invalidate(row.key);
     this.updateBadge();
     const node = this.nodes.session(row.key);
     if (node) this.changeEmitter.fire([node]);
@@ -289,7 +245,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
             ? this.expandedUnlessCollapsed(node.key)
             : vscode.TreeItemCollapsibleState.None;
         // Description and menu flags computed once per item (the refresh of thousands of rows is one synchronous stretch).
-        const look = row ? this.lookNow(row, Date.now()) : null;
+        const look = row ? this.looks.current(row, Date.now()) : null;
         return sessionItem(node, row, look, collapsible);
       }
     }
