@@ -114,6 +114,13 @@ try {
   console.log(
     `| heap after gc, round 3 -> ${rounds} (MB) | ${mb(bare.heap3)} -> ${mb(bare.heapEnd)} (${heapGrowth(bare)} %) | ${mb(daemon.heap3)} -> ${mb(daemon.heapEnd)} (${heapGrowth(daemon)} %) | |`,
   );
+  const path3 = (r, key) => `${mb(r[`${key}3`])} -> ${mb(r[`${key}Half`])} -> ${mb(r[`${key}End`])}`;
+  console.log(
+    `| RSS / heap after gc, round 3 -> ${bare.half} -> ${rounds} (MB) | ${path3(bare, 'rss')} / ${path3(bare, 'heap')} | ${path3(daemon, 'rss')} / ${path3(daemon, 'heap')} | |`,
+  );
+  console.log(
+    `| external / arrayBuffers, round 3 -> ${rounds} (MB) | ${mb(bare.external3)} -> ${mb(bare.externalEnd)} / ${mb(bare.arrayBuffers3)} -> ${mb(bare.arrayBuffersEnd)} | ${mb(daemon.external3)} -> ${mb(daemon.externalEnd)} / ${mb(daemon.arrayBuffers3)} -> ${mb(daemon.arrayBuffersEnd)} | |`,
+  );
   console.log(`| /metrics render, text (ms, median of 7) | | ${daemon.render.textMs.toFixed(1)} | |`);
   console.log(`| /metrics render, OpenMetrics (ms) | | ${daemon.render.openMetricsMs.toFixed(1)} | |`);
   console.log(`| /metrics size, text (kB) | | ${(daemon.render.textBytes / 1024).toFixed(0)} | |`);

@@ -25,7 +25,7 @@ const afterGc = () => {
   gc();
   gc();
   const m = process.memoryUsage();
-  return { rss: m.rss, heap: m.heapUsed };
+  return { rss: m.rss, heap: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers };
 };
 
 let monitor;
@@ -80,6 +80,10 @@ const mem3 = afterGc();
 const c0 = process.cpuUsage();
 const r0 = monitor.stats().rounds;
 const t0 = performance.now();
+// Halfway too (no CPU cost worth counting: two gc), to tell growth that goes on from growth that levels off.
+const half = Math.max(4, Math.floor(rounds / 2));
+await waitRounds(half);
+const memHalf = afterGc();
 await waitRounds(rounds);
 const cpu = process.cpuUsage(c0);
 const wallS = (performance.now() - t0) / 1000;
@@ -97,6 +101,13 @@ const out = {
   rssEnd: memEnd.rss,
   heap3: mem3.heap,
   heapEnd: memEnd.heap,
+  half,
+  rssHalf: memHalf.rss,
+  heapHalf: memHalf.heap,
+  external3: mem3.external,
+  externalEnd: memEnd.external,
+  arrayBuffers3: mem3.arrayBuffers,
+  arrayBuffersEnd: memEnd.arrayBuffers,
   coldCpuMs: (process.cpuUsage(cold).user + process.cpuUsage(cold).system) / 1000,
 };
 if (daemon) {
