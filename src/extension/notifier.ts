@@ -113,7 +113,7 @@ export class Notifier implements vscode.Disposable {
       }
     } else if (t.kind === 'budget-80' || t.kind === 'budget-100') {
       choice = await vscode.window.showWarningMessage(
-        `Session "${name}" ${t.kind === 'budget-100' ? 'reached its budget' : 'reached 80 % of its budget'}: ${budgetText(t.row)}.`,
+        `Session "${name}" ${t.kind === 'budget-100' ? 'reached its budget' : 'reached 80 % of its budget'}: ${budgetText(t.row, this.configuration.operatorSettings()['budget.sessionUsd'])}.`,
         show,
         'Copy ID',
       );
@@ -134,7 +134,8 @@ export class Notifier implements vscode.Disposable {
   }
 }
 
-/** "$0.8000 of $1.0000". */
-function budgetText(row: Transition['row']): string {
-  return row.cost ? formatUsd(row.cost.usd) : 'cost unknown';
+/** "$0.8000 of $1.0000" (the budget as the settings say it now). */
+function budgetText(row: Transition['row'], budgetUsd: number): string {
+  const cost = row.cost ? formatUsd(row.cost.usd) : 'cost unknown';
+  return budgetUsd > 0 ? `${cost} of ${formatUsd(budgetUsd)}` : cost;
 }

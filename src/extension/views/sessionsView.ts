@@ -7,20 +7,16 @@ import type { SessionRow } from '../../core/monitor/row';
 import type { MonitorChange, SessionMonitor } from '../../core/monitor/sessionMonitor';
 import type { OperationBook } from '../../core/operations/book';
 import type { ReportBook } from '../../core/operations/reports';
-import { Coalesce, delay, SlicedQueue } from '../../core/timing';
-import { SpentTotals, type SpentRows } from '../../core/cost/spent-totals';
+import { Coalesce, delay } from '../../core/timing';
+import { AttentionCount } from './attentionCount';
 import { RecyclingTreeView } from './recyclingTreeView';
 import { SessionLooks } from './sessionLooks';
+import { SessionsRefresh } from './sessionsRefresh';
 import { backendItem, directoryItem, messageItem, sessionItem, sessionTooltip } from './sessionsItems';
 import { SessionsNodes, type SessionsNode } from './sessionsNodes';
 
 export type { SessionsNode } from './sessionsNodes';
 
-/** Changed rows refreshed at once, at most; the rest follow REFRESH_GAP_MS later (refreshQueue). */
-const REFRESH_SLICE = 500;
-const REFRESH_GAP_MS = 250;
-/** A directory or backend row is refreshed for its "$x spent" at most this often (with its sessions' rows). */
-const SPENT_GAP_MS = 30_000;
 /** The attention badge follows the monitor's changes this long after the first of them (counting every row once per burst, not once per directory sampled). */
 export const ATTENTION_DELAY_MS = 250;
 
@@ -32,39 +28,18 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   private readonly nodes: SessionsNodes;
   /** What each session row shows, computed once per change. */
   private readonly looks: SessionLooks;
+  private readonly attention: AttentionCount;
+  /** Which rows are refreshed, and when. */
+  private readonly refreshes: SessionsRefresh;
   /** Ids of the nodes the user collapsed. */
   private readonly collapsed = new Set<string>();
   private dirtyWhileHidden = false;
-  private attention: { rows: readonly SessionRow[]; seen: number; count: number } | null = null;
   private badgeValue = 0;
 
-  /**
-   * Changed rows are refreshed at most REFRESH_SLICE per REFRESH_GAP_MS, each slice in its own turn
-   * of the event loop: VS Code builds and sends every refreshed item of one batch in a single
-   * stretch of the extension host's event loop (and merges tree events fired within 200 ms into one
-   * batch), so thousands of changed rows at once, or many directories' rows sampled in quick
-   * succession, would block it; sliced and spaced, no stretch grows with the number of sessions.
-   * The gap is longer than VS Code's own 200 ms merging of tree events, so slices stay apart.
-   */
-  private readonly refreshQueue = new SlicedQueue<SessionsNode>(
-    REFRESH_SLICE,
-    REFRESH_GAP_MS,
-    (slice) => this.changeEmitter.fire(slice),
-    undefined,
-    // A refreshed backend or directory row has VS Code re-fetch every session under it.
-    (node) => this.rowsUnder(node),
-  );
   /** Long child lists (a backend's, a directory's) are handed out one per turn of the event loop. */
   private turn: Promise<void> = Promise.resolve();
   /** The attention badge is recounted once per burst of changes. */
   private readonly badgeSoon = new Coalesce(ATTENTION_DELAY_MS, () => this.updateBadge());
-
-  /** The "$x spent" of directory and backend rows: only those whose total changed are refreshed. */
-  private readonly spent = new SpentTotals(SPENT_GAP_MS, (ids) => this.refreshQueue.add(this.spentNodes(ids)));
-  private readonly spentRows: SpentRows = {
-    directory: (b, d) => this.monitor.backend(b)?.directories.find((x) => x.directory === d)?.rows ?? [],
-    backend: (b) => this.monitor.backend(b)?.directories.flatMap((x) => x.rows) ?? [],
-  };
 
   /** sessionOps.showCost: the cost on each session row (the tooltip keeps it). */
   setShowCost(show: boolean): void {
@@ -78,6 +53,8 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   ) {
     this.nodes = new SessionsNodes(monitor);
     this.looks = new SessionLooks(operations, reports);
+    this.attention = new AttentionCount(monitor, reports);
+    this.refreshes = new SessionsRefresh(monitor, this.nodes, (slice) => this.changeEmitter.fire(slice));
     this.treeView = new RecyclingTreeView('sessionOps.sessions', { treeDataProvider: this, showCollapseAll: true });
     this.disposables.push(this.treeView);
     const off = monitor.onDidChange((c) => this.onMonitorChange(c));
@@ -125,7 +102,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       // Sessions come and go over a day: their nodes and looks go with them.
       for (const id of this.nodes.forgetGone()) this.collapsed.delete(id);
       this.looks.forget((key) => this.monitor.row(key) !== undefined);
-      this.spent.forget((id) => this.nodes.get(id) !== undefined);
+      this.refreshes.forget();
     }
     // Only rows whose rendered look changed are refreshed (not every row every round), and
     // nothing while the view is hidden: it renders afresh when it is shown again.
@@ -138,14 +115,9 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
         .map((r) => this.nodes.session(r.key))
         .filter((n): n is SessionsNode => n !== undefined);
       // Directory and backend rows whose "$x spent" changed go with the same batch.
-      const parents = this.spentNodes(this.spent.changed(change.rows, this.spentRows, now));
-      if (rows.length + parents.length > 0) this.refreshQueue.add([...parents, ...rows]);
+      this.refreshes.changed(rows, change.rows, now);
     }
     this.badgeSoon.trigger();
-  }
-
-  private spentNodes(ids: readonly string[]): SessionsNode[] {
-    return ids.map((id) => this.nodes.get(id)).filter((n): n is SessionsNode => n !== undefined);
   }
 
   /** Harvest: the user opened this report. */
@@ -159,7 +131,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
 
   /** Whether the row counts toward the attention badge (a harvested report does not). */
   needsAttention(row: SessionRow): boolean {
-    return this.reports.needsAttention(row);
+    return this.attention.needsAttention(row);
   }
 
   /** Whether the user collapsed the node (a re-render and a recycled view keep it collapsed). */
@@ -169,13 +141,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
 
   /** Sessions that need attention: hung, quota wall, idle with unfinished work, a fresh report. */
   attentionCount(): number {
-    // Counted once per rows array (the monitor rebuilds it only after rows changed) and per
-    // harvested report: the view and the status bar both ask after every change event.
-    const rows = this.monitor.rows();
-    if (this.attention?.rows !== rows || this.attention.seen !== this.reports.seenCount) {
-      this.attention = { rows, seen: this.reports.seenCount, count: rows.filter((r) => this.needsAttention(r)).length };
-    }
-    return this.attention.count;
+    return this.attention.count();
   }
 
   private updateBadge(): void {
@@ -206,15 +172,6 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     return turn.then(() => this.nodes.children(node));
   }
 
-  /** The sessions a node stands for in a refresh (a backend or directory row re-fetches all of its own). */
-  private rowsUnder(node: SessionsNode): number {
-    if (node.kind !== 'backend' && node.kind !== 'directory') return 1;
-    const dirs = this.monitor.backend(node.backend.key)?.directories ?? [];
-    let n = 0;
-    for (const d of dirs) if (node.kind === 'backend' || d.directory === node.directory) n += d.rows.length;
-    return n;
-  }
-
   getParent(node: SessionsNode): SessionsNode | undefined {
     return this.nodes.parent(node);
   }
@@ -228,14 +185,10 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
           this.monitor.backend(node.backend.key),
           (r) => this.needsAttention(r),
           this.expandedUnlessCollapsed(node.key),
-          this.spent.render(node.key, this.spentRows.backend(node.backend.key), Date.now()),
+          this.refreshes.spentText(node),
         );
       case 'directory':
-        return directoryItem(
-          node,
-          this.expandedUnlessCollapsed(node.key),
-          this.spent.render(node.key, this.spentRows.directory(node.backend.key, node.directory), Date.now()),
-        );
+        return directoryItem(node, this.expandedUnlessCollapsed(node.key), this.refreshes.spentText(node));
       case 'message':
         return messageItem(node);
       case 'session': {
@@ -272,8 +225,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   }
 
   dispose(): void {
-    this.refreshQueue.dispose();
-    this.spent.dispose();
+    this.refreshes.dispose();
     this.badgeSoon.cancel();
     for (const d of this.disposables) d.dispose();
   }

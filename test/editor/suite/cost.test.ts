@@ -115,7 +115,7 @@ describe('Cost and budgets against the real opencode server', function () {
         'the 80 % notification on screen',
         async () =>
           (await query('.notification-list-item-message')).some((n) =>
-            /Session "spends" reached 80 % of its budget: \$0\.\d{4}/.test(n.text),
+            /Session "spends" reached 80 % of its budget: \$0\.\d{4} of \$0\.2400/.test(n.text),
           ),
         15_000,
       );
@@ -137,7 +137,7 @@ describe('Cost and budgets against the real opencode server', function () {
         'the 100 % notification on screen',
         async () =>
           (await query('.notification-list-item-message')).some((n) =>
-            /Session "spends" reached its budget: \$0\.\d{4}/.test(n.text),
+            /Session "spends" reached its budget: \$0\.\d{4} of \$0\.2400/.test(n.text),
           ),
         15_000,
       );
