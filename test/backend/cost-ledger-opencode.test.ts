@@ -17,14 +17,13 @@ import { launchSession, startOpencode, type OpencodeServer } from '../support/op
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
 import { bundleCli } from './cli-bundle';
 import { status, statusArgs, waitFor } from './helpers';
-
-const PRICE = { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 };
-
-interface Truth {
-  usd: number;
-  tokens: { input: number; output: number; reasoning: number; cacheRead: number; cacheWrite: number };
-  messages: number;
-}
+import {
+  assertCloseUsd,
+  getJson,
+  PRICE,
+  transcriptCost,
+  type TranscriptCost as Truth,
+} from '../support/transcript-cost';
 
 /** GET /session without `cost` and `tokens` on its entries. */
 function stripTotals(body: string): string {
@@ -82,35 +81,9 @@ describe('the message ledger against the real opencode server (list totals strip
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const get = async (p: string): Promise<unknown> => {
-    const res = await fetch(`${oc.baseUrl}${p}${p.includes('?') ? '&' : '?'}directory=${encodeURIComponent(dir)}`);
-    assert.equal(res.status, 200, p);
-    return res.json();
-  };
-
-  async function truthOf(id: string): Promise<Truth> {
-    const messages = (await get(`session/${id}/message`)) as Array<{ info: Record<string, unknown> }>;
-    const t: Truth = {
-      usd: 0,
-      tokens: { input: 0, output: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0 },
-      messages: 0,
-    };
-    for (const { info } of messages) {
-      if (info.role !== 'assistant') continue;
-      const tokens = info.tokens as { input: number; output: number; reasoning: number; cache: Record<string, number> };
-      t.messages++;
-      t.usd += info.cost as number;
-      t.tokens.input += tokens.input;
-      t.tokens.output += tokens.output;
-      t.tokens.reasoning += tokens.reasoning;
-      t.tokens.cacheRead += tokens.cache.read;
-      t.tokens.cacheWrite += tokens.cache.write;
-    }
-    return t;
-  }
-
-  const close = (actual: number | undefined, expected: number, what: string) =>
-    assert.ok(actual !== undefined && Math.abs(actual - expected) < 1e-9, `${what}: ${actual} != ${expected}`);
+  const get = (p: string): Promise<unknown> => getJson(oc.baseUrl, dir, p);
+  const truthOf = (id: string): Promise<Truth> => transcriptCost(oc.baseUrl, dir, id);
+  const close = assertCloseUsd;
 
   async function settled(count: number, finalOf: string[]): Promise<void> {
     await waitFor(
