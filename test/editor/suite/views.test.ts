@@ -19,7 +19,7 @@ const SPEC_DIR = '/work/spec-repo';
 // Verdicts need a baseline at least this old. The spec's 30 s is lowered through the test-only
 // command (src/extension/testHooks.ts) so that the suite does not sleep 31 s per verdict.
 const MIN_SPACING_MS = 3_000;
-const configureMonitor = (settings: { minSpacingMs?: number | null }) =>
+const configureMonitor = (settings: { minSpacingMs?: number | null; spacingMs?: number }) =>
   vscode.commands.executeCommand('sessionOps.test.configureMonitor', settings);
 /** A row of the Sessions view (the Providers view lists the same backends). */
 const SESSIONS_ROW = '.pane-header[aria-label^="Sessions"] + .pane-body .monaco-list-row';
@@ -384,6 +384,9 @@ describe('Sessions and Providers views', function () {
       const done = await launch('oc finished', 'fix [finish]');
       const stalled = await launch('oc stalled', 'think [stall]');
       await setBackends([{ name: 'opencode', baseUrl: oc.baseUrl, directories: [dir] }]);
+      // Rounds every 4 s (the settings change above restored the configured 30 s): a settled
+      // verdict needs a second round, not 30 s of real time.
+      await configureMonitor({ minSpacingMs: MIN_SPACING_MS, spacingMs: 4_000 });
       await vscode.commands.executeCommand('sessionOps.sessions.focus');
       const byId = (id: string) => api.monitor.rows().find((r) => r.id === id);
       const describe = () =>
@@ -417,7 +420,7 @@ describe('Sessions and Providers views', function () {
         throw new Error(`${err.message}\n${describe()}`);
       });
       assert.equal(byId(broke)?.quotaWall?.category, 'balance');
-      // The action waits for a settled verdict (a second sample at least 30 s later).
+      // The action waits for a settled verdict (a second sample at least the minimum spacing later).
       await waitFor('escalation of the balance failure', () => byId(broke)?.action === 'escalate', 70_000).catch(
         (err: Error) => {
           throw new Error(`${err.message}\n${describe()}`);
