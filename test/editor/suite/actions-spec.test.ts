@@ -12,7 +12,7 @@ import { waitFor } from './harness';
 
 const DIR = '/work/spec-actions';
 const MIN_SPACING_MS = 3_000;
-const configureMonitor = (settings: { minSpacingMs?: number | null }) =>
+const configureMonitor = (settings: { minSpacingMs?: number | null; spacingMs?: number }) =>
   vscode.commands.executeCommand('sessionOps.test.configureMonitor', settings);
 const config = () => vscode.workspace.getConfiguration('sessionOps');
 const models = (...ids: string[]) => Object.fromEntries(ids.map((id) => [id, { id, name: id }]));
@@ -161,6 +161,9 @@ describe('Session actions against the spec-dialect server', function () {
     });
     const firstSeen = Date.now();
     await config().update('automatic.wakeIdle', true, vscode.ConfigurationTarget.Global);
+    // Rounds every 4 s (the settings change restored the configured 30 s): the settled verdict's
+    // second sample comes with the next round, not 30 s of real time later.
+    await configureMonitor({ minSpacingMs: MIN_SPACING_MS, spacingMs: 4_000 });
     await vscode.commands.executeCommand('sessionOps.refresh');
     const prompt = await waitFor('the automatic wake', () => spec.prompts.find((p) => p.sessionId === id), 60_000);
     assert.ok(prompt.at - firstSeen >= MIN_SPACING_MS, 'never on one snapshot: only after a settled verdict');
