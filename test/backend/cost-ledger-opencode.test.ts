@@ -7,16 +7,15 @@
 // reads stay limit=1; after a move only the moved session's newer messages are read. Without the
 // proxy (stock opencode: list totals), `messages` is the count of assistant messages.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BODY_LIMITS } from '../../src/core/backend/limits';
 import { startLoggingProxy, type LoggedRequest, type LoggingProxy } from '../support/logging-proxy';
 import { launchSession, startOpencode, type OpencodeServer } from '../support/opencode';
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
-import { bundleCli } from './cli-bundle';
 import { status, statusArgs, waitFor } from './helpers';
+import { startWatch, type WatchProcess } from './watch-process';
 import {
   assertCloseUsd,
   getJson,
@@ -40,15 +39,9 @@ describe('the message ledger against the real opencode server (list totals strip
   let proxy: LoggingProxy;
   let dir: string;
   let tmp: string;
-  let watch: ChildProcess | null = null;
-  let watchOut = '';
-  let metricsUrl = '';
+  let watch: WatchProcess | undefined;
 
-  async function metric(name: string, labels: string): Promise<number | undefined> {
-    const body = await (await fetch(metricsUrl)).text();
-    const line = body.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(labels));
-    return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
+  const metric = (name: string, labels: string) => watch!.metric(name, labels);
 
   before(async function () {
     model = await startScriptedModel();
@@ -73,7 +66,7 @@ describe('the message ledger against the real opencode server (list totals strip
     tmp = mkdtempSync(path.join(os.tmpdir(), 'session-ops-ledger-watch-'));
   });
   after(async function () {
-    if (watch && watch.exitCode === null) watch.kill('SIGKILL');
+    watch?.stop();
     if (tmp) rmSync(tmp, { recursive: true, force: true });
     await proxy?.stop();
     await oc?.stop();
@@ -162,35 +155,7 @@ describe('the message ledger against the real opencode server (list totals strip
     close(stock.session(lone).cost?.usd, truth.lone.usd, 'stock lone');
 
     // watch through the proxy: its gauges are the same sums.
-    const cli = path.join(tmp, 'cli.js');
-    await bundleCli(cli);
-    const config = path.join(tmp, 'session-ops.yaml');
-    writeFileSync(
-      config,
-      [
-        'backends:',
-        `  - { name: oc, baseUrl: "${proxy.url}", directories: ["${dir}"] }`,
-        'sampleSpacingSeconds: 2',
-        '',
-      ].join('\n'),
-    );
-    watch = spawn(
-      process.execPath,
-      [cli, 'watch', '--config', config, '--listen', '127.0.0.1:0', '--allow-short-spacing'],
-      {
-        env: { PATH: process.env.PATH ?? '', HOME: tmp, XDG_STATE_HOME: tmp },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    watch.stdout!.on('data', (c) => (watchOut += c));
-    watch.stderr!.on('data', (c) => (watchOut += c));
-    metricsUrl = await waitFor(
-      'watch to listen',
-      () =>
-        /"metricsUrl":"([^"]+)"/.exec(watchOut)?.[1] ??
-        (watch?.exitCode !== null ? Promise.reject(new Error(watchOut)) : null),
-      20_000,
-    );
+    watch = await startWatch(tmp, proxy.url, dir);
     const near = (v: number | undefined, want: number) => v !== undefined && Math.abs(v - want) < 1e-9;
     const gauge = (id: string) => metric('session_ops_session_cost_usd', `session="${id}"`);
     await waitFor(

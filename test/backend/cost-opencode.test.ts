@@ -6,14 +6,13 @@
 // the sum of them all; a sub-agent's cost counts toward its parent; --budget-usd marks the
 // session that reached it and exits 6; the table prints the cost.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { launchSession, startOpencode, type OpencodeServer } from '../support/opencode';
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
-import { bundleCli } from './cli-bundle';
 import { status, statusArgs, waitFor } from './helpers';
+import { startWatch, type WatchProcess } from './watch-process';
 import {
   assertCloseUsd,
   getJson,
@@ -27,16 +26,9 @@ describe('cost and tokens against the real opencode server', function () {
   let oc: OpencodeServer;
   let dir: string;
   let tmp: string;
-  let watch: ChildProcess | null = null;
-  let watchOut = '';
-  let metricsUrl = '';
+  let watch: WatchProcess | undefined;
 
-  /** The value of one sample line of /metrics, or undefined. */
-  async function metric(name: string, labels: string): Promise<number | undefined> {
-    const body = await (await fetch(metricsUrl)).text();
-    const line = body.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(labels));
-    return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
+  const metric = (name: string, labels: string) => watch!.metric(name, labels);
 
   before(async function () {
     model = await startScriptedModel();
@@ -61,35 +53,7 @@ describe('cost and tokens against the real opencode server', function () {
     });
     dir = mkdtempSync(path.join(os.tmpdir(), 'session-ops-cost-'));
     tmp = mkdtempSync(path.join(os.tmpdir(), 'session-ops-cost-watch-'));
-    const cli = path.join(tmp, 'cli.js');
-    await bundleCli(cli);
-    const config = path.join(tmp, 'session-ops.yaml');
-    writeFileSync(
-      config,
-      [
-        'backends:',
-        `  - { name: oc, baseUrl: "${oc.baseUrl}", directories: ["${dir}"] }`,
-        'sampleSpacingSeconds: 2',
-        '',
-      ].join('\n'),
-    );
-    watch = spawn(
-      process.execPath,
-      [cli, 'watch', '--config', config, '--listen', '127.0.0.1:0', '--allow-short-spacing'],
-      {
-        env: { PATH: process.env.PATH ?? '', HOME: tmp, XDG_STATE_HOME: tmp },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    watch.stdout!.on('data', (c) => (watchOut += c));
-    watch.stderr!.on('data', (c) => (watchOut += c));
-    metricsUrl = await waitFor(
-      'watch to listen',
-      () =>
-        /"metricsUrl":"([^"]+)"/.exec(watchOut)?.[1] ??
-        (watch?.exitCode !== null ? Promise.reject(new Error(watchOut)) : null),
-      20_000,
-    );
+    watch = await startWatch(tmp, oc.baseUrl, dir);
     // Its first round (the baseline of the spend counter) is over before any session exists.
     await waitFor(
       'the first round of watch',
@@ -98,7 +62,7 @@ describe('cost and tokens against the real opencode server', function () {
     );
   });
   after(async function () {
-    if (watch && watch.exitCode === null) watch.kill('SIGKILL');
+    watch?.stop();
     if (tmp) rmSync(tmp, { recursive: true, force: true });
     await oc?.stop();
     await model?.stop();

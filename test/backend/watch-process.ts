@@ -1,0 +1,59 @@
+// `session-ops watch` as a child process for the backend tests: the bundled CLI over one backend
+// directory at a 2 s spacing, listening on a free port; its /metrics read one sample at a time.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { bundleCli } from './cli-bundle';
+import { waitFor } from './helpers';
+
+export interface WatchProcess {
+  readonly child: ChildProcess;
+  readonly metricsUrl: string;
+  /** Everything it printed so far (stdout and stderr). */
+  output(): string;
+  /** The value of one sample line of /metrics, or undefined. */
+  metric(name: string, labels: string): Promise<number | undefined>;
+  stop(): void;
+}
+
+/** Bundles the CLI into `tmp` and starts watch on `baseUrl` for `directory` (state and home in `tmp`). */
+export async function startWatch(tmp: string, baseUrl: string, directory: string): Promise<WatchProcess> {
+  const cli = path.join(tmp, 'cli.js');
+  await bundleCli(cli);
+  const config = path.join(tmp, 'session-ops.yaml');
+  writeFileSync(
+    config,
+    [
+      'backends:',
+      `  - { name: oc, baseUrl: "${baseUrl}", directories: ["${directory}"] }`,
+      'sampleSpacingSeconds: 2',
+      '',
+    ].join('\n'),
+  );
+  const child = spawn(
+    process.execPath,
+    [cli, 'watch', '--config', config, '--listen', '127.0.0.1:0', '--allow-short-spacing'],
+    { env: { PATH: process.env.PATH ?? '', HOME: tmp, XDG_STATE_HOME: tmp }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  child.stdout!.on('data', (c) => (out += c));
+  child.stderr!.on('data', (c) => (out += c));
+  const metricsUrl = await waitFor(
+    'watch to listen',
+    () => /"metricsUrl":"([^"]+)"/.exec(out)?.[1] ?? (child.exitCode !== null ? Promise.reject(new Error(out)) : null),
+    20_000,
+  );
+  return {
+    child,
+    metricsUrl,
+    output: () => out,
+    async metric(name, labels) {
+      const body = await (await fetch(metricsUrl)).text();
+      const line = body.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(labels));
+      return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+    },
+    stop() {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
