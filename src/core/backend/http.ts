@@ -171,8 +171,9 @@ export class HttpTransport {
       hook(spec.operation, null);
       return result;
     } catch (err) {
-      hook(spec.operation, err instanceof BackendError ? err : null);
-      throw err;
+      const error = err instanceof BackendError ? err : this.error(spec, 'network', { cause: err });
+      hook(spec.operation, error);
+      throw error;
     }
   }
 
@@ -184,10 +185,11 @@ export class HttpTransport {
     try {
       if (spec.signal?.aborted) throw this.error(spec, 'aborted');
       const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
+      const path = this.encodedPath(spec);
       const exchange = new Exchange(timeoutMs, spec.maxBytes ?? this.maxBodyBytes, spec.read, spec.signal);
       this.pool.dispatch(
         {
-          path: this.pathWithQuery(spec.path, spec.query),
+          path,
           method: spec.method,
           headers: spec.body !== undefined ? this.jsonHeaders : this.plainHeaders,
           body: spec.body,
@@ -200,6 +202,15 @@ export class HttpTransport {
       return this.result(spec, outcome, timeoutMs);
     } finally {
       this.limiter.release();
+    }
+  }
+
+  /** The request's path and query, or an invalid-request error (e.g. a directory holding a lone surrogate). */
+  private encodedPath(spec: RequestSpec): string {
+    try {
+      return this.pathWithQuery(spec.path, spec.query);
+    } catch (err) {
+      throw this.error(spec, 'invalid-request', { detail: 'the path or query cannot be encoded', cause: err });
     }
   }
 

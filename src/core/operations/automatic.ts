@@ -11,6 +11,7 @@ import type { EpochMs } from '../model';
 import type { AutomaticSwitches } from '../settings/operator-settings';
 import type { SessionRow } from '../monitor/row';
 import { verdictKey } from '../ids';
+import { TimedMemory } from './memory-bounds';
 
 export type AutomaticAction = 'abort' | 'abort-and-wake' | 'wake' | 'recover';
 
@@ -18,13 +19,15 @@ export const MAX_AUTOMATIC_PER_HOUR = 3;
 
 export class AutomaticPolicy {
   /** Verdict keys acted on, and when. */
-  private readonly acted = new Map<string, EpochMs>();
+  private readonly acted: TimedMemory;
   private readonly history = new Map<string, EpochMs[]>();
 
   constructor(
     private readonly now: () => EpochMs = Date.now,
     private readonly maxPerHour = MAX_AUTOMATIC_PER_HOUR,
-  ) {}
+  ) {
+    this.acted = new TimedMemory(now);
+  }
 
   /** The action to take now on this row, or null. Does not record it: call `record` when acting. */
   decide(
@@ -55,6 +58,22 @@ export class AutomaticPolicy {
     const list = (this.history.get(row.key) ?? []).filter((t) => this.now() - t < 3_600_000);
     list.push(this.now());
     this.history.set(row.key, list);
+    this.forgetOldHistory();
+  }
+
+  /** Verdicts remembered (bounded: a month, at most OPERATOR_STATE_MAX_ENTRIES). */
+  get actedCount(): number {
+    return this.acted.size;
+  }
+
+  /** Sessions with an automatic action in the last hour (older lists are dropped). */
+  get historyCount(): number {
+    return this.history.size;
+  }
+
+  private forgetOldHistory(): void {
+    for (const [k, list] of this.history)
+      if (list.length === 0 || this.now() - list[list.length - 1] >= 3_600_000) this.history.delete(k);
   }
 
   /** The memory to persist: verdicts acted on and each session's actions in the last hour. */
@@ -64,16 +83,17 @@ export class AutomaticPolicy {
       const recent = list.filter((t) => this.now() - t < 3_600_000);
       if (recent.length) history[k] = recent;
     }
-    return { acted: Object.fromEntries(this.acted), history };
+    return { acted: this.acted.toRecord(), history };
   }
 
   /** Adds a persisted memory (after a reload or a restart): never twice on one verdict still holds. */
   remember(memory: { acted: Record<string, EpochMs>; history: Record<string, EpochMs[]> }): void {
-    for (const [k, t] of Object.entries(memory.acted)) this.acted.set(k, Math.max(this.acted.get(k) ?? 0, t));
+    for (const [k, t] of Object.entries(memory.acted)) this.acted.set(k, t);
     for (const [k, list] of Object.entries(memory.history)) {
       const merged = [...new Set([...(this.history.get(k) ?? []), ...list])].sort((a, b) => a - b);
       this.history.set(k, merged);
     }
+    this.forgetOldHistory();
   }
 
   /** Whether any automatic action is on (the monitor then samples even with the views hidden). */

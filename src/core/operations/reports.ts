@@ -4,6 +4,7 @@
 import type { EpochMs } from '../model';
 import { reportKey } from '../ids';
 import { needsAttention, type SessionRow } from '../monitor/row';
+import { TimedMemory } from './memory-bounds';
 
 export interface KeptReport {
   report: NonNullable<SessionRow['report']>;
@@ -13,10 +14,13 @@ export interface KeptReport {
 export class ReportBook {
   private readonly kept = new Map<string, KeptReport>();
   /** Report keys a person opened, and when. */
-  private readonly seen = new Map<string, EpochMs>();
+  private readonly seen: TimedMemory;
   private readonly seenListeners = new Set<() => void>();
+  private marks = 0;
 
-  constructor(private readonly now: () => EpochMs = Date.now) {}
+  constructor(private readonly now: () => EpochMs = Date.now) {
+    this.seen = new TimedMemory(now);
+  }
   /** The rows array the kept reports were last taken from in full. */
   private syncedRows: readonly SessionRow[] | null = null;
 
@@ -51,6 +55,7 @@ export class ReportBook {
     const key = reportKey(row);
     if (!key || this.seen.has(key)) return false;
     this.seen.set(key, this.now());
+    this.marks++;
     for (const l of this.seenListeners) l();
     return true;
   }
@@ -63,17 +68,20 @@ export class ReportBook {
 
   /** The seen reports to persist. */
   seenEntries(): Record<string, EpochMs> {
-    return Object.fromEntries(this.seen);
+    return this.seen.toRecord();
   }
 
   /** Adds persisted seen reports (after a reload or a restart). */
   rememberSeen(entries: Record<string, EpochMs>): void {
-    for (const [k, t] of Object.entries(entries)) if (!this.seen.has(k)) this.seen.set(k, t);
+    for (const [k, t] of Object.entries(entries)) {
+      if (!this.seen.has(k)) this.marks++;
+      this.seen.set(k, t);
+    }
   }
 
-  /** How many reports were seen (changes whenever one is marked). */
+  /** How many reports were marked seen or remembered so far (changes whenever one is marked). */
   get seenCount(): number {
-    return this.seen.size;
+    return this.marks;
   }
 
   /** Whether the row needs attention (a harvested report does not). */

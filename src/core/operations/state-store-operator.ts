@@ -5,6 +5,7 @@
 // change (scheduled, cancelled or done) wins, memories are united. Old entries are pruned.
 import path from 'node:path';
 import type { EpochMs } from '../model';
+import { OPERATOR_STATE_KEEP_MS, OPERATOR_STATE_MAX_ENTRIES } from './memory-bounds';
 import { stateDir } from './state-dir';
 import { JsonStateFile, type StateCodec } from './state-store';
 
@@ -33,10 +34,7 @@ export interface OperatorState {
 }
 
 const HOUR = 3_600_000;
-/** How long finished retries and remembered verdicts and reports are kept. */
-export const OPERATOR_STATE_KEEP_MS = 30 * 24 * HOUR;
-/** At most this many verdicts and seen reports are kept (the newest). */
-export const OPERATOR_STATE_MAX_ENTRIES = 5_000;
+export { OPERATOR_STATE_KEEP_MS, OPERATOR_STATE_MAX_ENTRIES };
 
 export function emptyOperatorState(): OperatorState {
   return { version: 1, retries: {}, acted: {}, history: {}, seen: {} };

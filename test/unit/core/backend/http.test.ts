@@ -155,4 +155,20 @@ describe('backend transport: one exchange per request', () => {
       await t.close();
     }
   });
+  it('a query that cannot be encoded is an invalid request, counted as failed, never a raw error', async () => {
+    const seen: Array<string | null> = [];
+    const t = new HttpTransport({
+      baseUrl: server.url,
+      onRequest: (_op, error) => seen.push(error ? error.code : null),
+    });
+    try {
+      const err = await failure(t.request(get('session', { query: { directory: '/d/\uD800' } })));
+      assert.equal(err.code, 'invalid-request');
+      assert.match(err.message, /cannot be encoded/);
+      await t.request(get('session'));
+      assert.deepEqual(seen, ['invalid-request', null], 'the failure reaches the request counter as a failure');
+    } finally {
+      await t.close();
+    }
+  });
 });
