@@ -3,7 +3,7 @@
 //   0. build, lint  required: nothing else runs when either fails (ESLint, zero warnings)
 //   1. unit       mocha, plain Node, the pure modules
 //   2. lsp        the built language server spoken to over LSP
-//   3. backend    the real opencode server (opencode-ai) and the spec-dialect test server
+//   3. backend    the real opencode server (opencode-ai) and the spec-dialect test server (two files at a time)
 //   4. editor     the suite inside the extension host of a real VS Code (code-server + Chromium)
 //   5. demo       `npm run demo -- --screenshots`: every state on the demo backends settles, the screenshots are taken
 //   6. vsix       the packaged .vsix installed into code-server activates
