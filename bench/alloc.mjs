@@ -11,11 +11,16 @@
 // round gc() twice, then bytes = process.memoryUsage().heapUsed after the round minus before. A
 // round during which the GC ran anyway (seen by a PerformanceObserver of 'gc' entries) is
 // dropped and repeated. Buffers outside the JS heap (socket chunks) are not counted.
-// Medians of R rounds per client. --ref LABEL=GITREF adds a build of that commit's src/ (from
+// Medians of R rounds per client. Beside the bytes allocated, the bytes that survive a round: heap
+// after one scavenge (gc({type: 'minor'})) minus before it (what a minor GC has to copy: its pause is
+// proportional to them) and heap after a full gc minus before (what the round keeps); for the
+// monitor also its first-verdicts round (the second of a new monitor) and its cold round (the first).
+// --ref LABEL=GITREF adds a build of that commit's src/ (from
 // `git archive`), measured in its own child beside the working tree's ("this").
 // --profile prints, for the working tree, where the bytes are allocated (V8's sampling heap
-// profiler, objects collected by the GC included): the top functions by bytes.
-//   node bench/alloc.mjs [--size 1000] [--rounds 7] [--ref before=HEAD~1] [--profile]
+// profiler, objects collected by the GC included): the top functions by bytes; and what a steady,
+// a first-verdicts and a cold monitor round leave alive after one scavenge (live objects only).
+//   node bench/alloc.mjs [--size 1000|5000] [--rounds 7] [--ref before=HEAD~1] [--profile]
 // --smoke: N = 10, 2 rounds (npm test's bench-smoke layer: it must complete and print its table).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -124,38 +129,77 @@ try {
   for (const build of builds) results.push({ build, ...(await measure(build, profile && build.label === 'this')) });
   const kb = (b) => (b / 1024).toFixed(0);
   console.log(
-    `\nAllocation per sampling round at N = ${size} sessions (1 list + ${size} newest-message reads, spec dialect), JS heap bytes, median of ${rounds} rounds without a GC inside`,
+    `\nAllocation per sampling round at N = ${size} sessions (1 list + ${size} newest-message reads, spec dialect), JS heap bytes, median of ${rounds} rounds without a GC inside (first verdicts and cold: ${Math.max(1, Math.min(rounds, 3))})`,
   );
   console.log(
-    `${'build'.padEnd(10)}  ${'client'.padEnd(12)}  ${'KB/round'.padStart(9)}  ${'B/session'.padStart(9)}  ${'vs floor+parse'.padStart(14)}  ${'dropped'.padStart(7)}`,
+    "allocated = heap after the round minus before (gc twice before); survived = heap after one scavenge minus before (the round's objects still alive: what a minor GC copies); retained = heap after a full gc minus before",
   );
+  const cols = [
+    ['build', 10, false],
+    ['client', 12, false],
+    ['round', 14, false],
+    ['KB/round', 9, true],
+    ['B/session', 9, true],
+    ['vs floor+parse', 14, true],
+    ['survived KB', 11, true],
+    ['B/session', 9, true],
+    ['retained KB', 11, true],
+    ['dropped', 7, true],
+  ];
+  const line = (cells) =>
+    cells.map((c, i) => (cols[i][2] ? String(c).padStart(cols[i][1]) : String(c).padEnd(cols[i][1]))).join('  ');
+  console.log(line(cols.map((c) => c[0])));
   for (const r of results) {
-    const parse = r.clients['floor+parse'].bytes;
-    for (const [name, m] of Object.entries(r.clients)) {
-      console.log(
-        `${r.build.label.padEnd(10)}  ${name.padEnd(12)}  ${kb(m.bytes).padStart(9)}  ${(m.bytes / size).toFixed(0).padStart(9)}  ${`${(m.bytes / parse).toFixed(2)}x`.padStart(14)}  ${String(m.dropped).padStart(7)}`,
-      );
+    const parse = r.clients['floor+parse'].steady.bytes;
+    for (const [name, byRound] of Object.entries(r.clients)) {
+      for (const [round, m] of Object.entries(byRound)) {
+        console.log(
+          line([
+            r.build.label,
+            name,
+            round,
+            kb(m.bytes),
+            (m.bytes / size).toFixed(0),
+            `${(m.bytes / parse).toFixed(2)}x`,
+            kb(m.survived),
+            (m.survived / size).toFixed(0),
+            kb(m.retained),
+            m.dropped,
+          ]),
+        );
+      }
     }
   }
   if (refs.length > 0) {
     const mine = results[0].clients;
     for (const r of results.slice(1)) {
-      const parts = ['sampleRound', 'monitor'].map(
-        (name) => `${name} ${(mine[name].bytes / r.clients[name].bytes).toFixed(2)}x of ${r.build.label}`,
-      );
-      console.log(`this vs ${r.build.label} (${r.build.ref}): ${parts.join('; ')}`);
+      const parts = [];
+      for (const name of ['sampleRound', 'monitor'])
+        for (const round of Object.keys(mine[name])) {
+          const a = mine[name][round];
+          const b = r.clients[name]?.[round];
+          if (!b) continue;
+          parts.push(
+            `${name} ${round}: allocated ${(a.bytes / b.bytes).toFixed(2)}x, survived ${(a.survived / b.survived).toFixed(2)}x`,
+          );
+        }
+      console.log(`this vs ${r.build.label} (${r.build.ref}):\n  ${parts.join('\n  ')}`);
     }
   }
   const prof = results[0].profile;
   if (prof) {
-    console.log(
-      `\nWhere sampleRound + monitor rounds allocate (sampling heap profiler, ${prof.rounds} monitor rounds; top functions by bytes)`,
-    );
-    console.log(`${'KB/round'.padStart(9)}  ${'share'.padStart(6)}  function`);
-    for (const f of prof.top)
+    for (const [what, p] of Object.entries(prof)) {
       console.log(
-        `${kb(f.bytes).padStart(9)}  ${`${((100 * f.bytes) / prof.total).toFixed(1)}%`.padStart(6)}  ${f.name}`,
+        what === 'allocated'
+          ? `\nWhere monitor rounds allocate (sampling heap profiler, ${p.rounds} steady rounds, collected objects included; top functions by bytes)`
+          : `\nWhat the monitor's round leaves alive after one scavenge (${what}; sampling heap profiler, live objects only; top functions by bytes)`,
       );
+      console.log(`${'KB/round'.padStart(9)}  ${'share'.padStart(6)}  function`);
+      for (const f of p.top)
+        console.log(
+          `${kb(f.bytes).padStart(9)}  ${`${((100 * f.bytes) / p.total).toFixed(1)}%`.padStart(6)}  ${f.name}`,
+        );
+    }
   }
   console.log(
     `machine: load average ${(await import('node:os'))
