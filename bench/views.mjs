@@ -315,6 +315,27 @@ function print(ext, ref) {
       );
     }
   }
+  // Garbage collection (PerformanceObserver 'gc' entries) per round, and how much of each
+  // round's longest block (the drift probe's longest gap) was collection.
+  if (ext.sizes.some((s) => s.steady[0]?.gcMs !== undefined)) {
+    console.log(
+      `\nGarbage collection per round (PerformanceObserver 'gc'): pauses in the window (ms), the longest pause, and inside the round's longest block (drift probe's gap: collection ms of the gap, kinds)`,
+    );
+    const gcText = (x) =>
+      x?.gcMs === undefined
+        ? 'n/a'
+        : `block ${f1(x.probeBlockMs)} ms, GC in it ${f1(x.gcInBlockMs)} ms${x.gcInBlockKinds ? ` (${x.gcInBlockKinds})` : ''}; GC in the window ${f1(x.gcMs)} ms, longest pause ${f1(x.maxGcMs)} ms`;
+    for (const e of ext.sizes) {
+      const r = ref.sizes.find((x) => x.n === e.n);
+      console.log(`N=${e.n}: cold: ${gcText(e.cold)}`);
+      console.log(`N=${e.n}: first verdicts: ${gcText(e.verdict)}`);
+      e.steady.forEach((x, i) => console.log(`N=${e.n}: steady ${i + 1}: ${gcText(x)}`));
+      if (r?.steady[0]?.gcMs !== undefined)
+        console.log(
+          `N=${e.n}: plain Node GC per steady round ${f1(pick(r.steady, 'gcMs'))} ms (longest pause ${f1(pick(r.steady, 'maxGcMs'))} ms) vs extension host ${f1(pick(e.steady, 'gcMs'))} ms (${f1(pick(e.steady, 'maxGcMs'))} ms); first verdicts ${f1(r.verdict.gcMs)} (${f1(r.verdict.maxGcMs)}) vs ${f1(e.verdict.gcMs)} (${f1(e.verdict.maxGcMs)}); cold ${f1(r.cold.gcMs)} (${f1(r.cold.maxGcMs)}) vs ${f1(e.cold.gcMs)} (${f1(e.cold.maxGcMs)})`,
+        );
+    }
+  }
   const [small, big] = [ext.sizes[0], ext.sizes[ext.sizes.length - 1]];
   const [rsmall, rbig] = [ref.sizes[0], ref.sizes[ref.sizes.length - 1]];
   if (small && big && small !== big) {

@@ -3,7 +3,7 @@
 // doing the same rounds as test/editor/suite/views.bench.ts does inside the extension host:
 // for each size (N = 200 and 1,000 sessions over 5 backends, 5,000 over 20), the cold first round, the first round with a
 // baseline >= 30 s old (first verdicts), then steady rounds. Prints one JSON line on stdout.
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { BackendClient, parseBackendConfigs, SessionMonitor } from '../../.bench/views/monitor.mjs';
 
 const [urlsJson, sizesJson, roundsArg, minSpacingArg] = process.argv.slice(2);
@@ -35,12 +35,25 @@ async function measure(monitor, run) {
   });
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
+  // Garbage-collection pauses in the window (the extension host side records the same).
+  let gcMs = 0;
+  let maxGcMs = 0;
+  const onGc = (list) => {
+    for (const e of list.getEntries()) {
+      gcMs += e.duration;
+      maxGcMs = Math.max(maxGcMs, e.duration);
+    }
+  };
+  const observer = new PerformanceObserver(onGc);
+  observer.observe({ entryTypes: ['gc'] });
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   await run();
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(c0);
   delay.disable();
+  onGc({ getEntries: () => observer.takeRecords() });
+  observer.disconnect();
   off();
   const after = mem();
   const gced = memAfterGc();
@@ -48,6 +61,8 @@ async function measure(monitor, run) {
     wallMs,
     cpuMs: (cpu.user + cpu.system) / 1000,
     maxBlockMs: Math.max(0, delay.max / 1e6 - 10),
+    gcMs,
+    maxGcMs,
     heapUsed: after.heapUsed,
     rss: after.rss,
     heapAfterGc: gced.heapUsed,

@@ -1,7 +1,7 @@
 // Time for every host: the clock and timers (injected, so a test or a host decides when time
 // passes; `systemTimers` is the process's own), and the few timed shapes the hosts use, built on
-// them: a debounce, a coalescing delay, a ticker, a queue that hands items out in slices, a
-// deadline on a promise.
+// them: a debounce, a coalescing delay, a ticker, a queue that hands items out in slices, one
+// that hands them out one per turn, a deadline on a promise.
 import type { EpochMs } from './model';
 
 export type TimerHandle = { readonly timer: unknown };
@@ -133,6 +133,52 @@ export class SlicedQueue<T> {
     if (this.handle) this.timers.clearTimeout(this.handle);
     this.handle = undefined;
     this.pending.clear();
+  }
+}
+
+/**
+ * Hands each queued item to `handle` in a turn of the event loop of its own, in order: one item
+ * per timer tick, never inside the stretch that queued it, so work that follows an event (the
+ * listeners of a change) is a stretch apart from the work that raised it, and many items queued
+ * together are not one stretch either.
+ */
+export class TurnQueue<T> {
+  private readonly items: T[] = [];
+  private head = 0;
+  private timer: TimerHandle | undefined;
+
+  constructor(
+    private readonly handle: (item: T) => void,
+    private readonly timers: Timers = systemTimers,
+  ) {}
+
+  add(item: T): void {
+    this.items.push(item);
+    this.timer ??= this.timers.setTimeout(() => this.next(), 0);
+  }
+
+  /** Items queued and not yet handled. */
+  get size(): number {
+    return this.items.length - this.head;
+  }
+
+  private next(): void {
+    this.timer = undefined;
+    const item = this.items[this.head++];
+    if (this.head === this.items.length) {
+      this.items.length = 0;
+      this.head = 0;
+    } else {
+      this.timer = this.timers.setTimeout(() => this.next(), 0);
+    }
+    this.handle(item);
+  }
+
+  dispose(): void {
+    if (this.timer) this.timers.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.items.length = 0;
+    this.head = 0;
   }
 }
 

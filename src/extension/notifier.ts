@@ -3,6 +3,7 @@
 // transition (the monitor signals each badge change once). Transitions arriving together (many
 // sessions turning hung in one round) are grouped: one notification per kind, not one each.
 import { formatUsd } from '../core/cost/rollup';
+import { describeError } from '../core/error-message';
 import * as vscode from 'vscode';
 import type { SessionMonitor, Transition } from '../core/monitor/sessionMonitor';
 import { Coalesce } from '../core/timing';
@@ -33,20 +34,23 @@ export class Notifier implements vscode.Disposable {
   /** sessionOps.notifications, read once per group (hundreds of transitions can arrive in one round). */
   private enabled: boolean | undefined;
 
+  /** Every transition of the group, logged when the group is flushed (not in the monitor's stretch that raised it). */
+  private toLog: Transition[] = [];
+
   private enqueue(t: Transition): void {
-    this.log.info(`session ${t.row.id} (${t.row.directory}): ${t.kind}`);
+    this.toLog.push(t);
     this.enabled ??= this.configuration.notifications();
-    if (!this.enabled) {
-      this.grouping.trigger();
-      return;
+    if (this.enabled) {
+      this.shown.push(`${t.kind} ${t.row.id}`);
+      this.queue.push(t);
     }
-    this.shown.push(`${t.kind} ${t.row.id}`);
-    this.queue.push(t);
     this.grouping.trigger();
   }
 
   private flush(): void {
     this.enabled = undefined;
+    for (const t of this.toLog) this.log.info(`session ${t.row.id} (${t.row.directory}): ${t.kind}`);
+    this.toLog = [];
     const batch = this.queue;
     this.queue = [];
     const byKind = new Map<string, Transition[]>();
@@ -58,7 +62,7 @@ export class Notifier implements vscode.Disposable {
     for (const group of byKind.values()) {
       this.displayed++;
       void (group.length === 1 ? this.notifyOne(group[0]) : this.notifyGroup(group)).catch((err) =>
-        this.log.error(`notification: ${String(err)}`),
+        this.log.error(`notification: ${describeError(err)}`),
       );
     }
   }
@@ -130,6 +134,7 @@ export class Notifier implements vscode.Disposable {
 
   dispose(): void {
     this.grouping.cancel();
+    this.toLog = [];
     this.off();
   }
 }

@@ -1,6 +1,5 @@
 // What each session row of the Sessions view shows (description and menu flags), computed once
 // per change: the look of a changed row is kept for its tree item, which VS Code asks for soon after.
-import { joinKey } from '../../core/ids';
 import { sessionContextValue } from '../../core/monitor/context-values';
 import { describeRow } from '../../core/monitor/present';
 import type { SessionRow } from '../../core/monitor/row';
@@ -10,14 +9,23 @@ import type { ReportBook } from '../../core/operations/reports';
 /** How long the look computed for a changed row serves its tree item (descriptions say "5 s ago"). */
 const FRESH_LOOK_MS = 2_000;
 
-/** What a session row shows: its description and menu flags, and both with the badge and title as one comparable key. */
-export type Look = { key: string; description: string; contextValue: string };
+/** What a session row shows: its badge, title, description and menu flags. */
+export type Look = {
+  readonly badge: string;
+  readonly title: string;
+  readonly description: string;
+  readonly contextValue: string;
+};
+
+/** A look as last rendered; `row` and `at` while it was computed for a changed row and not yet taken by its tree item. */
+type Rendered = Look & { row: SessionRow | null; at: number };
 
 export class SessionLooks {
-  /** The last rendered look of each session row, as its comparable key. */
-  private readonly rendered = new Map<string, string>();
-  /** The look just computed for a changed row, taken by its tree item when VS Code asks for it soon after. */
-  private readonly fresh = new Map<string, { row: SessionRow; look: Look; at: number }>();
+  /**
+   * The last rendered look of each session row (its strings are the tree item's own, so keeping
+   * them costs no copy), with the row it was computed from while its tree item is still to come.
+   */
+  private readonly rendered = new Map<string, Rendered>();
   private showCost = true;
 
   constructor(
@@ -29,41 +37,44 @@ export class SessionLooks {
   setShowCost(show: boolean): boolean {
     if (show === this.showCost) return false;
     this.showCost = show;
-    this.fresh.clear();
+    for (const look of this.rendered.values()) look.row = null;
     return true;
   }
 
   /** Whether the row looks different from when it was last rendered; the new look is kept for its tree item. */
   changed(row: SessionRow, now: number): boolean {
     const look = this.compute(row, now);
-    if (this.rendered.get(row.key) === look.key) return false;
-    this.rendered.set(row.key, look.key);
-    this.fresh.set(row.key, { row, look, at: now });
+    const last = this.rendered.get(row.key);
+    if (last && sameLook(last, look)) return false;
+    look.row = row;
+    this.rendered.set(row.key, look);
     return true;
   }
 
   /** The row's look: the one computed when it changed if that is recent and still about this row, else computed now. */
   current(row: SessionRow, now: number): Look {
-    const fresh = this.fresh.get(row.key);
-    this.fresh.delete(row.key);
-    if (fresh && fresh.row === row && now - fresh.at < FRESH_LOOK_MS) return fresh.look;
+    const last = this.rendered.get(row.key);
+    if (last && last.row === row && now - last.at < FRESH_LOOK_MS) {
+      last.row = null;
+      return last;
+    }
     const look = this.compute(row, now);
-    this.rendered.set(row.key, look.key);
+    this.rendered.set(row.key, look);
     return look;
   }
 
   /** Something the look depends on changed outside the monitor (an operation, a harvested report). */
   invalidate(rowKey: string): void {
-    this.fresh.delete(rowKey);
+    const last = this.rendered.get(rowKey);
+    if (last) last.row = null;
   }
 
   /** Drops the looks of rows that are gone. */
   forget(exists: (rowKey: string) => boolean): void {
     for (const key of this.rendered.keys()) if (!exists(key)) this.rendered.delete(key);
-    for (const key of this.fresh.keys()) if (!exists(key)) this.fresh.delete(key);
   }
 
-  private compute(row: SessionRow, now: number): Look {
+  private compute(row: SessionRow, now: number): Rendered {
     const op = describeOperation(this.operations.get(row.key));
     const described = describeRow(row, now, { showCost: this.showCost });
     const description = op ? (described ? `${op} · ${described}` : op) : described;
@@ -72,6 +83,12 @@ export class SessionLooks {
       scheduled: this.operations.scheduled(row.key),
       keptReport: this.reports.hasKept(row.key),
     });
-    return { key: joinKey(row.badge, row.title ?? row.id, description, contextValue), description, contextValue };
+    return { badge: row.badge, title: row.title ?? row.id, description, contextValue, row: null, at: now };
   }
+}
+
+function sameLook(a: Look, b: Look): boolean {
+  return (
+    a.badge === b.badge && a.title === b.title && a.description === b.description && a.contextValue === b.contextValue
+  );
 }

@@ -92,7 +92,7 @@ export function sessionItem(
   item.id = node.key;
   if (!row || !look) return item;
   const badge = badgeLook(row.badge);
-  item.iconPath = new vscode.ThemeIcon(badge.icon, new vscode.ThemeColor(badge.color));
+  item.iconPath = badgeIcon(row.badge, badge);
   item.description = look.description;
   item.contextValue = look.contextValue;
   item.accessibilityInformation = {
@@ -100,6 +100,18 @@ export function sessionItem(
   };
   if (row.report) item.command = { command: 'sessionOps.openReport', title: 'Open Report', arguments: [node] };
   return item;
+}
+
+/** One icon per badge, shared by every row with it (a refresh of thousands of rows builds no icon). */
+const badgeIcons = new Map<string, vscode.ThemeIcon>();
+
+function badgeIcon(badge: SessionRow['badge'], look: { icon: string; color: string }): vscode.ThemeIcon {
+  let icon = badgeIcons.get(badge);
+  if (!icon) {
+    icon = new vscode.ThemeIcon(look.icon, new vscode.ThemeColor(look.color));
+    badgeIcons.set(badge, icon);
+  }
+  return icon;
 }
 
 /** A session's tooltip: plain markdown, never trusted, so links or commands in server text stay inert. */

@@ -30,11 +30,19 @@ export class SessionsRefresh {
     private readonly monitor: SessionMonitor,
     private readonly nodes: SessionsNodes,
     fire: (slice: SessionsNode[]) => void,
+    /** Whether a session row's look changed since it was last rendered (asked when its slice is due). */
+    lookChanged: (node: SessionsNode, now: number) => boolean,
   ) {
     this.queue = new SlicedQueue<SessionsNode>(
       REFRESH_SLICE,
       REFRESH_GAP_MS,
-      fire,
+      (slice) => {
+        // A session row's look is computed when its slice is due, in the slice's own turn: a row
+        // that changed in the monitor but reads the same is not refreshed.
+        const now = Date.now();
+        const due = slice.filter((node) => node.kind !== 'session' || lookChanged(node, now));
+        if (due.length > 0) fire(due);
+      },
       undefined,
       // A refreshed backend or directory row has VS Code re-fetch every session under it.
       (node) => this.rowsUnder(node),
@@ -46,7 +54,7 @@ export class SessionsRefresh {
     };
   }
 
-  /** These session rows look different; the monitor's changed rows may also move their parents' totals. */
+  /** These session rows changed in the monitor (refreshed if their look changed); the changed rows may also move their parents' totals. */
   changed(sessions: readonly SessionsNode[], changedRows: readonly SessionRow[], now: number): void {
     const parents = this.spentNodes(this.spent.changed(changedRows, this.spentRows, now));
     if (sessions.length + parents.length > 0) this.queue.add([...parents, ...sessions]);

@@ -7,7 +7,7 @@ import type { SessionRow } from '../../core/monitor/row';
 import type { MonitorChange, SessionMonitor } from '../../core/monitor/sessionMonitor';
 import type { OperationBook } from '../../core/operations/book';
 import type { ReportBook } from '../../core/operations/reports';
-import { Coalesce, delay } from '../../core/timing';
+import { Coalesce, delay, TurnQueue } from '../../core/timing';
 import { AttentionCount } from './attentionCount';
 import { RecyclingTreeView } from './recyclingTreeView';
 import { SessionLooks } from './sessionLooks';
@@ -40,6 +40,11 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   private turn: Promise<void> = Promise.resolve();
   /** The attention badge is recounted once per burst of changes. */
   private readonly badgeSoon = new Coalesce(ATTENTION_DELAY_MS, () => this.updateBadge());
+  /**
+   * The monitor's changes, each taken in a turn of its own: the monitor tells its listeners in the
+   * stretch that turned a directory's sample into rows, which stays that long only.
+   */
+  private readonly changes = new TurnQueue<MonitorChange>((c) => this.applyChange(c));
 
   /** sessionOps.showCost: the cost on each session row (the tooltip keeps it). */
   setShowCost(show: boolean): void {
@@ -54,10 +59,16 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     this.nodes = new SessionsNodes(monitor);
     this.looks = new SessionLooks(operations, reports);
     this.attention = new AttentionCount(monitor, reports);
-    this.refreshes = new SessionsRefresh(monitor, this.nodes, (slice) => this.changeEmitter.fire(slice));
+    this.refreshes = new SessionsRefresh(
+      monitor,
+      this.nodes,
+      (slice) => this.changeEmitter.fire(slice),
+      (node, now) => this.lookChanged(node, now),
+    );
     this.treeView = new RecyclingTreeView('sessionOps.sessions', { treeDataProvider: this, showCollapseAll: true });
     this.disposables.push(this.treeView);
     const off = monitor.onDidChange((c) => this.onMonitorChange(c));
+    this.disposables.push({ dispose: () => this.changes.dispose() });
     // What Session Ops is doing to a session (aborting, woken and confirmed ...) shows on its row.
     const offOps = operations.onDidChange((rowKey) => {
       this.looks.invalidate(rowKey);
@@ -83,13 +94,17 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   }
 
   private onMonitorChange(change: MonitorChange): void {
-    const structural = change.structural.length > 0 || this.nodes.backendsChanged();
-    // Reports: every row after a structural change, else only the rows that changed.
+    // Reports are kept at once (a report can vanish from a row in the next sample); the rest waits a turn.
     this.reports.sync(
-      structural ? null : change.rows,
+      change.structural.length > 0 || this.nodes.backendsChanged() ? null : change.rows,
       () => this.monitor.rows(),
       (key) => this.monitor.row(key) !== undefined,
     );
+    this.changes.add(change);
+  }
+
+  private applyChange(change: MonitorChange): void {
+    const structural = change.structural.length > 0 || this.nodes.backendsChanged();
     if (structural) {
       // The set of sessions (or a backend's status) changed: re-render those backends' subtrees;
       // the set of backends changed (one added or removed, all removed): re-render the root.
@@ -104,20 +119,27 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       this.looks.forget((key) => this.monitor.row(key) !== undefined);
       this.refreshes.forget();
     }
-    // Only rows whose rendered look changed are refreshed (not every row every round), and
-    // nothing while the view is hidden: it renders afresh when it is shown again.
+    // Only rows whose rendered look changed are refreshed (not every row every round; their looks
+    // are compared when their slice is due), and nothing while the view is hidden: it renders
+    // afresh when it is shown again.
     if (!this.treeView.visible) {
       this.dirtyWhileHidden = true;
     } else {
-      const now = Date.now();
-      const rows = change.rows
-        .filter((r) => this.looks.changed(r, now))
-        .map((r) => this.nodes.session(r.key))
-        .filter((n): n is SessionsNode => n !== undefined);
+      const rows: SessionsNode[] = [];
+      for (const r of change.rows) {
+        const node = this.nodes.session(r.key);
+        if (node) rows.push(node);
+      }
       // Directory and backend rows whose "$x spent" changed go with the same batch.
-      this.refreshes.changed(rows, change.rows, now);
+      this.refreshes.changed(rows, change.rows, Date.now());
     }
     this.badgeSoon.trigger();
+  }
+
+  /** Whether a queued session row now looks different from when it was last rendered. */
+  private lookChanged(node: SessionsNode, now: number): boolean {
+    const row = this.nodes.row(node);
+    return row !== undefined && this.looks.changed(row, now);
   }
 
   /** Harvest: the user opened this report. */

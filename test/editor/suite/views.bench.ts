@@ -21,7 +21,7 @@ import { Session } from 'node:inspector';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import * as vscode from 'vscode';
@@ -61,17 +61,26 @@ const DELAY_RESOLUTION_MS = 10;
  * loop was busy. Each gap's block on CPU is min(wall delay, CPU time used in the gap) (CPU of all
  * the process's threads, so gc helpers count: an upper bound).
  */
-function blockProbe(resolutionMs = DELAY_RESOLUTION_MS): { stop: () => { wallMs: number; cpuMs: number } } {
+function blockProbe(resolutionMs = DELAY_RESOLUTION_MS): {
+  stop: () => { wallMs: number; cpuMs: number; from: number; to: number };
+} {
   let last = performance.now();
   let lastCpu = process.cpuUsage();
   let wallMs = 0;
   let cpuMs = 0;
+  // Where the longest gap was (performance.now() times), to find the collections inside it.
+  let from = 0;
+  let to = 0;
   const timer = setInterval(() => {
     const now = performance.now();
     const cpu = process.cpuUsage();
     const wall = now - last - resolutionMs;
     const used = (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000;
-    wallMs = Math.max(wallMs, wall);
+    if (wall > wallMs) {
+      wallMs = wall;
+      from = last;
+      to = now;
+    }
     cpuMs = Math.max(cpuMs, Math.min(wall, used));
     last = now;
     lastCpu = cpu;
@@ -79,7 +88,59 @@ function blockProbe(resolutionMs = DELAY_RESOLUTION_MS): { stop: () => { wallMs:
   return {
     stop() {
       clearInterval(timer);
-      return { wallMs: Math.max(0, wallMs), cpuMs: Math.max(0, cpuMs) };
+      return { wallMs: Math.max(0, wallMs), cpuMs: Math.max(0, cpuMs), from, to };
+    },
+  };
+}
+
+/** The extension host's garbage collections in a window (PerformanceObserver 'gc' entries): their pauses and kinds. */
+function gcProbe(): {
+  stop: (block: { from: number; to: number }) => { gcMs: number; maxGcMs: number; gcInBlockMs: number; kinds: string };
+} {
+  const entries: Array<{ start: number; ms: number; kind: number }> = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      entries.push({
+        start: e.startTime,
+        ms: e.duration,
+        kind: (e as { detail?: { kind?: number } }).detail?.kind ?? 0,
+      });
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    stop(block) {
+      for (const e of observer.takeRecords())
+        entries.push({
+          start: e.startTime,
+          ms: e.duration,
+          kind: (e as { detail?: { kind?: number } }).detail?.kind ?? 0,
+        });
+      observer.disconnect();
+      const kindName = (k: number) =>
+        k === perfConstants.NODE_PERFORMANCE_GC_MINOR
+          ? 'scavenge'
+          : k === perfConstants.NODE_PERFORMANCE_GC_MAJOR
+            ? 'mark-compact'
+            : k === perfConstants.NODE_PERFORMANCE_GC_INCREMENTAL
+              ? 'incremental'
+              : k === perfConstants.NODE_PERFORMANCE_GC_WEAKCB
+                ? 'weak callbacks'
+                : `kind ${k}`;
+      let gcMs = 0;
+      let maxGcMs = 0;
+      let gcInBlockMs = 0;
+      const inBlock = new Map<string, number>();
+      for (const e of entries) {
+        gcMs += e.ms;
+        maxGcMs = Math.max(maxGcMs, e.ms);
+        const overlap = Math.min(e.start + e.ms, block.to) - Math.max(e.start, block.from);
+        if (overlap > 0) {
+          gcInBlockMs += overlap;
+          inBlock.set(kindName(e.kind), (inBlock.get(kindName(e.kind)) ?? 0) + overlap);
+        }
+      }
+      const kinds = [...inBlock].map(([k, ms]) => `${k} ${ms.toFixed(1)}`).join(', ');
+      return { gcMs, maxGcMs, gcInBlockMs, kinds };
     },
   };
 }
@@ -107,6 +168,12 @@ interface Round {
   maxBlockMs: number;
   /** The same, counting only the CPU the process used in that gap (not starvation by other processes). */
   maxBlockCpuMs: number;
+  /** Garbage collection in the window (PerformanceObserver 'gc'): all pauses, the longest, and the part inside the longest block (drift probe) with its kinds. */
+  probeBlockMs: number;
+  gcMs: number;
+  maxGcMs: number;
+  gcInBlockMs: number;
+  gcInBlockKinds: string;
   windowMs: number;
   heapUsed: number;
   rss: number;
@@ -232,6 +299,7 @@ describe('views benchmark', function () {
     const delay = monitorEventLoopDelay({ resolution: DELAY_RESOLUTION_MS });
     delay.enable();
     const probe = blockProbe();
+    const gcs = gcProbe();
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     await run();
@@ -242,6 +310,7 @@ describe('views benchmark', function () {
     const cpu = process.cpuUsage(c0);
     delay.disable();
     const blocks = probe.stop();
+    const collected = gcs.stop(blocks);
     const t2 = performance.now();
     const after = mem();
     let gced: { heapUsed: number; rss: number } | null = null;
@@ -256,6 +325,11 @@ describe('views benchmark', function () {
       cpuMs: (cpu.user + cpu.system) / 1000,
       maxBlockMs: Math.max(0, delay.max / 1e6 - DELAY_RESOLUTION_MS),
       maxBlockCpuMs: blocks.cpuMs,
+      probeBlockMs: blocks.wallMs,
+      gcMs: collected.gcMs,
+      maxGcMs: collected.maxGcMs,
+      gcInBlockMs: collected.gcInBlockMs,
+      gcInBlockKinds: collected.kinds,
       windowMs: t2 - t0,
       heapUsed: after.heapUsed,
       rss: after.rss,

@@ -1,5 +1,14 @@
 import assert from 'node:assert/strict';
-import { Coalesce, Debounce, delay, SlicedQueue, Ticker, withDeadline } from '../../../src/core/timing';
+import {
+  Coalesce,
+  Debounce,
+  delay,
+  SlicedQueue,
+  Ticker,
+  TurnQueue,
+  withDeadline,
+  type Timers,
+} from '../../../src/core/timing';
 import { ManualTimers } from '../../support/manual-timers';
 
 describe('core/timing', () => {
@@ -99,6 +108,45 @@ describe('core/timing', () => {
     timers.advance(250);
     assert.deepEqual(slices.at(-1), ['b', 'c']);
     q.dispose();
+  });
+
+  it('TurnQueue hands out one item per timer tick, in order, never in the stretch that queued it', () => {
+    // Timers whose callbacks run only when the test runs the next one: one callback, one turn.
+    const due: Array<{ fn: () => void; handle: { timer: unknown } }> = [];
+    const turns: Timers = {
+      now: () => 0,
+      setTimeout: (fn, ms) => {
+        assert.equal(ms, 0);
+        const handle = { timer: Symbol('turn') };
+        due.push({ fn, handle });
+        return handle;
+      },
+      clearTimeout: (handle) => {
+        const i = due.findIndex((d) => d.handle === handle);
+        if (i >= 0) due.splice(i, 1);
+      },
+    };
+    const handled: string[] = [];
+    const q = new TurnQueue<string>((x) => handled.push(x), turns);
+    q.add('a');
+    q.add('b');
+    q.add('c');
+    assert.deepEqual(handled, [], 'never inside the stretch that queued them');
+    assert.equal(due.length, 1, 'one turn scheduled at a time');
+    due.shift()!.fn();
+    assert.deepEqual(handled, ['a'], 'one item per turn');
+    assert.equal(q.size, 2);
+    due.shift()!.fn();
+    q.add('d');
+    assert.equal(due.length, 1, 'an item queued meanwhile waits for the turn already scheduled');
+    due.shift()!.fn();
+    due.shift()!.fn();
+    assert.deepEqual(handled, ['a', 'b', 'c', 'd']);
+    assert.equal(due.length, 0, 'nothing scheduled once empty');
+    q.add('e');
+    q.dispose();
+    assert.equal(due.length, 0, 'dispose drops the turn');
+    assert.deepEqual(handled, ['a', 'b', 'c', 'd']);
   });
 
   it('withDeadline gives the value in time, else the timeout error; delay resolves when time passes', async () => {
