@@ -7,6 +7,7 @@
 // re-sample it: the newest sample; inside the baseline window [minSpacing, 2x spacing] only the
 // newest (today's baseline) and one older; younger than minSpacing (tomorrow's baselines) at most
 // one per quarter of the window (the oldest of each); nothing older than the window (the keep window, if longer).
+import { equal } from '../equal';
 import type { EpochMs, SessionSample } from '../model';
 import { judgeVerdict, MIN_SPACING_MS, type VerdictOptions } from './verdict';
 
@@ -60,13 +61,19 @@ export class SampleHistory {
     this.keepMs = Math.max(this.keepMs, age);
   }
 
-  /** Adds samples (any sessions); each session's list stays ordered by time. */
+  /**
+   * Adds samples (any sessions); each session's list stays ordered by time. A sample's list entry
+   * and newest message that equal those of the session's previous sample are replaced by the
+   * previous objects (equal values, so nothing read from the sample changes): what a round reads
+   * again unchanged is dropped young instead of being kept as a second copy.
+   */
   add(...samples: SessionSample[]): void {
     for (const s of samples) {
       const id = s.session.id;
       const list = this.bySession.get(id);
       if (!list) this.bySession.set(id, [s]);
       else {
+        if (list.length > 0) shareUnchanged(list[list.length - 1], s);
         list.push(s);
         if (list.length > 1 && list[list.length - 2].at > s.at) list.sort((a, b) => a.at - b.at);
         this.thin(list);
@@ -180,4 +187,24 @@ export class SampleHistory {
   sessionIds(): string[] {
     return [...this.bySession.keys()];
   }
+}
+
+/**
+ * Makes `next` (a new sample of the session of `prev`) hold `prev`'s objects wherever they are
+ * equal: its newest message, its list entry, or else the entry's id, title, progress and cost.
+ */
+function shareUnchanged(prev: SessionSample, next: SessionSample): void {
+  if (next.newest !== null && prev.newest !== null && next.newest !== prev.newest && equal(next.newest, prev.newest))
+    next.newest = prev.newest;
+  const a = prev.session;
+  const b = next.session;
+  if (a === b) return;
+  if (equal(a, b)) {
+    next.session = a;
+    return;
+  }
+  if (b.id === a.id) b.id = a.id;
+  if (b.title === a.title) b.title = a.title;
+  if (b.progress !== a.progress && equal(b.progress, a.progress)) b.progress = a.progress;
+  if (b.cost !== a.cost && b.cost != null && equal(b.cost, a.cost)) b.cost = a.cost;
 }

@@ -10,6 +10,7 @@ import type { ProviderListing, SessionCost, SessionSample, TodoProgress } from '
 import { budgetLevel, type BudgetLevels } from '../cost/budget';
 import { rollUpCosts } from '../cost/rollup';
 import { orderByParent, type Badge, type SessionRow } from './row';
+import { equal } from '../equal';
 import { sameRow } from './same-row';
 import { toRow } from './to-row';
 import type { DirectoryState, Transition, TransitionKind } from './types';
@@ -105,16 +106,17 @@ export function updateDirectoryRows(
     row.cost = (rolled ? rolled.get(row.id) : row.assessment?.cost) ?? null;
     row.budgetLevel = budgetLevel(row.cost, ctx.budgetUsd);
   }
-  for (const row of built) {
-    const id = row.id;
+  for (const fresh of built) {
+    const id = fresh.id;
     seen.add(id);
     const hkey = directorySessionKey(directory, id);
+    if (ctx.readTodos && !ctx.todos.has(hkey)) ctx.readTodos(id);
+    fresh.todos = ctx.todos.get(hkey) ?? null;
+    const prev = before.get(id);
+    const row = prev ? keptRow(prev, fresh) : fresh;
+    if (row !== prev) changedRows.push(row);
     for (const level of ctx.budgets.reach(hkey, row.budgetLevel ?? 0))
       ctx.onTransition({ kind: level === 100 ? 'budget-100' : 'budget-80', row });
-    if (ctx.readTodos && !ctx.todos.has(hkey)) ctx.readTodos(id);
-    row.todos = ctx.todos.get(hkey) ?? null;
-    const prev = before.get(id);
-    if (!prev || !sameRow(prev, row)) changedRows.push(row);
     const prevBadge = ctx.badges.get(hkey);
     if (prevBadge !== undefined && prevBadge !== row.badge) {
       const kind = transitionKind(row.badge);
@@ -156,6 +158,23 @@ export function updateDirectoryRows(
     dirState.rows = orderByParent(rows);
   }
   return { setChanged, changedRows, truncationChanged, newWall, needsWholeSample };
+}
+
+/**
+ * The row a session keeps: its previous row when the new one shows nothing new (`sameRow`), with
+ * its sample times and its assessment brought up to date in place, so that an unchanged session
+ * leaves no new objects behind; else the new row, holding the previous assessment's decision when
+ * that is equal.
+ */
+function keptRow(prev: SessionRow, row: SessionRow): SessionRow {
+  const a = prev.assessment;
+  const b = row.assessment;
+  if (a && b && a !== b && equal(a.decision, b.decision)) b.decision = a.decision;
+  if (!sameRow(prev, row)) return row;
+  prev.evidence.latest.at = row.evidence.latest.at;
+  if (prev.evidence.earlier && row.evidence.earlier) prev.evidence.earlier.at = row.evidence.earlier.at;
+  if (!equal(a, b)) prev.assessment = b;
+  return prev;
 }
 
 /** The transition a new badge means (null: none worth telling). */

@@ -3,6 +3,7 @@
 // only read when a tooltip is opened (from the current row), and the assessment behind the row
 // (every field shown is derived from it and compared). Cheaper than JSON.stringify twice per
 // row per round, and a round that only re-read the same state reports no changed row. Pure.
+import { equal } from '../equal';
 import type { SampleEvidence, SessionRow } from './row';
 
 export function sameRow(a: SessionRow, b: SessionRow): boolean {
@@ -24,28 +25,4 @@ function sameEvidence(a: SampleEvidence | null, b: SampleEvidence | null): boole
     a.newestId === b.newestId &&
     a.newestRole === b.newestRole
   );
-}
-
-/** Structural equality of JSON-like values (what rows are made of). */
-export function equal(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return a !== a && b !== b; // NaN
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    if (a.length !== bb.length) return false;
-    for (let i = 0; i < a.length; i++) if (!equal(a[i], bb[i])) return false;
-    return true;
-  }
-  // Keys whose value is undefined count as absent, on either side.
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  let defined = 0;
-  for (const k in ao) {
-    if (ao[k] === undefined) continue;
-    defined++;
-    if (!equal(ao[k], bo[k])) return false;
-  }
-  for (const k in bo) if (bo[k] !== undefined) defined--;
-  return defined === 0;
 }

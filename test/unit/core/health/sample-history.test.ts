@@ -141,4 +141,39 @@ describe('health/SampleHistory', () => {
       assert.equal(h.baseline(h.latest('ses_1')!)?.at, T0 + 100 * SEC);
     });
   });
+
+  it("a sample read again unchanged holds the previous sample's message and list entry (equal values, one copy kept)", () => {
+    const h = new SampleHistory({ spacingMs: 45 * SEC });
+    const a = sample({ id: 'ses_1', at: T0, progress: { stepCount: 3, lastStepAt: T0 } });
+    const b = sample({ id: 'ses_1', at: T0 + 45 * SEC, progress: { stepCount: 3, lastStepAt: T0 } });
+    assert.notEqual(b.newest, a.newest);
+    h.add(a, b);
+    assert.equal(b.newest, a.newest, 'the equal message is the first one');
+    assert.equal(b.session, a.session, 'the equal list entry is the first one');
+    assert.equal(b.at, T0 + 45 * SEC, 'the sample keeps its own time');
+    assert.equal(h.baseline(b), a);
+
+    // Progress moved: a list entry of its own, its equal parts shared; a new message is kept as read.
+    const c = sample({ id: 'ses_1', at: T0 + 90 * SEC, progress: { stepCount: 4, lastStepAt: T0 + 80 * SEC } });
+    c.session.title = 'port the parser';
+    c.newest = { ...c.newest!, id: 'msg_2', text: 'next step' };
+    const d = sample({ id: 'ses_1', at: T0 + 135 * SEC, progress: { stepCount: 5, lastStepAt: T0 + 130 * SEC } });
+    d.session.title = 'port the parser';
+    d.newest = { ...c.newest, text: 'next step, longer' };
+    h.add(c, d);
+    assert.notEqual(d.session, c.session);
+    assert.equal(d.session.progress?.stepCount, 5);
+    assert.equal(d.newest?.text, 'next step, longer', 'a message that changed is its own');
+    assert.notEqual(d.newest, c.newest);
+    assert.deepEqual(
+      h
+        .samples('ses_1')
+        .slice(-2)
+        .map((s) => [s.at, s.session.progress?.stepCount, s.newest?.id]),
+      [
+        [T0 + 90 * SEC, 4, 'msg_2'],
+        [T0 + 135 * SEC, 5, 'msg_2'],
+      ],
+    );
+  });
 });
