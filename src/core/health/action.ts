@@ -44,6 +44,17 @@ function decide(action: ActionDecision['action'], basis: string, extra: Partial<
   return { action, abortFirst: false, basis, recoverOn: null, waitUntil: null, escalation: null, ...extra };
 }
 
+/** Leave alone a session without a verdict yet; the same basis gives the same decision (one object, never mutated). */
+let pending: ActionDecision | null = null;
+let pendingOn = '';
+function leaveAlonePending(verdictBasis: string): ActionDecision {
+  if (pending === null || pendingOn !== verdictBasis) {
+    pending = decide('leave-alone', `no verdict yet (${verdictBasis})`);
+    pendingOn = verdictBasis;
+  }
+  return pending;
+}
+
 /** The listing as the decision sees it: the failed provider counts as marked even if not yet listed so. */
 function withWallMark(listing: ProviderListing, wall: QuotaWall, now: EpochMs): ProviderListing {
   if (wall.provider === null) return listing;
@@ -67,7 +78,7 @@ function withWallMark(listing: ProviderListing, wall: QuotaWall, now: EpochMs): 
 export function chooseAction(input: ActionInput): ActionDecision {
   const { verdict, wall, report, newest, now } = input;
   const reach = input.resetWithinReachMs ?? DEFAULT_MONITOR_SETTINGS.resetWithinReachMs;
-  if (verdict.verdict === null) return decide('leave-alone', `no verdict yet (${verdict.basis})`);
+  if (verdict.verdict === null) return leaveAlonePending(verdict.basis);
   if (verdict.verdict === 'healthy') return decide('leave-alone', 'healthy: leave alone');
   if (verdict.verdict === 'waiting')
     return decide(

@@ -71,8 +71,13 @@ export class SampleHistory {
     for (const s of samples) {
       const id = s.session.id;
       const list = this.bySession.get(id);
-      if (!list) this.bySession.set(id, [s]);
-      else {
+      if (!list) {
+        // Room for four samples (what thinning keeps at a regular spacing) from the start: pushing
+        // to a one-element array would reserve seventeen.
+        const room = [s, s, s, s];
+        room.length = 1;
+        this.bySession.set(id, room);
+      } else {
         if (list.length > 0) shareUnchanged(list[list.length - 1], s);
         list.push(s);
         if (list.length > 1 && list[list.length - 2].at > s.at) list.sort((a, b) => a.at - b.at);

@@ -163,14 +163,17 @@ export function updateDirectoryRows(
 /**
  * The row a session keeps: its previous row when the new one shows nothing new (`sameRow`), with
  * its sample times and its assessment brought up to date in place, so that an unchanged session
- * leaves no new objects behind; else the new row, holding the previous assessment's decision when
- * that is equal.
+ * leaves no new objects behind; else the new row, holding the previous assessment's decision and
+ * the previous model name when they are equal.
  */
 function keptRow(prev: SessionRow, row: SessionRow): SessionRow {
   const a = prev.assessment;
   const b = row.assessment;
   if (a && b && a !== b && equal(a.decision, b.decision)) b.decision = a.decision;
-  if (!sameRow(prev, row)) return row;
+  if (!sameRow(prev, row)) {
+    if (row.model === prev.model) row.model = prev.model;
+    return row;
+  }
   prev.evidence.latest.at = row.evidence.latest.at;
   if (prev.evidence.earlier && row.evidence.earlier) prev.evidence.earlier.at = row.evidence.earlier.at;
   if (!equal(a, b)) prev.assessment = b;

@@ -51,7 +51,15 @@ export function specSession(s: Obj): SessionSnapshot {
       lastStepAt: num(p.lastStepAt, 'progress.lastStepAt'),
     };
   }
-  return { id: s.id as string, title: title(s), state, retry: null, progress, updatedAt: updatedAt(s) };
+  // The state as a constant of this module, not the parsed string: one string for every session.
+  return {
+    id: s.id as string,
+    title: title(s),
+    state: state === 'idle' ? 'idle' : 'generating',
+    retry: null,
+    progress,
+    updatedAt: updatedAt(s),
+  };
 }
 
 export interface StatusEntry {
