@@ -1,7 +1,14 @@
 // Everything decided about one session from its samples (oldest first) and the provider listing:
 // the verdict of the last pair, the quota wall, the completion report and the action.
-import type { EpochMs, ProviderListing, SessionAssessment, SessionSample, SessionSnapshot } from '../model';
-import { isMalformed, readReportOf } from '../report/parse';
+import type {
+  EpochMs,
+  MessageSnapshot,
+  ProviderListing,
+  SessionAssessment,
+  SessionSample,
+  SessionSnapshot,
+} from '../model';
+import { isMalformed, readReportOf, type ReportReading } from '../report/parse';
 import { chooseAction } from './action';
 import type { ProviderScope } from './provider-choice';
 import { detectQuotaWall } from './quota-wall';
@@ -22,6 +29,21 @@ export interface AssessOptions {
   providers?: ProviderScope | null;
 }
 
+/**
+ * The report reading of each message read (a message is never changed once read, and a sample read
+ * again unchanged holds the same message object: health/SampleHistory): its text is parsed once.
+ */
+const readings = new WeakMap<MessageSnapshot, ReportReading | null>();
+function reportReading(newest: MessageSnapshot | null): ReportReading | null {
+  if (newest === null) return null;
+  let reading = readings.get(newest);
+  if (reading === undefined) {
+    reading = readReportOf(newest);
+    readings.set(newest, reading);
+  }
+  return reading;
+}
+
 export function assessSession(
   samples: SessionSample[],
   listing: ProviderListing,
@@ -36,7 +58,7 @@ export function assessSession(
     retryWaitMs: options.retryWaitMs,
   });
   const wall = detectQuotaWall(latest, verdict, listing, { retryWaitMs: options.retryWaitMs });
-  const reading = readReportOf(latest.newest);
+  const reading = reportReading(latest.newest);
   const report = reading && !isMalformed(reading) ? reading : null;
   const malformedReport = isMalformed(reading) ? reading : null;
   const decision = chooseAction({

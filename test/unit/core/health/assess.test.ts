@@ -4,6 +4,22 @@ import { buildStatusDocument } from '../../../../src/core/health/status-document
 import { failure, listing, MIN, msg, pair, provider, sample, SEC, T0 } from './fixtures';
 
 describe('assessSession and the status document', () => {
+  it('a message assessed again (read again unchanged) gives the same report, parsed once; another message its own', () => {
+    const newest = msg('m', {
+      text: 'Done.\nticket=PROJ-8 status=blocked reason=quota-exhausted summary="out of quota"',
+    });
+    const first = assessSession([sample({ state: 'idle', newest })], listing([]), { now: T0 });
+    const again = assessSession([sample({ state: 'idle', at: T0 + 45 * SEC, newest })], listing([]), { now: T0 });
+    assert.equal(first.report?.status, 'blocked');
+    assert.equal(again.report, first.report, 'the same reading object');
+    const other = assessSession(
+      [sample({ state: 'idle', newest: msg('m2', { text: 'Done.\nticket=PROJ-9 status=done summary="x"' }) })],
+      listing([]),
+      { now: T0 },
+    );
+    assert.equal(other.report?.ticket, 'PROJ-9');
+  });
+
   it('idle with a done report in the newest message: harvest with the parsed report', () => {
     const [a, b] = pair(
       {
