@@ -382,6 +382,7 @@ function print(ext, ref) {
         .map(([b, c]) => `${b} ${c}`)
         .join(', ')}; notifications at the first verdicts ${s.verdict.notifications}; ` +
         `per steady round: tree items resolved in ${f1(pick(s.steady, 'treeItemMs'))} ms, change listeners (view, status bar) ${f1(pick(s.steady, 'listenerMs'))} ms (longest change event ${f1(pick(s.steady, 'maxEmitMs'))} ms; first verdicts ${f1(s.verdict.listenerMs)} ms, longest ${f1(s.verdict.maxEmitMs)} ms), ` +
+        `the view's change turns ${f1(pick(s.steady, 'changeTurnMs'))} ms (longest ${f1(pick(s.steady, 'maxChangeTurnMs'))} ms; first verdicts ${f1(s.verdict.changeTurnMs)} ms, longest ${f1(s.verdict.maxChangeTurnMs)} ms), looks compared in refresh slices ${f1(pick(s.steady, 'lookMs'))} ms (first verdicts ${f1(s.verdict.lookMs)} ms), ` +
         `tree refresh ends ${f0(pick(s.steady, 'renderTailMs'))} ms after the round (debounce); rows rendered in the DOM ${s.domRowsRendered ?? 'n/a'}; ` +
         `retained heap grows ${grow(s.steady)} per session per round in the extension host, ${r ? grow(r.steady) : 'n/a'} in plain Node (sample history, pruned after 3 min).`,
     );

@@ -53,7 +53,11 @@ export class SpentTotals {
       if (!shown || this.waiting.has(key)) return;
       if (totalCostText(rowsOf()) !== shown.text) this.waiting.add(key);
     };
+    // A change's rows are mostly of one directory: its parents' ids are built once per run of rows.
+    let last: SessionRow | undefined;
     for (const r of rows) {
+      if (last && r.backendKey === last.backendKey && r.directory === last.directory) continue;
+      last = r;
       ask(directoryNodeId(r.backendKey, r.directory), () => read.directory(r.backendKey, r.directory));
       ask(backendNodeId(r.backendKey), () => read.backend(r.backendKey));
     }

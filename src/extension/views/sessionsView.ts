@@ -94,17 +94,17 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   }
 
   private onMonitorChange(change: MonitorChange): void {
-    // Reports are kept at once (a report can vanish from a row in the next sample); the rest waits a turn.
-    this.reports.sync(
-      change.structural.length > 0 || this.nodes.backendsChanged() ? null : change.rows,
-      () => this.monitor.rows(),
-      (key) => this.monitor.row(key) !== undefined,
-    );
     this.changes.add(change);
   }
 
   private applyChange(change: MonitorChange): void {
     const structural = change.structural.length > 0 || this.nodes.backendsChanged();
+    // Reports: every row after a structural change, else only the rows that changed.
+    this.reports.sync(
+      structural ? null : change.rows,
+      () => this.monitor.rows(),
+      (key) => this.monitor.row(key) !== undefined,
+    );
     if (structural) {
       // The set of sessions (or a backend's status) changed: re-render those backends' subtrees;
       // the set of backends changed (one added or removed, all removed): re-render the root.

@@ -186,6 +186,11 @@ interface Round {
   listenerMs: number;
   /** The longest single change event's listeners (one synchronous stretch). */
   maxEmitMs: number;
+  /** The Sessions view's turns taking the monitor's changes (after the monitor's stretch), all and the longest. */
+  changeTurnMs: number;
+  maxChangeTurnMs: number;
+  /** Comparing the looks of changed rows when their refresh slice is due. */
+  lookMs: number;
   emits: number;
   changedRows: number;
   notifications: number;
@@ -228,6 +233,9 @@ describe('views benchmark', function () {
   let changedRows = 0;
   let listenerMs = 0;
   let maxEmitMs = 0;
+  let changeTurnMs = 0;
+  let maxChangeTurnMs = 0;
+  let lookMs = 0;
 
   before(async () => {
     const ext = vscode.extensions.getExtension<SessionOpsApi>('session-ops.session-ops');
@@ -267,6 +275,27 @@ describe('views benchmark', function () {
       listenerMs += ms;
       maxEmitMs = Math.max(maxEmitMs, ms);
     };
+    // The Sessions view takes each change in a turn of its own, and compares the looks of changed
+    // rows when their refresh slice is due: time both (the view's work outside the monitor's stretch).
+    const sessions = api.sessions as unknown as {
+      applyChange: (c: unknown) => void;
+      lookChanged: (node: SessionsNode, now: number) => boolean;
+    };
+    const applyChange = sessions.applyChange.bind(sessions);
+    sessions.applyChange = (c) => {
+      const t0 = performance.now();
+      applyChange(c);
+      const ms = performance.now() - t0;
+      changeTurnMs += ms;
+      maxChangeTurnMs = Math.max(maxChangeTurnMs, ms);
+    };
+    const lookChanged = sessions.lookChanged.bind(sessions);
+    sessions.lookChanged = (node, now) => {
+      const t0 = performance.now();
+      const changed = lookChanged(node, now);
+      lookMs += performance.now() - t0;
+      return changed;
+    };
     await setting('sampleSpacingSeconds', SPACING_S);
   });
 
@@ -295,6 +324,9 @@ describe('views benchmark', function () {
     changedRows = 0;
     listenerMs = 0;
     maxEmitMs = 0;
+    changeTurnMs = 0;
+    maxChangeTurnMs = 0;
+    lookMs = 0;
     const shown = api.notifier.shown.length;
     const delay = monitorEventLoopDelay({ resolution: DELAY_RESOLUTION_MS });
     delay.enable();
@@ -340,6 +372,9 @@ describe('views benchmark', function () {
       treeChildren: tree.children,
       listenerMs,
       maxEmitMs,
+      changeTurnMs,
+      maxChangeTurnMs,
+      lookMs,
       emits,
       changedRows,
       notifications: api.notifier.shown.length - shown,
