@@ -43,34 +43,68 @@ export interface DirectoryRowsUpdate {
   needsWholeSample: boolean;
 }
 
+/** The rows so far of a directory, by session id (the rows a round builds reuse their keys). */
+export function rowsById(rows: readonly SessionRow[]): Map<string, SessionRow> {
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/**
+ * Builds the rows of the round's sampled sessions `from` (inclusive) to `to` (exclusive), each
+ * assessed on its pair of samples, and appends them to `built`: the part of a round's model
+ * building that a caller may split into slices (the rows of a round are the same however split).
+ */
+export function buildRows(
+  round: SampleRound,
+  history: SampleHistory,
+  ctx: Pick<DirectoryRowsContext, 'backendKey' | 'listing' | 'assess'>,
+  directory: string,
+  before: Map<string, SessionRow>,
+  from: number,
+  to: number,
+  built: SessionRow[],
+): void {
+  const { backendKey, listing } = ctx;
+  const end = Math.min(to, round.samples.length);
+  for (let i = from; i < end; i++) {
+    const sample = round.samples[i];
+    const baseline = history.baseline(sample);
+    const assessment = assessSession(baseline ? [baseline, sample] : [sample], listing, ctx.assess);
+    built.push(
+      toRow({
+        key: before.get(sample.session.id)?.key,
+        backendKey,
+        directory,
+        assessment,
+        baseline,
+        latest: sample,
+        history: history.samples(sample.session.id),
+        listing,
+      }),
+    );
+  }
+}
+
+/**
+ * Turns the round into the directory's rows. `sampled`: the rows of the round's sampled sessions
+ * already built (buildRows over all of them, in order); absent, they are built here.
+ */
 export function updateDirectoryRows(
   dirState: DirectoryState,
   round: SampleRound,
   history: SampleHistory,
   ctx: DirectoryRowsContext,
+  sampled?: SessionRow[],
 ): DirectoryRowsUpdate {
   const { backendKey, listing } = ctx;
   const directory = dirState.directory;
   const seen = new Set<string>();
   const changedRows: SessionRow[] = [];
-  const before = new Map(dirState.rows.map((r) => [r.id, r]));
+  const before = rowsById(dirState.rows);
   const rows: SessionRow[] = [];
   let newWall = false;
   let needsWholeSample = false;
-  const built: SessionRow[] = round.samples.map((sample) => {
-    const baseline = history.baseline(sample);
-    const assessment = assessSession(baseline ? [baseline, sample] : [sample], listing, ctx.assess);
-    return toRow({
-      key: before.get(sample.session.id)?.key,
-      backendKey,
-      directory,
-      assessment,
-      baseline,
-      latest: sample,
-      history: history.samples(sample.session.id),
-      listing,
-    });
-  });
+  const built: SessionRow[] = sampled ?? [];
+  if (!sampled) buildRows(round, history, ctx, directory, before, 0, round.samples.length, built);
   // A session whose newest message could not be read (vanished, or the read failed): unknown, with the reason.
   for (const u of round.unreadable) {
     const latest: SessionSample = { at: u.at, session: u.session, newest: null };

@@ -16,7 +16,7 @@ import { listedIds, MIN_SPACING_MS, SampleHistory, sampleDirectoryOnce } from '.
 import { describeError } from '../error-message';
 import { directorySessionKey } from '../ids';
 import type { EpochMs, ProviderListing, TodoProgress } from '../model';
-import { updateDirectoryRows } from './directory-rows';
+import { buildRows, rowsById, updateDirectoryRows } from './directory-rows';
 import { isNudge, syncEventStreams } from './event-streams';
 import { readProviders, storeProviders } from './providers';
 import type { SessionRow } from './row';
@@ -47,6 +47,14 @@ export type {
 } from './types';
 
 const EMPTY_LISTING: ProviderListing = { providers: [], connected: [] };
+
+/** Sessions assessed and made rows in one stretch of the event loop, at most. */
+export const ROWS_PER_SLICE = 50;
+
+/** Resolves in a later turn of the event loop (after pending I/O callbacks). */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 export class SessionMonitor {
   private runtimes = new Map<string, BackendRuntime>();
@@ -372,27 +380,58 @@ export class SessionMonitor {
       rt.state.spend = rt.spend.providers(now);
       this.options.onSpend?.(key, spent);
     }
+    const listing = rt.state.providers ?? EMPTY_LISTING;
+    const assess = {
+      now,
+      resetWithinReachMs: this.options.resetWithinReachMs,
+      providers: this.options.providers,
+      minSpacingMs: this.options.minSpacingMs ?? MIN_SPACING_MS,
+      retryWaitMs: this.options.retryWaitMs,
+      toolCeilingMs: this.options.toolCeilingMs,
+    };
+    // A large directory's rows are built in slices, a turn of the event loop apart, so that no
+    // stretch of the event loop assesses more than ROWS_PER_SLICE sessions; then committed at once.
+    let sampled: SessionRow[] | undefined;
+    if (round.samples.length > ROWS_PER_SLICE) {
+      sampled = [];
+      const before = rowsById(dirState.rows);
+      for (let from = 0; from < round.samples.length; from += ROWS_PER_SLICE) {
+        if (from > 0) {
+          await (this.options.nextTurn ?? nextTurn)();
+          if (rt.closed) return;
+        }
+        buildRows(
+          round,
+          history,
+          { backendKey: key, listing, assess },
+          directory,
+          before,
+          from,
+          from + ROWS_PER_SLICE,
+          sampled,
+        );
+      }
+    }
     const client = rt.client;
-    const update = updateDirectoryRows(dirState, round, history, {
-      backendKey: key,
-      listing: rt.state.providers ?? EMPTY_LISTING,
-      assess: {
-        now,
-        resetWithinReachMs: this.options.resetWithinReachMs,
-        providers: this.options.providers,
-        minSpacingMs: this.options.minSpacingMs ?? MIN_SPACING_MS,
-        retryWaitMs: this.options.retryWaitMs,
-        toolCeilingMs: this.options.toolCeilingMs,
+    const update = updateDirectoryRows(
+      dirState,
+      round,
+      history,
+      {
+        backendKey: key,
+        listing,
+        assess,
+        badges: rt.badges,
+        budgetUsd: this.options.budgetUsd ?? 0,
+        budgets: rt.budgets,
+        todos: rt.todos,
+        readTodos: client?.capabilities?.todos ? (id) => this.readTodos(rt, client, directory, id) : null,
+        onTransition: (t) => {
+          for (const l of this.transitionListeners) l(t);
+        },
       },
-      badges: rt.badges,
-      budgetUsd: this.options.budgetUsd ?? 0,
-      budgets: rt.budgets,
-      todos: rt.todos,
-      readTodos: client?.capabilities?.todos ? (id) => this.readTodos(rt, client, directory, id) : null,
-      onTransition: (t) => {
-        for (const l of this.transitionListeners) l(t);
-      },
-    });
+      sampled,
+    );
     if (update.needsWholeSample) void this.sampleDirectory(rt, directory);
     this.rowsCache = null;
     if (update.newWall) rt.providerRefresh = true;

@@ -38,6 +38,8 @@ export interface MonitorOptions extends MonitorSettingOptions {
   /** Coalescing delay for event nudges. Default 150 ms. */
   nudgeDelayMs?: number;
   now?: () => EpochMs;
+  /** Waits for a later turn of the event loop between two slices of a large directory's rows (default: setImmediate). */
+  nextTurn?: () => Promise<void>;
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
   /** The spend a round showed per provider (its sessions' costs as the views show them, message sums included). */
   onSpend?: (backendKey: string, spent: readonly Spend[]) => void;

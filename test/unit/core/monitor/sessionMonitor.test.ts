@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { BackendClient, QuotaMarkBook } from '../../../../src/core/backend';
 import type { BackendConfig } from '../../../../src/core/config/backends';
 import { parseBackendConfigs } from '../../../../src/core/config/backends';
-import { SessionMonitor, type Transition } from '../../../../src/core/monitor/sessionMonitor';
+import { ROWS_PER_SLICE, SessionMonitor, type Transition } from '../../../../src/core/monitor/sessionMonitor';
 import { startSpecServer, type SpecServer } from '../../../support/spec-server';
 
 describe('core/monitor/sessionMonitor (spec-dialect server)', () => {
@@ -24,7 +24,11 @@ describe('core/monitor/sessionMonitor (spec-dialect server)', () => {
     await server.stop();
   });
 
-  function makeMonitor(urls: string[], client: { maxSessionsPerRound?: number } = {}): SessionMonitor {
+  function makeMonitor(
+    urls: string[],
+    client: { maxSessionsPerRound?: number } = {},
+    nextTurn?: () => Promise<void>,
+  ): SessionMonitor {
     const { backends } = parseBackendConfigs(
       urls.map((baseUrl) => ({ baseUrl, directories: [DIR] })),
       [],
@@ -37,6 +41,7 @@ describe('core/monitor/sessionMonitor (spec-dialect server)', () => {
       resetWithinReachMs: 2 * 3600_000,
       useEventStream: false,
       now: () => clock,
+      nextTurn,
     });
     monitor.setBackends(backends);
     return monitor;
@@ -63,6 +68,48 @@ describe('core/monitor/sessionMonitor (spec-dialect server)', () => {
       changes.some((c) => c.structural.length > 0),
       'the directory re-renders when its truncation clears',
     );
+  });
+
+  it('builds the rows of a large directory over several turns of the event loop, with the same rows, order and transitions', async () => {
+    const d = server.directory(DIR);
+    const n = 2 * ROWS_PER_SLICE + 20;
+    const ids = Array.from({ length: n }, (_, i) => {
+      const id = d.addSession({
+        state: 'generating',
+        progress: { stepCount: 10, lastStepAt: clock - 1000 },
+        title: `s${i}`,
+      });
+      d.addMessage(id, { role: 'assistant', text: `working ${i}` });
+      return id;
+    });
+    let turns = 0;
+    const m = makeMonitor([server.url], {}, () => {
+      turns++;
+      return new Promise((resolve) => setImmediate(resolve));
+    });
+    const transitions: Transition[] = [];
+    m.onTransition((t) => transitions.push(t));
+    const changes: number[] = [];
+    m.onDidChange((c) => changes.push(c.rows.length));
+    await m.refresh();
+    turns = 0;
+    clock += 45_000;
+    for (const id of ids.filter((_, i) => i % 2 === 0)) d.step(id, 1, clock);
+    changes.length = 0;
+    await m.refresh();
+    assert.equal(turns, 2, 'three slices of rows, a turn apart');
+    const rows = m.rows();
+    assert.deepEqual(
+      rows.map((r) => r.id),
+      ids,
+      'list order',
+    );
+    assert.deepEqual(
+      rows.map((r) => r.badge),
+      ids.map((_, i) => (i % 2 === 0 ? 'healthy' : 'hung')),
+    );
+    assert.equal(transitions.filter((t) => t.kind === 'hung').length, n / 2, 'each hung session told once');
+    assert.deepEqual(changes, [n], 'one change for the directory, with every row');
   });
 
   it('gives no verdict on one sample, then healthy when steps grow 45 s later', async () => {
