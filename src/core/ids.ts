@@ -45,7 +45,19 @@ export function verdictKey(row: {
   action: string | null;
   evidence: { latest: { newestId: string | null } };
 }): string {
-  return joinKey(row.key, row.verdict ?? 'none', row.action ?? 'none', row.evidence.latest.newestId ?? 'no-message');
+  return joinKey(row.key, row.verdict ?? 'none', row.action ?? 'none', verdictMessage(row));
+}
+
+/** The newest message part of a row's verdict key. */
+export function verdictMessage(row: { evidence: { latest: { newestId: string | null } } }): string {
+  return row.evidence.latest.newestId ?? 'no-message';
+}
+
+/** The session (row key) and the newest message id a verdict key was read on, or null when it is not one. */
+export function parseVerdictKey(key: string): { rowKey: string; newestId: string } | null {
+  const parts = splitKey(key);
+  if (parts.length !== 6) return null;
+  return { rowKey: joinKey(parts[0], parts[1], parts[2]), newestId: parts[5] };
 }
 
 /** One completion report of one session: the session, ticket, status and the message it came in. */

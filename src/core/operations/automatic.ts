@@ -10,23 +10,37 @@
 import type { EpochMs } from '../model';
 import type { AutomaticSwitches } from '../settings/operator-settings';
 import type { SessionRow } from '../monitor/row';
-import { verdictKey } from '../ids';
-import { TimedMemory } from './memory-bounds';
+import { parseVerdictKey, verdictKey, verdictMessage } from '../ids';
+import { OPERATOR_STATE_KEEP_MS } from './memory-bounds';
 
 export type AutomaticAction = 'abort' | 'abort-and-wake' | 'wake' | 'recover';
 
 export const MAX_AUTOMATIC_PER_HOUR = 3;
 
+const HOUR = 3_600_000;
+
+/** What automatic mode remembers of one session: the verdicts it acted on (and the message each was read on). */
+interface ActedOn {
+  verdicts: Map<string, { at: EpochMs; newestId: string }>;
+  /** When the session was last considered. */
+  seenAt: EpochMs;
+}
+
 export class AutomaticPolicy {
-  /** Verdict keys acted on, and when. */
-  private readonly acted: TimedMemory;
+  /**
+   * Per session, the verdicts acted on. A verdict read on an older newest message than the session's
+   * current one can never come back, so it is forgotten when the session is next considered; a
+   * session not considered for OPERATOR_STATE_KEEP_MS (gone, or automatic mode off) is forgotten.
+   */
+  private readonly acted = new Map<string, ActedOn>();
   private readonly history = new Map<string, EpochMs[]>();
+  private prunedAt: EpochMs;
 
   constructor(
     private readonly now: () => EpochMs = Date.now,
     private readonly maxPerHour = MAX_AUTOMATIC_PER_HOUR,
   ) {
-    this.acted = new TimedMemory(now);
+    this.prunedAt = now();
   }
 
   /** The action to take now on this row, or null. Does not record it: call `record` when acting. */
@@ -35,10 +49,11 @@ export class AutomaticPolicy {
     settings: AutomaticSwitches,
     opts: { trusted: boolean; busy: boolean },
   ): AutomaticAction | null {
+    const actedOn = this.consider(row);
     if (!opts.trusted || opts.busy) return null;
     if (row.verdict === null || row.action === null) return null; // never on one snapshot
-    if (this.acted.has(verdictKey(row))) return null;
-    const recent = (this.history.get(row.key) ?? []).filter((t) => this.now() - t < 3_600_000);
+    if (actedOn?.verdicts.has(verdictKey(row))) return null;
+    const recent = (this.history.get(row.key) ?? []).filter((t) => this.now() - t < HOUR);
     if (recent.length >= this.maxPerHour) return null;
     if (row.budgetLevel === 100)
       return settings.abortOverBudget && row.state === 'generating' && row.verdict !== 'waiting' ? 'abort' : null;
@@ -54,16 +69,45 @@ export class AutomaticPolicy {
   }
 
   record(row: SessionRow): void {
-    this.acted.set(verdictKey(row), this.now());
-    const list = (this.history.get(row.key) ?? []).filter((t) => this.now() - t < 3_600_000);
+    this.remembered(row.key).verdicts.set(verdictKey(row), { at: this.now(), newestId: verdictMessage(row) });
+    const list = (this.history.get(row.key) ?? []).filter((t) => this.now() - t < HOUR);
     list.push(this.now());
     this.history.set(row.key, list);
     this.forgetOldHistory();
   }
 
-  /** Verdicts remembered (bounded: a month, at most OPERATOR_STATE_MAX_ENTRIES). */
+  /** Verdicts remembered: those read on each session's current newest message, of sessions seen in the last month. */
   get actedCount(): number {
-    return this.acted.size;
+    let n = 0;
+    for (const a of this.acted.values()) n += a.verdicts.size;
+    return n;
+  }
+
+  /** The session's memory, its verdicts on older messages dropped; marks it seen. */
+  private consider(row: SessionRow): ActedOn | undefined {
+    this.pruneUnseen();
+    const actedOn = this.acted.get(row.key);
+    if (!actedOn) return undefined;
+    actedOn.seenAt = this.now();
+    const newestId = verdictMessage(row);
+    for (const [k, v] of actedOn.verdicts) if (v.newestId !== newestId) actedOn.verdicts.delete(k);
+    if (actedOn.verdicts.size === 0) this.acted.delete(row.key);
+    return actedOn;
+  }
+
+  private remembered(rowKey: string): ActedOn {
+    let actedOn = this.acted.get(rowKey);
+    if (!actedOn) this.acted.set(rowKey, (actedOn = { verdicts: new Map(), seenAt: this.now() }));
+    return actedOn;
+  }
+
+  /** Hourly: sessions not considered for the keep time are forgotten, and action times over an hour old. */
+  private pruneUnseen(): void {
+    const now = this.now();
+    if (now - this.prunedAt < HOUR) return;
+    this.prunedAt = now;
+    for (const [k, a] of this.acted) if (now - a.seenAt > OPERATOR_STATE_KEEP_MS) this.acted.delete(k);
+    this.forgetOldHistory();
   }
 
   /** Sessions with an automatic action in the last hour (older lists are dropped). */
@@ -73,22 +117,29 @@ export class AutomaticPolicy {
 
   private forgetOldHistory(): void {
     for (const [k, list] of this.history)
-      if (list.length === 0 || this.now() - list[list.length - 1] >= 3_600_000) this.history.delete(k);
+      if (list.length === 0 || this.now() - list[list.length - 1] >= HOUR) this.history.delete(k);
   }
 
   /** The memory to persist: verdicts acted on and each session's actions in the last hour. */
   memory(): { acted: Record<string, EpochMs>; history: Record<string, EpochMs[]> } {
     const history: Record<string, EpochMs[]> = {};
     for (const [k, list] of this.history) {
-      const recent = list.filter((t) => this.now() - t < 3_600_000);
+      const recent = list.filter((t) => this.now() - t < HOUR);
       if (recent.length) history[k] = recent;
     }
-    return { acted: this.acted.toRecord(), history };
+    const acted: Record<string, EpochMs> = {};
+    for (const a of this.acted.values()) for (const [k, v] of a.verdicts) acted[k] = v.at;
+    return { acted, history };
   }
 
   /** Adds a persisted memory (after a reload or a restart): never twice on one verdict still holds. */
   remember(memory: { acted: Record<string, EpochMs>; history: Record<string, EpochMs[]> }): void {
-    for (const [k, t] of Object.entries(memory.acted)) this.acted.set(k, t);
+    for (const [k, t] of Object.entries(memory.acted)) {
+      const parsed = parseVerdictKey(k);
+      if (!parsed) continue;
+      const verdicts = this.remembered(parsed.rowKey).verdicts;
+      verdicts.set(k, { at: Math.max(verdicts.get(k)?.at ?? 0, t), newestId: parsed.newestId });
+    }
     for (const [k, list] of Object.entries(memory.history)) {
       const merged = [...new Set([...(this.history.get(k) ?? []), ...list])].sort((a, b) => a - b);
       this.history.set(k, merged);

@@ -44,28 +44,45 @@ describe('core/operations/memory-bounds: what the operator remembers stays bound
     assert.deepEqual(memory.toRecord(), { a: 5 });
   });
 
-  it("automatic mode's acted verdicts and per-session history stay bounded over months of sessions", () => {
+  it('automatic mode forgets a verdict once its session moved to a newer message, and sessions gone a month', () => {
     let now = 1_000_000_000_000;
     const policy = new AutomaticPolicy(() => now);
     const switches = { abortHung: false, wakeIdle: true, recoverQuotaWalls: false, abortOverBudget: false };
-    for (let i = 0; i < OPERATOR_STATE_MAX_ENTRIES * 3; i++) {
-      const row = idleRow(`ses_${i}`, `msg_${i}`);
-      assert.equal(policy.decide(row, switches, { trusted: true, busy: false }), 'wake');
-      policy.record(row);
-      now += 60_000;
+    const ctx = { trusted: true, busy: false };
+    const sessions = 2_000;
+    for (let round = 0; round < 5; round++) {
+      for (let i = 0; i < sessions; i++) {
+        const row = idleRow(`ses_${i}`, `msg_${round}`);
+        assert.equal(policy.decide(row, switches, ctx), 'wake', `round ${round}: a new message is a new verdict`);
+        policy.record(row);
+        assert.equal(policy.decide(row, switches, ctx), null, 'never twice on one verdict');
+      }
+      now += 2 * HOUR;
     }
-    assert.ok(policy.actedCount <= OPERATOR_STATE_MAX_ENTRIES, `acted ${policy.actedCount}`);
-    assert.ok(policy.historyCount <= 61, `history of the last hour only, got ${policy.historyCount}`);
-    const last = idleRow(`ses_${OPERATOR_STATE_MAX_ENTRIES * 3 - 1}`, `msg_${OPERATOR_STATE_MAX_ENTRIES * 3 - 1}`);
-    assert.equal(
-      policy.decide(last, switches, { trusted: true, busy: false }),
-      null,
-      'a recent verdict still acts once',
-    );
-    now += OPERATOR_STATE_KEEP_MS + HOUR;
-    policy.record(idleRow('ses_new', 'msg_new'));
-    assert.equal(policy.actedCount, 1, 'verdicts older than the keep time are forgotten');
+    assert.equal(policy.actedCount, sessions, 'one verdict per session: those on older messages are forgotten');
+    assert.ok(policy.historyCount <= sessions);
+    // A session that stays on one message keeps its verdict for as long as it is listed.
+    for (let day = 0; day < 40; day++) {
+      now += 24 * HOUR;
+      assert.equal(policy.decide(idleRow('ses_0', 'msg_4'), switches, ctx), null, `day ${day}: still acted on`);
+    }
+    assert.equal(policy.actedCount, 1, 'the sessions not considered for a month are forgotten');
+    assert.equal(policy.historyCount, 0, 'no action in the last hour');
     assert.deepEqual(Object.keys(policy.memory().acted).length, 1);
+    assert.ok(OPERATOR_STATE_KEEP_MS < 40 * 24 * HOUR);
+  });
+
+  it('a remembered verdict (after a restart) still blocks a second action on it', () => {
+    const now = 1_000_000_000_000;
+    const first = new AutomaticPolicy(() => now);
+    const switches = { abortHung: false, wakeIdle: true, recoverQuotaWalls: false, abortOverBudget: false };
+    const row = idleRow('ses_1', 'msg_1');
+    first.record(row);
+    const second = new AutomaticPolicy(() => now + 1_000);
+    second.remember(first.memory());
+    assert.equal(second.decide(row, switches, { trusted: true, busy: false }), null);
+    assert.equal(second.decide(idleRow('ses_1', 'msg_2'), switches, { trusted: true, busy: false }), 'wake');
+    assert.equal(second.actedCount, 0, 'the remembered verdict on msg_1 is forgotten once the session is on msg_2');
   });
 
   it('seen reports stay bounded, and the attention recount still sees every new mark', () => {
