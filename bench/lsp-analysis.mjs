@@ -5,8 +5,10 @@
 // garbage collector took during it (perf_hooks 'gc' entries), the objects allocated, and the heap the
 // finished analysis keeps (after a full gc). Several builds side by side in one run:
 //
-//   node bench/lsp-analysis.mjs [--routes 10000] [--runs 5] [--before REF]...
+//   node bench/lsp-analysis.mjs [--routes 10000] [--runs 5] [--before REF]... [--node-args LABEL="FLAGS"]...
 // --before REF: also measures the analysis of git revision REF (git archive into a temp dir), as "REF".
+// --node-args LABEL="FLAGS": also measures this checkout in a process started with these Node flags
+//   (e.g. semi="--max-semi-space-size=32"), as "LABEL"; the peak RSS column shows what they cost.
 // --smoke: 100 routes, 1 run.
 import * as esbuild from 'esbuild';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -25,6 +27,19 @@ const opt = (name, def) => {
 const ROUTES = Number(opt('--routes', SMOKE ? '100' : '10000'));
 const RUNS = Number(opt('--runs', SMOKE ? '1' : '5'));
 const befores = args.flatMap((a, i) => (a === '--before' ? [args[i + 1]] : []));
+const variants = args.flatMap((a, i) => {
+  if (a !== '--node-args') return [];
+  const at = args[i + 1].indexOf('=');
+  return [
+    {
+      label: args[i + 1].slice(0, at),
+      flags: args[i + 1]
+        .slice(at + 1)
+        .split(' ')
+        .filter(Boolean),
+    },
+  ];
+});
 
 // ------------------------------------------------------------------ the child: one measured analysis
 
@@ -51,7 +66,8 @@ async function child() {
   globalThis.gc();
   const kept = v8.getHeapStatistics().used_heap_size - heap0;
   if (analysis.diagnostics.length !== 0) throw new Error(`expected no diagnostics, got ${analysis.diagnostics.length}`);
-  process.stdout.write(JSON.stringify({ ms: t1 - t0, gcMs, scavenges, keptMb: kept / 1e6 }));
+  const peakRssMb = process.resourceUsage().maxRSS / 1024;
+  process.stdout.write(JSON.stringify({ ms: t1 - t0, gcMs, scavenges, keptMb: kept / 1e6, peakRssMb }));
 }
 
 // ------------------------------------------------------------------ the parent
@@ -92,13 +108,15 @@ async function main() {
     execFileSync('tar', ['-x', '-C', dir], { input: tar });
     builds.push({ label: ref, bundle: await bundleOf(dir, ref) });
   }
-  builds.push({ label: 'this checkout', bundle: await bundleOf(root, 'this') });
+  const here = await bundleOf(root, 'this');
+  builds.push({ label: 'this checkout', bundle: here });
+  for (const v of variants) builds.push({ label: v.label, bundle: here, flags: v.flags });
   const results = new Map(builds.map((b) => [b.label, []]));
   for (let r = 0; r < RUNS; r++) {
     for (const b of builds) {
       const out = spawnSync(
         process.execPath,
-        ['--expose-gc', fileURLToPath(import.meta.url), '--child', b.bundle, String(ROUTES)],
+        ['--expose-gc', ...(b.flags ?? []), fileURLToPath(import.meta.url), '--child', b.bundle, String(ROUTES)],
         { encoding: 'utf8', maxBuffer: 1 << 24 },
       );
       if (out.status !== 0) throw new Error(`${b.label}: ${out.stderr}`);
@@ -109,7 +127,7 @@ async function main() {
   console.log(
     `Routing analysis of ${ROUTES.toLocaleString('en')} routes (bench/lsp.mjs's table), a fresh process per run, ${RUNS} runs per build, builds alternating; median (min-max)`,
   );
-  const head = ['build', 'analysis ms', 'of which gc ms', 'scavenges', 'heap kept MB'];
+  const head = ['build', 'analysis ms', 'of which gc ms', 'scavenges', 'heap kept MB', 'peak RSS MB'];
   const body = builds.map((b) => {
     const rs = results.get(b.label);
     return [
@@ -121,6 +139,7 @@ async function main() {
         0,
       ),
       spread(rs.map((x) => x.keptMb)),
+      spread(rs.map((x) => x.peakRssMb)),
     ];
   });
   const w = head.map((h, i) => Math.max(h.length, ...body.map((x) => x[i].length)));

@@ -9,6 +9,7 @@ import {
 } from 'vscode-languageclient/node';
 import { withDeadline } from '../../core/timing';
 import { EnvironmentNotification, type NotificationType, type RequestType } from '../../shared/protocol';
+import { SERVER_EXEC_ARGV } from '../../shared/serverProcess';
 import { initializationOptionsFrom, type InitializationOptions } from '../../shared/settings';
 
 /** A custom request that gets no answer within this is cancelled and fails. */
@@ -37,8 +38,12 @@ export function createRoutingClient(context: vscode.ExtensionContext, log: vscod
   ];
   context.subscriptions.push(...pageWatchers);
   const serverOptions: ServerOptions = {
-    run: { module, transport: TransportKind.ipc },
-    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+    run: { module, transport: TransportKind.ipc, options: { execArgv: [...SERVER_EXEC_ARGV] } },
+    debug: {
+      module,
+      transport: TransportKind.ipc,
+      options: { execArgv: [...SERVER_EXEC_ARGV, '--nolazy', '--inspect=6019'] },
+    },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [

@@ -5,6 +5,7 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { SERVER_EXEC_ARGV } from '../../../src/shared/serverProcess';
 
 export const ROOT = path.resolve(__dirname, '..', '..', '..');
 export const SERVER = path.join(ROOT, 'dist', 'server.js');
@@ -63,10 +64,12 @@ export class LspClient {
     });
   }
 
-  /** dist/server.js over stdio. */
+  /** dist/server.js over stdio, with the Node flags the extension starts it with (and `nodeArgs`). */
   static stdio(args: string[] = [], nodeArgs: string[] = []): LspClient {
     return new LspClient(
-      spawn(process.execPath, [...nodeArgs, SERVER, '--stdio', ...args], { stdio: ['pipe', 'pipe', 'pipe'] }),
+      spawn(process.execPath, [...SERVER_EXEC_ARGV, ...nodeArgs, SERVER, '--stdio', ...args], {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      }),
       'stdio',
     );
   }
@@ -80,8 +83,14 @@ export class LspClient {
   }
 
   /** dist/server.js over Node IPC, as VS Code's language client starts it (TransportKind.ipc). */
-  static ipc(): LspClient {
-    return new LspClient(fork(SERVER, ['--node-ipc'], { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] }), 'ipc');
+  static ipc(nodeArgs: string[] = []): LspClient {
+    return new LspClient(
+      fork(SERVER, ['--node-ipc'], {
+        execArgv: [...SERVER_EXEC_ARGV, ...nodeArgs],
+        stdio: ['pipe', 'pipe', 'pipe', 'ipc'],
+      }),
+      'ipc',
+    );
   }
 
   private onData(d: Buffer): void {
