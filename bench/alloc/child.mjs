@@ -95,13 +95,14 @@ const sampleOnce = async (client) => {
   if (round.samples.length !== size) throw new Error(`sampleRound: ${round.samples.length} samples`);
   return round;
 };
-const client = new BackendClient({ baseUrl: url, connections: 8 });
+// One directory of N sessions: the per-round bound of sessions sampled is raised to N.
+const client = new BackendClient({ baseUrl: url, connections: 8, maxSessionsPerRound: size });
 clients.sampleRound = { steady: await perRound(() => sampleOnce(client)) };
 await client.close();
 // Cold: a new client's first round (the dialect read from the first answer, connections opened).
 let fresh = null;
 clients.sampleRound.cold = await perRound(
-  () => sampleOnce((fresh = new BackendClient({ baseUrl: url, connections: 8 }))),
+  () => sampleOnce((fresh = new BackendClient({ baseUrl: url, connections: 8, maxSessionsPerRound: size }))),
   {
     after: () => fresh.close(),
     warm: false,
@@ -114,7 +115,7 @@ const spaced = () => sleep(minSpacingMs + 50);
 const { backends } = parseBackendConfigs([{ name: 'alloc', baseUrl: url, directories: [directory] }], []);
 const newMonitor = () => {
   const m = new SessionMonitor({
-    createClient: (config) => new BackendClient({ baseUrl: config.baseUrl }),
+    createClient: (config) => new BackendClient({ baseUrl: config.baseUrl, maxSessionsPerRound: size }),
     getCredentials: async () => undefined,
     spacingMs: 60_000,
     minSpacingMs,
