@@ -5,7 +5,7 @@
 //   routing.low-effort-pipeline    effort: low on a route that runs a pipeline
 // A mapping with a duplicate key is an error everywhere: `routing.duplicate-route` for a route key
 // defined twice (naming the first line), `yaml.duplicate-key` for any other key. Pure.
-import { getPair, type PathSeg, type RMap, type RNode, type RPair, type RSeq } from './rnode';
+import { collectionValue, getPair, type PathSeg, type RMap, type RNode, type RPair, type RSeq } from './rnode';
 import { removeSeqItem } from './fixes';
 import { STAGES } from './schema';
 import type { RelDiag } from './types';
@@ -278,9 +278,10 @@ export function checkDuplicateKeys(
       }
     }
     for (const p of node.pairs) {
-      if (p.value.kind === 'map' || p.value.kind === 'seq') {
+      const v = collectionValue(p);
+      if (v) {
         path.push(p.name);
-        checkDuplicateKeys(p.value, path, out, lineOfOffset);
+        checkDuplicateKeys(v, path, out, lineOfOffset);
         path.pop();
       }
     }

@@ -7,11 +7,11 @@
 // and the same ranges (checked by a differential test). It is several times faster than `yaml`,
 // which is what lets a 10,000-route file validate in a fraction of a second.
 // It allocates little, as a 10,000-route table is parsed at once and kept: one node tree (a
-// collection's value is built when asked for, a pair holds its key's fields: rnode.ts's LazyMap,
-// LazySeq, LazyPair), arrays of
+// collection's value is built when asked for, a pair holds its key's fields and, when its value is
+// a scalar, the value's too: rnode.ts's LazyMap, LazySeq, LazyPair, ScalarPair), arrays of
 // their exact size (gathered on one shared stack), line tables reused from parse to parse. Pure.
 import { MAX_KEY_LENGTH } from './limits';
-import { LazyMap, LazyPair, LazySeq, type RNode, type RPair, type RScalar } from './rnode';
+import { LazyMap, LazyPair, LazySeq, ScalarPair, type RNode, type RPair, type RScalar } from './rnode';
 
 export const BAIL = Symbol('bail');
 export type FastResult = RNode | null | typeof BAIL;
@@ -621,7 +621,10 @@ class FastParser {
   }
 }
 
-function pairOf(key: RScalar, value: RNode): LazyPair {
+function pairOf(key: RScalar, value: RNode): RPair {
   const v = key.value;
-  return new LazyPair(key.start, key.end, v, key.style, v === null ? '' : String(v), value);
+  const name = v === null ? '' : String(v);
+  if (value.kind === 'scalar')
+    return new ScalarPair(key.start, key.end, v, key.style, name, value.start, value.end, value.value, value.style);
+  return new LazyPair(key.start, key.end, v, key.style, name, value);
 }

@@ -67,7 +67,7 @@ export class LazyMap implements RMap {
   ) {}
   get value(): Record<string, unknown> {
     const value: Record<string, unknown> = {};
-    for (const p of this.pairs) setProp(value, p.name, p.value.value);
+    for (const p of this.pairs) setProp(value, p.name, p instanceof ScalarPair ? p.valueValue : p.value.value);
     return value;
   }
 }
@@ -85,6 +85,43 @@ export class LazyPair implements RPair {
   get key(): RScalar {
     return { kind: 'scalar', start: this.keyStart, end: this.keyEnd, value: this.keyValue, style: this.keyStyle };
   }
+}
+
+/**
+ * A pair whose value is a scalar, holding the fields of both its key and its value: the value node
+ * (like the key node) is made when asked for, a new object each time (one object per pair, not three).
+ */
+export class ScalarPair implements RPair {
+  constructor(
+    readonly keyStart: number,
+    readonly keyEnd: number,
+    readonly keyValue: RScalar['value'],
+    readonly keyStyle: RScalar['style'],
+    readonly name: string,
+    readonly valueStart: number,
+    readonly valueEnd: number,
+    readonly valueValue: RScalar['value'],
+    readonly valueStyle: RScalar['style'],
+  ) {}
+  get key(): RScalar {
+    return { kind: 'scalar', start: this.keyStart, end: this.keyEnd, value: this.keyValue, style: this.keyStyle };
+  }
+  get value(): RScalar {
+    return {
+      kind: 'scalar',
+      start: this.valueStart,
+      end: this.valueEnd,
+      value: this.valueValue,
+      style: this.valueStyle,
+    };
+  }
+}
+
+/** The value of `p` when it is a mapping or a sequence (a ScalarPair makes no node for this). */
+export function collectionValue(p: RPair): RMap | RSeq | undefined {
+  if (p instanceof ScalarPair) return undefined;
+  const v = p.value;
+  return v.kind === 'map' || v.kind === 'seq' ? v : undefined;
 }
 
 /** A sequence whose value is built when asked for (see LazyMap). */
