@@ -48,10 +48,8 @@ export type {
 
 const EMPTY_LISTING: ProviderListing = { providers: [], connected: [] };
 
-/** Sessions assessed and made rows between two looks at the clock. */
+/** Sessions assessed and made rows in one stretch of the event loop, at most. */
 export const ROWS_PER_SLICE = 50;
-/** A stretch of row building that has lasted this long lets the event loop turn before the next slice. */
-export const SLICE_MS = 8;
 
 /** Resolves in a later turn of the event loop (after pending I/O callbacks). */
 function nextTurn(): Promise<void> {
@@ -391,20 +389,16 @@ export class SessionMonitor {
       retryWaitMs: this.options.retryWaitMs,
       toolCeilingMs: this.options.toolCeilingMs,
     };
-    // A large directory's rows are built in slices of ROWS_PER_SLICE sessions; once a stretch has
-    // lasted SLICE_MS (a cold round, a collection inside it), the next slice waits for a later turn
-    // of the event loop. The rows are committed at once at the end.
+    // A large directory's rows are built in slices, a turn of the event loop apart, so that no
+    // stretch of the event loop assesses more than ROWS_PER_SLICE sessions; then committed at once.
     let sampled: SessionRow[] | undefined;
     if (round.samples.length > ROWS_PER_SLICE) {
       sampled = [];
       const before = rowsById(dirState.rows);
-      const sliceMs = this.options.sliceMs ?? SLICE_MS;
-      let stretchStart = performance.now();
       for (let from = 0; from < round.samples.length; from += ROWS_PER_SLICE) {
-        if (from > 0 && performance.now() - stretchStart >= sliceMs) {
+        if (from > 0) {
           await (this.options.nextTurn ?? nextTurn)();
           if (rt.closed) return;
-          stretchStart = performance.now();
         }
         buildRows(
           round,

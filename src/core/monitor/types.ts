@@ -40,8 +40,6 @@ export interface MonitorOptions extends MonitorSettingOptions {
   now?: () => EpochMs;
   /** Waits for a later turn of the event loop between two slices of a large directory's rows (default: setImmediate). */
   nextTurn?: () => Promise<void>;
-  /** How long a stretch of row building may last before the next slice waits for a later turn (default SLICE_MS, 8 ms). */
-  sliceMs?: number;
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
   /** The spend a round showed per provider (its sessions' costs as the views show them, message sums included). */
   onSpend?: (backendKey: string, spent: readonly Spend[]) => void;
