@@ -19,9 +19,9 @@ export const MAX_AUTOMATIC_PER_HOUR = 3;
 
 const HOUR = 3_600_000;
 
-/** What automatic mode remembers of one session: the verdicts it acted on (and the message each was read on). */
+/** What automatic mode remembers of one session: the verdict keys it acted on, and when. */
 interface ActedOn {
-  verdicts: Map<string, { at: EpochMs; newestId: string }>;
+  verdicts: Map<string, EpochMs>;
   /** When the session was last considered. */
   seenAt: EpochMs;
 }
@@ -69,7 +69,7 @@ export class AutomaticPolicy {
   }
 
   record(row: SessionRow): void {
-    this.remembered(row.key).verdicts.set(verdictKey(row), { at: this.now(), newestId: verdictMessage(row) });
+    this.remembered(row.key).verdicts.set(verdictKey(row), this.now());
     const list = (this.history.get(row.key) ?? []).filter((t) => this.now() - t < HOUR);
     list.push(this.now());
     this.history.set(row.key, list);
@@ -90,7 +90,7 @@ export class AutomaticPolicy {
     if (!actedOn) return undefined;
     actedOn.seenAt = this.now();
     const newestId = verdictMessage(row);
-    for (const [k, v] of actedOn.verdicts) if (v.newestId !== newestId) actedOn.verdicts.delete(k);
+    for (const k of actedOn.verdicts.keys()) if (parseVerdictKey(k)?.newestId !== newestId) actedOn.verdicts.delete(k);
     if (actedOn.verdicts.size === 0) this.acted.delete(row.key);
     return actedOn;
   }
@@ -128,7 +128,7 @@ export class AutomaticPolicy {
       if (recent.length) history[k] = recent;
     }
     const acted: Record<string, EpochMs> = {};
-    for (const a of this.acted.values()) for (const [k, v] of a.verdicts) acted[k] = v.at;
+    for (const a of this.acted.values()) for (const [k, at] of a.verdicts) acted[k] = at;
     return { acted, history };
   }
 
@@ -138,7 +138,7 @@ export class AutomaticPolicy {
       const parsed = parseVerdictKey(k);
       if (!parsed) continue;
       const verdicts = this.remembered(parsed.rowKey).verdicts;
-      verdicts.set(k, { at: Math.max(verdicts.get(k)?.at ?? 0, t), newestId: parsed.newestId });
+      verdicts.set(k, Math.max(verdicts.get(k) ?? 0, t));
     }
     for (const [k, list] of Object.entries(memory.history)) {
       const merged = [...new Set([...(this.history.get(k) ?? []), ...list])].sort((a, b) => a - b);

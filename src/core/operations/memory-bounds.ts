@@ -1,6 +1,6 @@
-// How much the operator remembers: verdicts automatic mode acted on and completion reports a person
-// has seen are kept for a month and at most OPERATOR_STATE_MAX_ENTRIES of each (the newest), in
-// memory as on disk, so a host that runs for months over thousands of sessions stays bounded.
+// How much the operator remembers, in memory as on disk, so that a host running for months over
+// thousands of sessions stays bounded: entries older than a month go, and a memory keyed by time
+// (the completion reports a person has seen) keeps at most OPERATOR_STATE_MAX_ENTRIES, the newest.
 import type { EpochMs } from '../model';
 
 const HOUR = 3_600_000;
@@ -51,11 +51,21 @@ export class TimedMemory {
     const overCount = this.entries.size > this.maxEntries;
     if (!force && !overCount && now - this.prunedAt < HOUR) return;
     this.prunedAt = now;
-    const since = now - this.keepMs;
-    for (const [k, t] of this.entries) if (t < since) this.entries.delete(k);
-    if (this.entries.size <= this.maxEntries) return;
     const keep = overCount && !force ? Math.floor(this.maxEntries * 0.9) : this.maxEntries;
-    const oldest = [...this.entries].sort((a, b) => a[1] - b[1]).slice(0, this.entries.size - keep);
-    for (const [k] of oldest) this.entries.delete(k);
+    const kept = newestTimes(this.entries, now - this.keepMs, keep);
+    if (kept.length === this.entries.size) return;
+    this.entries.clear();
+    for (const [k, t] of kept) this.entries.set(k, t);
   }
+}
+
+/** The entries at or after `since`, the newest `max` of them, newest first. */
+export function newestTimes(
+  entries: Iterable<[string, EpochMs]>,
+  since: EpochMs,
+  max = OPERATOR_STATE_MAX_ENTRIES,
+): Array<[string, EpochMs]> {
+  const kept: Array<[string, EpochMs]> = [];
+  for (const e of entries) if (e[1] >= since) kept.push(e);
+  return kept.length <= max ? kept : kept.sort((a, b) => b[1] - a[1]).slice(0, max);
 }

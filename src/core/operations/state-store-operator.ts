@@ -5,7 +5,7 @@
 // change (scheduled, cancelled or done) wins, memories are united. Old entries are pruned.
 import path from 'node:path';
 import type { EpochMs } from '../model';
-import { OPERATOR_STATE_KEEP_MS, OPERATOR_STATE_MAX_ENTRIES } from './memory-bounds';
+import { newestTimes, OPERATOR_STATE_KEEP_MS } from './memory-bounds';
 import { stateDir } from './state-dir';
 import { JsonStateFile, type StateCodec } from './state-store';
 
@@ -34,7 +34,6 @@ export interface OperatorState {
 }
 
 const HOUR = 3_600_000;
-export { OPERATOR_STATE_KEEP_MS, OPERATOR_STATE_MAX_ENTRIES };
 
 export function emptyOperatorState(): OperatorState {
   return { version: 1, retries: {}, acted: {}, history: {}, seen: {} };
@@ -69,12 +68,7 @@ export function parseOperatorState(json: unknown): OperatorState {
 }
 
 function newest(entries: Record<string, EpochMs>, since: EpochMs): Record<string, EpochMs> {
-  return Object.fromEntries(
-    Object.entries(entries)
-      .filter(([, t]) => t >= since)
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, OPERATOR_STATE_MAX_ENTRIES),
-  );
+  return Object.fromEntries(newestTimes(Object.entries(entries), since));
 }
 
 /** Both writers' entries: per retry the newest change, memories united; old entries pruned at `now`. */

@@ -23,6 +23,28 @@ async function run(argv: string[], env: Record<string, string> = {}) {
   return { code, out, err, signals };
 }
 
+/** The daemon started in process with signal handlers the test calls; its JSON log lines as events. */
+function startInProcess(argv: string[], stateDir: string) {
+  let out = '';
+  const handlers = new Map<string, () => void>();
+  const running = runWatch(argv, {
+    stdout: (t) => (out += t),
+    stderr: (t) => (out += t),
+    env: { SESSION_OPS_STATE_DIR: stateDir },
+    onSignal: (signal, handler) => {
+      handlers.set(signal, handler);
+      return () => handlers.delete(signal);
+    },
+  });
+  const events = () =>
+    out
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { event: string; level?: string; [k: string]: unknown });
+  return { running, handlers, events };
+}
+
 describe('cli/watch', () => {
   let dir: string;
   beforeEach(() => (dir = mkdtempSync(path.join(tmpdir(), 'watch-cli-'))));
@@ -48,23 +70,10 @@ describe('cli/watch', () => {
     const config = (level: string) =>
       `backends:\n  - { name: a, baseUrl: "http://127.0.0.1:1", directories: [/w] }\nsampleSpacingSeconds: 1\n${level}`;
     const start = (argv: string[]) => {
-      let out = '';
-      const handlers = new Map<string, () => void>();
-      const running = runWatch(['--config', file, '--listen', '127.0.0.1:0', '--allow-short-spacing', ...argv], {
-        stdout: (t) => (out += t),
-        stderr: (t) => (out += t),
-        env: { SESSION_OPS_STATE_DIR: path.join(dir, 'state') },
-        onSignal: (signal, handler) => {
-          handlers.set(signal, handler);
-          return () => handlers.delete(signal);
-        },
-      });
-      const events = () =>
-        out
-          .trim()
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l) as { event: string; level: string; [k: string]: unknown });
+      const { running, handlers, events } = startInProcess(
+        ['--config', file, '--listen', '127.0.0.1:0', '--allow-short-spacing', ...argv],
+        path.join(dir, 'state'),
+      );
       /** The rounds timed so far, read from /metrics. */
       const rounds = async () => {
         const url = String(events().find((e) => e.event === 'listening')!.metricsUrl);
@@ -116,23 +125,10 @@ describe('cli/watch', () => {
   it('runs until SIGTERM (exit 0), warns about a non-loopback --listen, reloads on SIGHUP keeping a good config', async () => {
     const file = path.join(dir, 'session-ops.yaml');
     writeFileSync(file, 'backends:\n  - { name: a, baseUrl: "http://127.0.0.1:1", directories: [/w] }\n');
-    let out = '';
-    const handlers = new Map<string, () => void>();
-    const running = runWatch(['--config', file, '--listen', '0.0.0.0:0'], {
-      stdout: (t) => (out += t),
-      stderr: (t) => (out += t),
-      env: { SESSION_OPS_STATE_DIR: path.join(dir, 'state') },
-      onSignal: (signal, handler) => {
-        handlers.set(signal, handler);
-        return () => handlers.delete(signal);
-      },
-    });
-    const events = () =>
-      out
-        .trim()
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as { event: string; [k: string]: unknown });
+    const { running, handlers, events } = startInProcess(
+      ['--config', file, '--listen', '0.0.0.0:0'],
+      path.join(dir, 'state'),
+    );
     await waitFor('listening', () => events().some((e) => e.event === 'listening'));
     assert.ok(events().some((e) => e.event === 'listen-not-loopback'));
     writeFileSync(file, 'backends: nope\n');
