@@ -31,6 +31,8 @@ export interface ActionContext {
   locker?: SessionLocker;
   /** How long to wait for that lock before refusing as busy (default the locker's, 10 s). */
   lockWaitMs?: number;
+  /** The send guard's cap on a prompt, in bytes of UTF-8 (the host's prompt.maxKiB; absent: its default). */
+  maxPromptBytes?: number;
 }
 
 export const systemClock: Clock = {

@@ -1,16 +1,20 @@
-// The send guard, below every caller: a prompt is sent only with an explicit
-// model whose provider is connected, unmarked (no quota object, no client-side mark) and not the
-// provider of the session's quota wall. `guardPrompt` is the only producer of a GuardedPrompt
+// The send guard, below every caller: a prompt is sent only when it is not empty and not above the
+// size cap (prompt.maxKiB), with an explicit model whose provider is connected, unmarked (no quota
+// object, no client-side mark) and not the provider of the session's quota wall. `guardPrompt` is the only producer of a GuardedPrompt
 // (the brand lives in src/core/backend/guarded-prompt.ts, where BackendClient.promptAsync checks it).
 import type { ModelRef, ProviderListing, ProviderRecord } from '../model';
 import { issueGuardedPrompt, type GuardedPrompt } from '../backend/guarded-prompt';
 import { payloadProblem, textPrompt } from '../backend/payload';
+import { DEFAULT_MONITOR_SETTINGS } from '../settings/operator-settings';
+import { sizeText, utf8Length } from '../utf8';
 
 export { isGuardedPrompt, type GuardedPrompt } from '../backend/guarded-prompt';
 
 export type SendRefusalCode =
   | 'no-model'
   | 'empty-prompt'
+  /** The prompt's UTF-8 size is above the cap (prompt.maxKiB). */
+  | 'prompt-too-large'
   | 'compose-failed'
   | 'not-idle'
   | 'not-at-wall'
@@ -49,6 +53,8 @@ export interface GuardInput {
   listing: ProviderListing;
   /** Provider of the session's quota wall, if it is at one. */
   wallProvider: string | null;
+  /** The largest prompt sent, in bytes of UTF-8 (prompt.maxKiB; absent: its default). */
+  maxPromptBytes?: number;
 }
 
 export type GuardResult = { ok: true; prompt: GuardedPrompt } | { ok: false; refusal: SendRefusal };
@@ -67,6 +73,13 @@ export function guardPrompt(input: GuardInput): GuardResult {
   }
   if (input.text.trim() === '')
     return refuse('empty-prompt', 'the prompt is empty: give a non-empty --prompt-file or a --compose kind');
+  const maxBytes = input.maxPromptBytes ?? DEFAULT_MONITOR_SETTINGS.maxPromptBytes;
+  const bytes = utf8Length(input.text);
+  if (bytes > maxBytes)
+    return refuse(
+      'prompt-too-large',
+      `the prompt is ${sizeText(bytes)} (${bytes} bytes), above the cap of ${sizeText(maxBytes)} (setting prompt.maxKiB): shorten it, or raise the cap (CLI --max-prompt-kib)`,
+    );
   const p = model.providerID;
   const name = `${p}/${model.modelID}`;
   if (input.wallProvider !== null && p === input.wallProvider) {

@@ -101,6 +101,7 @@ export async function chooseAndSend(ctx: ActionContext, input: SendInput): Promi
     text,
     listing: input.listing,
     wallProvider: input.wallProvider,
+    maxPromptBytes: ctx.maxPromptBytes,
   });
   if (!guarded.ok) {
     const refusal = choice.model ? guarded.refusal : { ...guarded.refusal, reason: choice.basis };

@@ -631,6 +631,7 @@ export class Operator {
             directory: row.directory,
             clock: this.o.actionClock,
             locker: this.o.postLocker,
+            maxPromptBytes: monitorSettings(this.settings).maxPromptBytes,
           };
           return await run(ctx, base);
         } catch (err) {

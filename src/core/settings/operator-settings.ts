@@ -11,6 +11,12 @@
 // Never imports 'vscode'.
 import { coerceSetting, defaultsOf, parseSetting, type SettingDefinition, type SettingValues } from './definition';
 
+/**
+ * The most `prompt.maxKiB` may be: the confirmation read takes the stored prompt back as one
+ * message, capped at 8 MiB (BODY_LIMITS.message), and JSON may write a character as 6 bytes.
+ */
+export const PROMPT_MAX_KIB_CEILING = 1024;
+
 /** A provider id as a setting may name it. */
 export const PROVIDER_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$';
 
@@ -98,6 +104,14 @@ export const OPERATOR_SETTINGS = {
     description:
       'A budget per session in US dollars (0: none). A session whose cost (with its sub-agents, as the backend reports it) reaches 80 % and then 100 % of it is notified once each; at 100 % it counts in the attention badge, and `sessionOps.automatic.abortOverBudget` aborts it.',
   },
+  'prompt.maxKiB': {
+    type: 'integer',
+    default: 256,
+    minimum: 1,
+    maximum: PROMPT_MAX_KIB_CEILING,
+    description:
+      "The largest prompt Session Ops sends, in KiB of UTF-8 (the whole text: a prompt file or a composed prompt with its clauses). A larger one is refused before anything is sent, in every host's send guard (the CLI: exit 2 for a prompt file). At most 1024: the backend's stored copy must stay readable by the confirmation read.",
+  },
   showCost: {
     type: 'boolean',
     default: true,
@@ -173,6 +187,8 @@ export interface MonitorSettings {
   useEventStream: boolean;
   /** A budget per session in US dollars; 0: none (budget.sessionUsd). */
   budgetUsd: number;
+  /** The largest prompt sent, in bytes of UTF-8 (prompt.maxKiB). */
+  maxPromptBytes: number;
 }
 
 const MINUTE_MS = 60_000;
@@ -187,6 +203,7 @@ export function monitorSettings(s: OperatorSettings): MonitorSettings {
     providers: s['recovery.providers'],
     useEventStream: s.useEventStream,
     budgetUsd: s['budget.sessionUsd'],
+    maxPromptBytes: s['prompt.maxKiB'] * 1024,
   };
 }
 

@@ -35,6 +35,7 @@ describe('operator settings model', () => {
       'automatic.recoverQuotaWalls',
       'automatic.abortOverBudget',
       'budget.sessionUsd',
+      'prompt.maxKiB',
       'showCost',
       'useEventStream',
       'notifications',
@@ -51,6 +52,7 @@ describe('operator settings model', () => {
       'automatic.recoverQuotaWalls': false,
       'automatic.abortOverBudget': false,
       'budget.sessionUsd': 0,
+      'prompt.maxKiB': 256,
       showCost: true,
       useEventStream: true,
       notifications: true,
@@ -67,6 +69,7 @@ describe('operator settings model', () => {
       providers: [],
       useEventStream: true,
       budgetUsd: 0,
+      maxPromptBytes: 256 * 1024,
     });
     const s = { ...operatorDefaults(), 'quotaWall.retryWaitMinutes': 0.5, sampleSpacingSeconds: 30 };
     assert.equal(monitorSettings(s).retryWaitMs, 30_000);
