@@ -1,6 +1,6 @@
 // What the action commands (abort, wake, recover, dispatch, compose, report) share: the injectable
 // I/O, the session positional, the model flag, the inventory sources and the context of an executor.
-import { readFile, writeFile } from 'node:fs/promises';
+import { open, writeFile } from 'node:fs/promises';
 import type { BackendClient } from '../core/backend/client';
 import { gitInventory } from '../core/actions/git-inventory';
 import { backendInventory, type WorktreeInventory } from '../core/actions/inventory';
@@ -14,10 +14,16 @@ import { UsageError, type ParsedArgs } from './args';
 import type { CommandIo } from './command';
 import { parseProviderScope, type ProviderScope } from '../core/health/provider-choice';
 import { describeError } from '../core/error-message';
+import { DEFAULT_MONITOR_SETTINGS, PROMPT_MAX_KIB_CEILING } from '../core/settings/operator-settings';
+import { decodeUtf8, sizeText, utf8Length, withoutBom } from '../core/utf8';
 
 export interface ActionIo extends CommandIo {
   env: Record<string, string | undefined>;
-  readFile: (path: string) => Promise<string>;
+  /**
+   * The file's bytes, at most `maxBytes` of them (a longer file is cut there). A string is text
+   * already decoded (a test's stand-in): only its leading BOM is dropped.
+   */
+  readFile: (path: string, maxBytes: number) => Promise<Uint8Array | string>;
   writeFile: (path: string, text: string) => Promise<void>;
   readStdin: () => Promise<string>;
   clock: Clock;
@@ -32,7 +38,7 @@ export function defaultActionIo(): ActionIo {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
     env: process.env,
-    readFile: (p) => readFile(p, 'utf8'),
+    readFile: readAtMost,
     writeFile: (p, t) => writeFile(p, t, 'utf8'),
     readStdin: async () => {
       const chunks: Buffer[] = [];
@@ -73,12 +79,66 @@ export function providersArg(a: ParsedArgs): ProviderScope | null {
 export const PROVIDERS_HELP = `  --providers A,B       only these providers may be chosen for the model (default: any connected
                         one; "" means the configured ones, without the built-in opencode)`;
 
-export async function readTextFile(io: ActionIo, flag: string, path: string): Promise<string> {
+/** Reads at most `maxBytes` of a file (so a huge file or a device is never read whole). */
+async function readAtMost(path: string, maxBytes: number): Promise<Uint8Array> {
+  const handle = await open(path, 'r');
   try {
-    return await io.readFile(path);
+    const buffer = Buffer.alloc(maxBytes);
+    let filled = 0;
+    while (filled < maxBytes) {
+      const { bytesRead } = await handle.read(buffer, filled, maxBytes - filled, null);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return buffer.subarray(0, filled);
+  } finally {
+    await handle.close();
+  }
+}
+
+const BOM_BYTES = 3;
+
+/**
+ * A prompt file's text (or a file composed into a prompt, like --facts), refused with a UsageError
+ * (exit 2) before anything is sent when it cannot be read, is not UTF-8 (naming the offset of the
+ * first invalid byte), or is larger than the prompt size cap (`maxBytes`, prompt.maxKiB). A
+ * leading BOM is dropped.
+ */
+export async function readTextFile(
+  io: ActionIo,
+  flag: string,
+  path: string,
+  maxBytes: number = DEFAULT_MONITOR_SETTINGS.maxPromptBytes,
+): Promise<string> {
+  // One byte past the cap (and a BOM) tells a file above it without reading it whole.
+  const limit = maxBytes + BOM_BYTES + 1;
+  let raw: Uint8Array | string;
+  try {
+    raw = await io.readFile(path, limit);
   } catch (err) {
     throw new UsageError(`${flag} ${path}: ${(err as NodeJS.ErrnoException).code ?? describeError(err)}`);
   }
+  const tooLarge = (size: string) =>
+    new UsageError(
+      `${flag} ${path} is ${size}, above the prompt size cap of ${sizeText(maxBytes)} (setting prompt.maxKiB; --max-prompt-kib raises it, up to ${PROMPT_MAX_KIB_CEILING}): nothing was sent`,
+    );
+  if (typeof raw !== 'string' && raw.length >= limit) throw tooLarge(`more than ${sizeText(maxBytes)}`);
+  let text: string;
+  if (typeof raw === 'string') text = withoutBom(raw);
+  else {
+    const decoded = decodeUtf8(raw);
+    if (!decoded.ok) {
+      const at = decoded.offset;
+      const line = raw.subarray(0, at).filter((b) => b === 0x0a).length + 1;
+      throw new UsageError(
+        `${flag} ${path} is not UTF-8: invalid byte 0x${raw[at].toString(16).padStart(2, '0')} at byte offset ${at} (line ${line}); save it as UTF-8: nothing was sent`,
+      );
+    }
+    text = decoded.text;
+  }
+  const bytes = utf8Length(text);
+  if (bytes > maxBytes) throw tooLarge(`${sizeText(bytes)} (${bytes} bytes)`);
+  return text;
 }
 
 export function inventorySources(client: BackendClient, io: ActionIo): WorktreeInventory[] {

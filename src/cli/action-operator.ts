@@ -10,7 +10,7 @@ import { MIN_SPACING_MS } from '../core/health/verdict';
 import { rowKey } from '../core/ids';
 import type { ActionOutcome } from '../core/operations/outcome';
 import { Operator, type ActionTarget } from '../core/operations/operator';
-import { operatorDefaults } from '../core/settings/operator-settings';
+import { operatorDefaults, type OperatorSettings } from '../core/settings/operator-settings';
 import { clean, lockerFor, type ActionIo } from './action-io';
 import type { BackendArgs } from './args';
 import { EXIT } from './exit-codes';
@@ -23,7 +23,8 @@ export interface CommandAction {
 
 /**
  * Runs `body` with an operator over `client` and the target `session` (title: its label in the
- * log line, else the id), and disposes the operator after.
+ * log line, else the id), and disposes the operator after. `settings`: the operator settings the
+ * command's flags set (default: the model's defaults).
  */
 export async function withOperator<T>(
   client: BackendClient,
@@ -31,6 +32,7 @@ export async function withOperator<T>(
   session: { id: string; title?: string | null },
   io: ActionIo,
   body: (action: CommandAction) => Promise<T>,
+  settings: OperatorSettings = operatorDefaults(),
 ): Promise<T> {
   const operator = new Operator({
     monitor: {
@@ -41,7 +43,7 @@ export async function withOperator<T>(
       minSpacingMs: () => MIN_SPACING_MS,
       onDidChange: () => () => undefined,
     },
-    settings: operatorDefaults(),
+    settings,
     log: io.operatorLog,
     actionClock: io.clock,
     postLocker: lockerFor(io.env),

@@ -1,6 +1,7 @@
 // Shared argument parsing of the session-ops commands: --flag, --option VALUE, --option=VALUE and
 // positionals (`-` is one; after `--` every argument is one); a UsageError (exit 2) for anything
-// unknown or missing. Plus the common backend flags (--base-url, --directory) and the client built
+// unknown or missing, and for an option given twice with different values (no option repeats: the
+// last one never silently wins). Plus the common backend flags (--base-url, --directory) and the client built
 // from them with the password taken from the environment only.
 import { BackendClient } from '../core/backend/client';
 import { BackendError } from '../core/backend/errors';
@@ -52,6 +53,9 @@ export function parseArgv(argv: string[], spec: ArgSpec): ParsedArgs {
     else if (optionSet.has(arg)) {
       const value = inline ?? argv[++i];
       if (value === undefined) throw new UsageError(`${arg} needs a value`);
+      const before = values.get(arg);
+      if (before !== undefined && before !== value)
+        throw new UsageError(`${arg} is given twice with different values ("${before}" and "${value}"): give it once`);
       values.set(arg, value);
     } else if ((arg === '-' || !arg.startsWith('-')) && positionals.length < most) positionals.push(arg);
     else throw new UsageError(`unknown argument "${argv[i]}"`);
@@ -63,11 +67,14 @@ export function wantsHelp(a: ParsedArgs): boolean {
   return a.flags.has('--help') || a.flags.has('-h');
 }
 
-export function numberOption(a: ParsedArgs, flag: string, fallback: number, min: number): number {
+export function numberOption(a: ParsedArgs, flag: string, fallback: number, min: number, max = Infinity): number {
   const raw = a.values.get(flag);
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(n) || n < min) throw new UsageError(`${flag} must be a number >= ${min}`);
+  if (raw.trim() === '' || !Number.isFinite(n) || n < min || n > max)
+    throw new UsageError(
+      `${flag} must be a number ${max === Infinity ? `>= ${min}` : `from ${min} to ${max}`}, got "${raw}"`,
+    );
   return n;
 }
 

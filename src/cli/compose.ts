@@ -32,9 +32,11 @@ import { defineCommand, runCommand } from './command';
 import { EXIT } from './exit-codes';
 import { baselineArg, PROMPT_HELP, PROMPT_OPTIONS } from './wake';
 import { describeError } from '../core/error-message';
+import { monitorSettings } from '../core/settings/operator-settings';
+import { flagDefault, operatorSettingsFromFlags } from './setting-flags';
 
 const USAGE = `Usage: session-ops compose wake|quota-wake|fact-baseline|dispatch SESSION --base-url URL --directory DIR
-       [--out FILE] [--model P/M] [--prompt-file FILE] [prompt inputs]
+       [--out FILE] [--model P/M] [--prompt-file FILE] [--max-prompt-kib KIB] [prompt inputs]
 
 Prints the prompt the editor would compose for SESSION (read-only: GET requests only), so a
 script can review or edit it before "session-ops wake --prompt-file". wake: the wake prompt with
@@ -45,7 +47,10 @@ baseline from --facts FILE; dispatch: --prompt-file plus the completion-report b
 Options:
   --out FILE            write the prompt to FILE instead of stdout
   --model P/M           the model a quota-wake prompt names
-  --prompt-file FILE    the task of a dispatch prompt
+  --prompt-file FILE    the task of a dispatch prompt (UTF-8; a leading BOM is dropped; a file that
+                        is not UTF-8 or is above the size cap is refused, exit 2)
+  --max-prompt-kib KIB  the largest prompt file or --facts file read, in KiB of UTF-8 (default ${flagDefault('--max-prompt-kib')},
+                        at most 1024; the setting prompt.maxKiB, which wake and dispatch apply too)
 
 ${PROMPT_HELP}
 
@@ -73,7 +78,7 @@ export const composeCommand = defineCommand<ComposeOptions, ActionIo>({
   usage: USAGE,
   args: {
     flags: ['--i-hold-authority'],
-    options: [...BACKEND_OPTIONS, '--out', '--model', '--prompt-file', ...PROMPT_OPTIONS],
+    options: [...BACKEND_OPTIONS, '--out', '--model', '--prompt-file', '--max-prompt-kib', ...PROMPT_OPTIONS],
     positionals: 2,
   },
   io: defaultActionIo,
@@ -85,12 +90,13 @@ export const composeCommand = defineCommand<ComposeOptions, ActionIo>({
     if (!session) throw new UsageError('compose needs the SESSION id');
     const backend = backendArgs(a);
     const requested = modelArg(a);
-    const baseline = await baselineArg(a, io);
+    const maxBytes = monitorSettings(operatorSettingsFromFlags(a, ['--max-prompt-kib'])).maxPromptBytes;
+    const baseline = await baselineArg(a, io, maxBytes);
     if (template === 'fact-baseline' && !baseline) throw new UsageError('compose fact-baseline needs --facts FILE');
     const file = a.values.get('--prompt-file');
     if (template === 'dispatch' && file === undefined)
       throw new UsageError('compose dispatch needs --prompt-file FILE (the task)');
-    const task = file !== undefined ? await readTextFile(io, '--prompt-file', file) : a.values.get('--task');
+    const task = file !== undefined ? await readTextFile(io, '--prompt-file', file, maxBytes) : a.values.get('--task');
     return {
       template,
       session,

@@ -16,9 +16,12 @@ import {
 import { notStarted, withOperator } from './action-operator';
 import { defineCommand, runCommand } from './command';
 import { EXIT, EXIT_HELP } from './exit-codes';
+import { monitorSettings, type OperatorSettings } from '../core/settings/operator-settings';
+import { flagDefault, operatorSettingsFromFlags } from './setting-flags';
 
 const USAGE = `Usage: session-ops dispatch SESSION --base-url URL --directory DIR --prompt-file FILE --model P/M
-       [--fallback] [--agent NAME] [--ticket T] [--orchestrator ID] [--i-hold-authority] [--label L] [--json]
+       [--fallback] [--agent NAME] [--ticket T] [--orchestrator ID] [--i-hold-authority] [--label L]
+       [--max-prompt-kib KIB] [--json]
 
 Launches a task on an idle session after the pre-dispatch check: the intended provider has no
 quota mark, is connected, and another connected provider without a quota mark exists as a
@@ -28,7 +31,8 @@ session's own model there, else the provider's default) once the same check pass
 completion-report block with the quota self-report clause appended unchanged.
 
 Options:
-  --prompt-file FILE    the task text
+  --prompt-file FILE    the task text (UTF-8; a leading BOM is dropped; a file that is not UTF-8 or is
+                        above the size cap is refused, exit 2, nothing sent)
   --model P/M           the intended provider/model (required)
   --fallback            dispatch on the named alternative when the intended provider is marked or
                         not connected
@@ -40,6 +44,8 @@ Options:
                         authority: needed for a fact baseline or a dispatch when the worker's newest
                         assignment names another orchestrator (authority rule 1; refused, exit 3)
   --label L             label of the report line
+  --max-prompt-kib KIB  the largest prompt sent, in KiB of UTF-8 (default ${flagDefault('--max-prompt-kib')}, at most 1024;
+                        the setting prompt.maxKiB): a larger one is refused before anything is sent
   --json                print {"session","model":{...},"sent":bool,"instead":str|null}
 
 Example:
@@ -57,6 +63,8 @@ interface DispatchOptions {
   fallback: boolean;
   report: Pick<PromptFlags, 'ticket' | 'orchestrator' | 'label' | 'holdsAuthority'>;
   json: boolean;
+  /** The operator settings the flags set (--max-prompt-kib). */
+  settings: OperatorSettings;
 }
 
 export const dispatchCommand = defineCommand<DispatchOptions, ActionIo>({
@@ -64,7 +72,16 @@ export const dispatchCommand = defineCommand<DispatchOptions, ActionIo>({
   usage: USAGE,
   args: {
     flags: ['--json', '--fallback', '--i-hold-authority'],
-    options: [...BACKEND_OPTIONS, '--prompt-file', '--model', '--agent', '--ticket', '--orchestrator', '--label'],
+    options: [
+      ...BACKEND_OPTIONS,
+      '--prompt-file',
+      '--model',
+      '--agent',
+      '--ticket',
+      '--orchestrator',
+      '--label',
+      '--max-prompt-kib',
+    ],
     positionals: 1,
   },
   io: defaultActionIo,
@@ -75,15 +92,17 @@ export const dispatchCommand = defineCommand<DispatchOptions, ActionIo>({
     if (file === undefined) throw new UsageError('--prompt-file FILE is required');
     const model = modelArg(a);
     if (!model) throw new UsageError('--model PROVIDER/MODEL is required: every launch names a model explicitly');
+    const settings = operatorSettingsFromFlags(a, ['--max-prompt-kib']);
     return {
       session,
       backend,
-      task: await readTextFile(io, '--prompt-file', file),
+      task: await readTextFile(io, '--prompt-file', file, monitorSettings(settings).maxPromptBytes),
       model,
       agent: a.values.get('--agent') ?? 'build',
       fallback: a.flags.has('--fallback'),
       report: promptFlags(a),
       json: a.flags.has('--json'),
+      settings,
     };
   },
   run: (o, io) =>
@@ -101,8 +120,13 @@ export const dispatchCommand = defineCommand<DispatchOptions, ActionIo>({
           holdsAuthority: o.report.holdsAuthority,
         });
         const request = { task: o.task, model: o.model, agent: o.agent, authority, fallback: o.fallback };
-        const acted = await withOperator(client, o.backend, { id: o.session, title }, io, ({ operator, target }) =>
-          operator.dispatchTarget(target, request),
+        const acted = await withOperator(
+          client,
+          o.backend,
+          { id: o.session, title },
+          io,
+          ({ operator, target }) => operator.dispatchTarget(target, request),
+          o.settings,
         );
         const r = acted.result;
         if (!r) return notStarted('dispatch', acted.outcome, io);

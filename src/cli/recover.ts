@@ -14,7 +14,8 @@ import {
   type BackendArgs,
 } from './args';
 import { withMarkStore } from './mark-store';
-import { flagDefault, settingFlag, settingsFromFlags } from './setting-flags';
+import { flagDefault, operatorSettingsFromFlags, settingFlag } from './setting-flags';
+import { monitorSettings, type OperatorSettings } from '../core/settings/operator-settings';
 import {
   clean,
   defaultActionIo,
@@ -34,7 +35,7 @@ import { EXIT } from './exit-codes';
 import { PROMPT_HELP, PROMPT_OPTIONS } from './wake';
 
 const USAGE = `Usage: session-ops recover SESSION --base-url URL --directory DIR
-       [--spacing S] [--allow-short-spacing] [--model P/M] [--worktree DIR] [--json]
+       [--spacing S] [--allow-short-spacing] [--model P/M] [--worktree DIR] [--max-prompt-kib KIB] [--json]
 
 The recovery procedure after a quota wall, steps 1-5: two samples SPACING seconds apart classify
 the session (abort first only when it reads generating and frozen), the surviving work is
@@ -43,12 +44,14 @@ sent with an explicit model on it, then the newest message is read until an assi
 answers. When no provider is free: wait for a reset within reach, else escalate (nothing sent).
 
 Options:
-  --spacing SECONDS         seconds between the samples (default ${flagDefault('--spacing')}; at least 30)
+  --spacing SECONDS         seconds between the samples (default ${flagDefault('--spacing')}; 30 to 60)
   --allow-short-spacing     accept a spacing under 30 s (for tests only)
   --model P/M               explicit provider/model (still checked: connected, unmarked, not the wall's)
   --agent NAME              agent role (default build)
   --wait SECONDS            how long to read for the answer (default 120), and for idle after an abort
   --reset-within-reach MIN  a reset this many minutes away is waited for (default ${flagDefault('--reset-within-reach')})
+  --max-prompt-kib KIB      the largest prompt sent, in KiB of UTF-8 (default ${flagDefault('--max-prompt-kib')}, at most 1024;
+                            the setting prompt.maxKiB): a larger one is refused before anything is sent
 ${PROVIDERS_HELP}
   --json                    print {"session","decision","provider","model","waitUntil","marks":[...]}
 
@@ -89,6 +92,8 @@ interface RecoverOptions {
   providers: ProviderScope | null;
   promptFlags: PromptFlags;
   json: boolean;
+  /** The operator settings the flags set (--spacing, --reset-within-reach, --max-prompt-kib). */
+  settings: OperatorSettings;
 }
 
 export const recoverCommand = defineCommand<RecoverOptions, ActionIo>({
@@ -104,6 +109,7 @@ export const recoverCommand = defineCommand<RecoverOptions, ActionIo>({
       '--wait',
       '--reset-within-reach',
       '--providers',
+      '--max-prompt-kib',
       ...PROMPT_OPTIONS.filter((o) => o !== '--facts'),
     ],
     positionals: 1,
@@ -112,7 +118,8 @@ export const recoverCommand = defineCommand<RecoverOptions, ActionIo>({
   options(a) {
     const session = sessionArg(a, 'recover');
     const backend = backendArgs(a);
-    const settings = settingsFromFlags(a, ['--spacing', '--reset-within-reach']);
+    const operatorSettings = operatorSettingsFromFlags(a, ['--spacing', '--reset-within-reach', '--max-prompt-kib']);
+    const settings = monitorSettings(operatorSettings);
     const allowShort = a.flags.has('--allow-short-spacing');
     if (settings.spacingMs < MIN_SPACING_MS && !allowShort)
       throw new UsageError(
@@ -130,6 +137,7 @@ export const recoverCommand = defineCommand<RecoverOptions, ActionIo>({
       providers: providersArg(a),
       promptFlags: promptFlags(a),
       json: a.flags.has('--json'),
+      settings: operatorSettings,
     };
   },
   run: (o, io) =>
@@ -151,8 +159,13 @@ export const recoverCommand = defineCommand<RecoverOptions, ActionIo>({
           abort: { waitMs: o.waitMs },
           confirm: { withinMs: o.waitMs },
         };
-        const acted = await withOperator(client, o.backend, { id: o.session }, io, ({ operator, target }) =>
-          operator.recoverTarget(target, request),
+        const acted = await withOperator(
+          client,
+          o.backend,
+          { id: o.session },
+          io,
+          ({ operator, target }) => operator.recoverTarget(target, request),
+          o.settings,
         );
         const r = acted.result;
         if (!r) return notStarted('recover', acted.outcome, io);

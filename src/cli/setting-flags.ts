@@ -1,12 +1,16 @@
 // The CLI's flags that set an operator setting (src/core/settings/operator-settings.ts): the
 // default and the unit come from the model, the flag keeps its own lower bound (a command may
-// accept less than the editor, e.g. a spacing under 30 s with --allow-short-spacing).
-import { numberOption, type ParsedArgs } from './args';
+// accept less than the editor, e.g. a spacing under 30 s with --allow-short-spacing), and never more
+// than the setting's maximum (--spacing 3600 is refused as the watch config refuses 61).
+import { numberOption, UsageError, type ParsedArgs } from './args';
+import type { NumberSetting } from '../core/settings/definition';
 import {
   monitorSettings,
   OPERATOR_DEFAULTS,
+  OPERATOR_SETTINGS,
   type MonitorSettings,
   type OperatorSettingKey,
+  type OperatorSettings,
 } from '../core/settings/operator-settings';
 
 type NumberSettingKey = {
@@ -19,6 +23,7 @@ export const SETTING_FLAGS = {
   '--retry-wall-minutes': { setting: 'quotaWall.retryWaitMinutes', min: 0 },
   '--tool-ceiling-minutes': { setting: 'toolCeilingMinutes', min: 0 },
   '--mark-max-age-minutes': { setting: 'quotaWall.markMaxAgeMinutes', min: 0 },
+  '--max-prompt-kib': { setting: 'prompt.maxKiB', min: 1 },
 } as const satisfies Record<string, { setting: NumberSettingKey; min: number }>;
 
 export type SettingFlag = keyof typeof SETTING_FLAGS;
@@ -28,14 +33,27 @@ export function flagDefault(flag: SettingFlag): number {
   return OPERATOR_DEFAULTS[SETTING_FLAGS[flag].setting];
 }
 
-/** The flag's value in the setting's unit: the model's default when absent; a UsageError under the flag's minimum. */
+/**
+ * The flag's value in the setting's unit: the model's default when absent; a UsageError under the
+ * flag's minimum or above the setting's maximum.
+ */
 export function settingFlag(a: ParsedArgs, flag: SettingFlag): number {
-  return numberOption(a, flag, flagDefault(flag), SETTING_FLAGS[flag].min);
+  const { setting, min } = SETTING_FLAGS[flag];
+  const def: NumberSetting = OPERATOR_SETTINGS[setting];
+  const n = numberOption(a, flag, flagDefault(flag), min);
+  if (def.maximum !== undefined && n > def.maximum)
+    throw new UsageError(`${flag} ${a.values.get(flag)} is above ${def.maximum}, the most ${setting} allows`);
+  return n;
+}
+
+/** The operator settings the given flags set; the others are the model's defaults. */
+export function operatorSettingsFromFlags(a: ParsedArgs, flags: readonly SettingFlag[]): OperatorSettings {
+  const settings = { ...OPERATOR_DEFAULTS };
+  for (const flag of flags) settings[SETTING_FLAGS[flag].setting] = settingFlag(a, flag);
+  return settings;
 }
 
 /** The monitor settings the given flags set (in milliseconds); the others are the model's defaults. */
 export function settingsFromFlags(a: ParsedArgs, flags: readonly SettingFlag[]): MonitorSettings {
-  const settings = { ...OPERATOR_DEFAULTS };
-  for (const flag of flags) settings[SETTING_FLAGS[flag].setting] = settingFlag(a, flag);
-  return monitorSettings(settings);
+  return monitorSettings(operatorSettingsFromFlags(a, flags));
 }

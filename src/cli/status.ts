@@ -39,7 +39,7 @@ listens to the event stream between samples, so a session still streaming is not
 Options:
   --base-url URL            backend base URL (opencode server or spec-compatible)
   --directory DIR           working directory whose sessions are listed
-  --spacing SECONDS         seconds between samples (default ${flagDefault('--spacing')}; at least 30)
+  --spacing SECONDS         seconds between samples (default ${flagDefault('--spacing')}; 30 to 60)
   --allow-short-spacing     accept a spacing under 30 s (for tests only)
   --max-samples N           sample again, up to N samples in all, while samples disagree (default 4)
   --reset-within-reach MIN  a provider reset this many minutes away is waited for (default ${flagDefault('--reset-within-reach')})

@@ -32,6 +32,8 @@ import { notStarted, withOperator } from './action-operator';
 import { defineCommand, runCommand } from './command';
 import { EXIT, EXIT_HELP } from './exit-codes';
 import { describeError } from '../core/error-message';
+import { monitorSettings, type OperatorSettings } from '../core/settings/operator-settings';
+import { flagDefault, operatorSettingsFromFlags } from './setting-flags';
 
 export const PROMPT_OPTIONS = [
   '--ticket',
@@ -63,7 +65,8 @@ export const PROMPT_HELP = `Prompt inputs (for --compose; all optional, never re
 
 const USAGE = `Usage: session-ops wake SESSION --base-url URL --directory DIR
        (--prompt-file FILE | --compose wake|quota-wake|fact-baseline)
-       [--model PROVIDER/MODEL] [--agent NAME] [--abort-first] [--wait SECONDS] [--providers A,B] [--worktree DIR] [--json]
+       [--model PROVIDER/MODEL] [--agent NAME] [--abort-first] [--wait SECONDS] [--providers A,B] [--worktree DIR]
+       [--max-prompt-kib KIB] [--json]
 
 Sends a wake prompt with an explicit model and confirms that it started. The body is built from
 the file (or composed), so quoting cannot corrupt the text. Refused (exit 3, nothing sent) when the
@@ -76,14 +79,18 @@ After the 204 it reads until a newer assistant message appears, or the session r
 and moved between two reads (one generating read and the stored user message are not proof).
 
 Options:
-  --prompt-file FILE    the prompt text, sent as written; the anti-re-hang clause and the
-                        completion-report protocol are appended when it lacks them (said on stderr)
+  --prompt-file FILE    the prompt text (UTF-8; a leading BOM is dropped), sent as written; the
+                        anti-re-hang clause and the completion-report protocol are appended when it
+                        lacks them (said on stderr); a file that is not UTF-8 or is above the size
+                        cap is refused (exit 2, nothing sent)
   --compose KIND        compose the prompt (wake, quota-wake, fact-baseline), see below
   --model P/M           explicit provider/model
   --agent NAME          agent role (default build)
   --abort-first         abort, read idle, only then send (an explicit order: no two-sample verdict)
   --wait SECONDS        how long to read for the confirmation, and for idle after an abort (default 60)
 ${PROVIDERS_HELP}
+  --max-prompt-kib KIB  the largest prompt sent, in KiB of UTF-8 (default ${flagDefault('--max-prompt-kib')}, at most 1024;
+                        the setting prompt.maxKiB): a larger one is refused before anything is sent
   --json                print {"session","model":{"providerID","modelID"},"aborted","confirmed"}
 
 ${PROMPT_HELP}
@@ -95,10 +102,11 @@ Example:
 ${EXIT_HELP}
 ${ENVIRONMENT_HELP}`;
 
-export async function baselineArg(a: ParsedArgs, io: ActionIo): Promise<FactBaselineFacts | null> {
+/** --facts FILE, read (UTF-8, at most `maxBytes`: its facts go into the prompt) and checked. */
+export async function baselineArg(a: ParsedArgs, io: ActionIo, maxBytes?: number): Promise<FactBaselineFacts | null> {
   const path = a.values.get('--facts');
   if (path === undefined) return null;
-  const text = await readTextFile(io, '--facts', path);
+  const text = await readTextFile(io, '--facts', path, maxBytes);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -126,6 +134,8 @@ interface WakeOptions {
   providers: ProviderScope | null;
   waitMs: number;
   json: boolean;
+  /** The operator settings the flags set (--max-prompt-kib). */
+  settings: OperatorSettings;
 }
 
 export const wakeCommand = defineCommand<WakeOptions, ActionIo>({
@@ -141,6 +151,7 @@ export const wakeCommand = defineCommand<WakeOptions, ActionIo>({
       '--agent',
       '--wait',
       '--providers',
+      '--max-prompt-kib',
       ...PROMPT_OPTIONS,
     ],
     positionals: 1,
@@ -158,8 +169,10 @@ export const wakeCommand = defineCommand<WakeOptions, ActionIo>({
     const model = modelArg(a);
     const waitMs = Math.round(numberOption(a, '--wait', 60, 0) * 1000);
     const agent = a.values.get('--agent') ?? 'build';
-    const text = file !== undefined ? await readTextFile(io, '--prompt-file', file) : null;
-    const baseline = await baselineArg(a, io);
+    const settings = operatorSettingsFromFlags(a, ['--max-prompt-kib']);
+    const maxBytes = monitorSettings(settings).maxPromptBytes;
+    const text = file !== undefined ? await readTextFile(io, '--prompt-file', file, maxBytes) : null;
+    const baseline = await baselineArg(a, io, maxBytes);
     if (compose === 'fact-baseline' && !baseline) throw new UsageError('--compose fact-baseline needs --facts FILE');
     return {
       session,
@@ -173,6 +186,7 @@ export const wakeCommand = defineCommand<WakeOptions, ActionIo>({
       providers: providersArg(a),
       waitMs,
       json: a.flags.has('--json'),
+      settings,
     };
   },
   run: (o, io) =>
@@ -201,8 +215,13 @@ export const wakeCommand = defineCommand<WakeOptions, ActionIo>({
           authority: promptInputs(o.promptFlags, o.backend, client, io).authority,
         };
         const promptOrigin = 'compose' in o.prompt ? o.prompt.compose : 'custom';
-        const acted = await withOperator(client, o.backend, { id: o.session }, io, ({ operator, target }) =>
-          operator.wakeTarget(target, request, promptOrigin),
+        const acted = await withOperator(
+          client,
+          o.backend,
+          { id: o.session },
+          io,
+          ({ operator, target }) => operator.wakeTarget(target, request, promptOrigin),
+          o.settings,
         );
         const r = acted.result;
         if (!r) return notStarted('wake', acted.outcome, io);

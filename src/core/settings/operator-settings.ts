@@ -203,7 +203,7 @@ export function monitorSettings(s: OperatorSettings): MonitorSettings {
     providers: s['recovery.providers'],
     useEventStream: s.useEventStream,
     budgetUsd: s['budget.sessionUsd'],
-    maxPromptBytes: s['prompt.maxKiB'] * 1024,
+    maxPromptBytes: Math.round(s['prompt.maxKiB'] * 1024),
   };
 }
 
