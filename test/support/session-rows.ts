@@ -33,7 +33,16 @@ export function sessionRow(
     newestText: null,
     evidence: {
       earlier: null,
-      latest: { at: 0, state: 'idle', stepCount: null, lastStepAt: null, newestId: 'msg_1', newestRole: 'assistant' },
+      latest: {
+        at: 0,
+        state: 'idle',
+        stepCount: null,
+        lastStepAt: null,
+        newestId: 'msg_1',
+        newestRole: 'assistant',
+        // A fresh newest message (automatic mode leaves alone one older than automatic.maxAgeHours).
+        newestAt: Date.now(),
+      },
     },
     ...over,
   };

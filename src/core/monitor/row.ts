@@ -38,6 +38,8 @@ export interface SampleEvidence {
   lastStepAt: EpochMs | null;
   newestId: string | null;
   newestRole: string | null;
+  /** The newest message's own time as read (completed, else created); null or absent: unknown. */
+  newestAt?: EpochMs | null;
 }
 
 export interface QuotaWallView {

@@ -23,6 +23,7 @@ function sameEvidence(a: SampleEvidence | null, b: SampleEvidence | null): boole
     a.stepCount === b.stepCount &&
     a.lastStepAt === b.lastStepAt &&
     a.newestId === b.newestId &&
-    a.newestRole === b.newestRole
+    a.newestRole === b.newestRole &&
+    (a.newestAt ?? null) === (b.newestAt ?? null)
   );
 }

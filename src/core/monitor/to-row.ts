@@ -27,6 +27,7 @@ function evidence(s: SessionSample): SampleEvidence {
     lastStepAt: s.session.progress?.lastStepAt ?? null,
     newestId: s.newest?.id ?? null,
     newestRole: s.newest?.role ?? null,
+    newestAt: s.newest?.completedAt ?? s.newest?.createdAt ?? null,
   };
 }
 

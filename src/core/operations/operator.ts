@@ -45,13 +45,19 @@ import { gitInventory } from '../actions/git-inventory';
 import type { DecisionBasis } from '../actions/reverify';
 import type { BackendClient } from '../backend/client';
 import { MIN_SPACING_MS } from '../health/verdict';
-import { automaticSwitches, monitorSettings, type OperatorSettings } from '../settings/operator-settings';
+import {
+  automaticSwitches,
+  chargeSettings,
+  monitorSettings,
+  type OperatorSettings,
+} from '../settings/operator-settings';
 import type { ModelRef, ProviderListing } from '../model';
 import { localTime } from '../monitor/present';
 import type { SessionRow } from '../monitor/row';
 import type { MonitorChange } from '../monitor/sessionMonitor';
 import { describeError } from '../error-message';
 import { AutomaticPolicy, type AutomaticAction } from './automatic';
+import { DispatchRecords, isWakeAction, outOfCharge, WakeStreaks, type OutOfCharge } from './charge';
 import { OperationBook, type OperatorAction } from './book';
 import { logLine, outcomeOf, type ActionOutcome, type PromptOrigin, type RetryOf } from './outcome';
 import { abortOutcome, dispatchOutcome, recoverOutcome, wakeOutcome, type OutcomeBase } from './outcomes';
@@ -135,6 +141,12 @@ export class Operator {
   readonly reports: ReportBook;
   readonly retries: ScheduledRetries;
   readonly policy: AutomaticPolicy;
+  /** Per session, automatic wakes since its last completion report or a person's action (persisted). */
+  readonly wakes: WakeStreaks;
+  /** The dispatches made, with the ticket each named (persisted; automatic.onlyTicketed reads them). */
+  readonly dispatches: DispatchRecords;
+  /** Per session, the reason automatic mode last left it alone (logged when it changes). */
+  private readonly leftAlone = new Map<string, string>();
   private currentSettings: OperatorSettings;
   private readonly timers: Timers;
   private readonly actListeners = new Set<(o: ActionOutcome) => void>();
@@ -159,6 +171,8 @@ export class Operator {
     this.reports = o.reports ?? new ReportBook();
     this.retries = new ScheduledRetries(this.timers);
     this.policy = new AutomaticPolicy(() => this.timers.now());
+    this.wakes = new WakeStreaks(() => this.timers.now());
+    this.dispatches = new DispatchRecords(() => this.timers.now());
     this.currentSettings = o.settings;
     this.off = o.monitor.onDidChange(() => {
       this.fireDue();
@@ -414,7 +428,14 @@ export class Operator {
       'dispatching',
       {},
       (ctx) => dispatchTask(ctx, { sessionId: target.id, ...request }),
-      (base, result) => dispatchOutcome(base, result, result.insteadModel),
+      (base, result) => {
+        // The task the session now works on names the ticket of its completion-report block (or none).
+        if (result.sent) {
+          this.dispatches.note(target.key, request.authority.ticket);
+          this.persist();
+        }
+        return dispatchOutcome(base, result, result.insteadModel);
+      },
     );
   }
 
@@ -500,6 +521,8 @@ export class Operator {
       const { state, warning } = await file.load();
       if (warning) this.o.log('warn', `operator state: ${warning}`);
       this.policy.remember(state);
+      this.wakes.remember(state.wakes);
+      this.dispatches.remember(state.dispatched);
       this.reports.rememberSeen(state.seen);
       for (const r of Object.values(state.retries)) {
         const have = this.retryChanges.get(r.key);
@@ -530,6 +553,8 @@ export class Operator {
       retries: Object.fromEntries(this.retryChanges),
       ...this.policy.memory(),
       seen: this.reports.seenEntries(),
+      wakes: this.wakes.memory(),
+      dispatched: this.dispatches.memory(),
     };
     this.saving = this.saving.then(async () => {
       const r = await file.save(snapshot);
@@ -561,15 +586,41 @@ export class Operator {
     return AutomaticPolicy.armed(automaticSwitches(this.settings));
   }
 
+  /**
+   * Why automatic mode leaves the session alone (src/core/operations/charge.ts), or null: in its
+   * charge, or automatic mode is off. What the row, its tooltip and `status` show as `automaticSkip`.
+   */
+  automaticSkip(row: SessionRow): OutOfCharge | null {
+    if (!this.armed()) return null;
+    return outOfCharge(row, chargeSettings(this.settings), {
+      now: this.timers.now(),
+      wakes: this.wakes.count(row.key),
+      ticket: this.dispatches.ticket(row.key),
+    });
+  }
+
   /** Asks the automatic policy about every row and runs what it decides, through the action methods. */
   considerAutomatic(): void {
+    this.resetReported();
     const settings = automaticSwitches(this.settings);
     if (!AutomaticPolicy.armed(settings) || !this.restoredState) return;
     const trusted = this.o.trusted?.() ?? true;
-    for (const row of this.o.monitor.rows()) {
+    const rows = this.o.monitor.rows();
+    if (this.leftAlone.size > rows.length) this.leftAlone.clear();
+    for (const row of rows) {
       const busy = this.busy(row.key) || this.book.scheduled(row.key);
       const action = this.policy.decide(row, settings, { trusted, busy });
       if (!action) continue;
+      // Only sessions in its charge (a stuck session may still be aborted over budget: that is no wake).
+      const skip = this.automaticSkip(row);
+      if (skip && !(skip.reason === 'stuck' && action === 'abort')) {
+        if (this.leftAlone.get(row.key) !== skip.reason) {
+          this.leftAlone.set(row.key, skip.reason);
+          this.o.log(skip.reason === 'stuck' ? 'warn' : 'info', `automatic ${action} on ${row.id} not taken: ${skip.text}`);
+        }
+        continue;
+      }
+      this.leftAlone.delete(row.key);
       // Authority rule 1: a worker whose assignment names another orchestrator is that one's to instruct.
       const authority = this.authority(row);
       if (authority.mismatch) {
@@ -695,8 +746,35 @@ export class Operator {
     });
   }
 
+  /** A session whose newest message is a completion report starts its count of wakes again. */
+  private resetReported(): void {
+    let changed = false;
+    for (const key of [...this.wakes.counting()])
+      if (this.o.monitor.row(key)?.report && this.wakes.reset(key)) changed = true;
+    if (changed) this.persist();
+  }
+
+  /**
+   * Counts an automatic wake that went out (a prompt was sent: confirmed or not yet); a person's
+   * action on the session starts the count again.
+   */
+  private countWake(o: ActionOutcome): void {
+    if (o.outcome === 'busy') return;
+    if (!o.automatic) {
+      if (this.wakes.reset(o.rowKey)) this.persist();
+      return;
+    }
+    if (!isWakeAction(o.action) || (o.outcome !== 'confirmed' && o.outcome !== 'not-confirmed')) return;
+    const n = this.wakes.woke(o.rowKey);
+    this.persist();
+    const max = chargeSettings(this.settings).maxConsecutiveWakes;
+    if (n >= max)
+      this.o.log('warn', `automatic wake ${n} of ${o.sessionId} without a report: the next time it stops, a person decides`);
+  }
+
   /** Records a finished outcome on the row, logs it once and announces it. */
   private finish(o: ActionOutcome): void {
+    this.countWake(o);
     if (o.outcome !== 'busy') {
       const extra = o.outcome === 'scheduled' ? { action: 'scheduled-retry' as const, at: o.at } : {};
       this.book.finish(o.rowKey, o.outcome, o.rowText, extra);

@@ -1,10 +1,12 @@
 // What the operator plans and remembers, kept across a reload or a restart in the state directory
-// (`operator-state.json`): scheduled retries, automatic mode's memory (the verdicts it acted on
-// and its actions per session in the last hour) and the completion reports a person has seen.
+// (`operator-state.json`): scheduled retries, automatic mode's memory (the verdicts it acted on,
+// its actions per session in the last hour, its wakes per session since the last report), the
+// dispatches made (with the ticket each named) and the completion reports a person has seen.
 // Every entry carries when it changed, so two writers merge entry by entry: a retry's newest
 // change (scheduled, cancelled or done) wins, memories are united. Old entries are pruned.
 import path from 'node:path';
 import type { EpochMs } from '../model';
+import { mergeDispatches, mergeStreaks, type DispatchRecord, type WakeStreak } from './charge';
 import { newestTimes, OPERATOR_STATE_KEEP_MS } from './memory-bounds';
 import { stateDir } from './state-dir';
 import { JsonStateFile, type StateCodec } from './state-store';
@@ -31,12 +33,16 @@ export interface OperatorState {
   history: Record<string, EpochMs[]>;
   /** Report keys a person has seen, and when. */
   seen: Record<string, EpochMs>;
+  /** Row key: automatic wakes since the session's last completion report or a person's action. */
+  wakes: Record<string, WakeStreak>;
+  /** Row key: the dispatch Session Ops made to the session (the ticket it named). */
+  dispatched: Record<string, DispatchRecord>;
 }
 
 const HOUR = 3_600_000;
 
 export function emptyOperatorState(): OperatorState {
-  return { version: 1, retries: {}, acted: {}, history: {}, seen: {} };
+  return { version: 1, retries: {}, acted: {}, history: {}, seen: {}, wakes: {}, dispatched: {} };
 }
 
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
@@ -61,6 +67,14 @@ export function parseOperatorState(json: unknown): OperatorState {
     }
   state.acted = times(json.acted);
   state.seen = times(json.seen);
+  if (isObject(json.wakes))
+    for (const [k, w] of Object.entries(json.wakes))
+      if (isObject(w) && Number.isSafeInteger(w.count) && (w.count as number) >= 0 && isTime(w.changedAt))
+        state.wakes[k] = { count: w.count as number, changedAt: w.changedAt };
+  if (isObject(json.dispatched))
+    for (const [k, d] of Object.entries(json.dispatched))
+      if (isObject(d) && (d.ticket === null || typeof d.ticket === 'string') && isTime(d.at))
+        state.dispatched[k] = { ticket: d.ticket, at: d.at };
   if (isObject(json.history))
     for (const [k, list] of Object.entries(json.history))
       if (Array.isArray(list)) state.history[k] = list.filter(isTime);
@@ -98,6 +112,8 @@ export function mergeOperatorState(disk: OperatorState, mine: OperatorState, now
     acted: unite(disk.acted, mine.acted),
     history,
     seen: unite(disk.seen, mine.seen),
+    wakes: mergeStreaks(disk.wakes, mine.wakes, now),
+    dispatched: mergeDispatches(disk.dispatched, mine.dispatched, now),
   };
 }
 

@@ -97,6 +97,32 @@ export const OPERATOR_SETTINGS = {
     description:
       'Automatically abort a session whose cost (with its sub-agents) reached `sessionOps.budget.sessionUsd`, through the same safety rules as every automatic action (a settled verdict, logged, never twice, re-verified before the abort). Off by default.',
   },
+  'automatic.maxAgeHours': {
+    type: 'number',
+    default: 24,
+    minimum: 1,
+    scope: 'window',
+    restricted: true,
+    description:
+      "Automatic mode leaves alone a session whose newest message is older than this many hours (the message's own time as the backend reports it; a session whose newest message has no time is left alone too). A person may still act on it by hand.",
+  },
+  'automatic.maxConsecutiveWakes': {
+    type: 'integer',
+    default: 3,
+    minimum: 1,
+    scope: 'window',
+    restricted: true,
+    description:
+      'After this many automatic wakes of one session that each ended idle again without a completion report, automatic mode stops waking it and asks a person: the row reads *stuck: woken N times without a report* and counts in the attention badge. The count survives a restart and starts again when a completion report arrives or a person acts on the session.',
+  },
+  'automatic.onlyTicketed': {
+    type: 'boolean',
+    default: false,
+    scope: 'window',
+    restricted: true,
+    description:
+      'Automatic mode acts only on sessions whose task names a ticket: a dispatch Session Ops made with a ticket (kept in the state directory). Off by default.',
+  },
   'budget.sessionUsd': {
     type: 'number',
     default: 0,
@@ -159,6 +185,24 @@ export interface AutomaticSwitches {
   recoverQuotaWalls: boolean;
   /** Abort a session whose cost reached the budget (budget.sessionUsd > 0). */
   abortOverBudget: boolean;
+}
+
+/** Which sessions are in automatic mode's charge (src/core/operations/charge.ts). */
+export interface ChargeSettings {
+  /** A session whose newest message is older than this is not (automatic.maxAgeHours). */
+  maxAgeMs: number;
+  /** Automatic wakes without a report after which a session is stuck (automatic.maxConsecutiveWakes). */
+  maxConsecutiveWakes: number;
+  /** Only sessions whose task names a ticket are (automatic.onlyTicketed). */
+  onlyTicketed: boolean;
+}
+
+export function chargeSettings(s: OperatorSettings): ChargeSettings {
+  return {
+    maxAgeMs: Math.round(s['automatic.maxAgeHours'] * 3_600_000),
+    maxConsecutiveWakes: s['automatic.maxConsecutiveWakes'],
+    onlyTicketed: s['automatic.onlyTicketed'],
+  };
 }
 
 export function automaticSwitches(s: OperatorSettings): AutomaticSwitches {

@@ -47,7 +47,15 @@ function row(id: string, over: Partial<SessionRow> = {}): SessionRow {
     newestText: null,
     evidence: {
       earlier: null,
-      latest: { at: 0, state: 'idle', stepCount: null, lastStepAt: null, newestId: null, newestRole: null },
+      latest: {
+        at: 0,
+        state: 'idle',
+        stepCount: null,
+        lastStepAt: null,
+        newestId: null,
+        newestRole: null,
+        newestAt: Date.now(),
+      },
     },
     ...over,
   };
