@@ -77,7 +77,7 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
   });
   context.subscriptions.push({ dispose: () => operator.dispose() });
   const operations = operator.book;
-  const sessions = new SessionsView(monitor, operations, operator.reports);
+  const sessions = new SessionsView(monitor, operations, operator.reports, (row) => operator.automaticSkip(row));
   const providers = new ProvidersView(monitor);
   const statusBar = new StatusBar(monitor, sessions);
   const notifier = new Notifier(monitor, sessions, configuration, log);

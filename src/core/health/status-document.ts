@@ -9,6 +9,9 @@
 // `cost` per session is its own plus its sub-agents' (null: not reported by this backend); the
 // top-level `cost` sums each session once, per provider too (null when no session reports one).
 // `overBudget` marks a session whose cost reached the budget (`status --budget-usd`).
+// `automaticSkip` says why automatic mode leaves a session alone ({reason: sub-agent | stuck |
+// too-old | age-unknown | not-ticketed, text}); null when it is in its charge or no automatic mode
+// runs (always null from the one-shot `status`; the daemon's /api/status fills it).
 import { fleetCost, overBudget, rollUpCosts, type FleetCost } from '../cost/rollup';
 import type {
   CompletionReport,
@@ -66,6 +69,8 @@ export interface StatusSession {
   costPending: boolean;
   /** The cost reached the budget (false when there is none). */
   overBudget: boolean;
+  /** Why automatic mode leaves the session alone (src/core/operations/charge.ts); null: in its charge, or no automatic mode runs. */
+  automaticSkip: { reason: string; text: string } | null;
 }
 
 export interface StatusProvider {
@@ -131,6 +136,7 @@ export function statusSession(a: SessionAssessment): StatusSession {
     cost: a.cost ?? null,
     costPending: a.costPending ?? false,
     overBudget: false,
+    automaticSkip: null,
   };
 }
 
@@ -187,9 +193,16 @@ export function buildStatusDocument(input: {
   now?: EpochMs;
   /** A session whose cost reaches this is marked overBudget (absent, null or 0: no budget). */
   budgetUsd?: number | null;
+  /** Why automatic mode leaves a session alone, by session id (the daemon's operator); absent: null for all. */
+  automaticSkip?: (sessionId: string) => { reason: string; text: string } | null;
 }): StatusDocument {
   const budgetUsd = input.budgetUsd && input.budgetUsd > 0 ? input.budgetUsd : null;
-  const { sessions, cost } = withCosts(input.assessments, input.assessments.map(statusSession), budgetUsd);
+  const skip = input.automaticSkip;
+  const { sessions, cost } = withCosts(
+    input.assessments,
+    input.assessments.map((a) => (skip ? { ...statusSession(a), automaticSkip: skip(a.id) } : statusSession(a))),
+    budgetUsd,
+  );
   return {
     sessions,
     providers: statusProviders(input.listing, input.now),

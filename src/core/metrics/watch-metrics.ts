@@ -41,13 +41,21 @@ export interface WatchMetricsOptions {
   budgetUsd?: () => number;
   /** prom-client's default process metrics (default true; benches compare without). */
   processMetrics?: boolean;
+  /**
+   * Why automatic mode leaves a session alone (the operator's automaticSkip; `wakes` when stuck),
+   * read at scrape time; absent: never said.
+   */
+  automaticSkip?: (row: SessionRow) => { reason: string; text: string; wakes?: number } | null;
 }
+
+/** The `reason` label of session_ops_automatic_skipped_sessions (src/core/operations/charge.ts). */
+export const SKIP_REASONS = ['sub-agent', 'stuck', 'too-old', 'age-unknown', 'not-ticketed'] as const;
 
 const ATTENTION: ReadonlySet<VerdictLabel> = new Set(['hung', 'waiting', 'unknown']);
 
-/** Hung, waiting, unreadable, or stopped at a quota wall: kept first under the per-session cap. */
-function needsPerson(r: SessionRow): boolean {
-  return ATTENTION.has(verdictLabel(r)) || r.quotaWall !== null;
+/** Hung, waiting, unreadable, stopped at a quota wall, or stuck: kept first under the per-session cap. */
+function needsPerson(r: SessionRow, stuck: (r: SessionRow) => boolean): boolean {
+  return ATTENTION.has(verdictLabel(r)) || r.quotaWall !== null || stuck(r);
 }
 
 function titleLabel(title: string | null): string {
@@ -72,6 +80,7 @@ const TOKEN_TYPES: ReadonlyArray<[keyof TokenCounts, string]> = [
 function* cappedSessions(
   backends: readonly BackendState[],
   cap: number,
+  stuck: (r: SessionRow) => boolean = () => false,
 ): Generator<{ b: BackendState; d: BackendState['directories'][number]; r: SessionRow; cost: SessionCost | null }> {
   let left = cap;
   const costs = new Map<object, Map<string, SessionCost | null>>();
@@ -96,7 +105,7 @@ function* cappedSessions(
       for (const d of b.directories) {
         for (const r of d.rows) {
           if (left <= 0) return;
-          if (needsPerson(r) !== pass) continue;
+          if (needsPerson(r, stuck) !== pass) continue;
           left--;
           yield { b, d, r, cost: costOf(d, r) };
         }
@@ -127,6 +136,8 @@ export class WatchMetrics {
     this.maxSessionSeries = options.maxSessionSeries ?? DEFAULT_MAX_SESSION_SERIES;
     const registers = [this.registry];
     const cap = () => this.maxSessionSeries;
+    const skipOf = options.automaticSkip ?? (() => null);
+    const stuck = (r: SessionRow) => skipOf(r)?.reason === 'stuck';
     new Gauge({
       name: 'session_ops_backend_up',
       help: '1 when the last round read the backend, else 0.',
@@ -164,7 +175,7 @@ export class WatchMetrics {
       registers,
       collect() {
         this.reset();
-        for (const { b, d, r } of cappedSessions(source.backends(), cap())) {
+        for (const { b, d, r } of cappedSessions(source.backends(), cap(), stuck)) {
           this.set(
             {
               backend: b.config.name,
@@ -186,7 +197,7 @@ export class WatchMetrics {
       registers,
       collect() {
         this.reset();
-        for (const { b, d, r } of cappedSessions(source.backends(), cap()))
+        for (const { b, d, r } of cappedSessions(source.backends(), cap(), stuck))
           if (r.quotaWall)
             this.set(
               {
@@ -207,7 +218,7 @@ export class WatchMetrics {
       registers,
       collect() {
         this.reset();
-        for (const { b, d, r, cost } of cappedSessions(source.backends(), cap()))
+        for (const { b, d, r, cost } of cappedSessions(source.backends(), cap(), stuck))
           if (cost) this.set({ backend: b.config.name, directory: d.directory, session: r.id }, cost.usd);
       },
     });
@@ -218,7 +229,7 @@ export class WatchMetrics {
       registers,
       collect() {
         this.reset();
-        for (const { b, d, r, cost } of cappedSessions(source.backends(), cap()))
+        for (const { b, d, r, cost } of cappedSessions(source.backends(), cap(), stuck))
           if (cost)
             for (const [key, type] of TOKEN_TYPES)
               this.set({ backend: b.config.name, directory: d.directory, session: r.id, type }, cost.tokens[key]);
@@ -234,6 +245,43 @@ export class WatchMetrics {
         // A gauge without labels has a value from the start: removed, it is absent while off.
         if (usd > 0) this.set(usd);
         else this.remove();
+      },
+    });
+    new Gauge({
+      name: 'session_ops_automatic_skipped_sessions',
+      help: 'Sessions automatic mode leaves alone, by reason (sub-agent, stuck, too-old, age-unknown, not-ticketed); all 0 while automatic mode is off.',
+      labelNames: ['backend', 'directory', 'reason'],
+      registers,
+      collect() {
+        this.reset();
+        for (const b of source.backends()) {
+          if (b.status !== 'ok') continue;
+          for (const d of b.directories) {
+            const counts = new Map<string, number>(SKIP_REASONS.map((r) => [r, 0]));
+            for (const r of d.rows) {
+              const reason = skipOf(r)?.reason;
+              if (reason !== undefined && counts.has(reason)) counts.set(reason, counts.get(reason)! + 1);
+            }
+            for (const [reason, n] of counts) this.set({ backend: b.config.name, directory: d.directory, reason }, n);
+          }
+        }
+      },
+    });
+    new Gauge({
+      name: 'session_ops_session_stuck_wakes',
+      help: 'Per stuck session (automatic.maxConsecutiveWakes automatic wakes, each ended idle again without a completion report: automatic mode stopped, a person decides), the wakes counted (capped like session_ops_session_verdict).',
+      labelNames: ['backend', 'directory', 'session', 'title'],
+      registers,
+      collect() {
+        this.reset();
+        for (const { b, d, r } of cappedSessions(source.backends(), cap(), stuck)) {
+          const skip = skipOf(r);
+          if (skip?.reason === 'stuck')
+            this.set(
+              { backend: b.config.name, directory: d.directory, session: r.id, title: titleLabel(r.title) },
+              skip.wakes ?? 0,
+            );
+        }
       },
     });
     new Gauge({

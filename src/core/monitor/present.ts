@@ -170,7 +170,29 @@ function evidenceLine(label: string, e: SampleEvidence, now: number): string {
 }
 
 /** Plain markdown (the extension must not mark it trusted). */
-export function tooltipMarkdown(row: SessionRow, now: number): string {
+/** What a session's tooltip shows beyond its row: what the operator says of it, and its sub-agents. */
+export interface TooltipExtras {
+  /** Why automatic mode leaves it alone (the operator's `automaticSkip`); null: in its charge, or automatic mode off. */
+  automaticSkip?: { reason: string; text: string } | null;
+  /** Its sub-agent sessions' rows (their state shows on this, their parent's, row). */
+  subAgents?: readonly SessionRow[];
+}
+
+/** At most this many sub-agents are named in a parent's tooltip. */
+const SUB_AGENTS_SHOWN = 10;
+
+function subAgentLines(subAgents: readonly SessionRow[]): string[] {
+  if (subAgents.length === 0) return [];
+  const named = subAgents.slice(0, SUB_AGENTS_SHOWN).map((c) => {
+    const title = c.title ? `${escapeMarkdown(oneLine(c.title, 80))} ` : '';
+    const action = c.action ? ` · ${c.action}` : '';
+    return `- ${title}\`${c.id.replace(/`/g, '')}\`: **${c.verdict ?? 'no verdict yet'}**${action}`;
+  });
+  const more = subAgents.length - named.length;
+  return ['', `Sub-agents (${subAgents.length}):`, ...named, ...(more > 0 ? [`- and ${more} more`] : [])];
+}
+
+export function tooltipMarkdown(row: SessionRow, now: number, extras: TooltipExtras = {}): string {
   const look = badgeLook(row.badge);
   const lines = [`**${escapeMarkdown(row.title ?? row.id)}**  `, `\`${row.id.replace(/`/g, '')}\``, ''];
   lines.push(
@@ -198,6 +220,12 @@ export function tooltipMarkdown(row: SessionRow, now: number): string {
     lines.push('', `Quota wall: ${what}${reason}; reset ${reset}${marked}`);
   }
   lines.push(...waitingLines(row));
+  if (extras.automaticSkip)
+    lines.push(
+      '',
+      `Automatic mode leaves it alone (${extras.automaticSkip.reason}): ${escapeMarkdown(extras.automaticSkip.text)}`,
+    );
+  lines.push(...subAgentLines(extras.subAgents ?? []));
   lines.push('', costTooltipLine(row));
   if (row.todos && row.todos.total > 0)
     lines.push(

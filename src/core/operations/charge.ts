@@ -17,12 +17,20 @@ import type { ChargeSettings } from '../settings/operator-settings';
 import { newestTimes, OPERATOR_STATE_KEEP_MS } from './memory-bounds';
 
 export type AutomaticSkip = 'sub-agent' | 'stuck' | 'too-old' | 'age-unknown' | 'not-ticketed';
-export const AUTOMATIC_SKIPS: readonly AutomaticSkip[] = ['sub-agent', 'stuck', 'too-old', 'age-unknown', 'not-ticketed'];
+export const AUTOMATIC_SKIPS: readonly AutomaticSkip[] = [
+  'sub-agent',
+  'stuck',
+  'too-old',
+  'age-unknown',
+  'not-ticketed',
+];
 
 /** Why automatic mode leaves a session alone: the reason and one line for the row. */
 export interface OutOfCharge {
   reason: AutomaticSkip;
   text: string;
+  /** stuck: the automatic wakes without a report. */
+  wakes?: number;
 }
 
 /** What the operator knows of a session beyond its row. */
@@ -63,6 +71,7 @@ export function outOfCharge(row: SessionRow, settings: ChargeSettings, facts: Ch
     return {
       reason: 'stuck',
       text: `stuck: woken ${facts.wakes} times without a report; a person decides`,
+      wakes: facts.wakes,
     };
   const newestAt = row.evidence.latest.newestAt ?? null;
   if (newestAt === null)

@@ -616,7 +616,10 @@ export class Operator {
       if (skip && !(skip.reason === 'stuck' && action === 'abort')) {
         if (this.leftAlone.get(row.key) !== skip.reason) {
           this.leftAlone.set(row.key, skip.reason);
-          this.o.log(skip.reason === 'stuck' ? 'warn' : 'info', `automatic ${action} on ${row.id} not taken: ${skip.text}`);
+          this.o.log(
+            skip.reason === 'stuck' ? 'warn' : 'info',
+            `automatic ${action} on ${row.id} not taken: ${skip.text}`,
+          );
         }
         continue;
       }
@@ -769,7 +772,10 @@ export class Operator {
     this.persist();
     const max = chargeSettings(this.settings).maxConsecutiveWakes;
     if (n >= max)
-      this.o.log('warn', `automatic wake ${n} of ${o.sessionId} without a report: the next time it stops, a person decides`);
+      this.o.log(
+        'warn',
+        `automatic wake ${n} of ${o.sessionId} without a report: the next time it stops, a person decides`,
+      );
   }
 
   /** Records a finished outcome on the row, logs it once and announces it. */

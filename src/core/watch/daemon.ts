@@ -192,6 +192,8 @@ export class WatchDaemon {
       source: this.monitor,
       maxSessionSeries: this.loaded.config.metrics.maxSessionSeries,
       budgetUsd: () => this.loaded.config.operator['budget.sessionUsd'],
+      // Read at scrape time, once the operator exists.
+      automaticSkip: (row) => this.operator?.automaticSkip(row) ?? null,
       processMetrics: options.processMetrics,
     });
     this.monitor.onDidChange(() => this.logVerdictChanges());
@@ -283,7 +285,12 @@ export class WatchDaemon {
   /** The /api/status document. */
   status(): { backends: BackendStatus[] } {
     return {
-      backends: backendStatuses(this.monitor.backends(), this.now(), this.loaded.config.operator['budget.sessionUsd']),
+      backends: backendStatuses(
+        this.monitor.backends(),
+        this.now(),
+        this.loaded.config.operator['budget.sessionUsd'],
+        (row) => this.operator.automaticSkip(row),
+      ),
     };
   }
 

@@ -2,6 +2,7 @@
 // built from the monitor's latest settled rows (each row keeps the assessment it was built from).
 import { buildStatusDocument, type StatusDocument } from '../health/status-document';
 import type { EpochMs, ProviderListing, SessionAssessment } from '../model';
+import type { SessionRow } from '../monitor/row';
 import type { BackendState } from '../monitor/sessionMonitor';
 
 export interface BackendStatus {
@@ -17,8 +18,16 @@ export interface BackendStatus {
 
 const EMPTY: ProviderListing = { providers: [], connected: [] };
 
-/** `budgetUsd`: budget.sessionUsd, marking the sessions whose cost reached it (0: none). */
-export function backendStatuses(backends: readonly BackendState[], now: EpochMs, budgetUsd = 0): BackendStatus[] {
+/**
+ * `budgetUsd`: budget.sessionUsd, marking the sessions whose cost reached it (0: none);
+ * `automaticSkip`: why automatic mode leaves a session's row alone (the operator's), per session.
+ */
+export function backendStatuses(
+  backends: readonly BackendState[],
+  now: EpochMs,
+  budgetUsd = 0,
+  automaticSkip?: (row: SessionRow) => { reason: string; text: string } | null,
+): BackendStatus[] {
   return backends.map((b) => ({
     backend: b.config.name,
     up: b.status === 'ok',
@@ -41,7 +50,19 @@ export function backendStatuses(backends: readonly BackendState[], now: EpochMs,
           : [],
         now,
         budgetUsd,
+        automaticSkip: automaticSkip ? skipsOf(d.rows, automaticSkip) : undefined,
       }),
     ),
   }));
+}
+
+function skipsOf(
+  rows: readonly SessionRow[],
+  automaticSkip: (row: SessionRow) => { reason: string; text: string } | null,
+): (sessionId: string) => { reason: string; text: string } | null {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return (id) => {
+    const row = byId.get(id);
+    return row ? automaticSkip(row) : null;
+  };
 }

@@ -4,6 +4,7 @@ import { sessionContextValue } from '../../core/monitor/context-values';
 import { describeRow } from '../../core/monitor/present';
 import type { SessionRow } from '../../core/monitor/row';
 import { describeOperation, type OperationBook } from '../../core/operations/book';
+import type { OutOfCharge } from '../../core/operations/charge';
 import type { ReportBook } from '../../core/operations/reports';
 
 /** How long the look computed for a changed row serves its tree item (descriptions say "5 s ago"). */
@@ -31,6 +32,7 @@ export class SessionLooks {
   constructor(
     private readonly operations: OperationBook,
     private readonly reports: ReportBook,
+    private readonly automaticSkip: (row: SessionRow) => OutOfCharge | null = () => null,
   ) {}
 
   /** sessionOps.showCost: the cost on each session row. True when it changed (every row then renders anew). */
@@ -75,7 +77,10 @@ export class SessionLooks {
   }
 
   private compute(row: SessionRow, now: number): Rendered {
-    const op = describeOperation(this.operations.get(row.key));
+    // A stuck session reads so on its row (automatic mode stopped waking it: a person decides).
+    const operation = this.operations.get(row.key);
+    const skip = operation?.outcome === 'running' ? null : this.automaticSkip(row);
+    const op = skip?.reason === 'stuck' ? skip.text : describeOperation(operation);
     const described = describeRow(row, now, { showCost: this.showCost });
     const description = op ? (described ? `${op} · ${described}` : op) : described;
     const contextValue = sessionContextValue(row, {

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { dialectDisplayName } from '../../core/backend/dialects';
 import { backendContextValue, contextValueOf } from '../../core/monitor/context-values';
-import { badgeLook, tooltipMarkdown } from '../../core/monitor/present';
+import { badgeLook, tooltipMarkdown, type TooltipExtras } from '../../core/monitor/present';
 import type { SessionRow } from '../../core/monitor/row';
 import type { BackendState } from '../../core/monitor/sessionMonitor';
 import type { SessionsNode } from './sessionsNodes';
@@ -115,8 +115,8 @@ function badgeIcon(badge: SessionRow['badge'], look: { icon: string; color: stri
 }
 
 /** A session's tooltip: plain markdown, never trusted, so links or commands in server text stay inert. */
-export function sessionTooltip(row: SessionRow): vscode.MarkdownString {
-  const tooltip = new vscode.MarkdownString(tooltipMarkdown(row, Date.now()));
+export function sessionTooltip(row: SessionRow, extras: TooltipExtras = {}): vscode.MarkdownString {
+  const tooltip = new vscode.MarkdownString(tooltipMarkdown(row, Date.now(), extras));
   tooltip.isTrusted = false;
   tooltip.supportHtml = false;
   return tooltip;

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { SessionRow } from '../../core/monitor/row';
 import type { MonitorChange, SessionMonitor } from '../../core/monitor/sessionMonitor';
 import type { OperationBook } from '../../core/operations/book';
+import type { OutOfCharge } from '../../core/operations/charge';
 import type { ReportBook } from '../../core/operations/reports';
 import { Coalesce, delay, TurnQueue } from '../../core/timing';
 import { AttentionCount } from './attentionCount';
@@ -55,9 +56,11 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     private readonly monitor: SessionMonitor,
     operations: OperationBook,
     private readonly reports: ReportBook,
+    /** Why automatic mode leaves a session alone (the operator's automaticSkip); absent: never said. */
+    private readonly automaticSkip: (row: SessionRow) => OutOfCharge | null = () => null,
   ) {
     this.nodes = new SessionsNodes(monitor);
-    this.looks = new SessionLooks(operations, reports);
+    this.looks = new SessionLooks(operations, reports, automaticSkip);
     this.attention = new AttentionCount(monitor, reports);
     this.refreshes = new SessionsRefresh(
       monitor,
@@ -236,7 +239,13 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   resolveTreeItem(item: vscode.TreeItem, node: SessionsNode): vscode.TreeItem {
     if (node.kind !== 'session' || item.tooltip) return item;
     const row = this.row(node);
-    if (row) item.tooltip = sessionTooltip(row);
+    if (row)
+      item.tooltip = sessionTooltip(row, {
+        automaticSkip: this.automaticSkip(row),
+        subAgents: this.monitor
+          .rows()
+          .filter((r) => r.parentId === row.id && r.backendKey === row.backendKey && r.directory === row.directory),
+      });
     return item;
   }
 

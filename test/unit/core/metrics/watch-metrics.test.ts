@@ -106,6 +106,41 @@ describe('core/metrics/watch-metrics', () => {
     assert.deepEqual(lines(none, 'session_ops_session_series_dropped'), ['session_ops_session_series_dropped 4']);
   });
 
+  it('sessions automatic mode leaves alone, per reason; a stuck session has its series with the wakes counted, kept first under the cap', async () => {
+    const rows = [
+      row('ok1'),
+      row('ok2'),
+      row('sub', { parentId: 'ok1' }),
+      row('loop', { verdict: 'idle', action: 'wake', state: 'idle', title: 'Loops' }),
+    ];
+    const skips: Record<string, { reason: string; text: string; wakes?: number }> = {
+      sub: { reason: 'sub-agent', text: 'sub-agent of ok1' },
+      loop: { reason: 'stuck', text: 'stuck: woken 3 times without a report', wakes: 3 },
+    };
+    const m = new WatchMetrics({
+      source: { backends: () => [backend('a', rows)] },
+      maxSessionSeries: 1,
+      processMetrics: false,
+      automaticSkip: (r) => skips[r.id] ?? null,
+    });
+    const body = (await m.render(false)).body;
+    assert.deepEqual(lines(body, 'session_ops_automatic_skipped_sessions'), [
+      'session_ops_automatic_skipped_sessions{backend="a",directory="/w",reason="sub-agent"} 1',
+      'session_ops_automatic_skipped_sessions{backend="a",directory="/w",reason="stuck"} 1',
+      'session_ops_automatic_skipped_sessions{backend="a",directory="/w",reason="too-old"} 0',
+      'session_ops_automatic_skipped_sessions{backend="a",directory="/w",reason="age-unknown"} 0',
+      'session_ops_automatic_skipped_sessions{backend="a",directory="/w",reason="not-ticketed"} 0',
+    ]);
+    assert.deepEqual(lines(body, 'session_ops_session_stuck_wakes'), [
+      'session_ops_session_stuck_wakes{backend="a",directory="/w",session="loop",title="Loops"} 3',
+    ]);
+    const kept = lines(body, 'session_ops_session_verdict').map((l) => /session="([^"]+)"/.exec(l)![1]);
+    assert.deepEqual(kept, ['loop'], 'a stuck session needs a person: kept first under the cap');
+    delete skips.loop;
+    const after = (await m.render(false)).body;
+    assert.deepEqual(lines(after, 'session_ops_session_stuck_wakes'), [], 'gone once a person acted');
+  });
+
   it('a session at a quota wall (a frozen 429 retry reads hung/recover) has its quota-wall series, and is kept first under the cap', async () => {
     const retry = { provider: 'anthropic', reason: 'rate_limit', category: 'rate-limit' as const, resetAt: null };
     const rows = [

@@ -190,6 +190,28 @@ describe('core/monitor/present', () => {
     assert.equal(needsAttention(row({ badge: 'unknown' })), false);
   });
 
+  it("the tooltip says why automatic mode leaves a session alone, and a parent's names its sub-agents' verdicts", () => {
+    const stuck = { reason: 'stuck', text: 'stuck: woken 3 times without a report; a person decides' };
+    const idle = row({ badge: 'idle', verdict: 'idle', action: 'wake', state: 'idle' });
+    assert.match(
+      tooltipMarkdown(idle, NOW, { automaticSkip: stuck }),
+      /Automatic mode leaves it alone \(stuck\): stuck: woken 3 times without a report; a person decides/,
+    );
+    assert.doesNotMatch(tooltipMarkdown(idle, NOW), /Automatic mode/);
+    assert.equal(needsAttention(idle), true, 'a stuck session (it needs a wake again) counts in the attention badge');
+    const children = [
+      row({ id: 'ses_c1', title: 'explore', parentId: 'ses_1', verdict: 'hung', action: 'abort-and-wake' }),
+      row({ id: 'ses_c2', title: null, parentId: 'ses_1', verdict: null, action: null }),
+    ];
+    const md = tooltipMarkdown(row(), NOW, { subAgents: children });
+    assert.match(
+      md,
+      /Sub-agents \(2\):\n- explore `ses_c1`: \*\*hung\*\* · abort-and-wake\n- `ses_c2`: \*\*no verdict yet\*\*/,
+    );
+    const many = Array.from({ length: 12 }, (_, i) => row({ id: `ses_k${i}`, parentId: 'ses_1' }));
+    assert.match(tooltipMarkdown(row(), NOW, { subAgents: many }), /- and 2 more/);
+  });
+
   it('escapes server text in the tooltip so it cannot become a link or markup', () => {
     const md = tooltipMarkdown(
       row({ failureText: 'see [here](command:workbench.action.reloadWindow) <img src=x>' }),

@@ -10,12 +10,7 @@ import path from 'node:path';
 import { BackendClient } from '../../../../src/core/backend/client';
 import { resolveAuthority } from '../../../../src/core/actions/authority';
 import type { SessionRow } from '../../../../src/core/monitor/row';
-import {
-  mergeStreaks,
-  outOfCharge,
-  WakeStreaks,
-  type ChargeFacts,
-} from '../../../../src/core/operations/charge';
+import { mergeStreaks, outOfCharge, WakeStreaks, type ChargeFacts } from '../../../../src/core/operations/charge';
 import type { ActionOutcome } from '../../../../src/core/operations/outcome';
 import { Operator } from '../../../../src/core/operations/operator';
 import { operatorStateFile, parseOperatorState } from '../../../../src/core/operations/state-store-operator';
@@ -68,7 +63,11 @@ describe('core/operations/charge: the rules', () => {
     for (const action of ['abort-and-wake', 'recover'] as const)
       assert.equal(outOfCharge(fresh({ action }), DEFAULTS, facts({ wakes: 3 }))?.reason, 'stuck', action);
     assert.equal(
-      outOfCharge(fresh({ state: 'generating', verdict: 'healthy', action: 'leave-alone' }), DEFAULTS, facts({ wakes: 3 })),
+      outOfCharge(
+        fresh({ state: 'generating', verdict: 'healthy', action: 'leave-alone' }),
+        DEFAULTS,
+        facts({ wakes: 3 }),
+      ),
       null,
       'while it works after the last wake it is not stuck (yet)',
     );
@@ -190,7 +189,10 @@ describe('core/operations/charge: the operator acts only in its charge', functio
     assert.equal(await consider([childRow]), null);
     assert.equal(promptsTo(child), 0, 'no automatic prompt to a sub-agent');
     assert.equal(operator.automaticSkip(childRow)?.reason, 'sub-agent');
-    assert.ok(logs.some((l) => l.includes(`automatic wake on ${child} not taken: sub-agent of ${parent}`)), logs.join('\n'));
+    assert.ok(
+      logs.some((l) => l.includes(`automatic wake on ${child} not taken: sub-agent of ${parent}`)),
+      logs.join('\n'),
+    );
     const byHand = await operator.wake(childRow);
     assert.equal(byHand.outcome, 'confirmed', byHand.message);
     assert.equal(promptsTo(child), 1);
@@ -229,7 +231,10 @@ describe('core/operations/charge: the operator acts only in its charge', functio
       reason: 'stuck',
       text: 'stuck: woken 3 times without a report; a person decides',
     });
-    assert.ok(logs.some((l) => l.includes('not taken: stuck: woken 3 times')), logs.join('\n'));
+    assert.ok(
+      logs.some((l) => l.includes('not taken: stuck: woken 3 times')),
+      logs.join('\n'),
+    );
 
     // A restart (a new operator over the same state directory) remembers the count.
     await operator.flush();
