@@ -27,7 +27,7 @@ describe('deploy/prometheus with promtool', () => {
     assert.match(r.out, /SUCCESS: 1 rule files found/);
   });
 
-  it('promtool check rules: one group session-ops with the eight alerts, each with for >= 2m, severity and summary', () => {
+  it('promtool check rules: one group session-ops with the nine alerts, each with for >= 2m, severity and summary', () => {
     const r = promtool(bin, 'check', 'rules', 'session-ops.rules.yml');
     assert.equal(r.code, 0, r.out);
     const doc = parse(readFileSync(path.join(DIR, 'session-ops.rules.yml'), 'utf8')) as {
@@ -56,6 +56,7 @@ describe('deploy/prometheus with promtool', () => {
         'SessionOpsAllProvidersMarked',
         'SessionOpsAutomaticActionFailing',
         'SessionOpsSessionOverBudget',
+        'SessionOpsSessionStuck',
       ],
     );
     for (const rule of doc.groups[0].rules) {
