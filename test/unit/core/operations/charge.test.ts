@@ -230,6 +230,7 @@ describe('core/operations/charge: the operator acts only in its charge', functio
     assert.deepEqual(operator.automaticSkip(again), {
       reason: 'stuck',
       text: 'stuck: woken 3 times without a report; a person decides',
+      wakes: 3,
     });
     assert.ok(
       logs.some((l) => l.includes('not taken: stuck: woken 3 times')),

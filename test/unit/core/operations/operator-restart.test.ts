@@ -222,7 +222,15 @@ describe('operator restart: planned work survives (src/core/operations/operator.
       report: { ticket: 'T-1', status: 'done', summary: 'parser ported', pr: null, label: null } as never,
       evidence: {
         earlier: null,
-        latest: { at: 0, state: 'idle', stepCount: null, lastStepAt: null, newestId, newestRole: 'assistant' },
+        latest: {
+          at: 0,
+          state: 'idle',
+          stepCount: null,
+          lastStepAt: null,
+          newestId,
+          newestRole: 'assistant',
+          newestAt: Date.now(),
+        },
       },
     });
     rows = [idle];
@@ -262,7 +270,15 @@ describe('operator restart: planned work survives (src/core/operations/operator.
         newestText: assignment,
         evidence: {
           earlier: null,
-          latest: { at: 0, state: 'idle', stepCount: null, lastStepAt: null, newestId, newestRole: 'user' },
+          latest: {
+            at: 0,
+            state: 'idle',
+            stepCount: null,
+            lastStepAt: null,
+            newestId,
+            newestRole: 'user',
+            newestAt: Date.now(),
+          },
         },
       }),
     ];
