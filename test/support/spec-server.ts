@@ -210,7 +210,14 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
           if (init.error.resetAt !== undefined) metadata.resetAt = init.error.resetAt;
           parts.push({ type: 'text', text: init.error.text, metadata });
         }
-        const info: SpecMessage['info'] = { ...(init.info ?? {}), id, role: init.role ?? 'assistant' };
+        // Messages carry their creation time, as a real backend's do (stock opencode's info.time);
+        // the spec shows none, and automatic mode leaves alone a session whose newest message's age is unknown.
+        const info: SpecMessage['info'] = {
+          time: { created: Date.now() },
+          ...(init.info ?? {}),
+          id,
+          role: init.role ?? 'assistant',
+        };
         const finish = init.finish ?? (init.error ? 'error' : undefined);
         if (finish !== undefined) info.finish = finish;
         s.messages.push({ info, parts });
