@@ -14,9 +14,11 @@ const USAGE = `Usage: session-ops report parse < LINE
 
 parse:  reads a completion report (the last report line of stdin, outside code) and prints it as
         JSON {"ticket","label","status","pr","summary","reason"}; exit 1 when stdin holds no report,
-        or a line meant as one that does not parse (printed as {"malformed":true,"raw","problem",...}).
+        or a line meant as one that is malformed (printed as {"malformed":true,"raw","problem",...}):
+        a key given twice, no ticket, a status other than done/blocked/handoff, no summary, or a
+        reason on a status other than blocked. Such a line is never harvested nor woken over.
 format: prints the one-line report; --summary is required; a blocked report caused by quota adds
-        --reason quota-exhausted (refused with any other status).
+        --reason quota-exhausted (a reason with any other status is refused, exit 2).
 
 Example:
   session-ops report format --ticket PROJ-12 --status done --pr '#34' --summary "CRLF parsing fixed"

@@ -283,7 +283,10 @@ export interface MalformedReport {
   malformed: true;
   /** The line as written (shortened when long); plain text, never markup. */
   raw: string;
-  /** What is wrong: "no ticket", "no status", "status \"x\" is not done, blocked or handoff". */
+  /**
+   * What is wrong: a key given more than once, "no ticket", "no status", "status \"x\" is not done,
+   * blocked or handoff", "no summary", or a reason on a status other than blocked.
+   */
   problem: string;
   ticket: string | null;
   label: string | null;

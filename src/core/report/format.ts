@@ -1,6 +1,6 @@
 // Formats a completion report as its one line. Order: ticket, label, status, pr, reason, summary.
-// Refused (reportProblem): no ticket, no summary, reason=quota-exhausted with a status other than
-// blocked (the quota self-report is a blocked report).
+// Refused (reportProblem): no ticket, no summary, a reason with a status other than blocked (the
+// quota self-report is a blocked report): the lines the parser reads as malformed reports.
 // A value is quoted (JSON string) when it is empty or holds whitespace, quotes or "="; the summary
 // is folded onto one line first. parseReportLine(formatReport(r)) returns r.
 import type { CompletionReport } from '../model';
@@ -20,8 +20,9 @@ export function oneLine(text: string): string {
 export function reportProblem(r: CompletionReport): string | null {
   if (oneLine(r.ticket) === '') return 'a completion report needs a ticket';
   if (oneLine(r.summary ?? '') === '') return 'a completion report needs a summary (one line)';
-  if (r.reason !== null && oneLine(r.reason) === 'quota-exhausted' && r.status !== 'blocked')
-    return `reason=quota-exhausted needs status=blocked (not ${r.status})`;
+  const reason = oneLine(r.reason ?? '');
+  if (reason !== '' && r.status !== 'blocked')
+    return `reason=${reason.slice(0, 40)} needs status=blocked (not ${r.status}): a reason is only given on a blocked report`;
   return null;
 }
 
@@ -32,7 +33,7 @@ export function formatReport(r: CompletionReport): string {
   if (r.label) parts.push(`label=${quoteValue(oneLine(r.label))}`);
   parts.push(`status=${r.status}`);
   if (r.pr) parts.push(`pr=${quoteValue(oneLine(r.pr))}`);
-  if (r.reason) parts.push(`reason=${quoteValue(oneLine(r.reason))}`);
+  if (r.reason && oneLine(r.reason) !== '') parts.push(`reason=${quoteValue(oneLine(r.reason))}`);
   if (r.summary) parts.push(`summary=${quoteValue(oneLine(r.summary))}`);
   return parts.join(' ');
 }

@@ -2,12 +2,15 @@
 //   ticket=PROJ-12 label=Kind/Bug status=done pr=#34 summary="Parser fixed"
 //   status=blocked ticket=PROJ-12 reason=quota-exhausted summary=quota exhausted on local
 // Keys come in any order. Values are bare (up to whitespace) or double-quoted with JSON escapes;
-// an unterminated quote is read as a bare value. An unquoted summary or reason is free text: it
-// runs to the next report key that is not set yet (a key already set is text of the summary).
-// Unknown keys and stray words are ignored. Fenced code blocks and inline code are examples,
-// never the report. A line that starts with a report key and names at least two of them, one
-// being ticket or status, is meant as a report: when it lacks a ticket or a valid status it is a
-// malformed report, which a person must read. Lines with <placeholders> are templates, no report.
+// an unterminated quote is read as a bare value. An unquoted summary is free text: it runs to the
+// next report key that is not set yet (a key already set is text of the summary); an unquoted
+// reason runs to the next report key. Unknown keys and stray words are ignored. Fenced code
+// blocks and inline code are examples, never the report. A line that starts with a report key and
+// names at least two of them, one being ticket or status, is meant as a report. It is a malformed
+// report, which a person must read (never harvested, never woken over), when the spec rules it
+// out: a report key given twice (which value counts is a guess), no ticket, no valid status, no
+// summary, or a reason on a status other than blocked (the quota self-report is a blocked report).
+// Lines with <placeholders> are templates, no report.
 import type { CompletionReport, MalformedReport, MessageSnapshot, ReportStatus } from '../model';
 
 export const REPORT_KEYS = ['ticket', 'label', 'status', 'pr', 'summary', 'reason'] as const;
@@ -27,7 +30,14 @@ export function isMalformed(r: ReportReading | null | undefined): r is Malformed
 
 /** key=value pairs of one line (first value of a key wins); null when the line holds none. */
 export function parsePairs(line: string): Map<string, string> | null {
+  const { pairs } = readPairs(line);
+  return pairs.size > 0 ? pairs : null;
+}
+
+/** The pairs of one line (first value of a key wins) and the report keys given more than once. */
+function readPairs(line: string): { pairs: Map<string, string>; repeated: string[] } {
   const pairs = new Map<string, string>();
+  const repeated: string[] = [];
   const n = line.length;
   let i = 0;
   const isSpace = (c: string | undefined) => c === ' ' || c === '\t';
@@ -61,17 +71,22 @@ export function parsePairs(line: string): Map<string, string> | null {
       }
     }
     if (!pairs.has(key)) pairs.set(key, value);
+    else if (KEYS.has(key) && !repeated.includes(key)) repeated.push(key);
   }
-  return pairs.size > 0 ? pairs : null;
+  return { pairs, repeated };
 }
 
-/** Where an unquoted free-text value ends: before the next report key that is not set yet. */
+/**
+ * Where an unquoted free-text value ends. A summary runs to the next report key that is not set
+ * yet (a key already set is text of the summary); a reason runs to the next report key.
+ */
 function freeTextEnd(line: string, from: number, pairs: Map<string, string>, current: string): number {
   const re = /[ \t]([A-Za-z][A-Za-z0-9_-]*)=/g;
   re.lastIndex = from;
   for (let m = re.exec(line); m; m = re.exec(line)) {
     const key = m[1].toLowerCase();
-    if (KEYS.has(key) && key !== current && !pairs.has(key)) return m.index;
+    if (!KEYS.has(key)) continue;
+    if (current !== 'summary' || (key !== current && !pairs.has(key))) return m.index;
   }
   return line.length;
 }
@@ -138,7 +153,7 @@ function meantAsReport(s: string): boolean {
 export function readReportLine(line: string): ReportReading | null {
   const s = unwrap(line);
   if (!meantAsReport(s)) return null;
-  const pairs = parsePairs(s) ?? new Map<string, string>();
+  const { pairs, repeated } = readPairs(s);
   const ticket = pairs.get('ticket') ?? '';
   const status = pairs.get('status') ?? '';
   if (/<[^>]*>/.test(ticket) || /<[^>]*>/.test(status)) return null; // a template, not a report
@@ -148,10 +163,15 @@ export function readReportLine(line: string): ReportReading | null {
   };
   const fields = { label: opt('label'), pr: opt('pr'), summary: opt('summary'), reason: opt('reason') };
   let problem: string | null = null;
-  if (ticket.trim() === '') problem = 'no ticket';
+  if (repeated.length > 0)
+    problem = `${repeated.map((k) => `${k}=`).join(', ')} given more than once (which value counts is a guess)`;
+  else if (ticket.trim() === '') problem = 'no ticket';
   else if (status === '') problem = 'no status';
   else if (!STATUSES.includes(status as ReportStatus))
     problem = `status "${status.slice(0, 40)}" is not done, blocked or handoff`;
+  else if (fields.summary === null) problem = 'no summary';
+  else if (fields.reason !== null && status !== 'blocked')
+    problem = `reason=${fields.reason.slice(0, 40)} on status ${status} (a reason is only given on a blocked report)`;
   if (problem === null)
     return {
       ticket,

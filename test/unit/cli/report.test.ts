@@ -85,6 +85,26 @@ describe('session-ops report', () => {
     });
     assert.match(r.stderr, /malformed completion report: status "finished"/);
   });
+  it('parse (issue 28): no summary, a reason on done, a key given twice are malformed, exit 1', async () => {
+    for (const [line, problem] of [
+      ['ticket=T-1 status=done pr=#5', /no summary/],
+      ['ticket=T-1 status=done reason=quota-exhausted summary=x', /reason=quota-exhausted on status done/],
+      ['ticket=T-1 status=done status=blocked summary=x', /status= given more than once/],
+    ] as const) {
+      const r = await run(['parse'], `${line}\n`);
+      assert.equal(r.code, 1, line);
+      const doc = JSON.parse(r.stdout);
+      assert.equal(doc.malformed, true, line);
+      assert.equal(doc.raw, line);
+      assert.match(doc.problem, problem);
+    }
+  });
+  it('format (issue 28) refuses any reason unless blocked (exit 2)', async () => {
+    const r = await run(['format', '--ticket', 'T', '--status', 'handoff', '--reason', 'other', '--summary', 'x']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /reason=other needs status=blocked/);
+    assert.equal(r.stdout, '');
+  });
   it('usage errors exit 2; --help exits 0 with an example', async () => {
     assert.equal((await run(['format', '--status', 'done'])).code, 2);
     assert.equal((await run(['format', '--ticket', 'T', '--status', 'finished'])).code, 2);

@@ -81,6 +81,29 @@ describe('malformed completion report: a person reads it', () => {
     );
   });
 
+  it('issue 28: no summary, a reason on done, a key given twice: read-report, never harvest or wake', () => {
+    for (const text of [
+      'ticket=T-1 status=done pr=#5',
+      'ticket=T-1 status=done reason=quota-exhausted summary=finished',
+      'ticket=T-1 status=done status=blocked summary=x',
+    ]) {
+      const { assessment, row } = idleWith(text);
+      assert.equal(assessment.report, null, text);
+      assert.equal(assessment.decision.action, 'read-report', text);
+      assert.equal(statusSession(assessment).report && 'malformed' in statusSession(assessment).report!, true, text);
+      const policy = new AutomaticPolicy(() => T0);
+      assert.equal(
+        policy.decide(
+          row,
+          { abortHung: true, wakeIdle: true, recoverQuotaWalls: true, abortOverBudget: true },
+          { trusted: true, busy: false },
+        ),
+        null,
+        text,
+      );
+    }
+  });
+
   it('a report pasted in a code block while still working is not harvested', () => {
     const { assessment } = idleWith('Protocol:\n```\nticket=T-1 status=done summary=x\n```\nStill on step 2.');
     assert.equal(assessment.report, null);

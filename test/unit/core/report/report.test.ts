@@ -52,9 +52,9 @@ describe('completion report: parse', () => {
   });
 
   it('accepts list markers and quote markers around the line; inline code is an example', () => {
-    assert.equal(parseReportLine('- ticket=T-2 status=done')?.ticket, 'T-2');
-    assert.equal(parseReportLine('- `ticket=T-2 status=done`'), null);
-    assert.equal(parseReportLine('> ticket=T-3 status=blocked')?.status, 'blocked');
+    assert.equal(parseReportLine('- ticket=T-2 status=done summary=ok')?.ticket, 'T-2');
+    assert.equal(parseReportLine('- `ticket=T-2 status=done summary=ok`'), null);
+    assert.equal(parseReportLine('> ticket=T-3 status=blocked summary=stuck')?.status, 'blocked');
   });
 
   it('escaped quotes inside a quoted value', () => {
