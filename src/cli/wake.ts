@@ -73,7 +73,8 @@ the file (or composed), so quoting cannot corrupt the text. Refused (exit 3, not
 session does not read idle and --abort-first is not given, when the model's provider is not
 connected, is quota-marked or is the provider of the session's quota wall, when the provider's
 listing names its models and not this one (the message lists them), or when no explicit model can
-be determined. Without --model: the session's last model when its provider qualifies and lists
+be determined. Escalated (exit 5, nothing sent, no abort) when the session's turn died on a balance
+failure (HTTP 402 insufficient_quota): a person tops up; another provider is not the cure. Without --model: the session's last model when its provider qualifies and lists
 it, else a model seen answering recently on a qualifying provider, else that provider's default.
 After the 204 it reads until a newer assistant message appears, or the session reads generating
 and moved between two reads (one generating read and the stored user message are not proof).
@@ -240,6 +241,7 @@ export const wakeCommand = defineCommand<WakeOptions, ActionIo>({
         if (r.outcome !== 'confirmed') io.stderr(`session-ops wake: ${clean(r.message)}\n`);
         if (r.outcome === 'confirmed') return EXIT.done;
         if (r.outcome === 'refused') return EXIT.refused;
+        if (r.outcome === 'escalated') return EXIT.escalated;
         return EXIT.failed;
       } finally {
         await client.close();

@@ -5,7 +5,7 @@
 //   usage limit  (account_usage_limit)                  re-wake on another provider
 //   free tier    (free_tier_limit)                       re-wake on another provider
 //   rate limit   (rate_limit, account_rate_limit, 429)   re-wake on another provider
-//   balance      (HTTP 402 insufficient_quota)           top-up by a human; switching is no cure
+//   balance      (HTTP 402 insufficient_quota: the text)  top-up by a human; switching is no cure
 import type { FailureCategory } from './model';
 
 /** The four metadata.reason values the spec names for usage-limit failures. */
@@ -21,6 +21,16 @@ export interface FailureFacts {
 }
 
 const BALANCE_TEXT = /insufficient[_ ]quota|insufficient (credit|balance|funds)|credit balance is too low/i;
+/** HTTP 402 named in a failure text: "HTTP 402", "status 402", "status code: 402", "402 Payment Required". */
+const HTTP_402_TEXT = /\b(?:HTTP(?:\/[\d.]+)?|status(?:[ _]?code)?)\W{0,3}402\b|\b402 payment required\b/i;
+
+/**
+ * Whether a failure's own text (an error part, a failed call's message) names a balance failure:
+ * HTTP 402 or insufficient_quota. The spec names this category only by its text (no reason value).
+ */
+export function isBalanceText(text: string): boolean {
+  return BALANCE_TEXT.test(text) || HTTP_402_TEXT.test(text);
+}
 const FREE_TEXT = /free[- _](tier|limit|quota|usage)|free (plan|models?) limit/i;
 const USAGE_TEXT =
   /usage[- _]limit|(weekly|monthly|daily|plan|account)[- ](usage[- ])?limit|limit (reached|exceeded) for (your|this) (plan|account)|quota (exceeded|reached|exhausted)|exceeded your (current )?quota/i;
@@ -59,19 +69,26 @@ export function categoryFromText(text: string): FailureCategory | null {
 }
 
 /**
- * Classifies one failure. A reason, when present, decides (categoryFromReason: the spec values or
- * the balance family). Without a reason, a structured HTTP status decides (stock opencode's
- * APIError.statusCode): 402 is a balance failure, 429 a rate limit refined by the text (some
- * providers answer 429 with insufficient_quota). Free text alone is never a wall, unless
- * `textAlone` is set for a source that carries nothing else (a retry status message).
+ * Classifies one failure (its facts come from a failure record: a spec error part, a failed
+ * call's error, never a worker's prose), by what the spec names for each category:
+ *  - the usage-limit categories have a field, metadata.reason: a reason in the four spec values
+ *    (or the balance family) decides, and any other reason is no usage-limit wall;
+ *  - a balance failure (HTTP 402 insufficient_quota) has no reason value in the spec, only its
+ *    text: a 402 status, or the failure's text naming 402 / insufficient_quota, decides it
+ *    whatever else the failure carries (it escalates and never wakes, the safe side);
+ *  - without a reason, a structured HTTP status decides (stock opencode's APIError.statusCode):
+ *    429 is a rate limit refined by the text.
+ * Other free text is never a wall, unless `textAlone` is set for a source that carries nothing
+ * else (a retry status message).
  */
 export function classifyFailure(f: FailureFacts, options: { textAlone?: boolean } = {}): FailureCategory | null {
   const text = f.text ?? '';
-  const reason = f.reason ?? null;
-  if (reason !== null && reason.trim() !== '') return categoryFromReason(reason);
-  if (f.statusCode === 402) return 'balance';
+  const reason = f.reason !== null && f.reason !== undefined && f.reason.trim() !== '' ? f.reason : null;
+  const byReason = reason !== null ? categoryFromReason(reason) : null;
+  if (byReason !== null) return byReason;
+  if (f.statusCode === 402 || isBalanceText(text)) return 'balance';
+  if (reason !== null) return null;
   if (f.statusCode === 429) {
-    if (BALANCE_TEXT.test(text)) return 'balance';
     const refined = categoryFromText(text);
     return refined === 'free-tier' || refined === 'usage-limit' ? refined : 'rate-limit';
   }

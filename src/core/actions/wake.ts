@@ -5,8 +5,8 @@
 // Every wake prompt, whoever wrote it, carries the anti-re-hang clause and the completion-report
 // protocol (prompt/wake-rules: appended when missing, with a notice); a fact-baseline document
 // is refused when it lost one of its four parts.
-import { heldTailProvider, tailProbe } from '../health/quota-wall';
-import type { ModelRef } from '../model';
+import { heldTailProvider, probeMessage, tailProbe } from '../health/quota-wall';
+import type { Escalation, MessageSnapshot, ModelRef } from '../model';
 import type { ProviderScope } from '../health/provider-choice';
 import { abortSession, type AbortOptions, type AbortResult } from './abort';
 import { confirmStarted, type ConfirmedBy, type ConfirmOptions } from './confirm';
@@ -41,7 +41,8 @@ export interface WakeRequest {
   factBaseline?: boolean;
 }
 
-export type WakeOutcome = 'confirmed' | 'not-confirmed' | 'refused' | 'error';
+/** `escalated`: the session's turn died on a balance failure (HTTP 402): a person tops up; nothing sent. */
+export type WakeOutcome = 'confirmed' | 'not-confirmed' | 'refused' | 'escalated' | 'error';
 
 export interface WakeResult {
   session: string;
@@ -60,6 +61,23 @@ export interface WakeResult {
   message: string;
   /** What Session Ops appended to the prompt (the anti-re-hang clause, the completion-report protocol), or null. */
   notice: string | null;
+  /** escalated: why a person must act (a balance failure), or null. */
+  escalation: Escalation | null;
+}
+
+/**
+ * A balance failure (HTTP 402 insufficient_quota) at the session's tail: a top-up by a person
+ * cures it, not another provider (spec "Errors"), so no wake is sent, by any host; null otherwise.
+ */
+export function balanceEscalation(newest: MessageSnapshot | null): Escalation | null {
+  const wall = probeMessage(newest);
+  if (wall?.category !== 'balance') return null;
+  const who = wall.provider ?? 'an unknown provider';
+  return {
+    reason: 'balance',
+    message: `balance failure on ${who} (HTTP 402 insufficient_quota): a human must top up the account; switching provider is not the cure`,
+    marks: [],
+  };
 }
 
 /** What a confirmation rests on, as the wake's message says it. */
@@ -85,6 +103,7 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
     error: null,
     message: '',
     notice: null,
+    escalation: null,
   };
   const refuse = (code: SendRefusal['code'], reason: string): WakeResult => ({
     ...base,
@@ -93,10 +112,19 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
     message: `refused, nothing sent: ${reason}`,
   });
   const fail = (error: ActionFailure, message: string): WakeResult => ({ ...base, outcome: 'error', error, message });
+  const escalate = (escalation: Escalation): WakeResult => ({
+    ...base,
+    outcome: 'escalated',
+    escalation,
+    message: `escalated to a human: ${escalation.message}; nothing sent`,
+  });
   try {
     const incomplete = req.factBaseline && typeof req.prompt === 'string' && factBaselineDocumentProblem(req.prompt);
     if (incomplete) return refuse('compose-failed', incomplete);
     if (req.abortFirst) {
+      // A balance failure is never woken: found before the abort, nothing is sent at all.
+      const before = balanceEscalation(await ctx.backend.newestMessage(ctx.directory, id, callOpts(ctx)));
+      if (before) return escalate(before);
       const waiting = await pendingRequestOf(ctx, id);
       if (waiting) return refuse('waiting-for-person', waitingReason(id, waiting, 'abort-and-wake'));
       const aborted = await abortSession(ctx, id, { ...req.abort, basis: req.basis ?? undefined });
@@ -124,6 +152,8 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
         `session ${id} reads ${session.state}, not idle: add --abort-first (abort, read idle, then send), or wait until it is idle`,
       );
     }
+    const balance = balanceEscalation(newest);
+    if (balance) return escalate(balance);
     const now = clockOf(ctx).now();
     const wallProvider = heldTailProvider({ at: now, session, newest }, listing, now);
     const lapsed = tailProbe({ at: now, session, newest })?.provider ?? null;

@@ -3,6 +3,7 @@ export {
   classifyFailure,
   categoryFromReason,
   categoryFromText,
+  isBalanceText,
   reasonForCategory,
   QUOTA_REASONS,
   type FailureFacts,

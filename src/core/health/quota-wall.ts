@@ -13,6 +13,7 @@
 import type {
   EpochMs,
   FailureCategory,
+  MessageSnapshot,
   ProviderListing,
   QuotaMark,
   QuotaWall,
@@ -32,7 +33,11 @@ export type ObservedWall = Omit<QuotaWall, 'abortFirst' | 'category'> & { catego
 
 /** 1. The tail probe on one sample. Never decides anything about aborting on its own. */
 export function tailProbe(sample: SessionSample): ObservedWall | null {
-  const m = sample.newest;
+  return probeMessage(sample.newest);
+}
+
+/** The tail probe on a newest message (null: no failed turn of a quota category). */
+export function probeMessage(m: MessageSnapshot | null): ObservedWall | null {
   if (!m || m.role !== 'assistant' || m.finish !== 'error' || !m.failure || m.failure.category === null) return null;
   return {
     provider: m.failure.provider ?? m.providerID,

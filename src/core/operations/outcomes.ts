@@ -73,6 +73,17 @@ export function wakeOutcome(
           },
         });
       return outcomeOf(base, { ...common, outcome: 'not-idle', rowText: result.message, ...undelivered(null) });
+    case 'escalated':
+      return outcomeOf(base, {
+        ...common,
+        outcome: 'escalated',
+        rowText: 'escalated: nothing sent',
+        notice: {
+          level: 'escalation',
+          text: `"${base.label}" needs a person. ${result.message}`,
+          detail: 'Nothing was sent.',
+        },
+      });
     case 'refused':
       return outcomeOf(base, {
         ...common,

@@ -87,7 +87,11 @@ export function toMessageSnapshot(message: Obj): MessageSnapshot {
   };
 }
 
-/** A spec error part: only metadata.reason classifies it (its text is never a wall by itself). */
+/**
+ * A spec error part, classified by what the spec names (failure-category classifyFailure):
+ * metadata.reason decides the usage-limit categories (the text never makes one of those); the
+ * text decides a balance failure (HTTP 402 insufficient_quota), which has no reason value.
+ */
 function specPartFailure(text: string, meta: Obj, failedAt: number | null): MessageFailure {
   const reason = looseStr(meta.reason);
   return {
@@ -95,7 +99,7 @@ function specPartFailure(text: string, meta: Obj, failedAt: number | null): Mess
     reason,
     provider: looseStr(meta.provider),
     statusCode: null,
-    category: reason === null ? null : classifyFailure({ reason }),
+    category: classifyFailure({ reason, text }),
     resetAt: looseNum(meta.resetAt) ?? resetFromText(text, failedAt),
   };
 }

@@ -256,6 +256,26 @@ describe('action executors against the stateful spec-dialect server', function (
     assert.equal(server.aborts.length, 0);
   });
 
+  it('issue 28: a 402 written as the spec error text (no reason) escalates in recover and wake; nothing sent, no abort', async () => {
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'idle' });
+    d.addMessage(id, { error: { text: 'generation failed with HTTP 402 insufficient_quota', provider: 'anthropic' } });
+    const r = await recoverSession(ctx, { sessionId: id, prompt: quotaPrompt, ...fast });
+    assert.equal(r.decision, 'escalated', r.message);
+    assert.match(r.message, /balance failure on anthropic/);
+    const w = await wakeSession(ctx, { sessionId: id, prompt: 'Continue.' });
+    assert.equal(w.outcome, 'escalated', w.message);
+    assert.equal(w.escalation?.reason, 'balance');
+    assert.match(w.message, /top up.*nothing sent/);
+    const busy = d.addSession({ state: 'generating' });
+    d.addMessage(busy, { error: { text: 'HTTP 402 Payment Required', provider: 'anthropic' } });
+    const a = await wakeSession(ctx, { sessionId: busy, prompt: 'Continue.', abortFirst: true, abort: { pollMs: 50 } });
+    assert.equal(a.outcome, 'escalated', a.message);
+    assert.equal(a.aborted, false);
+    assert.equal(server.prompts.length, 0);
+    assert.equal(server.aborts.length, 0);
+  });
+
   it('dispatch: the task plus the report block; a marked intended provider is refused naming the one to use instead', async () => {
     const d = server.directory(DIR);
     const id = d.addSession({ state: 'idle' });

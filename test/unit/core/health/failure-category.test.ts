@@ -27,10 +27,10 @@ describe('failure categories (spec Errors table)', () => {
     assert.equal(classifyFailure({ reason: 'tool_error', text: 'rate limit of the linter exceeded' }), null);
   });
 
-  it('balance: HTTP 402 or insufficient_quota, and it wins over a 429 status; never from text alone', () => {
+  it('balance: HTTP 402 or insufficient_quota, and it wins over a 429 status; the failure text names it (issue 28)', () => {
     assert.equal(classifyFailure({ statusCode: 402, text: 'Payment required' }), 'balance');
     assert.equal(classifyFailure({ statusCode: 429, text: '{"error":{"code":"insufficient_quota"}}' }), 'balance');
-    assert.equal(classifyFailure({ text: 'generation failed with HTTP 402 insufficient_quota' }), null);
+    assert.equal(classifyFailure({ text: 'generation failed with HTTP 402 insufficient_quota' }), 'balance');
     assert.equal(classifyFailure({ reason: 'insufficient_quota' }), 'balance');
   });
 

@@ -1,5 +1,6 @@
-// The tail probe counts a wall only when metadata.reason is one of the spec's four values (or the
-// balance family); free text alone is never a wall. Stock opencode's structured APIError
+// The tail probe counts a usage-limit wall only when metadata.reason is one of the spec's four
+// values (or the balance family); a balance failure, which the spec names only by its text, is
+// read from the error part's text (issue 28). Stock opencode's structured APIError
 // statusCode keeps deciding for that dialect.
 import assert from 'node:assert/strict';
 import { toMessageSnapshot } from '../../../../src/core/backend/wire/message';
@@ -28,11 +29,18 @@ describe('tail probe: reason in the spec values, free text never a wall', () => 
     assert.equal(categoryFromReason('sandbox_freeze'), null);
   });
 
-  it('an error part with no reason is no wall, whatever its text says', () => {
+  it('an error part with no reason is no usage-limit wall, whatever its text says', () => {
     assert.equal(probe('Rate limited (HTTP 429)', {}), null);
-    assert.equal(probe('generation failed with HTTP 402 insufficient_quota', { provider: 'openai' }), null);
     assert.equal(probe('Weekly usage limit reached', { provider: 'anthropic' }), null);
-    assert.equal(classifyFailure({ text: 'generation failed with HTTP 402 insufficient_quota' }), null);
+    assert.equal(classifyFailure({ text: 'Free tier limit reached' }), null);
+  });
+
+  it('issue 28: a balance failure has no reason value in the spec: its text decides (HTTP 402 insufficient_quota)', () => {
+    assert.equal(
+      probe('generation failed with HTTP 402 insufficient_quota', { provider: 'openai' })?.category,
+      'balance',
+    );
+    assert.equal(classifyFailure({ text: 'generation failed with HTTP 402 insufficient_quota' }), 'balance');
   });
 
   it('the balance family of reasons is a balance failure (HTTP 402)', () => {
