@@ -236,6 +236,12 @@ export interface ProviderRecord {
   models: string[];
   /** The backend's default model of this provider, when it says (stock opencode `default`). */
   defaultModel?: string | null;
+  /**
+   * When this client saw a quota object of the provider gone (its cooldown over), as its mark book
+   * remembers it; absent/null: never seen. A wall whose failure gave no reset of its own is over
+   * then (health/quota-wall wallHolds), unless the wall is known to be newer.
+   */
+  cooldownEndedAt?: EpochMs | null;
 }
 
 export interface ProviderListing {
@@ -338,6 +344,8 @@ export interface QuotaWall {
   markedAt?: EpochMs | null;
   /** The reset the failed turn or the retry itself gave (not the listing's); null/absent: none. */
   ownResetAt?: EpochMs | null;
+  /** When the wall happened (the failed message's time, the sample that saw a retry), when known. */
+  failedAt?: EpochMs | null;
   /** The session is still generating (retry spin or dead stream): abort before re-waking. */
   abortFirst: boolean;
   /** Failure text as the backend stored it (plain text, never markup). */

@@ -5,6 +5,7 @@
 // session only; through the send guard like every prompt.
 import { preDispatchCheck } from '../health/pre-dispatch';
 import { modelOn } from '../health/provider-choice';
+import { recordOf } from '../health/provider-records';
 import { heldTailProvider } from '../health/quota-wall';
 import type { ModelRef } from '../model';
 import { assignedBy, retaskRefusal, type Authority } from './authority';
@@ -98,7 +99,7 @@ export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Pr
     let model = req.model;
     if (!check.ok) {
       const instead = check.dispatchOn !== intended ? check.dispatchOn : null;
-      const record = instead ? listing.providers.find((p) => p.id === instead) : undefined;
+      const record = instead ? recordOf(listing, instead) : undefined;
       const last = lastModelOf(newest);
       const insteadModel = record ? modelOn(record, last?.providerID === instead ? last.modelID : null) : null;
       const failed = `pre-dispatch check failed for ${intended}: ${check.problems.join('; ')}`;

@@ -7,6 +7,7 @@ import { issueGuardedPrompt, type GuardedPrompt } from '../backend/guarded-promp
 import { payloadProblem, textPrompt } from '../backend/payload';
 import { DEFAULT_MONITOR_SETTINGS } from '../settings/operator-settings';
 import { sizeText, utf8Length } from '../utf8';
+import { quotaOf, recordOf } from '../health/provider-records';
 
 export { isGuardedPrompt, type GuardedPrompt } from '../backend/guarded-prompt';
 
@@ -89,15 +90,14 @@ export function guardPrompt(input: GuardInput): GuardResult {
     );
   }
   if (!input.listing.connected.includes(p)) {
-    const free = input.listing.connected.filter(
-      (id) => !input.listing.providers.find((r) => r.id === id)?.quota && id !== input.wallProvider,
-    );
+    const free = input.listing.connected.filter((id) => !quotaOf(input.listing, id) && id !== input.wallProvider);
     return refuse(
       'provider-not-connected',
       `${name}: provider ${p} is not connected; choose a connected one with --model${freeList(free)}`,
     );
   }
-  const record = input.listing.providers.find((r) => r.id === p);
+  // Every record of the id: a provider listed twice is marked if any of them carries quota.
+  const record = recordOf(input.listing, p);
   if (record?.quota) {
     const reset =
       record.quota.resetAt !== null ? `until ${new Date(record.quota.resetAt).toISOString()}` : 'reset unknown';

@@ -5,6 +5,7 @@
 // provider of the session's quota wall; a provider whose listing names its models vouches only
 // for those.
 import { freeProviders, inScope, modelOn, type ProviderScope } from '../health/provider-choice';
+import { quotaOf, recordOf } from '../health/provider-records';
 import type { ModelRef, ProviderListing } from '../model';
 import { modelListed } from './guard';
 
@@ -36,7 +37,7 @@ export interface ModelChoiceInput {
 export function qualifies(providerID: string, listing: ProviderListing, wallProvider: string | null): boolean {
   if (providerID === wallProvider) return false;
   if (!listing.connected.includes(providerID)) return false;
-  return !listing.providers.find((p) => p.id === providerID)?.quota;
+  return !quotaOf(listing, providerID);
 }
 
 export function chooseModel(input: ModelChoiceInput): ModelChoice {
@@ -53,10 +54,7 @@ export function chooseModel(input: ModelChoiceInput): ModelChoice {
     last &&
     qualifies(last.providerID, listing, wallProvider) &&
     inScope(last.providerID, input.providers) &&
-    modelListed(
-      listing.providers.find((p) => p.id === last.providerID),
-      last.modelID,
-    ) &&
+    modelListed(recordOf(listing, last.providerID), last.modelID) &&
     !avoided(last.providerID)
   ) {
     return {

@@ -404,6 +404,7 @@ export class BackendClient {
       });
       listing = this.shaped(op, () => readProviderListing(res.json));
       this.detector.fromProviderListing(res.json);
+      this.marks.observeQuotaObjects(listing);
       this.providerCache.set(directory, { at: this.now(), listing });
     }
     return this.withMarks(listing);
@@ -622,14 +623,16 @@ export class BackendClient {
 
   private withMarks(listing: ProviderListing): ProviderListing {
     const marks = this.marks.list();
-    if (marks.length === 0) return listing;
+    const ended = (id: string) => this.marks.cooldownEndedAt(id);
+    if (marks.length === 0 && !listing.providers.some((p) => ended(p.id) !== null)) return listing;
     const byId = new Map(marks.map((m) => [m.provider, m]));
     const providers = listing.providers.map((p) => {
       const m = byId.get(p.id);
       byId.delete(p.id);
-      return p.quota || !m
-        ? p
-        : { ...p, quota: { markedAt: m.markedAt, resetAt: m.resetAt, category: m.category ?? null } };
+      const end = ended(p.id);
+      const q =
+        p.quota || !m ? p : { ...p, quota: { markedAt: m.markedAt, resetAt: m.resetAt, category: m.category ?? null } };
+      return end === null ? q : { ...q, cooldownEndedAt: end };
     });
     for (const m of byId.values()) {
       providers.push({

@@ -5,7 +5,10 @@
 // time and is older than `maxAgeMs`, or when the provider is seen completing a message after it.
 // A success also dates the provider's clearance: a wall observed at or before it (an old message
 // replayed, or read later in the same round) never marks again, whatever the order of calls.
-import type { EpochMs, FailureCategory, QuotaMark } from '../model';
+// On a backend with quota objects (the spec dialect) the book also remembers which providers a
+// listing showed with a quota object, and when a later listing showed that object gone: the end of
+// that cooldown (`cooldownEndedAt`), which ends a wall that gave no reset of its own.
+import type { EpochMs, FailureCategory, ProviderListing, QuotaMark } from '../model';
 import { DEFAULT_MONITOR_SETTINGS } from '../settings/operator-settings';
 
 export interface WallObservation {
@@ -19,10 +22,18 @@ export interface StoredMark extends QuotaMark {
   provider: string;
 }
 
-/** A mark book as stored: live marks, and per provider the newest success seen. */
+/** A mark book as stored: live marks, per provider the newest success seen, and quota objects seen. */
 export interface MarkBookState {
   marks: StoredMark[];
   cleared: Record<string, EpochMs>;
+  /** Per provider: a quota object a listing showed, and when a later one showed it gone (null: not yet). */
+  cooldowns?: Record<string, CooldownSeen>;
+}
+
+/** A backend quota object as this book saw it: when it was set, and when it was seen gone. */
+export interface CooldownSeen {
+  markedAt: EpochMs;
+  endedAt: EpochMs | null;
 }
 
 export interface QuotaMarkBookOptions {
@@ -34,6 +45,8 @@ export class QuotaMarkBook {
   private readonly marks = new Map<string, StoredMark>();
   /** Per provider: the newest success seen; walls at or before it are over. */
   private readonly clearedAt = new Map<string, EpochMs>();
+  /** Per provider: the newest backend quota object seen, and when it was seen gone. */
+  private readonly cooldowns = new Map<string, CooldownSeen>();
   private maxAgeMs: number;
 
   constructor(
@@ -87,6 +100,29 @@ export class QuotaMarkBook {
     this.marks.delete(provider);
   }
 
+  /**
+   * A provider listing as the backend sent it (before this book's marks are merged in): each quota
+   * object is remembered; one remembered and now gone from a provider the listing still names
+   * (its cooldown over) is dated now.
+   */
+  observeQuotaObjects(listing: ProviderListing): void {
+    const now = this.now();
+    for (const p of listing.providers) {
+      const seen = this.cooldowns.get(p.id);
+      if (p.quota) {
+        if (!seen || seen.endedAt !== null || p.quota.markedAt > seen.markedAt)
+          this.cooldowns.set(p.id, { markedAt: p.quota.markedAt, endedAt: null });
+      } else if (seen && seen.endedAt === null) {
+        this.cooldowns.set(p.id, { markedAt: seen.markedAt, endedAt: now });
+      }
+    }
+  }
+
+  /** When a listing showed the provider's quota object gone (its cooldown over), or null. */
+  cooldownEndedAt(provider: string): EpochMs | null {
+    return this.cooldowns.get(provider)?.endedAt ?? null;
+  }
+
   /** The live mark of a provider, or null. Marks whose reset has passed are dropped. */
   get(provider: string): QuotaMark | null {
     const m = this.marks.get(provider);
@@ -134,20 +170,26 @@ export class QuotaMarkBook {
     return book;
   }
 
-  /** Marks and clearances, for a store shared by several runs (the CLI's state file). */
+  /** Marks, clearances and quota objects seen, for a store shared by several runs (the CLI's state file). */
   toState(): MarkBookState {
-    return { marks: this.list(), cleared: Object.fromEntries(this.clearedAt) };
+    return {
+      marks: this.list(),
+      cleared: Object.fromEntries(this.clearedAt),
+      cooldowns: Object.fromEntries(this.cooldowns),
+    };
   }
 
   /** Reads what toState wrote (or toJSON's bare list); anything malformed is skipped. */
   static fromState(data: unknown, now: () => EpochMs = Date.now, options: QuotaMarkBookOptions = {}): QuotaMarkBook {
     if (Array.isArray(data)) return QuotaMarkBook.fromJSON(data, now, options);
     const book = new QuotaMarkBook(now, options);
-    if (data && typeof data === 'object')
+    if (data && typeof data === 'object') {
       book.merge(
         QuotaMarkBook.fromJSON((data as { marks?: unknown }).marks, now, options),
         (data as { cleared?: unknown }).cleared,
       );
+      book.mergeCooldowns((data as { cooldowns?: unknown }).cooldowns);
+    }
     return book;
   }
 
@@ -163,6 +205,22 @@ export class QuotaMarkBook {
     }
     for (const m of other.list())
       this.record(m.provider, { at: m.markedAt, resetAt: m.resetAt, category: m.category ?? 'rate-limit' });
+    if (other !== this) this.mergeCooldowns(Object.fromEntries(other.cooldowns));
+  }
+
+  /** Takes in quota objects another book (or a stored state) saw: the newer object wins; a seen end stays. */
+  private mergeCooldowns(data: unknown): void {
+    if (!data || typeof data !== 'object') return;
+    for (const [provider, c] of Object.entries(data as Record<string, unknown>)) {
+      if (!c || typeof c !== 'object') continue;
+      const { markedAt, endedAt } = c as { markedAt?: unknown; endedAt?: unknown };
+      if (typeof markedAt !== 'number' || !Number.isFinite(markedAt)) continue;
+      const ended = typeof endedAt === 'number' && Number.isFinite(endedAt) ? endedAt : null;
+      const mine = this.cooldowns.get(provider);
+      if (!mine || markedAt > mine.markedAt) this.cooldowns.set(provider, { markedAt, endedAt: ended });
+      else if (markedAt === mine.markedAt && ended !== null)
+        this.cooldowns.set(provider, { markedAt, endedAt: Math.min(ended, mine.endedAt ?? ended) });
+    }
   }
 
   private expired(m: StoredMark): boolean {

@@ -9,9 +9,11 @@
 //   abort-and-wake  hung: the generation stream is dead; abort, confirm idle, re-wake
 //   recover          quota wall and a connected provider with no quota object other than the
 //                    failed one exists (abort first while the session still reads generating)
-//   wait-for-reset   quota wall, no free provider, and the earliest known reset of the marked
-//                    connected providers is within reach
-//   escalate         balance failure (top-up, not time, cures it), or reset unknown / out of reach
+//   wait-for-reset   quota wall, no free provider, and the earliest known reset still ahead of
+//                    the marked connected providers (the wall's own provider among them: it is
+//                    acceptable again once its reset has passed and its mark is gone) is within reach
+//   escalate         balance failure (top-up, not time, cures it), or reset unknown, already passed
+//                    with the mark still there (never a wait for a past time) or out of reach
 import type {
   ActionDecision,
   CompletionReport,
@@ -23,7 +25,14 @@ import type {
   VerdictResult,
 } from '../model';
 import { headline } from './precedence';
-import { chooseRecoveryProvider, earliestConnectedReset, markedProviders, type ProviderScope } from './provider-choice';
+import {
+  chooseRecoveryProvider,
+  earliestConnectedReset,
+  inScope,
+  markedProviders,
+  type ProviderScope,
+} from './provider-choice';
+import { distinctRecords } from './provider-records';
 import { wallHolds } from './quota-wall';
 import { DEFAULT_MONITOR_SETTINGS } from '../settings/operator-settings';
 
@@ -55,21 +64,23 @@ function leaveAlonePending(verdictBasis: string): ActionDecision {
   return pending;
 }
 
-/** The listing as the decision sees it: the failed provider counts as marked even if not yet listed so. */
+/** The listing as the decision sees it: one record per id, the failed provider marked even if not yet listed so. */
 function withWallMark(listing: ProviderListing, wall: QuotaWall, now: EpochMs): ProviderListing {
-  if (wall.provider === null) return listing;
-  const known = listing.providers.find((p) => p.id === wall.provider);
-  if (known?.quota) return listing;
+  const records = distinctRecords(listing);
+  const distinct = records === listing.providers ? listing : { ...listing, providers: [...records] };
+  if (wall.provider === null) return distinct;
+  const known = records.find((p) => p.id === wall.provider);
+  if (known?.quota) return distinct;
   const mark = { markedAt: now, resetAt: wall.resetAt, category: wall.category };
   if (known)
     return {
-      ...listing,
-      providers: listing.providers.map((p) => (p.id === wall.provider ? { ...p, quota: mark } : p)),
+      ...distinct,
+      providers: records.map((p) => (p.id === wall.provider ? { ...p, quota: mark } : p)),
     };
   return {
-    ...listing,
+    ...distinct,
     providers: [
-      ...listing.providers,
+      ...records,
       { id: wall.provider, name: null, connected: listing.connected.includes(wall.provider), quota: mark, models: [] },
     ],
   };
@@ -125,18 +136,30 @@ export function chooseAction(input: ActionInput): ActionDecision {
         },
       );
     }
-    // Only a provider the guard will accept then: the wall's provider once its mark is gone and
-    // the reset the wall itself gave has passed (unknown: never waited for).
+    // Only a provider the guard will accept then. The wall's own provider is acceptable again
+    // once its mark is gone and its reset has passed (wallHolds): its reset is the later of the
+    // one the failure gave and its mark's, unknown when its mark's is. A reset at or before now
+    // is never waited for (earliestConnectedReset): the mark outlived it, when it ends is unknown.
     const ownReset = wall.ownResetAt ?? null;
-    const earliest = earliestConnectedReset(listing, input.providers, (p) =>
-      p.id !== wall.provider ? undefined : ownReset === null ? null : Math.max(ownReset, p.quota?.resetAt ?? ownReset),
+    const earliest = earliestConnectedReset(
+      listing,
+      input.providers,
+      (p) => {
+        if (p.id !== wall.provider) return undefined;
+        const markReset = p.quota?.resetAt ?? null;
+        if (markReset === null) return null;
+        return ownReset === null ? markReset : Math.max(ownReset, markReset);
+      },
+      now,
     );
     if (earliest === null) {
-      const markOnly =
-        ownReset === null && !!input.listing.providers.find((p) => p.id === wall.provider)?.quota?.resetAt;
-      const why = markOnly
-        ? `no connected provider is free; ${who}'s reset is known only from its mark and the failure gave none, so after it ${who} would still be refused`
-        : 'no connected provider is free and no marked provider has a known reset';
+      const passed = markedProviders(listing).filter(
+        (m) => m.resetAt !== null && m.resetAt <= now && inScope(m.provider, input.providers),
+      );
+      const why =
+        passed.length > 0
+          ? `no connected provider is free; the reset of ${passed.map((m) => `${m.provider} (${new Date(m.resetAt!).toISOString()})`).join(', ')} has passed but its quota mark remains, so when it ends is unknown; no other marked provider has a reset ahead`
+          : 'no connected provider is free and no marked provider has a known reset ahead';
       return decide('escalate', `${kind} on ${who}; ${why}`, {
         abortFirst,
         escalation: { reason: 'reset-unknown', message: why, marks: shownMarks },

@@ -5,6 +5,7 @@
 // dispatch with fallback runs the same check on it before sending there.
 import type { ProviderListing } from '../model';
 import { freeProviders } from './provider-choice';
+import { recordOf } from './provider-records';
 
 export interface DispatchCheck {
   ok: boolean;
@@ -18,7 +19,7 @@ export interface DispatchCheck {
 
 export function preDispatchCheck(intended: string, listing: ProviderListing): DispatchCheck {
   const problems: string[] = [];
-  const record = listing.providers.find((p) => p.id === intended);
+  const record = recordOf(listing, intended);
   const connected = listing.connected.includes(intended);
   const marked = !!record?.quota;
   if (marked)

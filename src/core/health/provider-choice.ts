@@ -1,5 +1,6 @@
 // Which provider to use after a wall, and when the marked ones come back (recovery steps 3-4).
 import type { EpochMs, ModelRef, ProviderListing, ProviderRecord } from '../model';
+import { distinctRecords } from './provider-records';
 
 /** The provider stock opencode builds in: it always counts as connected, account or not. */
 export const BUILT_IN_PROVIDER = 'opencode';
@@ -36,9 +37,10 @@ export function freeProviders(
   scope?: ProviderScope | null,
 ): ProviderRecord[] {
   const skip = new Set(exclude.filter((x): x is string => x !== null));
-  const byId = new Map(listing.providers.map((p) => [p.id, p]));
+  // One record per id: an id listed twice is marked if any of its records carries quota.
+  const byId = new Map(distinctRecords(listing).map((p) => [p.id, p]));
   const out: ProviderRecord[] = [];
-  for (const id of listing.connected) {
+  for (const id of new Set(listing.connected)) {
     const p = byId.get(id);
     if (!p || p.quota || skip.has(id) || !inScope(id, scope)) continue;
     out.push(p);
@@ -69,19 +71,21 @@ export function modelOn(provider: ProviderRecord, preferred?: string | readonly 
 /**
  * Step 4: the earliest known resetAt among marked connected providers (null if none known), within
  * the scope when given. `resetOf` may say when a provider is acceptable again instead of its mark
- * (null: not known, so it is not waited for).
+ * (null: not known, so it is not waited for). A reset at or before `now` is no moment to wait for:
+ * the quota object outlived it, so when it ends is unknown (never a wait for a time already passed).
  */
 export function earliestConnectedReset(
   listing: ProviderListing,
   scope?: ProviderScope | null,
   resetOf?: (provider: ProviderRecord) => EpochMs | null | undefined,
+  now: EpochMs = Number.NEGATIVE_INFINITY,
 ): EpochMs | null {
   let earliest: EpochMs | null = null;
-  for (const p of listing.providers) {
+  for (const p of distinctRecords(listing)) {
     if (!p.connected || !p.quota || p.quota.category === 'balance' || !inScope(p.id, scope)) continue;
     const own = resetOf?.(p);
     const reset = own === undefined ? p.quota.resetAt : own;
-    if (reset === null) continue;
+    if (reset === null || reset <= now) continue;
     if (earliest === null || reset < earliest) earliest = reset;
   }
   return earliest;
@@ -91,7 +95,7 @@ export function earliestConnectedReset(
 export function markedProviders(
   listing: ProviderListing,
 ): Array<{ provider: string; markedAt: EpochMs; resetAt: EpochMs | null }> {
-  return listing.providers
+  return distinctRecords(listing)
     .filter((p) => p.quota)
     .map((p) => ({ provider: p.id, markedAt: p.quota!.markedAt, resetAt: p.quota!.resetAt }));
 }

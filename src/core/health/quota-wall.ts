@@ -21,6 +21,7 @@ import type {
   VerdictResult,
 } from '../model';
 import { categoryFromText, reasonForCategory } from './failure-category';
+import { distinctRecords, quotaOf, recordOf } from './provider-records';
 import { DEFAULT_MONITOR_SETTINGS } from '../settings/operator-settings';
 
 export interface WallOptions {
@@ -44,6 +45,7 @@ export function probeMessage(m: MessageSnapshot | null): ObservedWall | null {
     reason: m.failure.reason,
     category: m.failure.category,
     resetAt: m.failure.category === 'balance' ? null : m.failure.resetAt,
+    failedAt: m.completedAt ?? m.createdAt ?? null,
     source: 'tail-probe',
     observed: 'failed-turn',
     text: m.failure.text,
@@ -64,6 +66,7 @@ export function retryWall(sample: SessionSample, options: WallOptions = {}): Obs
     reason: reasonForCategory(category),
     category,
     resetAt: retry.next,
+    failedAt: sample.at,
     source: 'retry-status',
     observed: 'retry',
     text: retry.message,
@@ -77,7 +80,7 @@ export function observedWall(sample: SessionSample, options: WallOptions = {}): 
 
 function markOf(listing: ProviderListing | null, provider: string | null): QuotaMark | null {
   if (!listing || provider === null) return null;
-  return listing.providers.find((p) => p.id === provider)?.quota ?? null;
+  return quotaOf(listing, provider);
 }
 
 /**
@@ -115,6 +118,7 @@ export function detectQuotaWall(
         source: 'provider-listing',
         observed: 'provider-marked',
         markedAt: mark.markedAt,
+        failedAt: mark.markedAt,
         abortFirst: true,
         text: null,
       };
@@ -124,15 +128,22 @@ export function detectQuotaWall(
 }
 
 /**
- * Whether a wall still rules out its provider: the listing marks it, it is a balance failure (a
- * top-up cures it, not time), or the reset the wall itself gave is unknown or still ahead. Once
- * the mark is gone and that reset has passed, the provider is acceptable again.
+ * Whether a wall still rules out its provider: the listing marks it (any of its records), it is a
+ * balance failure (a top-up cures it, not time), or its reset is not known to have passed. Its
+ * reset is the one the wall itself gave; when it gave none, the end of the provider's cooldown as
+ * a source showed it (a quota object seen gone: ProviderRecord.cooldownEndedAt), unless the wall
+ * is known to be newer than that end. Once the mark is gone and that reset has passed, the
+ * provider is acceptable again (so waiting for its reset can be the right answer).
  */
 export function wallHolds(wall: QuotaWall, listing: ProviderListing | null, now: EpochMs): boolean {
   if (wall.provider === null || markOf(listing, wall.provider)) return true;
   if (wall.category === 'balance') return true;
   const own = wall.ownResetAt ?? null;
-  return own === null || own > now;
+  if (own !== null) return own > now;
+  const ended = listing ? (recordOf(listing, wall.provider)?.cooldownEndedAt ?? null) : null;
+  if (ended === null || ended > now) return true;
+  const failedAt = wall.failedAt ?? null;
+  return failedAt !== null && failedAt > ended;
 }
 
 /** The provider a wall rules out now: its provider while the wall holds, else null. */
@@ -148,14 +159,15 @@ export function heldTailProvider(sample: SessionSample, listing: ProviderListing
 
 /**
  * "The latest resetAt among marked providers is the earliest moment all are free." Null when no
- * provider is marked, or when any mark has an unknown reset or is a balance failure (cured by a
- * top-up, not by time): then no moment is known.
+ * provider is marked, or when any mark has an unknown reset, a reset already passed at `now` (the
+ * quota object outlived it: when it ends is unknown) or is a balance failure (cured by a top-up,
+ * not by time): then no moment is known.
  */
-export function allFreeAt(listing: ProviderListing): EpochMs | null {
+export function allFreeAt(listing: ProviderListing, now: EpochMs = Number.NEGATIVE_INFINITY): EpochMs | null {
   let latest: EpochMs | null = null;
-  for (const p of listing.providers) {
+  for (const p of distinctRecords(listing)) {
     if (!p.quota) continue;
-    if (p.quota.resetAt === null || p.quota.category === 'balance') return null;
+    if (p.quota.resetAt === null || p.quota.resetAt <= now || p.quota.category === 'balance') return null;
     if (latest === null || p.quota.resetAt > latest) latest = p.quota.resetAt;
   }
   return latest;

@@ -27,6 +27,7 @@ import type {
 } from '../model';
 import { headline, type Headline } from './precedence';
 import { allFreeAt } from './quota-wall';
+import { distinctRecords } from './provider-records';
 
 export interface StatusSession {
   id: string;
@@ -163,7 +164,7 @@ export function withCosts(
 }
 
 export function statusProviders(listing: ProviderListing, now?: EpochMs): StatusProvider[] {
-  return listing.providers
+  return distinctRecords(listing)
     .filter((p) => p.connected || p.quota)
     .map((p) => ({
       id: p.id,
@@ -206,7 +207,7 @@ export function buildStatusDocument(input: {
   return {
     sessions,
     providers: statusProviders(input.listing, input.now),
-    allFreeAt: allFreeAt(input.listing),
+    allFreeAt: allFreeAt(input.listing, input.now),
     baseUrl: input.baseUrl,
     directory: input.directory,
     dialect: input.dialect,

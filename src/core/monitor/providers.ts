@@ -46,7 +46,7 @@ export async function storeProviders(
     const changed = listing !== rt.state.providers && JSON.stringify(listing) !== JSON.stringify(rt.state.providers);
     rt.state.providers = listing;
     rt.state.providersError = null;
-    rt.state.allFreeAt = allFreeAt(listing);
+    rt.state.allFreeAt = allFreeAt(listing, now);
     return changed;
   } catch (err) {
     if (rt.closed) return null;

@@ -2,6 +2,7 @@
 // badge follows the one precedence of health/precedence (the same the action and the CLI use).
 import { headline } from '../health/precedence';
 import { retryText } from '../health/verdict';
+import { quotaOf } from '../health/provider-records';
 import type { EpochMs, ProviderListing, SessionAssessment, SessionSample } from '../model';
 import type { Badge, SampleEvidence, SessionRow, WaitingView } from './row';
 import { rowKey } from '../ids';
@@ -86,7 +87,7 @@ export function toRow({
   listing,
 }: RowInput): SessionRow {
   const wall = a.quotaWall;
-  const mark = wall?.provider ? (listing.providers.find((p) => p.id === wall.provider)?.quota ?? null) : null;
+  const mark = wall?.provider ? quotaOf(listing, wall.provider) : null;
   const retry = latest.session.retry;
   return {
     key: key ?? rowKey(backendKey, directory, a.id),

@@ -45,7 +45,56 @@ export function readProviderListing(json: unknown): ProviderListing {
         defaultModel: defaults ? looseStr(defaults[id]) : null,
       });
   }
-  return { providers, connected };
+  return { providers: mergeDuplicateProviders(providers), connected: [...connectedSet] };
+}
+
+/**
+ * One record per provider id. A listing may name an id twice; the provider is then marked if any of
+ * its records carries a quota object (mergeQuota), and it offers the models of all of them.
+ */
+export function mergeDuplicateProviders(records: readonly ProviderRecord[]): ProviderRecord[] {
+  const byId = new Map<string, ProviderRecord[]>();
+  for (const r of records) {
+    const same = byId.get(r.id);
+    if (same) same.push(r);
+    else byId.set(r.id, [r]);
+  }
+  if (byId.size === records.length) return [...records];
+  return [...byId.values()].map(mergeRecords);
+}
+
+/** The records of one provider id as one: any record's quota marks it; models are the union. */
+export function mergeRecords(same: readonly ProviderRecord[]): ProviderRecord {
+  if (same.length === 1) return same[0];
+  const first = same[0];
+  const models: string[] = [];
+  for (const r of same) for (const m of r.models) if (!models.includes(m)) models.push(m);
+  return {
+    ...first,
+    name: same.find((r) => r.name !== null)?.name ?? null,
+    connected: same.some((r) => r.connected),
+    quota: mergeQuota(same.map((r) => r.quota)),
+    models,
+    defaultModel: same.find((r) => r.defaultModel)?.defaultModel ?? null,
+  };
+}
+
+/**
+ * Several quota records of one provider as one: marked when any is; the earliest markedAt; the
+ * reset unknown when any record's is, else the latest (all free only then); balance when any is.
+ */
+export function mergeQuota(quotas: ReadonlyArray<QuotaMark | null | undefined>): QuotaMark | null {
+  const marks = quotas.filter((q): q is QuotaMark => !!q);
+  if (marks.length <= 1) return marks[0] ?? null;
+  const resetAt = marks.some((q) => q.resetAt === null) ? null : Math.max(...marks.map((q) => q.resetAt as number));
+  const category = marks.some((q) => q.category === 'balance')
+    ? 'balance'
+    : (marks.find((q) => q.category)?.category ?? null);
+  return {
+    markedAt: Math.min(...marks.map((q) => q.markedAt)),
+    resetAt: category === 'balance' ? null : resetAt,
+    ...(category ? { category } : {}),
+  };
 }
 
 function modelIds(models: unknown): string[] {

@@ -256,6 +256,46 @@ describe('action executors against the stateful spec-dialect server', function (
     assert.equal(server.aborts.length, 0);
   });
 
+  it("issue 28: recover waits for the failed provider's own reset when it is the earliest, then recovers there", async () => {
+    const d = server.directory(DIR);
+    server.setProviders([{ id: 'anthropic', models: ['sonnet'] }], ['anthropic']);
+    const now = Date.now();
+    server.setQuota('anthropic', { markedAt: now - 1000, resetAt: now + 10 * 60_000 });
+    const id = d.addSession({ state: 'idle' });
+    d.addMessage(id, {
+      error: { text: 'Weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' },
+    });
+    const w = await recoverSession(ctx, { sessionId: id, prompt: quotaPrompt, ...fast });
+    assert.equal(w.decision, 'wait-for-reset', w.message);
+    assert.equal(w.waitUntil, now + 10 * 60_000);
+    // The reset passes: the backend drops the quota object. The wall gave no reset of its own;
+    // the client saw the object gone, so anthropic is acceptable again.
+    server.setQuota('anthropic', null);
+    const r = await recoverSession(ctx, { sessionId: id, prompt: quotaPrompt, ...fast });
+    assert.equal(r.decision, 'recovered', r.message);
+    assert.deepEqual(server.prompts[0].payload.model, { providerID: 'anthropic', modelID: 'sonnet' });
+  });
+
+  it('issue 28: a reset already passed with the quota object still listed escalates; never a wait for a past time', async () => {
+    const d = server.directory(DIR);
+    const now = Date.now();
+    server.setQuota('openai', { markedAt: now - HOUR, resetAt: now - 60_000 });
+    const id = d.addSession({ state: 'idle' });
+    d.addMessage(id, {
+      error: {
+        text: 'Weekly usage limit reached',
+        reason: 'account_usage_limit',
+        provider: 'anthropic',
+        resetAt: now - 120_000,
+      },
+    });
+    server.setQuota('anthropic', { markedAt: now - HOUR, resetAt: now - 120_000 });
+    const r = await recoverSession(ctx, { sessionId: id, prompt: quotaPrompt, ...fast });
+    assert.equal(r.decision, 'escalated', r.message);
+    assert.equal(r.waitUntil, null);
+    assert.equal(server.prompts.length, 0);
+  });
+
   it('issue 28: a 402 written as the spec error text (no reason) escalates in recover and wake; nothing sent, no abort', async () => {
     const d = server.directory(DIR);
     const id = d.addSession({ state: 'idle' });

@@ -112,16 +112,16 @@ describe('action per session', () => {
       assert.equal(d.recoverOn, 'anthropic');
     });
 
-    it('wait-for-reset never waits for the wall provider when only a mark that will vanish gives its reset', () => {
-      // anthropic's reset comes only from its listing mark: after it, the mark is gone and the
-      // wall's reset unknown, so the guard would still refuse anthropic. Wait for openai instead.
+    it("issue 28: the wall's own provider's reset is waited for when it is the earliest (its mark gives it)", () => {
+      // anthropic's reset comes only from its listing mark: once it has passed and the mark is
+      // gone, anthropic is acceptable again (wallHolds), so waiting for it is right.
       const l = listing([
         provider('anthropic', { quota: { markedAt: T0, resetAt: T0 + 10 * MIN } }),
         provider('openai', { quota: { markedAt: T0, resetAt: T0 + 30 * MIN } }),
       ]);
       const d = chooseAction({ ...base, verdict: v('idle'), wall: wall({ resetAt: T0 + 10 * MIN }), listing: l });
-      assert.equal(d.action, 'wait-for-reset');
-      assert.equal(d.waitUntil, T0 + 30 * MIN);
+      assert.equal(d.action, 'wait-for-reset', d.basis);
+      assert.equal(d.waitUntil, T0 + 10 * MIN);
     });
 
     it('wait-for-reset waits for no provider outside the allowed scope', () => {
@@ -149,7 +149,7 @@ describe('action per session', () => {
       ]);
       const d = chooseAction({ ...base, verdict: v('idle'), wall: wall(), listing: l });
       assert.equal(d.action, 'wait-for-reset');
-      assert.equal(d.waitUntil, T0 + 90 * MIN, "openai's: anthropic's reset is only its mark's, the wall gave none");
+      assert.equal(d.waitUntil, T0 + 30 * MIN, "anthropic's: its mark's reset, the wall gave none (issue 28)");
       const own = chooseAction({ ...base, verdict: v('idle'), wall: wall({ ownResetAt: T0 + 20 * MIN }), listing: l });
       assert.equal(own.waitUntil, T0 + 30 * MIN, "the wall's own reset and anthropic's mark both passed by then");
     });
