@@ -8,6 +8,8 @@ import { toMessageSnapshot } from '../../../../src/core/backend/wire/message';
 import { classifyFailure, isBalanceText } from '../../../../src/core/failure-category';
 import { assessSession } from '../../../../src/core/health/assess';
 import { tailProbe } from '../../../../src/core/health/quota-wall';
+import { toRow } from '../../../../src/core/monitor/to-row';
+import { AutomaticPolicy } from '../../../../src/core/operations/automatic';
 import { listing, pair, provider, T0 } from './fixtures';
 
 const specError = (text: string, metadata: Record<string, unknown>) =>
@@ -80,5 +82,16 @@ describe('failures by what the spec names: a balance failure by its text', () =>
     assert.equal(assessment.decision.action, 'escalate');
     assert.equal(assessment.decision.escalation?.reason, 'balance');
     assert.match(assessment.decision.basis, /top up/);
+    const row = toRow({
+      backendKey: 'b',
+      directory: '/w',
+      assessment,
+      baseline: a,
+      latest: b,
+      history: [a, b],
+      listing: free,
+    });
+    const everything = { abortHung: true, wakeIdle: true, recoverQuotaWalls: true, abortOverBudget: true };
+    assert.equal(new AutomaticPolicy(() => T0).decide(row, everything, { trusted: true, busy: false }), null);
   });
 });
