@@ -251,12 +251,21 @@ describe('status CLI against the spec-dialect server', function () {
     assert.deepEqual(run.session(id).escalation?.marks, [{ provider: 'anthropic', markedAt: now, resetAt: null }]);
     assert.equal(run.doc!.allFreeAt, null);
 
-    // A reset known only from the wall provider's own mark is no reset to wait for: after it the
-    // mark is gone, the wall gives none, and the guard would still refuse anthropic.
+    // Issue 28: a reset known only from the wall provider's own mark is a reset to wait for (once
+    // it has passed and the mark is gone, anthropic is acceptable again): 5 h is out of reach.
     server.setQuota('anthropic', { markedAt: now, resetAt: now + 5 * HOUR });
     run = await status(statusArgs(server.url, '/w'));
-    assert.equal(run.session(id).escalation?.reason, 'reset-unknown');
-    assert.match(run.session(id).escalation?.message ?? '', /known only from its mark/);
+    assert.equal(run.session(id).escalation?.reason, 'reset-out-of-reach');
+    run = await status(statusArgs(server.url, '/w', '--reset-within-reach', '360'));
+    assert.equal(run.session(id).action, 'wait-for-reset');
+    assert.equal(run.session(id).waitUntil, now + 5 * HOUR);
+    // A reset already passed with the mark still listed: escalated, never a wait for a past time.
+    server.setQuota('anthropic', { markedAt: now - 2 * HOUR, resetAt: now - 60_000 });
+    run = await status(statusArgs(server.url, '/w'));
+    assert.equal(run.session(id).action, 'escalate');
+    assert.equal(run.session(id).waitUntil, null);
+    assert.match(run.session(id).escalation?.message ?? '', /has passed but its quota mark remains/);
+    server.setQuota('anthropic', { markedAt: now, resetAt: now + 5 * HOUR });
     const reached = d.addSession({ state: 'idle' });
     d.addMessage(reached, {
       error: {
