@@ -3,13 +3,17 @@
 // lock, the re-read before every POST under the machine-wide lock, the outcome as data, the log
 // line), over the run's one client. The command names its session by id, so the operator has no
 // monitor rows; it arms no retry (a wait-for-reset goes back to the caller as exit 4) and persists
-// nothing; its log lines go to `io.operatorLog` (by default nowhere: the command prints its own
-// messages, which are its contract).
+// nothing but this: a person acted on a session automatic mode had woken, so its count of wakes
+// without a report starts again (kept in the state directory's operator-state.json, which the editor and
+// the daemon re-read while a session is stuck). Its log lines go to `io.operatorLog` (by default
+// nowhere: the command prints its own messages, which are its contract).
 import type { BackendClient } from '../core/backend/client';
 import { MIN_SPACING_MS } from '../core/health/verdict';
 import { rowKey } from '../core/ids';
 import type { ActionOutcome } from '../core/operations/outcome';
+import { personActed, wakeKey } from '../core/operations/charge';
 import { Operator, type ActionTarget } from '../core/operations/operator';
+import { emptyOperatorState, operatorStateFor } from '../core/operations/state-store-operator';
 import { operatorDefaults, type OperatorSettings } from '../core/settings/operator-settings';
 import { clean, lockerFor, type ActionIo } from './action-io';
 import type { BackendArgs } from './args';
@@ -57,11 +61,29 @@ export async function withOperator<T>(
     id: session.id,
     title: session.title ?? null,
   };
+  let acted = false;
+  const off = operator.onDidAct((o) => (acted ||= o.outcome !== 'busy'));
   try {
     return await body({ operator, target });
   } finally {
+    off();
     operator.dispose();
+    if (acted) await notePersonActed(io, target);
   }
+}
+
+/** Records in the state directory that a person acted on the session (never fails the command: a warning at most). */
+async function notePersonActed(io: ActionIo, target: ActionTarget): Promise<void> {
+  const file = operatorStateFor(io.env, Date.now);
+  if (!file) return;
+  // Only a count there is to reset: a session automatic mode never woke leaves the file as it is.
+  const { state } = await file.load();
+  if (!(state.wakes[wakeKey(target.directory, target.id)]?.count > 0)) return;
+  const saved = await file.save({
+    ...emptyOperatorState(),
+    wakes: personActed(target.directory, target.id, Date.now()),
+  });
+  if (saved.warning) io.operatorLog('warn', `operator state: ${saved.warning}`);
 }
 
 /**

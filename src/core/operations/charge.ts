@@ -14,6 +14,7 @@
 import type { Action, EpochMs } from '../model';
 import type { SessionRow } from '../monitor/row';
 import type { ChargeSettings } from '../settings/operator-settings';
+import { directorySessionKey, parseRowKey } from '../ids';
 import { newestTimes, OPERATOR_STATE_KEEP_MS } from './memory-bounds';
 
 export type AutomaticSkip = 'sub-agent' | 'stuck' | 'too-old' | 'age-unknown' | 'not-ticketed';
@@ -96,6 +97,20 @@ export interface WakeStreak {
 }
 
 /**
+ * The key of a session's wake count: its directory and id, the same for every process that names
+ * the session (the editor and the daemon by their backend configuration, the CLI by its --base-url).
+ */
+export function wakeKey(directory: string, sessionId: string): string {
+  return directorySessionKey(directory, sessionId);
+}
+
+/** The wake key of a row key (null: not a row key). */
+export function wakeKeyOfRow(rowKey: string): string | null {
+  const parsed = parseRowKey(rowKey);
+  return parsed ? wakeKey(parsed.directory, parsed.sessionId) : null;
+}
+
+/**
  * Per session, the automatic wakes since its last completion report or a person's action. A reset
  * is kept as a count of 0 with its time, so that merging with an older file never brings back the
  * old count. Entries unchanged for the keep time are forgotten (at most the newest 5,000 kept).
@@ -105,27 +120,34 @@ export class WakeStreaks {
 
   constructor(private readonly now: () => EpochMs) {}
 
-  count(rowKey: string): number {
-    return this.streaks.get(rowKey)?.count ?? 0;
+  count(key: string): number {
+    return this.streaks.get(key)?.count ?? 0;
   }
 
   /** An automatic wake went out; the new count. */
-  woke(rowKey: string): number {
-    const count = this.count(rowKey) + 1;
-    this.streaks.set(rowKey, { count, changedAt: this.now() });
+  woke(key: string): number {
+    const count = this.count(key) + 1;
+    this.streaks.set(key, { count, changedAt: this.now() });
     return count;
   }
 
   /** A report arrived or a person acted: whether a count was reset. */
-  reset(rowKey: string): boolean {
-    if (this.count(rowKey) === 0) return false;
-    this.streaks.set(rowKey, { count: 0, changedAt: this.now() });
+  reset(key: string): boolean {
+    if (this.count(key) === 0) return false;
+    this.streaks.set(key, { count: 0, changedAt: this.now() });
     return true;
   }
 
-  /** Sessions with a count above 0. */
-  *counting(): Iterable<string> {
-    for (const [k, s] of this.streaks) if (s.count > 0) yield k;
+  /** Whether any session's count reached `max` (automatic mode then re-reads the state file for a person's reset). */
+  anyAtLeast(max: number): boolean {
+    for (const s of this.streaks.values()) if (s.count >= max) return true;
+    return false;
+  }
+
+  /** Whether any session has a count above 0. */
+  get counting(): boolean {
+    for (const s of this.streaks.values()) if (s.count > 0) return true;
+    return false;
   }
 
   /** The memory to persist (pruned). */
@@ -133,16 +155,26 @@ export class WakeStreaks {
     return pruneStreaks(Object.fromEntries(this.streaks), this.now());
   }
 
-  /** Adds a persisted memory: per session the newest change wins. */
-  remember(memory: Record<string, WakeStreak>): void {
+  /** Adds a persisted memory: per session the newest change wins. Whether a count changed. */
+  remember(memory: Record<string, WakeStreak>): boolean {
+    let changed = false;
     for (const [k, s] of Object.entries(memory)) {
       const have = this.streaks.get(k);
-      if (!have || s.changedAt > have.changedAt) this.streaks.set(k, { count: s.count, changedAt: s.changedAt });
+      if (!have || s.changedAt > have.changedAt) {
+        changed ||= (have?.count ?? 0) !== s.count;
+        this.streaks.set(k, { count: s.count, changedAt: s.changedAt });
+      }
     }
     const kept = pruneStreaks(Object.fromEntries(this.streaks), this.now());
     this.streaks.clear();
     for (const [k, s] of Object.entries(kept)) this.streaks.set(k, s);
+    return changed;
   }
+}
+
+/** The state-file entry saying a person acted on the session now (its count starts again). */
+export function personActed(directory: string, sessionId: string, now: EpochMs): Record<string, WakeStreak> {
+  return { [wakeKey(directory, sessionId)]: { count: 0, changedAt: now } };
 }
 
 /** Two memories merged (per session the newest change), pruned at `now`. */

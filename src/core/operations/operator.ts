@@ -57,7 +57,15 @@ import type { SessionRow } from '../monitor/row';
 import type { MonitorChange } from '../monitor/sessionMonitor';
 import { describeError } from '../error-message';
 import { AutomaticPolicy, type AutomaticAction } from './automatic';
-import { DispatchRecords, isWakeAction, outOfCharge, WakeStreaks, type OutOfCharge } from './charge';
+import {
+  DispatchRecords,
+  isWakeAction,
+  outOfCharge,
+  wakeKey,
+  wakeKeyOfRow,
+  WakeStreaks,
+  type OutOfCharge,
+} from './charge';
 import { OperationBook, type OperatorAction } from './book';
 import { logLine, outcomeOf, type ActionOutcome, type PromptOrigin, type RetryOf } from './outcome';
 import { abortOutcome, dispatchOutcome, recoverOutcome, wakeOutcome, type OutcomeBase } from './outcomes';
@@ -83,6 +91,9 @@ export interface OperatorMonitor {
 }
 
 export type OperatorLog = (level: 'info' | 'warn' | 'error', message: string) => void;
+
+/** How often automatic mode re-reads the state file for a person's reset of a stuck session (another process's). */
+export const WAKES_REREAD_MS = 30_000;
 
 /** Bounds of an action's waits: reading idle after an abort, and confirming a sent prompt started. */
 export const ACTION_WAITS = { abortMs: 60_000, confirmMs: 60_000 };
@@ -594,7 +605,7 @@ export class Operator {
     if (!this.armed()) return null;
     return outOfCharge(row, chargeSettings(this.settings), {
       now: this.timers.now(),
-      wakes: this.wakes.count(row.key),
+      wakes: this.wakes.count(wakeKey(row.directory, row.id)),
       ticket: this.dispatches.ticket(row.key),
     });
   }
@@ -749,12 +760,38 @@ export class Operator {
     });
   }
 
-  /** A session whose newest message is a completion report starts its count of wakes again. */
+  /**
+   * A session whose newest message is a completion report starts its count of wakes again. While
+   * a session is stuck, the state file is re-read (at most every WAKES_REREAD_MS) for a reset
+   * another process wrote: a person acting through the CLI or another window.
+   */
   private resetReported(): void {
+    if (!this.wakes.counting) return;
     let changed = false;
-    for (const key of [...this.wakes.counting()])
-      if (this.o.monitor.row(key)?.report && this.wakes.reset(key)) changed = true;
+    for (const row of this.o.monitor.rows())
+      if (row.report && this.wakes.reset(wakeKey(row.directory, row.id))) changed = true;
     if (changed) this.persist();
+    this.rereadWakes();
+  }
+
+  private wakesReadAt = 0;
+  private wakesReading = false;
+
+  private rereadWakes(): void {
+    const file = this.o.state;
+    const now = this.timers.now();
+    if (!file || this.wakesReading || now - this.wakesReadAt < WAKES_REREAD_MS) return;
+    if (!this.wakes.anyAtLeast(chargeSettings(this.settings).maxConsecutiveWakes)) return;
+    this.wakesReadAt = now;
+    this.wakesReading = true;
+    file
+      .load()
+      .then(({ state }) => {
+        if (this.wakes.remember(state.wakes))
+          this.o.log('info', 'a count of automatic wakes changed in the state file (a person acted): read again');
+      })
+      .catch(() => undefined)
+      .finally(() => (this.wakesReading = false));
   }
 
   /**
@@ -762,13 +799,14 @@ export class Operator {
    * action on the session starts the count again.
    */
   private countWake(o: ActionOutcome): void {
-    if (o.outcome === 'busy') return;
+    const key = wakeKeyOfRow(o.rowKey);
+    if (o.outcome === 'busy' || key === null) return;
     if (!o.automatic) {
-      if (this.wakes.reset(o.rowKey)) this.persist();
+      if (this.wakes.reset(key)) this.persist();
       return;
     }
     if (!isWakeAction(o.action) || (o.outcome !== 'confirmed' && o.outcome !== 'not-confirmed')) return;
-    const n = this.wakes.woke(o.rowKey);
+    const n = this.wakes.woke(key);
     this.persist();
     const max = chargeSettings(this.settings).maxConsecutiveWakes;
     if (n >= max)

@@ -12,6 +12,8 @@ import { runDispatch } from '../../../src/cli/dispatch';
 import { EXIT } from '../../../src/cli/exit-codes';
 import { runRecover } from '../../../src/cli/recover';
 import { runWake } from '../../../src/cli/wake';
+import { wakeKey } from '../../../src/core/operations/charge';
+import { emptyOperatorState, operatorStateFile } from '../../../src/core/operations/state-store-operator';
 import { startSpecServer, type SpecServer } from '../../support/spec-server';
 
 const DIR = '/work/project';
@@ -48,6 +50,13 @@ describe('cli: one-shot actions through the core Operator', function () {
     await server.stop();
     rmSync(tmp, { recursive: true, force: true });
   });
+
+  /** Until the session answered the prompt and is idle again. */
+  async function waitIdle(id: string): Promise<void> {
+    const session = server.directory(DIR).sessions.get(id)!;
+    while (session.state !== 'idle' || session.messages[session.messages.length - 1].info.role !== 'assistant')
+      await new Promise((r) => setTimeout(r, 10));
+  }
 
   async function run(command: (argv: string[], io: Partial<ActionIo>) => Promise<number>, argv: string[]) {
     const r: Run = { code: -1, stdout: '', stderr: '', log: [] };
@@ -111,6 +120,29 @@ describe('cli: one-shot actions through the core Operator', function () {
     assert.equal(server.prompts.length, 0);
     const stateFiles = existsSync(env.SESSION_OPS_STATE_DIR) ? readdirSync(env.SESSION_OPS_STATE_DIR) : [];
     assert.ok(!stateFiles.includes('operator-state.json'), `no persisted plan: ${stateFiles.join(', ')}`);
+  });
+
+  it("a person's action starts automatic mode's count of wakes again (in the state directory); none there, no file written", async () => {
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'idle' });
+    d.addMessage(id, { text: 'Half done.', info: { providerID: 'openai', modelID: 'gpt-5' } });
+    const file = path.join(tmp, 'wake.md');
+    writeFileSync(file, 'Continue with the next step.');
+    const args = [id, ...base, '--prompt-file', file, '--model', 'openai/gpt-5'];
+    const first = await run(runWake, args);
+    assert.equal(first.code, EXIT.done, first.stderr);
+    assert.ok(!existsSync(path.join(env.SESSION_OPS_STATE_DIR, 'operator-state.json')), 'nothing to reset: no file');
+
+    // Automatic mode (the daemon, an editor) woke it three times without a report.
+    const state = operatorStateFile(env.SESSION_OPS_STATE_DIR, Date.now);
+    await state.save({
+      ...emptyOperatorState(),
+      wakes: { [wakeKey(DIR, id)]: { count: 3, changedAt: Date.now() - 1000 } },
+    });
+    await waitIdle(id);
+    const second = await run(runWake, args);
+    assert.equal(second.code, EXIT.done, second.stderr);
+    assert.equal((await state.load()).state.wakes[wakeKey(DIR, id)]?.count, 0);
   });
 
   it('dispatch: the log line names the session by its title; --json fields as before', async () => {

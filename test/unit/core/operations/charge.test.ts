@@ -10,9 +10,16 @@ import path from 'node:path';
 import { BackendClient } from '../../../../src/core/backend/client';
 import { resolveAuthority } from '../../../../src/core/actions/authority';
 import type { SessionRow } from '../../../../src/core/monitor/row';
-import { mergeStreaks, outOfCharge, WakeStreaks, type ChargeFacts } from '../../../../src/core/operations/charge';
+import {
+  mergeStreaks,
+  outOfCharge,
+  personActed,
+  wakeKey,
+  WakeStreaks,
+  type ChargeFacts,
+} from '../../../../src/core/operations/charge';
 import type { ActionOutcome } from '../../../../src/core/operations/outcome';
-import { Operator } from '../../../../src/core/operations/operator';
+import { Operator, WAKES_REREAD_MS } from '../../../../src/core/operations/operator';
 import { operatorStateFile, parseOperatorState } from '../../../../src/core/operations/state-store-operator';
 import {
   chargeSettings,
@@ -220,7 +227,7 @@ describe('core/operations/charge: the operator acts only in its charge', functio
     for (let n = 1; n <= 3; n++) {
       const o = await consider([sampled(id)]);
       assert.equal(o?.outcome, 'confirmed', `wake ${n}: ${o?.message}`);
-      assert.equal(operator.wakes.count(sampled(id).key), n);
+      assert.equal(operator.wakes.count(wakeKey(DIR, id)), n);
       // Each wake ends idle again without a report; past the hour, the per-hour cap is no reason.
       timers.advance(HOUR + 1);
     }
@@ -248,9 +255,29 @@ describe('core/operations/charge: the operator acts only in its charge', functio
     // A person acts: the count starts again and automatic mode may wake it.
     const byHand = await operator.wake(sampled(id));
     assert.equal(byHand.outcome, 'confirmed', byHand.message);
-    assert.equal(operator.wakes.count(sampled(id).key), 0);
+    assert.equal(operator.wakes.count(wakeKey(DIR, id)), 0);
     timers.advance(HOUR + 1);
     assert.equal((await consider([sampled(id)]))?.outcome, 'confirmed');
+  });
+
+  it('a person acting in another process (the CLI, another window) starts the count again: the state file is re-read while stuck', async () => {
+    const id = idleSession('loops');
+    for (let n = 1; n <= 3; n++) {
+      await consider([sampled(id)]);
+      timers.advance(HOUR + 1);
+    }
+    assert.equal(operator.automaticSkip(sampled(id))?.reason, 'stuck');
+    await operator.flush();
+    // Another process records that a person acted (what `session-ops wake` does after its action).
+    const other = operatorStateFile(stateDir, () => timers.now());
+    await other.save({ ...parseOperatorState({ version: 1 }), wakes: personActed(DIR, id, timers.now() + 1) });
+    timers.advance(WAKES_REREAD_MS);
+    await consider([sampled(id)]);
+    for (let i = 0; i < 100 && operator.wakes.count(wakeKey(DIR, id)) !== 0; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    assert.equal(operator.wakes.count(wakeKey(DIR, id)), 0, 'the reset read from the state file');
+    timers.advance(HOUR + 1);
+    assert.equal((await consider([sampled(id)]))?.outcome, 'confirmed', 'automatic mode may wake it again');
   });
 
   it('a completion report starts the count again', async () => {
@@ -259,7 +286,7 @@ describe('core/operations/charge: the operator acts only in its charge', functio
       await consider([sampled(id)]);
       timers.advance(HOUR + 1);
     }
-    const key = sampled(id).key;
+    const key = wakeKey(DIR, id);
     assert.equal(operator.wakes.count(key), 3);
     const report = { ticket: 'PAY-1', label: null, status: 'done' as const, pr: null, summary: 'done', reason: null };
     await consider([sampled(id, { report, action: 'harvest', badge: 'report-done' })]);
