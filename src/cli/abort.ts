@@ -12,7 +12,8 @@ not wait for a two-sample verdict. Prompts queued before the abort may never fir
 
 Options:
   --wait SECONDS   how long to read for idle after the abort (default 60)
-  --json           print {"session":str,"idle":bool}
+  --json           print {"session":str,"idle":bool,"sent":true|false|"unknown"} (sent: whether the
+                   abort reached the backend; "unknown" when its answer never came)
 
 Example:
   session-ops abort ses_8f2a --base-url http://127.0.0.1:4096 --directory "$PWD" --json
@@ -46,7 +47,7 @@ export const abortCommand = defineCommand<AbortOptions, ActionIo>({
       );
       const r = acted.result;
       if (!r) return notStarted('abort', acted.outcome, io);
-      if (json) io.stdout(`${JSON.stringify({ session, idle: r.idle })}\n`);
+      if (json) io.stdout(`${JSON.stringify({ session, idle: r.idle, sent: r.sent })}\n`);
       else io.stdout(`${clean(r.message)}\n`);
       if (!r.idle && json) io.stderr(`session-ops abort: ${clean(r.message)}\n`);
       if (r.outcome === 'refused') {

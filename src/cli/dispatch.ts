@@ -46,7 +46,7 @@ Options:
   --label L             label of the report line
   --max-prompt-kib KIB  the largest prompt sent, in KiB of UTF-8 (default ${flagDefault('--max-prompt-kib')}, at most 1024;
                         the setting prompt.maxKiB): a larger one is refused before anything is sent
-  --json                print {"session","model":{...},"sent":bool,"instead":str|null}
+  --json                print {"session","model":{...},"sent":true|false|"unknown","instead":str|null}
 
 Example:
   session-ops dispatch ses_8f2a --base-url http://127.0.0.1:4096 --directory "$PWD" --prompt-file task.md --model openai/gpt-5 --ticket PROJ-12 --json
@@ -136,7 +136,7 @@ export const dispatchCommand = defineCommand<DispatchOptions, ActionIo>({
         if (o.json)
           io.stdout(`${JSON.stringify({ session: o.session, model: r.model, sent: r.sent, instead: r.instead })}\n`);
         else io.stdout(`${clean(r.message)}\n`);
-        if (!r.sent) io.stderr(`session-ops dispatch: ${clean(r.message)}\n`);
+        if (r.sent !== true) io.stderr(`session-ops dispatch: ${clean(r.message)}\n`);
         return r.outcome === 'sent' ? EXIT.done : r.outcome === 'refused' ? EXIT.refused : EXIT.failed;
       } finally {
         await client.close();

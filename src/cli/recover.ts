@@ -53,7 +53,7 @@ Options:
   --max-prompt-kib KIB      the largest prompt sent, in KiB of UTF-8 (default ${flagDefault('--max-prompt-kib')}, at most 1024;
                             the setting prompt.maxKiB): a larger one is refused before anything is sent
 ${PROVIDERS_HELP}
-  --json                    print {"session","decision","provider","model","waitUntil","marks":[...]}
+  --json                    print {"session","decision","provider","model","waitUntil","marks":[...],"sent"}
 
 ${PROMPT_HELP}
 
@@ -176,8 +176,19 @@ export const recoverCommand = defineCommand<RecoverOptions, ActionIo>({
           for (const w of builder.authority.warnings) io.stderr(`session-ops recover: warning: ${clean(w)}\n`);
         }
         if (o.json) {
-          const { decision, provider, model, waitUntil, marks, confirmed, aborted, message } = r;
-          const doc = { session: o.session, decision, provider, model, waitUntil, marks, confirmed, aborted, message };
+          const { decision, provider, model, waitUntil, marks, confirmed, aborted, sent, message } = r;
+          const doc = {
+            session: o.session,
+            decision,
+            provider,
+            model,
+            waitUntil,
+            marks,
+            confirmed,
+            aborted,
+            sent,
+            message,
+          };
           io.stdout(`${JSON.stringify(doc)}\n`);
         } else {
           const out = [clean(r.message)];

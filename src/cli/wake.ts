@@ -92,7 +92,9 @@ Options:
 ${PROVIDERS_HELP}
   --max-prompt-kib KIB  the largest prompt sent, in KiB of UTF-8 (default ${flagDefault('--max-prompt-kib')}, at most 1024;
                         the setting prompt.maxKiB): a larger one is refused before anything is sent
-  --json                print {"session","model":{"providerID","modelID"},"aborted","confirmed"}
+  --json                print {"session","model":{"providerID","modelID"},"aborted","confirmed","sent"}
+                        (sent: true, false, or "unknown" when the prompt was POSTed and its answer
+                        never came; a retry reads the newest message first and never sends it twice)
 
 ${PROMPT_HELP}
 
@@ -235,7 +237,7 @@ export const wakeCommand = defineCommand<WakeOptions, ActionIo>({
         }
         if (o.json)
           io.stdout(
-            `${JSON.stringify({ session: o.session, model: r.model, aborted: r.aborted, confirmed: r.confirmed })}\n`,
+            `${JSON.stringify({ session: o.session, model: r.model, aborted: r.aborted, confirmed: r.confirmed, sent: r.sent })}\n`,
           );
         else io.stdout(`${clean(r.message)}\n`);
         if (r.outcome !== 'confirmed') io.stderr(`session-ops wake: ${clean(r.message)}\n`);

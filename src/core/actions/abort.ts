@@ -4,6 +4,8 @@
 // bounded by `waitMs`. Never throws for expected outcomes: a backend failure is in the result.
 import { callOpts, clockOf, failureOf, readSession, type ActionContext, type ActionFailure } from './context';
 import { actOnce, basisOf, type ActRefusal, type DecisionBasis } from './reverify';
+import { BackendError } from '../backend/errors';
+import { deliveryOfFailure, type Delivery } from './send';
 
 export interface AbortOptions {
   /** How long to read for idle after the POST (default 60 s). */
@@ -27,6 +29,8 @@ export interface AbortResult {
   error: ActionFailure | null;
   /** Why nothing was sent (outcome refused): the session moved since the decision, or another actor held it. */
   refusal: ActRefusal | null;
+  /** Whether the abort POST reached the backend: "unknown" when it was made and its answer never came. */
+  sent: Delivery;
   /** Readable summary (names prompts queued before the abort as possibly lost). */
   message: string;
 }
@@ -43,6 +47,7 @@ export async function abortSession(
   let pause = options.pollMs ?? 250;
   const maxPause = options.maxPollMs ?? 2_000;
   let reads = 0;
+  const posted: { sent: Delivery } = { sent: false };
   const result = (outcome: AbortOutcome, message: string, error: ActionFailure | null = null): AbortResult => ({
     session: sessionId,
     idle: outcome === 'idle',
@@ -50,6 +55,7 @@ export async function abortSession(
     reads,
     error,
     refusal: null,
+    sent: posted.sent,
     message,
   });
   try {
@@ -62,9 +68,15 @@ export async function abortSession(
       if (!s) return result('not-listed', `session ${sessionId} is not listed in this directory; nothing sent`);
       basis = basisOf(s, newest);
     }
-    const acted = await actOnce(ctx, sessionId, basis, 'abort', () =>
-      ctx.backend.abort(ctx.directory, sessionId, callOpts(ctx)),
-    );
+    const acted = await actOnce(ctx, sessionId, basis, 'abort', async () => {
+      try {
+        await ctx.backend.abort(ctx.directory, sessionId, callOpts(ctx));
+        posted.sent = true;
+      } catch (err) {
+        if (err instanceof BackendError) posted.sent = deliveryOfFailure(err);
+        throw err;
+      }
+    });
     if (!acted.acted)
       return {
         ...result('refused', `refused, nothing sent: ${acted.refusal.reason}`),
@@ -87,6 +99,13 @@ export async function abortSession(
     }
   } catch (err) {
     const f = failureOf(err);
-    return result('error', `abort of ${sessionId} failed: ${f.message}`, f);
+    const sent = posted.sent;
+    const said =
+      sent === 'unknown'
+        ? `the abort of ${sessionId} was sent but its answer never came (${f.message}): whether it was taken is unknown`
+        : sent
+          ? `aborted ${sessionId}, but reading it afterwards failed: ${f.message}`
+          : `abort of ${sessionId} failed: ${f.message}`;
+    return result('error', said, f);
   }
 }

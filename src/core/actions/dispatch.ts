@@ -14,7 +14,7 @@ import { callOpts, clockOf, failureOf, readSession, type ActionContext, type Act
 import type { SendRefusal } from './guard';
 import type { Inventory } from './inventory';
 import { basisOf } from './reverify';
-import { chooseAndSend, lastModelOf } from './send';
+import { chooseAndSend, DELIVERED, lastModelOf, type Delivery } from './send';
 
 export interface DispatchRequest {
   sessionId: string;
@@ -31,7 +31,8 @@ export type DispatchOutcome = 'sent' | 'refused' | 'error';
 export interface DispatchResult {
   session: string;
   outcome: DispatchOutcome;
-  sent: boolean;
+  /** Whether the task reached the backend ("unknown": POSTed, the answer never came). */
+  sent: Delivery;
   model: ModelRef;
   /** The provider to dispatch on instead of the intended one (refused, or sent there with fallback), or null. */
   instead: string | null;
@@ -143,18 +144,23 @@ export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Pr
       basis: basisOf(session, newest),
     });
     if (!sent.sent && sent.refusal) return refused(sent.refusal.code, sent.refusal.reason, check.fallback);
-    if (!sent.sent && sent.error)
+    if (sent.sent !== true && sent.error)
       return {
         ...res,
+        sent: sent.sent,
         error: sent.error,
-        message: `the dispatch prompt was not delivered (${sent.error.message}); it is kept for a retry`,
+        message:
+          sent.sent === 'unknown'
+            ? `the dispatch prompt was sent but its answer never came (${sent.error.message}): whether the backend has it is unknown; a retry first reads the newest message and does not send it again when it is there`
+            : `the dispatch prompt was not delivered (${sent.error.message}); it is kept for a retry`,
       };
+    if (sent.sent !== true) return res;
     const moved = model.providerID !== intended ? ` instead of ${intended} (${check.problems.join('; ')})` : '';
     return {
       ...res,
       outcome: 'sent',
       sent: true,
-      message: `dispatched to ${id} on ${model.providerID}/${model.modelID}${moved} (accepted with 204)`,
+      message: `dispatched to ${id} on ${model.providerID}/${model.modelID}${moved} (${DELIVERED[sent.deliveredBy]})`,
     };
   } catch (err) {
     const f = failureOf(err);

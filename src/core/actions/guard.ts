@@ -32,7 +32,9 @@ export type SendRefusalCode =
   /** Another actor held the session's lock past the bounded wait. */
   | 'busy'
   /** A fact baseline or a re-tasking by a session that does not hold the orchestrating authority. */
-  | 'not-authority';
+  | 'not-authority'
+  /** A session at a quota wall is woken only with the quota-wall prompt (spec Endpoints rule 5). */
+  | 'needs-quota-wake';
 
 /** Why a prompt was not sent; `prompt` and `model` are kept for the caller to show or retry. */
 export interface SendRefusal {

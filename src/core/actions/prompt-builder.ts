@@ -2,7 +2,8 @@
 // worktree inventory (sources in order, the worktree directory overridable), whom the prompt
 // speaks for and the ticket (authority.ts), then composePrompt. Used as a PromptSource by
 // wakeSession and as the prompt of recoverSession; `authority` keeps the last resolution so the
-// caller can show which orchestrator the prompt speaks for and any warning.
+// caller can show which orchestrator the prompt speaks for and any warning. A wake of a session
+// at a quota wall is composed as the quota-wall wake prompt (spec Endpoints rule 5).
 import { tailProbe } from '../health/quota-wall';
 import type { EpochMs, Progress, QuotaWall, TodoProgress } from '../model';
 import { resolveAuthority, type Authority, type AuthorityInput } from './authority';
@@ -72,7 +73,9 @@ export function promptBuilder(o: PromptBuilderOptions): PromptBuilder {
       self.inventory = inventory;
       const now = o.now();
       const wall = facts.wall ?? tailProbe({ at: now, session: facts.session, newest }) ?? null;
-      return composePrompt(o.template, {
+      // A quota-walled session is always woken with the quota-wall prompt (spec Endpoints rule 5).
+      const template = o.template === 'wake' && wall ? 'quota-wake' : o.template;
+      return composePrompt(template, {
         now,
         authority,
         inventory,
@@ -93,7 +96,7 @@ export function promptBuilder(o: PromptBuilderOptions): PromptBuilder {
           : null,
         nextModel: facts.model,
         steps:
-          o.template === 'quota-wake'
+          template === 'quota-wake'
             ? stepsRead(
                 o.steps,
                 o.todos ? await o.todos(facts.session.id).catch(() => null) : null,

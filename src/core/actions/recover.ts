@@ -19,7 +19,18 @@ import { confirmStarted, type ConfirmOptions } from './confirm';
 import { callOpts, clockOf, failureOf, type ActionContext, type ActionFailure } from './context';
 import type { SendRefusal } from './guard';
 import { basisOf } from './reverify';
-import { answeringModels, chooseAndSend, type PromptFacts } from './send';
+import {
+  answeringModels,
+  chooseAndSend,
+  DELIVERED,
+  prepareSend,
+  sendPrepared,
+  type Delivery,
+  type PromptFacts,
+  type SendOutcome,
+} from './send';
+import { afterAbortText } from './wake';
+import { queuedPromptOf, withQueuedPrompt, type QueuedPrompt } from '../prompt/queued';
 import type { Composed } from './compose';
 import { pendingRequestOf, waitingReason } from './waiting';
 
@@ -69,6 +80,10 @@ export interface RecoverResult {
   refusal: SendRefusal | null;
   error: ActionFailure | null;
   message: string;
+  /** Whether the recovery prompt reached the backend ("unknown": POSTed, the answer never came). */
+  sent: Delivery;
+  /** A prompt queued before the abort (re-sent in the wake, or its text could not be read), or null. */
+  queued: QueuedPrompt | null;
 }
 
 /** The marks a source shows (the listing, with the client's own marks merged in); none is invented. */
@@ -99,6 +114,8 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
     refusal: null,
     error: null,
     message: '',
+    sent: false,
+    queued: null,
   };
   const refused = (code: SendRefusal['code'], reason: string): RecoverResult => ({
     ...res,
@@ -106,6 +123,7 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
     refusal: { code, reason, prompt: res.prompt ?? '', model: res.model },
     message: `refused, nothing sent: ${reason}`,
   });
+  let beforeId: string | null = null;
   try {
     // Step 1: two samples (more while they disagree), never one snapshot.
     const minSpacingMs = req.minSpacingMs ?? MIN_SPACING_MS;
@@ -191,81 +209,150 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
         `the session is at a quota wall but its action is ${decision.action} (${decision.basis}); nothing sent`,
       );
 
-    // Step 1 (cont.): abort only when generating and frozen.
+    // Step 1 (cont.): abort only when generating and frozen. Everything the wake needs (a model on
+    // an acceptable provider, the prompt composed and through the guard) is settled before it.
     const latest = samples[samples.length - 1];
-    if (latest.session.state === 'generating' && (decision.abortFirst || assessment.verdict === 'hung')) {
+    const abortFirst = latest.session.state === 'generating' && (decision.abortFirst || assessment.verdict === 'hung');
+    const agent = req.agent ?? 'build';
+    const recent = answeringModels(samples.map((s) => s.newest));
+    const prompt = (facts: PromptFacts) => req.prompt({ ...facts, wall });
+    let sent: SendOutcome;
+    if (abortFirst) {
       // A request may have appeared since the last sample: read again right before aborting.
       const waiting = await pendingRequestOf(ctx, id);
       if (waiting) return refused('waiting-for-person', waitingReason(id, waiting, 'recovery'));
+      const prepared = await prepareSend(ctx, {
+        sessionId: id,
+        agent,
+        requested: req.model ?? null,
+        prefer: decision.recoverOn,
+        providers: req.providers,
+        prompt,
+        session: { ...latest.session, state: 'idle' },
+        newest: latest.newest,
+        listing,
+        wallProvider: heldWallProvider(wall, listing, clock.now()),
+        avoid: wall.provider,
+        recent,
+      });
+      if (!prepared.ok) {
+        res.prompt = prepared.text;
+        return {
+          ...res,
+          decision: 'refused',
+          model: prepared.refusal.model,
+          refusal: prepared.refusal,
+          message: `refused, nothing sent (nothing aborted): ${prepared.refusal.reason}`,
+        };
+      }
+      // A prompt queued before the abort (the newest message of the last sample) is re-sent in the wake.
+      const queued = queuedPromptOf(latest.newest);
+      res.queued = queued;
+      const text = withQueuedPrompt(prepared.prepared.text, queued);
+      res.prompt = text;
       const aborted = await abortSession(ctx, id, { ...req.abort, basis: basisOf(latest.session, latest.newest) });
       res.abort = aborted;
       if (aborted.refusal) return refused(aborted.refusal.code, aborted.refusal.reason);
-      res.aborted = aborted.outcome !== 'error';
+      res.aborted = aborted.sent !== false;
       if (!aborted.idle)
         return {
           ...res,
           error: aborted.error ?? { code: 'timeout', message: aborted.message },
-          message: `${aborted.message}; nothing sent`,
+          message: aborted.sent === false ? `${aborted.message}; nothing sent` : afterAbortText(id, aborted.message),
+        };
+      const [newest, fresh] = await Promise.all([
+        ctx.backend.newestMessage(ctx.directory, id, callOpts(ctx)),
+        ctx.backend.listProviders(ctx.directory, callOpts(ctx)),
+      ]);
+      beforeId = newest?.id ?? null;
+      const session = { ...latest.session, state: 'idle' as const };
+      sent = await sendPrepared(
+        ctx,
+        { ...prepared.prepared, text },
+        fresh,
+        heldWallProvider(wall, fresh, clock.now()),
+        basisOf(session, newest),
+      );
+      if (!sent.sent && sent.refusal)
+        // Not a refusal (exit 3 never follows a POST): the abort went out, the wake did not.
+        return {
+          ...res,
+          refusal: sent.refusal,
+          message: afterAbortText(id, sent.refusal.reason),
+        };
+    } else {
+      // Steps 2-3: inventory (in the prompt builder), a free provider, the wake prompt.
+      const [newest, fresh] = await Promise.all([
+        ctx.backend.newestMessage(ctx.directory, id, callOpts(ctx)),
+        ctx.backend.listProviders(ctx.directory, callOpts(ctx)),
+      ]);
+      beforeId = newest?.id ?? null;
+      const session = { ...latest.session, state: 'idle' as const };
+      sent = await chooseAndSend(ctx, {
+        sessionId: id,
+        agent,
+        requested: req.model ?? null,
+        prefer: decision.recoverOn,
+        providers: req.providers,
+        prompt,
+        session,
+        newest,
+        listing: fresh,
+        wallProvider: heldWallProvider(wall, fresh, clock.now()),
+        avoid: wall.provider,
+        recent,
+        // The decision rests on the last sample.
+        basis: basisOf(latest.session, latest.newest),
+      });
+      res.prompt = sent.text;
+      if (!sent.sent && sent.refusal)
+        return {
+          ...res,
+          decision: 'refused',
+          model: sent.refusal.model,
+          refusal: sent.refusal,
+          message: `refused, nothing sent: ${sent.refusal.reason}`,
         };
     }
-    // Steps 2-3: inventory (in the prompt builder), a free provider, the wake prompt.
-    const [newest, fresh] = await Promise.all([
-      ctx.backend.newestMessage(ctx.directory, id, callOpts(ctx)),
-      ctx.backend.listProviders(ctx.directory, callOpts(ctx)),
-    ]);
-    const session = { ...latest.session, state: 'idle' as const };
-    const sent = await chooseAndSend(ctx, {
-      sessionId: id,
-      agent: req.agent ?? 'build',
-      requested: req.model ?? null,
-      prefer: decision.recoverOn,
-      providers: req.providers,
-      prompt: (facts) => req.prompt({ ...facts, wall }),
-      session,
-      newest,
-      listing: fresh,
-      wallProvider: heldWallProvider(wall, fresh, clock.now()),
-      avoid: wall.provider,
-      recent: answeringModels(samples.map((s) => s.newest)),
-      // The decision rests on the last sample; after an abort, on the read that confirmed idle.
-      basis: res.aborted ? basisOf(session, newest) : basisOf(latest.session, latest.newest),
-    });
-    res.prompt = sent.text;
-    if (!sent.sent && sent.refusal)
-      return {
-        ...res,
-        decision: 'refused',
-        model: sent.refusal.model,
-        refusal: sent.refusal,
-        message: `refused, nothing sent: ${sent.refusal.reason}`,
-      };
-    if (!sent.sent && sent.error)
+    res.sent = sent.sent;
+    if (sent.sent !== true && sent.error)
       return {
         ...res,
         model: sent.model,
         error: sent.error,
-        message: `the recovery prompt was not delivered (${sent.error.message}); it is kept for a retry`,
+        message:
+          sent.sent === 'unknown'
+            ? `the recovery prompt was sent on ${sent.model.providerID}/${sent.model.modelID} but its answer never came (${sent.error.message}): whether the backend has it is unknown; a retry first reads the newest message and does not send it again when it is there`
+            : `the recovery prompt was not delivered (${sent.error.message}); it is kept for a retry`,
       };
-    if (!sent.sent) return res;
+    if (sent.sent !== true) return res;
     res.model = sent.model;
     res.provider = sent.model.providerID;
     // Step 5: an assistant message newer than the prompt.
-    const confirmation = await confirmStarted(ctx, id, newest?.id ?? null, {
+    const confirmation = await confirmStarted(ctx, id, beforeId, {
       withinMs: 120_000,
       ...req.confirm,
       acceptGenerating: false,
     });
     const on = `${sent.model.providerID}/${sent.model.modelID}`;
+    const how = DELIVERED[sent.deliveredBy];
+    const queuedNote =
+      res.queued?.text === null
+        ? '; a prompt queued before the abort could not be read: a person must re-send it'
+        : res.queued
+          ? '; the prompt queued before the abort is re-sent in it'
+          : '';
     return {
       ...res,
       decision: 'recovered',
       confirmed: confirmation.confirmed,
       message: confirmation.confirmed
-        ? `recovered on ${on}: an assistant message answered the wake prompt; expect a completion report`
-        : `woken on ${on} (accepted with 204), but no assistant message answered in time: the prompt is stored in session ${id} as its newest user message`,
+        ? `recovered on ${on}: an assistant message answered the wake prompt; expect a completion report${queuedNote}`
+        : `woken on ${on} (${how}), but no assistant message answered in time: the prompt is stored in session ${id} as its newest user message${queuedNote}`,
     };
   } catch (err) {
     const f = failureOf(err);
-    return { ...res, error: f, message: `recovery of ${id} failed: ${f.message}` };
+    const said = res.aborted ? afterAbortText(id, f.message) : `recovery of ${id} failed: ${f.message}`;
+    return { ...res, error: f, message: said };
   }
 }

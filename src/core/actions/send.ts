@@ -42,10 +42,63 @@ export interface SendInput {
   basis: DecisionBasis;
 }
 
+/**
+ * Whether a prompt reached the backend: true (answered 204, or a read shows it stored), false (a
+ * refusal, nothing POSTed, or the backend answered with an error), "unknown" (the POST was made
+ * but its answer never came: a timeout, a reset connection; a read has not shown it stored yet).
+ */
+export type Delivery = true | false | 'unknown';
+
+/**
+ * How a sent prompt is known to be there: `answer` the 204; `read` the answer never came but the
+ * next read of the newest message showed it stored; `already` the newest user message already held
+ * this very text (a retry after an answer that never came), so it was not sent again.
+ */
+export type DeliveredBy = 'answer' | 'read' | 'already';
+
+/** How a result says each way of knowing the prompt is there. */
+export const DELIVERED: Record<DeliveredBy, string> = {
+  answer: 'accepted with 204',
+  read: 'its answer never came, but a read showed it stored',
+  already: 'the backend already had this prompt as its newest user message: not sent again',
+};
+
 export type SendOutcome =
-  | { sent: true; model: ModelRef; choice: ModelChoice; text: string }
+  | { sent: true; model: ModelRef; choice: ModelChoice; text: string; deliveredBy: DeliveredBy }
   | { sent: false; refusal: SendRefusal; choice: ModelChoice; text: string | null; error: null }
-  | { sent: false; refusal: null; choice: ModelChoice; text: string; model: ModelRef; error: ActionFailure };
+  | {
+      sent: false | 'unknown';
+      refusal: null;
+      choice: ModelChoice;
+      text: string;
+      model: ModelRef;
+      error: ActionFailure;
+    };
+
+/** A prompt chosen, composed and through the guard, not yet sent (what a wake after an abort needs, settled first). */
+export interface PreparedSend {
+  sessionId: string;
+  agent: string;
+  model: ModelRef;
+  choice: ModelChoice;
+  text: string;
+}
+
+export type PrepareOutcome =
+  { ok: true; prepared: PreparedSend } | { ok: false; refusal: SendRefusal; choice: ModelChoice; text: string | null };
+
+/** BackendError codes that mean the request may have been written and its answer never came. */
+const ANSWER_LOST = new Set(['timeout', 'network', 'aborted']);
+
+/** A failed POST: "unknown" when its answer never came, false when the backend answered (or nothing was written). */
+export function deliveryOfFailure(err: BackendError): false | 'unknown' {
+  return ANSWER_LOST.has(err.code) ? 'unknown' : false;
+}
+
+/** The newest message is a user message holding exactly `text`: the backend already has this prompt. */
+export function holdsPrompt(newest: MessageSnapshot | null, text: string): boolean {
+  return !!newest && newest.role === 'user' && newest.text.trim() === text.trim();
+}
 
 /** Models of the completed, failure-free assistant messages among `messages`, newest first. */
 export function answeringModels(messages: ReadonlyArray<MessageSnapshot | null>): ModelRef[] {
@@ -62,7 +115,11 @@ export function lastModelOf(newest: MessageSnapshot | null): ModelRef | null {
   return newest?.providerID && newest.modelID ? { providerID: newest.providerID, modelID: newest.modelID } : null;
 }
 
-export async function chooseAndSend(ctx: ActionContext, input: SendInput): Promise<SendOutcome> {
+/**
+ * Chooses the model, composes the text and passes the send guard, sending nothing: a wake that an
+ * abort must precede settles all of it first (nothing is aborted when the wake could not follow).
+ */
+export async function prepareSend(ctx: ActionContext, input: Omit<SendInput, 'basis'>): Promise<PrepareOutcome> {
   const choice = chooseModel({
     requested: input.requested,
     last: lastModelOf(input.newest),
@@ -85,11 +142,10 @@ export async function chooseAndSend(ctx: ActionContext, input: SendInput): Promi
     });
     if (!composed.ok)
       return {
-        sent: false,
+        ok: false,
         refusal: { code: composed.code ?? 'compose-failed', reason: composed.problem, prompt: '', model: choice.model },
         choice,
         text: null,
-        error: null,
       };
     text = composed.text;
   }
@@ -105,24 +161,83 @@ export async function chooseAndSend(ctx: ActionContext, input: SendInput): Promi
   });
   if (!guarded.ok) {
     const refusal = choice.model ? guarded.refusal : { ...guarded.refusal, reason: choice.basis };
-    return { sent: false, refusal, choice, text: text === '' ? null : text, error: null };
+    return { ok: false, refusal, choice, text: text === '' ? null : text };
   }
+  return {
+    ok: true,
+    prepared: { sessionId: input.sessionId, agent: input.agent, model: guarded.prompt.model, choice, text },
+  };
+}
+
+/**
+ * Sends a prepared prompt: the guard again on `listing` (read now), then, holding the session's
+ * lock, the re-read, and the POST only when nothing moved since `basis` and the newest message is
+ * not already this prompt. A POST whose answer never came is settled by the next read of the
+ * newest message: stored (sent), else "unknown" (never called not delivered).
+ */
+export async function sendPrepared(
+  ctx: ActionContext,
+  p: PreparedSend,
+  listing: ProviderListing,
+  wallProvider: string | null,
+  basis: DecisionBasis,
+): Promise<SendOutcome> {
+  const { choice, text } = p;
+  const guarded = guardPrompt({
+    directory: ctx.directory,
+    sessionId: p.sessionId,
+    agent: p.agent,
+    model: p.model,
+    text,
+    listing,
+    wallProvider,
+  });
+  if (!guarded.ok) return { sent: false, refusal: guarded.refusal, choice, text, error: null };
+  const model = guarded.prompt.model;
   let acted;
   try {
-    acted = await actOnce(ctx, input.sessionId, input.basis, 'prompt', () =>
-      ctx.backend.promptAsync(guarded.prompt, callOpts(ctx)),
-    );
+    acted = await actOnce(ctx, p.sessionId, basis, 'prompt', async (fresh): Promise<DeliveredBy> => {
+      // A retry after an answer that never came: the backend already has it; never sent twice.
+      if (holdsPrompt(fresh.newest, text)) return 'already';
+      await ctx.backend.promptAsync(guarded.prompt, callOpts(ctx));
+      return 'answer';
+    });
   } catch (err) {
     if (!(err instanceof BackendError)) throw err;
-    return { sent: false, refusal: null, choice, text, model: guarded.prompt.model, error: failureOf(err) };
+    const sent = deliveryOfFailure(err);
+    if (sent === 'unknown' && (await storedSince(ctx, p.sessionId, basis, text)))
+      return { sent: true, model, choice, text, deliveredBy: 'read' };
+    return { sent, refusal: null, choice, text, model, error: failureOf(err) };
   }
   if (!acted.acted)
     return {
       sent: false,
-      refusal: { code: acted.refusal.code, reason: acted.refusal.reason, prompt: text, model: guarded.prompt.model },
+      refusal: { code: acted.refusal.code, reason: acted.refusal.reason, prompt: text, model },
       choice,
       text,
       error: null,
     };
-  return { sent: true, model: guarded.prompt.model, choice, text };
+  return { sent: true, model, choice, text, deliveredBy: acted.value };
+}
+
+/** The next read of the newest message (limit=1) after an answer that never came: whether it is the prompt. */
+async function storedSince(
+  ctx: ActionContext,
+  sessionId: string,
+  basis: DecisionBasis,
+  text: string,
+): Promise<boolean> {
+  try {
+    const newest = await ctx.backend.newestMessage(ctx.directory, sessionId, { timeoutMs: ctx.timeoutMs });
+    return newest !== null && newest.id !== basis.newestId && holdsPrompt(newest, text);
+  } catch {
+    return false; // still unknown
+  }
+}
+
+export async function chooseAndSend(ctx: ActionContext, input: SendInput): Promise<SendOutcome> {
+  const prepared = await prepareSend(ctx, input);
+  if (!prepared.ok)
+    return { sent: false, refusal: prepared.refusal, choice: prepared.choice, text: prepared.text, error: null };
+  return sendPrepared(ctx, prepared.prepared, input.listing, input.wallProvider, input.basis);
 }

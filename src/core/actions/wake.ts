@@ -1,7 +1,10 @@
-// wakeSession: optional abort-first (abort, read idle, only then send; refused while the session
-// waits for a person: a pending permission or question); refuse when the session
-// does not read idle and abort-first was not ordered; choose the explicit model; the send guard;
-// send; then confirm (the session turns generating or a newer assistant message appears).
+// wakeSession: read the session, its newest message and the providers once; refuse when it does
+// not read idle and abort-first was not ordered, or (abort-first) while it waits for a person (a
+// pending permission or question); choose the explicit model, compose the prompt and pass the send
+// guard; only then, with abort-first, abort and read idle (nothing is aborted when the wake could
+// not follow); send; then confirm (the session turns generating or a newer assistant message
+// appears). A prompt queued before the abort (the newest message, a user message) is re-sent in
+// the wake verbatim. A session at a quota wall is woken only with the quota-wall prompt.
 // Every wake prompt, whoever wrote it, carries the anti-re-hang clause and the completion-report
 // protocol (prompt/wake-rules: appended when missing, with a notice); a fact-baseline document
 // is refused when it lost one of its four parts.
@@ -13,9 +16,10 @@ import { confirmStarted, type ConfirmedBy, type ConfirmOptions } from './confirm
 import { callOpts, clockOf, failureOf, readSession, type ActionContext, type ActionFailure } from './context';
 import type { SendRefusal } from './guard';
 import { basisOf, type DecisionBasis } from './reverify';
-import { chooseAndSend, type PromptSource } from './send';
+import { DELIVERED, prepareSend, sendPrepared, type Delivery, type PromptSource, type SendOutcome } from './send';
 import { pendingRequestOf, waitingReason } from './waiting';
-import { factBaselineDocumentProblem, guaranteeWakeRules } from '../prompt/wake-rules';
+import { factBaselineDocumentProblem, guaranteeWakeRules, quotaWakeDocumentProblem } from '../prompt/wake-rules';
+import { queuedPromptOf, withQueuedPrompt, type QueuedPrompt } from '../prompt/queued';
 import { resolveAuthority, type AuthorityInput } from './authority';
 
 export interface WakeRequest {
@@ -63,6 +67,10 @@ export interface WakeResult {
   notice: string | null;
   /** escalated: why a person must act (a balance failure), or null. */
   escalation: Escalation | null;
+  /** Whether the prompt reached the backend ("unknown": it was POSTed and the answer never came). */
+  sent: Delivery;
+  /** A prompt queued before the abort (re-sent in the wake, or its text could not be read), or null. */
+  queued: QueuedPrompt | null;
 }
 
 /**
@@ -78,6 +86,11 @@ export function balanceEscalation(newest: MessageSnapshot | null): Escalation | 
     message: `balance failure on ${who} (HTTP 402 insufficient_quota): a human must top up the account; switching provider is not the cure`,
     marks: [],
   };
+}
+
+/** The wake after an abort could not follow: said as what happened (the abort was sent), never "nothing sent". */
+export function afterAbortText(id: string, why: string): string {
+  return `aborted ${id}, but the wake did not follow: ${why}; the session is left down: a person must wake it`;
 }
 
 /** What a confirmation rests on, as the wake's message says it. */
@@ -104,11 +117,18 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
     message: '',
     notice: null,
     escalation: null,
+    sent: false,
+    queued: null,
   };
-  const refuse = (code: SendRefusal['code'], reason: string): WakeResult => ({
+  const refuse = (
+    code: SendRefusal['code'],
+    reason: string,
+    model: ModelRef | null = req.model ?? null,
+  ): WakeResult => ({
     ...base,
     outcome: 'refused',
-    refusal: { code, reason, prompt: base.prompt ?? '', model: req.model ?? null },
+    model,
+    refusal: { code, reason, prompt: base.prompt ?? '', model },
     message: `refused, nothing sent: ${reason}`,
   });
   const fail = (error: ActionFailure, message: string): WakeResult => ({ ...base, outcome: 'error', error, message });
@@ -121,21 +141,6 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
   try {
     const incomplete = req.factBaseline && typeof req.prompt === 'string' && factBaselineDocumentProblem(req.prompt);
     if (incomplete) return refuse('compose-failed', incomplete);
-    if (req.abortFirst) {
-      // A balance failure is never woken: found before the abort, nothing is sent at all.
-      const before = balanceEscalation(await ctx.backend.newestMessage(ctx.directory, id, callOpts(ctx)));
-      if (before) return escalate(before);
-      const waiting = await pendingRequestOf(ctx, id);
-      if (waiting) return refuse('waiting-for-person', waitingReason(id, waiting, 'abort-and-wake'));
-      const aborted = await abortSession(ctx, id, { ...req.abort, basis: req.basis ?? undefined });
-      base.abort = aborted;
-      if (aborted.refusal) return refuse(aborted.refusal.code, aborted.refusal.reason);
-      base.aborted = aborted.outcome !== 'error';
-      if (!aborted.idle)
-        return aborted.error
-          ? fail(aborted.error, aborted.message)
-          : { ...base, outcome: 'not-confirmed', message: `${aborted.message}; nothing sent` };
-    }
     const [session, newest, listing] = await Promise.all([
       readSession(ctx, id),
       ctx.backend.newestMessage(ctx.directory, id, callOpts(ctx)),
@@ -146,7 +151,7 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
         { code: 'not-listed', message: `session ${id} is not listed in this directory` },
         `session ${id} is not listed in this directory; nothing sent`,
       );
-    if (session.state !== 'idle') {
+    if (!req.abortFirst && session.state !== 'idle') {
       return refuse(
         'not-idle',
         `session ${id} reads ${session.state}, not idle: add --abort-first (abort, read idle, then send), or wait until it is idle`,
@@ -154,9 +159,13 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
     }
     const balance = balanceEscalation(newest);
     if (balance) return escalate(balance);
+    if (req.abortFirst) {
+      const waiting = await pendingRequestOf(ctx, id);
+      if (waiting) return refuse('waiting-for-person', waitingReason(id, waiting, 'abort-and-wake'));
+    }
     const now = clockOf(ctx).now();
+    const wall = tailProbe({ at: now, session, newest });
     const wallProvider = heldTailProvider({ at: now, session, newest }, listing, now);
-    const lapsed = tailProbe({ at: now, session, newest })?.provider ?? null;
     const report = resolveAuthority({
       ...req.authority,
       sessionTitle: session.title,
@@ -176,7 +185,8 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
             const composed = await source(facts);
             return composed.ok ? { ...composed, text: withRules(composed.text) } : composed;
           };
-    const sent = await chooseAndSend(ctx, {
+    // Everything the wake needs is settled before any abort: the model, the prompt, the guard.
+    const prepared = await prepareSend(ctx, {
       sessionId: id,
       agent: req.agent ?? 'build',
       requested: req.model ?? null,
@@ -186,29 +196,93 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
       newest,
       listing,
       wallProvider,
-      avoid: lapsed,
-      basis: (!req.abortFirst && req.basis) || basisOf(session, newest),
+      avoid: wall?.provider ?? null,
     });
-    base.modelBasis = sent.choice.basis;
-    base.prompt = sent.text;
-    if (!sent.sent && sent.refusal)
+    base.modelBasis = (prepared.ok ? prepared.prepared : prepared).choice.basis;
+    if (!prepared.ok) {
+      base.prompt = prepared.text;
       return {
-        ...base,
-        model: sent.refusal.model,
-        outcome: 'refused',
-        refusal: sent.refusal,
-        message: `refused, nothing sent: ${sent.refusal.reason}`,
+        ...refuse(prepared.refusal.code, prepared.refusal.reason, prepared.refusal.model),
+        refusal: prepared.refusal,
       };
-    if (!sent.sent && sent.error)
+    }
+    const p = prepared.prepared;
+    base.prompt = p.text;
+    // A quota-walled session is always woken with the quota-wall prompt (its five parts).
+    const notQuotaWake = wall ? quotaWakeDocumentProblem(p.text) : null;
+    if (notQuotaWake)
+      return refuse(
+        'needs-quota-wake',
+        `session ${id} is at a quota wall (${wall!.provider ?? 'provider unknown'}): it is woken only with the quota-wall prompt, and this one is not (${notQuotaWake}); run session-ops recover ${id}, or compose it with --compose quota-wake`,
+        p.model,
+      );
+    let sent: SendOutcome;
+    if (req.abortFirst) {
+      // A prompt queued before the abort is re-sent in the wake (read now: the newest message).
+      const queued = queuedPromptOf(newest);
+      base.queued = queued;
+      const text = withQueuedPrompt(p.text, queued);
+      base.prompt = text;
+      const aborted = await abortSession(ctx, id, { ...req.abort, basis: req.basis ?? basisOf(session, newest) });
+      base.abort = aborted;
+      if (aborted.refusal) return refuse(aborted.refusal.code, aborted.refusal.reason, p.model);
+      base.aborted = aborted.sent !== false;
+      if (!aborted.idle) {
+        const message =
+          aborted.sent === false ? `${aborted.message}; nothing sent` : afterAbortText(id, aborted.message);
+        return aborted.error
+          ? fail(aborted.error, message)
+          : { ...base, outcome: 'not-confirmed', model: null, message };
+      }
+      // Idle confirmed by a read: the providers and the newest message again, the guard again.
+      const [after, fresh] = await Promise.all([
+        ctx.backend.newestMessage(ctx.directory, id, callOpts(ctx)),
+        ctx.backend.listProviders(ctx.directory, callOpts(ctx)),
+      ]);
+      const at = clockOf(ctx).now();
+      const idle = { ...session, state: 'idle' as const };
+      sent = await sendPrepared(
+        ctx,
+        { ...p, text },
+        fresh,
+        heldTailProvider({ at, session: idle, newest: after }, fresh, at) ?? wallProvider,
+        basisOf(idle, after),
+      );
+      if (!sent.sent && sent.refusal)
+        // Not a refusal (exit 3 never follows a POST): the abort went out, the wake did not.
+        return {
+          ...base,
+          outcome: 'not-confirmed',
+          model: null,
+          refusal: sent.refusal,
+          message: afterAbortText(id, sent.refusal.reason),
+        };
+    } else {
+      sent = await sendPrepared(ctx, p, listing, wallProvider, req.basis || basisOf(session, newest));
+    }
+    base.sent = sent.sent;
+    if (!sent.sent && sent.refusal)
+      return { ...refuse(sent.refusal.code, sent.refusal.reason, sent.refusal.model), refusal: sent.refusal };
+    if (sent.sent !== true && sent.error)
       return {
         ...base,
         model: sent.model,
         outcome: 'error',
         error: sent.error,
-        message: `the prompt was not delivered (${sent.error.message}); it is kept for a retry`,
+        message:
+          sent.sent === 'unknown'
+            ? `the prompt was sent on ${sent.model.providerID}/${sent.model.modelID} but its answer never came (${sent.error.message}): whether the backend has it is unknown; a retry first reads the newest message and does not send it again when it is there`
+            : `the prompt was not delivered (${sent.error.message}); it is kept for a retry`,
       };
-    if (!sent.sent) return base;
+    if (sent.sent !== true) return base;
     base.model = sent.model;
+    const how = sent.deliveredBy === 'answer' ? '' : ` (${DELIVERED[sent.deliveredBy]})`;
+    const queuedNote =
+      base.queued?.text === null
+        ? '; a prompt queued before the abort could not be read: a person must re-send it'
+        : base.queued
+          ? '; the prompt queued before the abort is re-sent in it'
+          : '';
     const confirmation = await confirmStarted(ctx, id, newest?.id ?? null, req.confirm);
     const on = `${sent.model.providerID}/${sent.model.modelID}`;
     if (confirmation.confirmed)
@@ -217,15 +291,16 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
         outcome: 'confirmed',
         confirmed: true,
         confirmedBy: confirmation.by,
-        message: `woken on ${on}, confirmed (${confirmedByText(confirmation.by)})`,
+        message: `woken on ${on}${how}, confirmed (${confirmedByText(confirmation.by)})${queuedNote}`,
       };
     return {
       ...base,
       outcome: 'not-confirmed',
-      message: `sent on ${on} (accepted with 204), not confirmed in time: the prompt is stored in session ${id} as its newest user message; it has not started`,
+      message: `sent on ${on}${how}, not confirmed in time: the prompt is stored in session ${id} as its newest user message; it has not started${queuedNote}`,
     };
   } catch (err) {
     const f = failureOf(err);
-    return fail(f, `wake of ${id} failed: ${f.message}`);
+    const said = base.aborted ? afterAbortText(id, f.message) : `wake of ${id} failed: ${f.message}`;
+    return fail(f, said);
   }
 }

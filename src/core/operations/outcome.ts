@@ -4,6 +4,7 @@
 import type { PromptTemplate } from '../actions';
 import type { MarkConsidered } from '../actions/recover';
 import type { EpochMs, ModelRef } from '../model';
+import type { Delivery } from '../actions/send';
 import type { OperatorAction, OperationOutcome } from './book';
 
 /** Where a prompt document's text comes from: a prompt template, or text written by a person (custom). */
@@ -54,6 +55,11 @@ export interface ActionOutcome {
   /** dispatch refused: a model of the provider to dispatch on instead. */
   instead: ModelRef | null;
   notice: Notice | null;
+  /**
+   * Whether the action's POST reached the backend (the prompt of a wake, recovery or dispatch; the
+   * abort of an abort): "unknown" when it was made and its answer never came (never "not sent").
+   */
+  sent: Delivery;
 }
 
 export function modelName(model: ModelRef | null): string | null {
@@ -83,6 +89,7 @@ export function outcomeOf(
     marks: [],
     instead: null,
     notice: null,
+    sent: false,
     ...base,
     ...fields,
   };

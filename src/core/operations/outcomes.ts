@@ -17,6 +17,7 @@ export type OutcomeBase = Pick<ActionOutcome, 'action' | 'rowKey' | 'sessionId' 
 export function abortOutcome(base: OutcomeBase, result: AbortResult): ActionOutcome {
   if (result.idle)
     return outcomeOf(base, {
+      sent: result.sent,
       outcome: 'idle',
       rowText: 'aborted, idle confirmed',
       message: result.message,
@@ -33,6 +34,7 @@ export function abortOutcome(base: OutcomeBase, result: AbortResult): ActionOutc
       notice: { level: 'warning', text: `"${base.label}": ${result.message}` },
     });
   return outcomeOf(base, {
+    sent: result.sent,
     outcome: result.outcome === 'error' ? 'failed' : 'not-idle',
     rowText: result.message,
     message: result.message,
@@ -52,9 +54,18 @@ export function wakeOutcome(
     undelivered: { prompt: result.prompt, promptOrigin, model, modelBasis: result.modelBasis, retry },
     notice: undeliveredNotice(base.label, result.message),
   });
-  const common = { message: result.message, model: result.model };
+  const common = { message: result.message, model: result.model, sent: result.sent };
+  // A prompt queued before the abort whose text could not be read: the row asks a person to re-send it.
+  const askPerson = result.queued?.text === null ? '; a queued prompt could not be read: re-send it' : '';
   switch (result.outcome) {
     case 'confirmed':
+      if (askPerson)
+        return outcomeOf(base, {
+          ...common,
+          outcome: 'confirmed',
+          rowText: `woken on ${on}, confirmed${askPerson}`,
+          notice: { level: 'warning', text: `"${base.label}": ${result.message}` },
+        });
       return outcomeOf(base, {
         ...common,
         outcome: 'confirmed',
@@ -66,7 +77,7 @@ export function wakeOutcome(
         return outcomeOf(base, {
           ...common,
           outcome: 'not-confirmed',
-          rowText: `sent on ${on}, not confirmed`,
+          rowText: `sent on ${on}, not confirmed${askPerson}`,
           notice: {
             level: 'warning',
             text: result.notice ? `${result.message} (${result.notice})` : result.message,
@@ -95,7 +106,12 @@ export function wakeOutcome(
       return outcomeOf(base, {
         ...common,
         outcome: 'failed',
-        rowText: `not sent: ${result.error?.message ?? result.message}`,
+        rowText:
+          result.sent === 'unknown'
+            ? `sent, no answer: delivery unknown (${result.error?.message ?? result.message})`
+            : result.aborted
+              ? result.message
+              : `not sent: ${result.error?.message ?? result.message}`,
         ...undelivered(result.model),
       });
   }
@@ -109,7 +125,7 @@ export function recoverOutcome(
   schedule: (at: EpochMs) => string,
 ): ActionOutcome {
   const on = modelName(result.model);
-  const common = { message: result.message, model: result.model };
+  const common = { message: result.message, model: result.model, sent: result.sent };
   const undelivered = {
     undelivered: {
       prompt: result.prompt,
@@ -123,10 +139,12 @@ export function recoverOutcome(
   switch (result.decision) {
     case 'recovered': {
       const confirmed = result.confirmed ? 'confirmed' : 'not confirmed';
+      const unread = result.queued?.text === null;
       return outcomeOf(base, {
         ...common,
         outcome: result.confirmed ? 'confirmed' : 'not-confirmed',
-        rowText: `recovered on ${on}, ${confirmed}`,
+        rowText: `recovered on ${on}, ${confirmed}${unread ? '; a queued prompt could not be read: re-send it' : ''}`,
+        ...(unread ? { notice: { level: 'warning', text: `"${base.label}": ${result.message}` } } : {}),
       });
     }
     case 'wait-for-reset':
@@ -169,7 +187,7 @@ export function recoverOutcome(
 
 /** A dispatch; `instead` is a model of the provider the pre-dispatch check names instead, if any. */
 export function dispatchOutcome(base: OutcomeBase, result: DispatchResult, instead: ModelRef | null): ActionOutcome {
-  const common = { message: result.message, model: result.model };
+  const common = { message: result.message, model: result.model, sent: result.sent };
   if (result.sent)
     return outcomeOf(base, {
       ...common,

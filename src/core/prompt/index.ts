@@ -19,3 +19,4 @@ export { composeWakePrompt, type WakeInput, type WakeReason } from './wake';
 export { composeQuotaWallWakePrompt, type QuotaWakeInput } from './quota-wake';
 export { composeDispatchPrompt } from './dispatch';
 export { parsePorcelainZ } from './worktree';
+export { queuedPromptOf, queuedPromptSection, withQueuedPrompt, type QueuedPrompt } from './queued';

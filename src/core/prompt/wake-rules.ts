@@ -58,3 +58,21 @@ export function factBaselineDocumentProblem(text: string): string | null {
     if (!re.test(text)) return `the fact baseline lost ${part}: restore it before sending`;
   return null;
 }
+
+const QUOTA_WAKE_PARTS: Array<[RegExp, string]> = [
+  [/^What happened:/m, 'what happened (turn killed by quota, provider, expected reset)'],
+  [/^What is done:/m, 'what is done (steps, commits, pull request state, uncommitted files)'],
+  [/^Where to resume:\s*\S/m, 'where to resume (one concrete step)'],
+  [/^Evidence rule:/m, 'the evidence rule'],
+];
+
+/**
+ * Why a text is not a quota-wall wake prompt (spec Endpoints rule 5: what happened, what is done,
+ * where to resume, the evidence rule, the completion-report protocol with the quota self-report
+ * clause), naming the first missing part; or null.
+ */
+export function quotaWakeDocumentProblem(text: string): string | null {
+  for (const [re, part] of QUOTA_WAKE_PARTS) if (!re.test(text)) return `it lacks ${part}`;
+  if (!holdsReportProtocol(text)) return 'it lacks the completion-report protocol with the quota self-report clause';
+  return null;
+}

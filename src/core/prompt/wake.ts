@@ -30,7 +30,7 @@ export interface WakeInput {
 
 const WHY: Record<WakeReason, string> = {
   idle: 'your session went idle while the task is unfinished',
-  hung: 'your generation stream stopped (the session was frozen and has been aborted); prompts queued before the abort were dropped',
+  hung: 'your generation stream stopped (the session was frozen and has been aborted)',
   failed: 'your last turn ended on an error',
 };
 

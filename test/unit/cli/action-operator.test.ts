@@ -70,12 +70,12 @@ describe('cli: one-shot actions through the core Operator', function () {
     return r;
   }
 
-  it('abort and wake: the Operator logs each outcome once; JSON and exit codes as before', async () => {
+  it('abort and wake: the Operator logs each outcome once; JSON (with sent) and exit codes', async () => {
     const d = server.directory(DIR);
     const id = d.addSession({ state: 'generating' });
     const aborted = await run(runAbort, [id, ...base, '--wait', '5', '--json']);
     assert.equal(aborted.code, EXIT.done, aborted.stderr);
-    assert.deepEqual(JSON.parse(aborted.stdout), { session: id, idle: true });
+    assert.deepEqual(JSON.parse(aborted.stdout), { session: id, idle: true, sent: true });
     assert.equal(aborted.log.length, 1);
     assert.match(aborted.log[0], new RegExp(`^info abort ${id}: `));
 
@@ -84,8 +84,9 @@ describe('cli: one-shot actions through the core Operator', function () {
     const woken = await run(runWake, [id, ...base, '--prompt-file', file, '--model', 'openai/gpt-5', '--json']);
     assert.equal(woken.code, EXIT.done, woken.stderr);
     const doc = JSON.parse(woken.stdout) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(doc), ['session', 'model', 'aborted', 'confirmed']);
+    assert.deepEqual(Object.keys(doc), ['session', 'model', 'aborted', 'confirmed', 'sent']);
     assert.equal(doc.confirmed, true);
+    assert.equal(doc.sent, true);
     assert.equal(server.prompts.length, 1);
     assert.equal(woken.log.length, 1);
     assert.match(woken.log[0], new RegExp(`^info wake ${id}: .*openai/gpt-5`));

@@ -36,12 +36,13 @@ describe('composePrompt', () => {
     }
     assert.ok(!/Fill </.test(c.text), 'no fill note when ticket and orchestrator are known');
   });
-  it('wake after an abort names the dropped queued prompts; without an inventory it says so', () => {
+  it('wake after an abort never says queued prompts "were dropped" (the wake re-sends them); without an inventory it says so', () => {
     const c = composePrompt(
       'wake',
       inputs({ wakeReason: 'hung', inventory: { files: null, commits: [], source: null, note: 'x' } }),
     );
-    assert.ok(c.ok && c.text.includes('prompts queued before the abort were dropped'));
+    assert.ok(c.ok && c.text.includes('the session was frozen and has been aborted'));
+    assert.ok(c.ok && !/dropped/.test(c.text), 'no "dropped" without the text');
     assert.ok(c.ok && c.text.includes('the inventory was not available'));
   });
   it('quota-wake: what happened (provider, reset), what is done (commits, PR, files), resume, evidence, self-report clause', () => {
