@@ -6,6 +6,15 @@ import { callOpts, clockOf, failureOf, readSession, type ActionContext, type Act
 import { actOnce, basisOf, type ActRefusal, type DecisionBasis } from './reverify';
 import { BackendError } from '../backend/errors';
 import { deliveryOfFailure, type Delivery } from './send';
+import { queuedPromptOf, type QueuedPrompt } from '../prompt/queued';
+
+/** What a plain abort says of the prompt queued before it: its text, for a person to re-send; or null when none was seen. */
+export function queuedNote(q: QueuedPrompt | null): string | null {
+  if (!q) return null;
+  if (q.text === null)
+    return `a prompt was queued before the abort (message ${q.messageId}) and never ran, but its text could not be read (${q.why}): re-send it`;
+  return `a prompt queued before the abort (message ${q.messageId}) never ran: re-send it; its text: ${JSON.stringify(q.text)}`;
+}
 
 export interface AbortOptions {
   /** How long to read for idle after the POST (default 60 s). */
@@ -31,6 +40,12 @@ export interface AbortResult {
   refusal: ActRefusal | null;
   /** Whether the abort POST reached the backend: "unknown" when it was made and its answer never came. */
   sent: Delivery;
+  /**
+   * A prompt queued before the abort, as the read right before it showed (the newest message, a
+   * user message): a plain abort does not re-send it, so the result names it for a person to.
+   * Null when none was seen, or when the caller brought its own basis (a wake re-sends it).
+   */
+  queued: QueuedPrompt | null;
   /** Readable summary (names prompts queued before the abort as possibly lost). */
   message: string;
 }
@@ -48,6 +63,7 @@ export async function abortSession(
   const maxPause = options.maxPollMs ?? 2_000;
   let reads = 0;
   const posted: { sent: Delivery } = { sent: false };
+  let queued: QueuedPrompt | null = null;
   const result = (outcome: AbortOutcome, message: string, error: ActionFailure | null = null): AbortResult => ({
     session: sessionId,
     idle: outcome === 'idle',
@@ -56,6 +72,7 @@ export async function abortSession(
     error,
     refusal: null,
     sent: posted.sent,
+    queued,
     message,
   });
   try {
@@ -67,6 +84,7 @@ export async function abortSession(
       ]);
       if (!s) return result('not-listed', `session ${sessionId} is not listed in this directory; nothing sent`);
       basis = basisOf(s, newest);
+      queued = queuedPromptOf(newest);
     }
     const acted = await actOnce(ctx, sessionId, basis, 'abort', async () => {
       try {
@@ -87,7 +105,8 @@ export async function abortSession(
       const s = await readSession(ctx, sessionId);
       reads++;
       if (!s) return result('not-listed', `aborted ${sessionId}, but it is no longer listed: idle cannot be confirmed`);
-      if (s.state === 'idle') return result('idle', `aborted ${sessionId}; it reads idle (${QUEUED_PROMPTS_NOTE})`);
+      if (s.state === 'idle')
+        return result('idle', `aborted ${sessionId}; it reads idle (${queuedNote(queued) ?? QUEUED_PROMPTS_NOTE})`);
       const left = deadline - clock.now();
       if (left <= 0)
         return result(

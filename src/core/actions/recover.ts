@@ -29,7 +29,7 @@ import {
   type PromptFacts,
   type SendOutcome,
 } from './send';
-import { afterAbortText } from './wake';
+import { afterAbortMessage, afterAbortText } from './wake';
 import { queuedPromptOf, withQueuedPrompt, type QueuedPrompt } from '../prompt/queued';
 import type { Composed } from './compose';
 import { pendingRequestOf, waitingReason } from './waiting';
@@ -123,7 +123,6 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
     refusal: { code, reason, prompt: res.prompt ?? '', model: res.model },
     message: `refused, nothing sent: ${reason}`,
   });
-  let beforeId: string | null = null;
   try {
     // Step 1: two samples (more while they disagree), never one snapshot.
     const minSpacingMs = req.minSpacingMs ?? MIN_SPACING_MS;
@@ -217,6 +216,7 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
     const recent = answeringModels(samples.map((s) => s.newest));
     const prompt = (facts: PromptFacts) => req.prompt({ ...facts, wall });
     let sent: SendOutcome;
+    let beforeId: string | null;
     if (abortFirst) {
       // A request may have appeared since the last sample: read again right before aborting.
       const waiting = await pendingRequestOf(ctx, id);
@@ -258,7 +258,7 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
         return {
           ...res,
           error: aborted.error ?? { code: 'timeout', message: aborted.message },
-          message: aborted.sent === false ? `${aborted.message}; nothing sent` : afterAbortText(id, aborted.message),
+          message: afterAbortMessage(id, aborted),
         };
       const [newest, fresh] = await Promise.all([
         ctx.backend.newestMessage(ctx.directory, id, callOpts(ctx)),

@@ -88,6 +88,13 @@ export function balanceEscalation(newest: MessageSnapshot | null): Escalation | 
   };
 }
 
+/** An abort that did not end idle: what was sent said as it is (never "nothing sent" once the abort went out). */
+export function afterAbortMessage(id: string, aborted: AbortResult): string {
+  if (aborted.sent === false) return `${aborted.message}; nothing sent`;
+  if (aborted.sent === 'unknown') return `${aborted.message}; the wake was not sent: a person must look at the session`;
+  return afterAbortText(id, aborted.message);
+}
+
 /** The wake after an abort could not follow: said as what happened (the abort was sent), never "nothing sent". */
 export function afterAbortText(id: string, why: string): string {
   return `aborted ${id}, but the wake did not follow: ${why}; the session is left down: a person must wake it`;
@@ -228,8 +235,7 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
       if (aborted.refusal) return refuse(aborted.refusal.code, aborted.refusal.reason, p.model);
       base.aborted = aborted.sent !== false;
       if (!aborted.idle) {
-        const message =
-          aborted.sent === false ? `${aborted.message}; nothing sent` : afterAbortText(id, aborted.message);
+        const message = afterAbortMessage(id, aborted);
         return aborted.error
           ? fail(aborted.error, message)
           : { ...base, outcome: 'not-confirmed', model: null, message };

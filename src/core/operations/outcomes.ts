@@ -1,6 +1,7 @@
 // Each action's result read as an ActionOutcome: the row text, the notice and, for a prompt that
 // did not go out, the prompt kept with how to retry it.
 import type { AbortResult, DispatchResult, RecoverResult, WakeResult } from '../actions';
+import { queuedNote } from '../actions/abort';
 import type { EpochMs, ModelRef } from '../model';
 import { localTime, until } from '../monitor/present';
 import {
@@ -14,6 +15,10 @@ import {
 
 export type OutcomeBase = Pick<ActionOutcome, 'action' | 'rowKey' | 'sessionId' | 'label' | 'automatic'>;
 
+function capitalized(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
 export function abortOutcome(base: OutcomeBase, result: AbortResult): ActionOutcome {
   if (result.idle)
     return outcomeOf(base, {
@@ -23,7 +28,7 @@ export function abortOutcome(base: OutcomeBase, result: AbortResult): ActionOutc
       message: result.message,
       notice: {
         level: 'info',
-        text: `"${base.label}" aborted and reads idle. Prompts queued before the abort may never fire: re-send them.`,
+        text: `"${base.label}" aborted and reads idle. ${result.queued ? `${capitalized(queuedNote(result.queued)!)}.` : 'Prompts queued before the abort may never fire: re-send them.'}`,
       },
     });
   if (result.outcome === 'refused')

@@ -3,12 +3,13 @@
 // under a line saying so; where its text cannot be read, the wake says so and the row asks a
 // person. Against the stateful spec-dialect server, every request recorded.
 import assert from 'node:assert/strict';
+import { abortSession } from '../../../../src/core/actions/abort';
 import type { ActionContext } from '../../../../src/core/actions/context';
 import { promptBuilder } from '../../../../src/core/actions/prompt-builder';
 import { recoverSession } from '../../../../src/core/actions/recover';
 import { wakeSession } from '../../../../src/core/actions/wake';
 import { BackendClient } from '../../../../src/core/backend/client';
-import { wakeOutcome } from '../../../../src/core/operations/outcomes';
+import { abortOutcome, wakeOutcome } from '../../../../src/core/operations/outcomes';
 import { QUEUED_RESENT_LINE, QUEUED_UNREADABLE_LINE } from '../../../../src/core/prompt/queued';
 import { startSpecServer, type SpecServer } from '../../../support/spec-server';
 
@@ -117,5 +118,18 @@ describe('a prompt queued before an abort is re-sent in the wake (issue 28 item 
     assert.equal(r.aborted, true);
     assert.ok(sentText().includes(`${QUEUED_RESENT_LINE}\n----- queued prompt, verbatim -----\n${QUEUED}\n`));
     assert.ok(sentText().startsWith('What happened: wall\n\n'));
+  });
+
+  it('a plain abort (no wake follows) names the queued prompt with its text for a person to re-send', async () => {
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'generating' });
+    d.addMessage(id, { role: 'user', text: QUEUED });
+    const r = await abortSession(ctx, id, { pollMs: 20 });
+    assert.equal(r.idle, true, r.message);
+    assert.deepEqual(r.queued && r.queued.text, QUEUED);
+    assert.ok(r.message.includes(JSON.stringify(QUEUED)), r.message);
+    const o = abortOutcome({ ...base, action: 'abort' }, r);
+    assert.ok(o.notice?.text.includes(JSON.stringify(QUEUED)), o.notice?.text);
+    assert.match(o.notice?.text ?? '', /never ran: re-send it/);
   });
 });
