@@ -28,7 +28,8 @@ export async function showOutcome(ctx: CommandContext, o: ActionOutcome): Promis
 
 function offerRetry(ctx: CommandContext, o: ActionOutcome, text: string): void {
   const u = o.undelivered!;
-  ctx.log.warn(`prompt to ${o.sessionId} not sent: ${o.message}`);
+  const state = o.sent === 'unknown' ? 'delivery unknown (the answer never came)' : 'not sent';
+  ctx.log.warn(`prompt to ${o.sessionId} ${state}: ${o.message}`);
   const buttons = u.prompt ? ['Retry', 'Open Prompt'] : ['Retry'];
   // Not awaited: the command ends now; the prompt stays reachable from the message's buttons.
   void vscode.window.showErrorMessage(text, ...buttons).then(async (choice) => {
