@@ -40,7 +40,8 @@ const USAGE = `Usage: session-ops compose wake|quota-wake|fact-baseline|dispatch
 
 Prints the prompt the editor would compose for SESSION (read-only: GET requests only), so a
 script can review or edit it before "session-ops wake --prompt-file". wake: the wake prompt with
-the uncommitted files and the anti-re-hang clause; quota-wake: the quota-wall prompt (names the
+the uncommitted files and the anti-re-hang clause (the quota-wall prompt when the session is at a
+quota wall: such a session is woken only with it); quota-wake: the quota-wall prompt (names the
 model it wakes on: --model, else the one wake would choose); fact-baseline: the four-part fact
 baseline from --facts FILE; dispatch: --prompt-file plus the completion-report block.
 

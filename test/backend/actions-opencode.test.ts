@@ -117,7 +117,7 @@ describe('action commands against the real opencode server', function () {
       '--json',
     ]);
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(r.json, { session: id, model: LOCAL, aborted: false, confirmed: true });
+    assert.deepEqual(r.json, { session: id, model: LOCAL, aborted: false, confirmed: true, sent: true });
     await waitFor('the model to receive the wake prompt', markerSeen('[woken]'));
     const sent = JSON.parse(prompts()[0].body).parts[0].text as string;
     assert.ok(sent.startsWith('Wake up "now" [woken]\n$HOME\n\n'), 'the file as written comes first');
@@ -193,7 +193,7 @@ describe('action commands against the real opencode server', function () {
       '--json',
     ]);
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(r.json, { session: id, model: LOCAL, aborted: true, confirmed: true });
+    assert.deepEqual(r.json, { session: id, model: LOCAL, aborted: true, confirmed: true, sent: true });
     const a = proxy.log.findIndex((x) => x.method === 'POST' && x.path.endsWith('/abort'));
     const read = idleReadAfter(id, a);
     const sent = proxy.log.findIndex((x) => x.method === 'POST' && x.path.endsWith('/prompt_async'));
@@ -207,7 +207,7 @@ describe('action commands against the real opencode server', function () {
     );
     const ab = await cli('abort', [s2, ...base(dir), '--json']);
     assert.equal(ab.code, 0, ab.stderr);
-    assert.deepEqual(ab.json, { session: s2, idle: true });
+    assert.deepEqual(ab.json, { session: s2, idle: true, sent: true });
   });
 
   it('recover a 429 with a long retry-after: abort the retry spin, then the quota-wall prompt on the second provider (0)', async () => {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { startSpecServer, type SpecServer } from '../support/spec-server';
 import { cli } from './actions-cli';
 import { ANTI_RE_HANG_CLAUSE, QUOTA_SELF_REPORT_CLAUSE } from '../../src/core/prompt/clauses';
+import { QUEUED_RESENT_LINE } from '../../src/core/prompt/queued';
 
 const DIR = '/work/project with space';
 const HOUR = 3_600_000;
@@ -64,13 +65,13 @@ describe('action commands against the stateful spec-dialect server', function ()
     server.abortDelayMs = 200;
     const ok = await cli('abort', [id, ...base, '--json'], { env });
     assert.equal(ok.code, 0, ok.stderr);
-    assert.deepEqual(ok.json, { session: id, idle: true });
+    assert.deepEqual(ok.json, { session: id, idle: true, sent: true });
     assert.ok(idleRead(id, index('/abort')) > index('/abort'));
     const stuck = d.addSession({ state: 'generating' });
     server.abortDelayMs = 60_000;
     const late = await cli('abort', [stuck, ...base, '--json', '--wait', '0.5'], { env });
     assert.equal(late.code, 1);
-    assert.deepEqual(late.json, { session: stuck, idle: false });
+    assert.deepEqual(late.json, { session: stuck, idle: false, sent: true });
     server.requests.length = 0;
     const noPw = await cli('abort', [id, ...base], { env: {} });
     assert.equal(noPw.code, 1);
@@ -91,6 +92,7 @@ describe('action commands against the stateful spec-dialect server', function ()
       model: { providerID: 'openai', modelID: 'gpt-5' },
       aborted: false,
       confirmed: true,
+      sent: true,
     });
     const sent = server.prompts[0].payload.parts[0].text;
     assert.ok(sent.startsWith(`${text}\n\n`), 'the file as written comes first');
@@ -144,7 +146,7 @@ describe('action commands against the stateful spec-dialect server', function ()
     assert.match(off.stderr, /not connected/);
     assert.match(wall.stderr, /quota wall/);
     assert.match(none.stderr, /add --model PROVIDER\/MODEL/);
-    assert.deepEqual(none.json, { session: idle, model: null, aborted: false, confirmed: false });
+    assert.deepEqual(none.json, { session: idle, model: null, aborted: false, confirmed: false, sent: false });
     assert.equal(server.prompts.length, 0);
     assert.equal((await cli('wake', [idle, ...base], { env })).code, 2, 'neither --prompt-file nor --compose');
     assert.equal((await cli('wake', [idle, ...base, '--prompt-file', path.join(tmp, 'missing.md')], { env })).code, 2);
@@ -181,6 +183,7 @@ describe('action commands against the stateful spec-dialect server', function ()
       model: { providerID: 'anthropic', modelID: 'sonnet' },
       aborted: true,
       confirmed: true,
+      sent: true,
     });
     const a = index('/abort');
     const read = idleRead(id, a);
@@ -188,11 +191,34 @@ describe('action commands against the stateful spec-dialect server', function ()
     assert.ok(a >= 0 && read > a && prompt > read, `abort ${a} < idle read ${read} < prompt ${prompt}`);
     const text = server.prompts[0].payload.parts[0].text;
     assert.match(text, /generation stream stopped/);
+    // The prompt queued before the abort (the newest message, a user message) is re-sent verbatim.
+    assert.ok(
+      text.includes(
+        `${QUEUED_RESENT_LINE}\n----- queued prompt, verbatim -----\ncontinue; report to orchestrator session ses_other1\n`,
+      ),
+      text,
+    );
+    assert.ok(!/dropped/.test(text));
     assert.match(text, /ticket=PROJ-77/);
     assert.match(text, /the orchestrator session ses_orch9/);
     assert.match(text, /inventory was not available/);
     assert.match(r.stderr, /speaks for orchestrator ses_orch9/);
     assert.match(r.stderr, /warning: .*names orchestrator ses_other1/);
+  });
+
+  it('wake --abort-first with no connected provider free of a mark: 3, nothing aborted, "sent": false', async () => {
+    const now = Date.now();
+    server.setQuota('anthropic', { markedAt: now, resetAt: now + HOUR });
+    server.setQuota('openai', { markedAt: now, resetAt: now + HOUR });
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'generating', progress: { stepCount: 2, lastStepAt: 1 } });
+    d.addMessage(id, { text: 'working', info: { providerID: 'anthropic', modelID: 'sonnet' } });
+    const r = await cli('wake', [id, ...base, '--compose', 'wake', '--abort-first', '--json'], { env });
+    assert.equal(r.code, 3, r.stderr);
+    assert.deepEqual(r.json, { session: id, model: null, aborted: false, confirmed: false, sent: false });
+    assert.match(r.stderr, /refused, nothing sent: .*no connected provider without a quota mark/);
+    assert.equal(index('/abort'), -1, 'nothing aborted');
+    assert.equal(server.prompts.length, 0);
   });
 
   it('wake not confirmed in time exits 1 and says where the prompt is', async () => {
@@ -340,7 +366,13 @@ describe('action commands against the stateful spec-dialect server', function ()
       env,
     });
     assert.equal(w.code, 0);
-    assert.match(w.stdout, /Resume with: finish the rename/);
+    // At a quota wall, `compose wake` gives the quota-wall prompt: such a session is woken only with it.
+    assert.match(w.stdout, /^What happened: your previous turn was killed by a free-tier limit on anthropic/);
+    assert.match(w.stdout, /Where to resume: finish the rename/);
+    const calm = d.addSession({ state: 'idle', title: 'PROJ-4 idle' });
+    const cw = await cli('compose', ['wake', calm, ...base, '--resume', 'finish the rename'], { env });
+    assert.equal(cw.code, 0, cw.stderr);
+    assert.match(cw.stdout, /Resume with: finish the rename/);
     const facts = file(
       'facts.json',
       JSON.stringify({
