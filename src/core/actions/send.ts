@@ -95,9 +95,21 @@ export function deliveryOfFailure(err: BackendError): false | 'unknown' {
   return ANSWER_LOST.has(err.code) ? 'unknown' : false;
 }
 
-/** The newest message is a user message holding exactly `text`: the backend already has this prompt. */
+/**
+ * A prompt's text as compared with a stored one: whitespace runs as one space, and the ISO times a
+ * composed prompt states ("woken at ...") as one token, so the same prompt composed again by a
+ * retrying caller compares equal to the one the backend already has.
+ */
+function comparable(text: string): string {
+  return text
+    .replace(/\b\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?Z\b/g, '<time>')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The newest message is a user message holding this prompt (times aside): the backend already has it. */
 export function holdsPrompt(newest: MessageSnapshot | null, text: string): boolean {
-  return !!newest && newest.role === 'user' && newest.text.trim() === text.trim();
+  return !!newest && newest.role === 'user' && comparable(newest.text) === comparable(text);
 }
 
 /** Models of the completed, failure-free assistant messages among `messages`, newest first. */

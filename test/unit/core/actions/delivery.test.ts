@@ -7,6 +7,7 @@ import { abortSession } from '../../../../src/core/actions/abort';
 import type { ActionBackend, ActionContext } from '../../../../src/core/actions/context';
 import { dispatchTask } from '../../../../src/core/actions/dispatch';
 import { resolveAuthority } from '../../../../src/core/actions/authority';
+import { promptBuilder } from '../../../../src/core/actions/prompt-builder';
 import { wakeSession } from '../../../../src/core/actions/wake';
 import { BackendClient } from '../../../../src/core/backend/client';
 import { BackendError } from '../../../../src/core/backend/errors';
@@ -72,6 +73,35 @@ describe('delivery told truthfully: sent true | false | "unknown" (issue 28 item
     assert.equal(promptPosts().length, 1, 'no second POST at all');
     assert.equal(retry.sent, true);
     assert.match(retry.message, /already had this prompt/);
+  });
+
+  it('a retrying caller that composes the prompt again (a later "woken at" time) does not send it twice', async () => {
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'idle', title: 'PROJ-2 parser' });
+    d.addMessage(id, { text: 'paused', info: { providerID: 'openai', modelID: 'gpt-5' } });
+    let now = Date.parse('2026-11-27T10:00:00.000Z');
+    const builder = promptBuilder({
+      template: 'wake',
+      now: () => (now += 61_000),
+      inventory: [],
+      directory: DIR,
+      worktree: DIR,
+      authority: { ticket: 'PROJ-2', orchestrator: 'ses_orch' },
+    });
+    server.fault({ method: 'POST', path: /prompt_async$/, delayMs: 600 });
+    const first = await wakeSession(ctx, { sessionId: id, prompt: (f) => builder.build(f), model: GPT });
+    assert.equal(first.sent, 'unknown', first.message);
+    await pause(700);
+    const again = await wakeSession(ctx, {
+      sessionId: id,
+      prompt: (f) => builder.build(f),
+      model: GPT,
+      confirm: { withinMs: 100, pollMs: 20 },
+    });
+    assert.notEqual(again.prompt, first.prompt, 'composed again, at a later time');
+    assert.equal(promptPosts().length, 1, 'no second POST');
+    assert.equal(again.sent, true);
+    assert.match(again.message, /already had this prompt/);
   });
 
   it('a connection reset after the request was written: "unknown"; the retry reads first and, not finding it, sends once', async () => {
