@@ -220,7 +220,7 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
     if (notQuotaWake)
       return refuse(
         'needs-quota-wake',
-        `session ${id} is at a quota wall (${wall!.provider ?? 'provider unknown'}): it is woken only with the quota-wall prompt, and this one is not (${notQuotaWake}); run session-ops recover ${id}, or compose it with --compose quota-wake`,
+        `session ${id} is at a quota wall (${wall!.provider ?? 'provider unknown'}): it is woken only with the quota-wall prompt, and this one is not (${notQuotaWake}); recover it instead (session-ops recover ${id}; Recover on Another Provider in the editor), or compose the quota-wall prompt (--compose quota-wake)`,
         p.model,
       );
     let sent: SendOutcome;
