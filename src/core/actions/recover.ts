@@ -214,7 +214,14 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
     const abortFirst = latest.session.state === 'generating' && (decision.abortFirst || assessment.verdict === 'hung');
     const agent = req.agent ?? 'build';
     const recent = answeringModels(samples.map((s) => s.newest));
-    const prompt = (facts: PromptFacts) => req.prompt({ ...facts, wall });
+    // A prompt queued before the abort (the newest message of the last sample) is re-sent in the
+    // wake, so the guard (and its size cap) sees the text that is sent.
+    const queued = abortFirst ? queuedPromptOf(latest.newest) : null;
+    res.queued = queued;
+    const prompt = async (facts: PromptFacts): Promise<Composed> => {
+      const composed = await req.prompt({ ...facts, wall });
+      return composed.ok ? { ...composed, text: withQueuedPrompt(composed.text, queued) } : composed;
+    };
     let sent: SendOutcome;
     let beforeId: string | null;
     if (abortFirst) {
@@ -245,11 +252,7 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
           message: `refused, nothing sent (nothing aborted): ${prepared.refusal.reason}`,
         };
       }
-      // A prompt queued before the abort (the newest message of the last sample) is re-sent in the wake.
-      const queued = queuedPromptOf(latest.newest);
-      res.queued = queued;
-      const text = withQueuedPrompt(prepared.prepared.text, queued);
-      res.prompt = text;
+      res.prompt = prepared.prepared.text;
       const aborted = await abortSession(ctx, id, { ...req.abort, basis: basisOf(latest.session, latest.newest) });
       res.abort = aborted;
       if (aborted.refusal) return refused(aborted.refusal.code, aborted.refusal.reason);
@@ -268,7 +271,7 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
       const session = { ...latest.session, state: 'idle' as const };
       sent = await sendPrepared(
         ctx,
-        { ...prepared.prepared, text },
+        prepared.prepared,
         fresh,
         heldWallProvider(wall, fresh, clock.now()),
         basisOf(session, newest),

@@ -203,6 +203,7 @@ export async function sendPrepared(
     text,
     listing,
     wallProvider,
+    maxPromptBytes: ctx.maxPromptBytes,
   });
   if (!guarded.ok) return { sent: false, refusal: guarded.refusal, choice, text, error: null };
   const model = guarded.prompt.model;

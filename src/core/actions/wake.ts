@@ -178,11 +178,15 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
       sessionTitle: session.title,
       newestUserText: newest && newest.role === 'user' ? newest.text : null,
     }).report;
+    // A prompt queued before the abort (the newest message, read now) is re-sent in the wake, so
+    // the guard (and its size cap) sees the text that is sent.
+    const queued = req.abortFirst ? queuedPromptOf(newest) : null;
+    base.queued = queued;
     const withRules = (text: string): string => {
       if (text.trim() === '') return text; // the guard refuses an empty prompt
       const g = guaranteeWakeRules(text, report);
       base.notice = g.notice;
-      return g.text;
+      return withQueuedPrompt(g.text, queued);
     };
     const source = req.prompt;
     const prompt: PromptSource =
@@ -225,11 +229,6 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
       );
     let sent: SendOutcome;
     if (req.abortFirst) {
-      // A prompt queued before the abort is re-sent in the wake (read now: the newest message).
-      const queued = queuedPromptOf(newest);
-      base.queued = queued;
-      const text = withQueuedPrompt(p.text, queued);
-      base.prompt = text;
       const aborted = await abortSession(ctx, id, { ...req.abort, basis: req.basis ?? basisOf(session, newest) });
       base.abort = aborted;
       if (aborted.refusal) return refuse(aborted.refusal.code, aborted.refusal.reason, p.model);
@@ -249,7 +248,7 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
       const idle = { ...session, state: 'idle' as const };
       sent = await sendPrepared(
         ctx,
-        { ...p, text },
+        p,
         fresh,
         heldTailProvider({ at, session: idle, newest: after }, fresh, at) ?? wallProvider,
         basisOf(idle, after),
