@@ -1,13 +1,22 @@
 #!/usr/bin/env node
-// `npm test`: builds (with type-check) and lints, then runs every test layer in order and prints a summary.
-//   0. build, lint  required: nothing else runs when either fails (ESLint, zero warnings)
+// `npm test`: builds (with type-check) and lints, then runs every test layer and prints a summary.
+//   installs    started first, beside everything: the one-time installs of a fresh machine (Debian's
+//               chromium, ripgrep, libkrb5-dev and prometheus, code-server into .cache), in one go
+//               (test/support/one-time-installs.mjs); the layers marked * wait for it
+//   0. build, lint  required, run side by side: nothing else starts when either fails (ESLint, zero warnings)
 //   1. unit       mocha, plain Node, the pure modules
 //   2. lsp        the built language server spoken to over LSP
-//   3. backend    the real opencode server (opencode-ai) and the spec-dialect test server (two files at a time)
-//   4. editor     the suite inside the extension host of a real VS Code (code-server + Chromium)
-//   5. demo       `npm run demo -- --screenshots`: every state on the demo backends settles, the screenshots are taken
-//   6. vsix       the packaged .vsix installed into code-server activates
-//   7. bench-smoke every bench at a tiny size (bench/smoke.mjs): completes and prints its table
+//   3. backend *  the real opencode server (opencode-ai) and the spec-dialect test server (two files at a time)
+//   4. editor *   the suite inside the extension host of a real VS Code (code-server + Chromium)
+//   5. demo *     `npm run demo -- --screenshots`: every state on the demo backends settles, the screenshots are taken
+//   6. vsix *     the packaged .vsix installed into code-server activates
+//   7. bench-smoke * every bench at a tiny size (bench/smoke.mjs): completes and prints its table
+// After build and lint, the layers run two at a time (SESSION_OPS_TEST_LANES, default 2; 1 runs them
+// one after the other): the long ones that mostly wait on real servers first (backend, editor,
+// then unit, lsp, demo, vsix, bench-smoke), never two browser layers together (editor, demo, vsix,
+// bench-smoke: each drives code-server and Chromium; editor and bench-smoke share test-results/),
+// and while the installs run one lane is kept for the layers waiting on them. One layer's output is
+// shown as it comes; the others' is kept and printed whole when they end: each reads in one piece.
 // Every layer runs even when an earlier one failed; the exit code is non-zero if any failed.
 // A layer that cannot run fails with its reason: nothing skips itself to green.
 import { spawn } from 'node:child_process';
@@ -17,81 +26,197 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const only = process.argv.slice(2);
 const npx = (...args) => ['npx', ['--no-install', ...args]];
+const LANES = Number(process.env.SESSION_OPS_TEST_LANES ?? 2);
+if (!Number.isInteger(LANES) || LANES < 1) {
+  console.error(
+    `SESSION_OPS_TEST_LANES must be a whole number of at least 1, not "${process.env.SESSION_OPS_TEST_LANES}"`,
+  );
+  process.exit(2);
+}
 
-const layers = [
+// In the order they start when they can: the long, mostly waiting layers first.
+const all = [
+  { name: 'installs', cmd: ['node', ['test/support/one-time-installs.mjs']], beside: true },
   { name: 'build', cmd: ['npm', ['run', 'build']], required: true },
   { name: 'lint', cmd: ['npm', ['run', 'lint']], required: true },
+  { name: 'backend', cmd: npx('mocha', '--config', 'test/backend/.mocharc.json'), installs: true },
+  { name: 'editor', cmd: ['node', ['test/editor/run-code-server.mjs']], installs: true, browser: true },
   { name: 'unit', cmd: npx('mocha', '--config', 'test/unit/.mocharc.json') },
   { name: 'lsp', cmd: npx('mocha', '--config', 'test/lsp/.mocharc.json') },
-  { name: 'backend', cmd: npx('mocha', '--config', 'test/backend/.mocharc.json') },
-  { name: 'editor', cmd: ['node', ['test/editor/run-code-server.mjs']] },
-  { name: 'demo', cmd: ['node', ['scripts/demo.mjs', '--screenshots', 'test-results/demo']] },
-  { name: 'vsix', cmd: ['node', ['test/editor/run-vsix-check.mjs']] },
-  { name: 'bench-smoke', cmd: ['node', ['bench/smoke.mjs']] },
-].filter((l) => only.length === 0 || l.required || only.includes(l.name));
+  {
+    name: 'demo',
+    cmd: ['node', ['scripts/demo.mjs', '--screenshots', 'test-results/demo']],
+    installs: true,
+    browser: true,
+  },
+  { name: 'vsix', cmd: ['node', ['test/editor/run-vsix-check.mjs']], installs: true, browser: true },
+  { name: 'bench-smoke', cmd: ['node', ['bench/smoke.mjs']], installs: true, browser: true },
+];
+const unknown = only.filter((n) => !all.some((l) => l.name === n));
+if (unknown.length > 0) {
+  console.error(`unknown layer(s): ${unknown.join(', ')} (layers: ${all.map((l) => l.name).join(', ')})`);
+  process.exit(2);
+}
+const selected = all.filter((l) => !l.beside && (only.length === 0 || l.required || only.includes(l.name)));
+const layers = [
+  ...(selected.some((l) => l.installs) || only.includes('installs') ? all.filter((l) => l.beside) : []),
+  ...selected,
+];
 
 const TAIL_LINES = 60;
+const started = Date.now();
+const since = (t) => ((t - started) / 1000).toFixed(0);
 
-/** Runs a layer with its output shown as it comes, keeping its last lines for the summary. */
+// ------------------------------------------------------------------ output: one layer live, the others kept whole
+
+let live; // the layer whose output goes straight through
+const running = []; // started and not ended, in start order
+const ended = []; // ended while another was live: printed whole after it
+
+function header(job) {
+  console.log(`\n=== ${job.layer.name} === (started at +${since(job.t0)} s)`);
+}
+function footer(job) {
+  console.log(`=== ${job.layer.name}: ${job.result.ok ? 'pass' : 'FAIL'} in ${job.result.seconds.toFixed(1)} s ===`);
+}
+function replay(job) {
+  for (const [stream, chunk] of job.kept) stream.write(chunk);
+  job.kept = [];
+}
+function goLive(job) {
+  live = job;
+  header(job);
+  replay(job);
+}
+function onStart(job) {
+  running.push(job);
+  if (!live) goLive(job);
+}
+function onOutput(job, stream, chunk) {
+  if (job === live) stream.write(chunk);
+  else job.kept.push([stream, chunk]);
+}
+function onEnd(job) {
+  running.splice(running.indexOf(job), 1);
+  if (job !== live) {
+    ended.push(job);
+    return;
+  }
+  footer(job);
+  live = undefined;
+  for (const done of ended.splice(0)) {
+    header(done);
+    replay(done);
+    footer(done);
+  }
+  if (running.length > 0) goLive(running[0]);
+}
+
+// ------------------------------------------------------------------ one layer
+
+/** Runs a layer, its output through the printer above, keeping its last lines for the summary. */
 function runLayer(layer) {
   return new Promise((resolve) => {
-    const tail = [];
+    const job = { layer, t0: Date.now(), kept: [], tail: [], result: undefined };
     let partial = '';
     const keep = (chunk) => {
       const lines = (partial + chunk.toString('utf8')).split('\n');
       partial = lines.pop() ?? '';
-      tail.push(...lines);
-      if (tail.length > TAIL_LINES) tail.splice(0, tail.length - TAIL_LINES);
+      job.tail.push(...lines);
+      if (job.tail.length > TAIL_LINES) job.tail.splice(0, job.tail.length - TAIL_LINES);
     };
+    onStart(job);
     const child = spawn(layer.cmd[0], layer.cmd[1], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
     child.stdout.on('data', (c) => {
-      process.stdout.write(c);
+      onOutput(job, process.stdout, c);
       keep(c);
     });
     child.stderr.on('data', (c) => {
-      process.stderr.write(c);
+      onOutput(job, process.stderr, c);
       keep(c);
     });
-    child.on('error', (err) => resolve({ status: null, signal: null, error: err, tail }));
-    child.on('close', (status, signal) => {
-      if (partial) tail.push(partial);
-      resolve({ status, signal, error: undefined, tail: tail.slice(-TAIL_LINES) });
-    });
+    const finish = (status, signal, error) => {
+      if (job.result) return;
+      if (partial) job.tail.push(partial);
+      job.result = {
+        name: layer.name,
+        ok: status === 0,
+        seconds: (Date.now() - job.t0) / 1000,
+        why: error?.message ?? (signal ? `killed by ${signal}` : `exit ${status}`),
+        tail: job.tail.slice(-TAIL_LINES),
+      };
+      onEnd(job);
+      resolve(job.result);
+    };
+    child.on('error', (err) => finish(null, null, err));
+    child.on('close', (status, signal) => finish(status, signal, undefined));
   });
 }
 
-const results = [];
-const started = Date.now();
-for (const layer of layers) {
-  console.log(`\n=== ${layer.name} ===`);
-  const t0 = Date.now();
-  const r = await runLayer(layer);
-  const ok = r.status === 0;
-  results.push({
-    name: layer.name,
-    ok,
-    seconds: (Date.now() - t0) / 1000,
-    why: r.error?.message ?? (r.signal ? `killed by ${r.signal}` : `exit ${r.status}`),
-    tail: r.tail,
-  });
-  if (!ok && layer.required) break;
+// ------------------------------------------------------------------ the scheduler
+
+const results = new Map(); // name -> result
+const pending = [...layers];
+const active = new Set();
+let gateFailed = false;
+
+const done = (name) => results.has(name) || !layers.some((l) => l.name === name);
+const requiredPassed = () => layers.filter((l) => l.required).every((l) => results.get(l.name)?.ok === true);
+
+/** The next layer that may start now, or undefined. */
+function next() {
+  if (gateFailed) return undefined;
+  const lanesBusy = [...active].filter((l) => !l.beside).length;
+  const browserBusy = [...active].some((l) => l.browser);
+  // While the installs run, one lane is kept for the layers waiting on them (the longest ones).
+  const keep = LANES > 1 && !done('installs') && pending.some((l) => l.installs) ? 1 : 0;
+  return pending.find(
+    (l) =>
+      l.beside ||
+      (lanesBusy < LANES - (l.installs || l.required ? 0 : keep) &&
+        (l.required || requiredPassed()) &&
+        !(l.browser && browserBusy) &&
+        // a layer needing the installs waits for them (and then runs whatever they gave: it fails saying why)
+        (!l.installs || done('installs'))),
+  );
 }
 
+await new Promise((resolveAll) => {
+  const pump = () => {
+    for (let layer = next(); layer; layer = next()) {
+      pending.splice(pending.indexOf(layer), 1);
+      active.add(layer);
+      runLayer(layer).then((r) => {
+        active.delete(layer);
+        results.set(layer.name, r);
+        if (layer.required && !r.ok) gateFailed = true;
+        pump();
+      });
+    }
+    if (active.size === 0) resolveAll();
+  };
+  pump();
+});
+
+// ------------------------------------------------------------------ the summary
+
+const ran = layers.filter((l) => results.has(l.name)).map((l) => results.get(l.name));
 console.log('\n=== summary ===');
 console.log('layer       result  seconds');
-for (const r of results)
+for (const r of ran)
   console.log(
     `${r.name.padEnd(11)} ${(r.ok ? 'pass' : 'FAIL').padEnd(7)} ${r.seconds.toFixed(1).padStart(7)}${r.ok ? '' : `  (${r.why})`}`,
   );
 console.log(`total                 ${((Date.now() - started) / 1000).toFixed(1).padStart(7)}`);
-const failed = results.filter((r) => !r.ok);
+if (LANES > 1) console.log(`(${LANES} layers at a time after build and lint: a layer's seconds are its own wall time)`);
+const failed = ran.filter((r) => !r.ok);
 // A failed layer's last lines again, next to the summary: a log read from its end shows why.
 for (const r of failed) {
   console.log(`\n=== last ${r.tail.length} lines of the failed layer ${r.name} ===`);
   console.log(r.tail.join('\n'));
 }
 
-if (failed.length > 0 || results.length < layers.length) {
+if (failed.length > 0 || ran.length < layers.length) {
   console.error(`\nnpm test FAILED: ${failed.map((r) => r.name).join(', ') || 'build'}`);
   process.exit(1);
 }

@@ -6,15 +6,12 @@ import { existsSync, mkdirSync, writeFileSync, copyFileSync, rmSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { aptInstall, have } from './apt.mjs';
 
 export const CODE_SERVER_VERSION = '4.100.3';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const cacheDir = path.join(root, '.cache', 'code-server');
 export const codeServerBin = path.join(cacheDir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
-
-function have(cmd) {
-  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
-}
 
 function fail(message) {
   const err = new Error(`[editor harness] ${message}`);
@@ -34,22 +31,13 @@ export function findChromium() {
   return undefined;
 }
 
-function ensureDebianPackages(log) {
+/** The Debian packages the editor harness needs that are not installed. */
+export function missingEditorPackages() {
   const missing = [];
   if (!findChromium()) missing.push('chromium');
   if (!have('rg')) missing.push('ripgrep');
   if (!existsSync('/usr/include/krb5.h') && !existsSync('/usr/include/gssapi/gssapi.h')) missing.push('libkrb5-dev');
-  if (missing.length === 0) return;
-  if (process.getuid?.() !== 0 || !have('apt-get')) {
-    fail(
-      `missing Debian packages: ${missing.join(', ')}. Install them (apt-get install ${missing.join(' ')}) and re-run.`,
-    );
-  }
-  log(`installing Debian packages: ${missing.join(', ')}`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const upd = spawnSync('apt-get', ['update'], { stdio: 'inherit', env });
-  const inst = spawnSync('apt-get', ['install', '-y', ...missing], { stdio: 'inherit', env });
-  if (upd.status !== 0 || inst.status !== 0) fail(`apt-get could not install ${missing.join(', ')}`);
+  return missing;
 }
 
 function seedRipgrepCache() {
@@ -75,7 +63,7 @@ function supportsScriptApprovals() {
 export function ensureEditor(log = (m) => console.error(`[editor harness] ${m}`)) {
   if (process.platform !== 'linux')
     fail('the code-server harness runs on Linux; on a desktop use test/editor/run-electron.mjs');
-  ensureDebianPackages(log);
+  aptInstall(missingEditorPackages(), log, fail);
   if (!existsSync(codeServerBin)) {
     seedRipgrepCache();
     mkdirSync(cacheDir, { recursive: true });
@@ -84,6 +72,7 @@ export function ensureEditor(log = (m) => console.error(`[editor harness] ${m}`)
     const env = { ...process.env, npm_config_unsafe_perm: 'true', npm_config_yes: 'true' };
     // npm 11 blocks dependency install scripts unless approved; code-server's postinstall (and the
     // native builds under it) are what make it work, so install, approve, then rebuild.
+    const t0 = Date.now();
     const npm = (args) => spawnSync('npm', args, { cwd: cacheDir, stdio: 'inherit', env }).status;
     let status = npm(['install', '--no-audit', '--no-fund', `code-server@${CODE_SERVER_VERSION}`]);
     if (status === 0 && supportsScriptApprovals())
@@ -92,6 +81,7 @@ export function ensureEditor(log = (m) => console.error(`[editor harness] ${m}`)
     if (status !== 0 || !existsSync(codeServerBin)) {
       fail(`could not install code-server@${CODE_SERVER_VERSION} (npm exit ${status}); see the output above`);
     }
+    log(`code-server installed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }
   const chromium = findChromium();
   if (!chromium) fail('Chromium is not installed (apt-get install chromium)');

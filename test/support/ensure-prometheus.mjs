@@ -3,6 +3,7 @@
 // where it cannot; it never lets a test skip itself.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { aptInstall } from './apt.mjs';
 
 function find(name, env) {
   for (const p of [process.env[env], `/usr/bin/${name}`, `/usr/local/bin/${name}`]) if (p && existsSync(p)) return p;
@@ -16,26 +17,20 @@ function fail(message) {
   throw err;
 }
 
+/** The Debian packages the Prometheus tests need that are not installed (PROMETHEUS_PATH / PROMTOOL_PATH count). */
+export function missingPrometheusPackages() {
+  return find('prometheus', 'PROMETHEUS_PATH') && find('promtool', 'PROMTOOL_PATH') ? [] : ['prometheus'];
+}
+
 /** Paths of `prometheus` and `promtool` (PROMETHEUS_PATH / PROMTOOL_PATH override), installing them with apt-get when missing. */
 export function ensurePrometheus(log = (m) => console.error(`[prometheus harness] ${m}`)) {
   let prometheus = find('prometheus', 'PROMETHEUS_PATH');
   let promtool = find('promtool', 'PROMTOOL_PATH');
   if (prometheus && promtool) return { prometheus, promtool };
-  const haveApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
-  if (process.getuid?.() !== 0 || !haveApt)
-    fail(
-      'prometheus and promtool are missing. Install Debian\'s "prometheus" package (apt-get install --no-install-recommends prometheus), or set PROMETHEUS_PATH and PROMTOOL_PATH, and re-run.',
-    );
-  log('installing the Debian package prometheus (server and promtool)');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const upd = spawnSync('apt-get', ['update'], { stdio: 'inherit', env });
-  const inst = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'prometheus'], {
-    stdio: 'inherit',
-    env,
-  });
+  aptInstall(missingPrometheusPackages(), log, (m) => fail(`${m} (Or set PROMETHEUS_PATH and PROMTOOL_PATH.)`));
   prometheus = find('prometheus', 'PROMETHEUS_PATH');
   promtool = find('promtool', 'PROMTOOL_PATH');
-  if (upd.status !== 0 || inst.status !== 0 || !prometheus || !promtool)
-    fail('apt-get could not install the Debian package prometheus (server and promtool)');
+  if (!prometheus || !promtool)
+    fail('prometheus and promtool are still missing after apt-get installed the Debian package prometheus');
   return { prometheus, promtool };
 }
