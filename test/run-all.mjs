@@ -13,9 +13,8 @@
 //   7. bench-smoke * every bench at a tiny size (bench/smoke.mjs): completes and prints its table
 // After build and lint, the layers run two at a time (SESSION_OPS_TEST_LANES, default 2; 1 runs them
 // one after the other): the long ones that mostly wait on real servers first (backend, editor,
-// then unit, lsp, demo, vsix, bench-smoke), never two browser layers together (editor, demo, vsix,
-// bench-smoke: each drives code-server and Chromium; editor and bench-smoke share test-results/),
-// and while the installs run one lane is kept for the layers waiting on them. One layer's output is
+// then unit, lsp, demo, vsix, bench-smoke); editor never beside demo or bench-smoke (see notBeside);
+// while the installs run, one lane is kept for the layers waiting on them. One layer's output is
 // shown as it comes; the others' is kept and printed whole when they end: each reads in one piece.
 // Every layer runs even when an earlier one failed; the exit code is non-zero if any failed.
 // A layer that cannot run fails with its reason: nothing skips itself to green.
@@ -34,23 +33,31 @@ if (!Number.isInteger(LANES) || LANES < 1) {
   process.exit(2);
 }
 
-// In the order they start when they can: the long, mostly waiting layers first.
+// In the order they start when they can (build, lint and the installs at once): the long, mostly
+// waiting layers first.
 const all = [
-  { name: 'installs', cmd: ['node', ['test/support/one-time-installs.mjs']], beside: true },
   { name: 'build', cmd: ['npm', ['run', 'build']], required: true },
   { name: 'lint', cmd: ['npm', ['run', 'lint']], required: true },
+  { name: 'installs', cmd: ['node', ['test/support/one-time-installs.mjs']], beside: true },
   { name: 'backend', cmd: npx('mocha', '--config', 'test/backend/.mocharc.json'), installs: true },
-  { name: 'editor', cmd: ['node', ['test/editor/run-code-server.mjs']], installs: true, browser: true },
+  // editor and bench-smoke both write test-results/editor-results.json; editor and demo are the two long
+  // runs of a real editor, too heavy together on two cores.
+  {
+    name: 'editor',
+    cmd: ['node', ['test/editor/run-code-server.mjs']],
+    installs: true,
+    notBeside: ['demo', 'bench-smoke'],
+  },
   { name: 'unit', cmd: npx('mocha', '--config', 'test/unit/.mocharc.json') },
   { name: 'lsp', cmd: npx('mocha', '--config', 'test/lsp/.mocharc.json') },
   {
     name: 'demo',
     cmd: ['node', ['scripts/demo.mjs', '--screenshots', 'test-results/demo']],
     installs: true,
-    browser: true,
+    notBeside: ['editor'],
   },
-  { name: 'vsix', cmd: ['node', ['test/editor/run-vsix-check.mjs']], installs: true, browser: true },
-  { name: 'bench-smoke', cmd: ['node', ['bench/smoke.mjs']], installs: true, browser: true },
+  { name: 'vsix', cmd: ['node', ['test/editor/run-vsix-check.mjs']], installs: true },
+  { name: 'bench-smoke', cmd: ['node', ['bench/smoke.mjs']], installs: true, notBeside: ['editor'] },
 ];
 const unknown = only.filter((n) => !all.some((l) => l.name === n));
 if (unknown.length > 0) {
@@ -58,10 +65,8 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const selected = all.filter((l) => !l.beside && (only.length === 0 || l.required || only.includes(l.name)));
-const layers = [
-  ...(selected.some((l) => l.installs) || only.includes('installs') ? all.filter((l) => l.beside) : []),
-  ...selected,
-];
+const wantInstalls = selected.some((l) => l.installs) || only.includes('installs');
+const layers = all.filter((l) => selected.includes(l) || (l.beside && wantInstalls));
 
 const TAIL_LINES = 60;
 const started = Date.now();
@@ -109,7 +114,12 @@ function onEnd(job) {
     replay(done);
     footer(done);
   }
-  if (running.length > 0) goLive(running[0]);
+  // The next live layer is chosen once the scheduler has started what it can (pickLive).
+}
+/** A test layer's progress rather than the installs' when both run. */
+function pickLive() {
+  const job = running.find((j) => !j.layer.beside) ?? running[0];
+  if (!live && job) goLive(job);
 }
 
 // ------------------------------------------------------------------ one layer
@@ -167,7 +177,7 @@ const requiredPassed = () => layers.filter((l) => l.required).every((l) => resul
 function next() {
   if (gateFailed) return undefined;
   const lanesBusy = [...active].filter((l) => !l.beside).length;
-  const browserBusy = [...active].some((l) => l.browser);
+  const clash = (l) => [...active].some((a) => l.notBeside?.includes(a.name) || a.notBeside?.includes(l.name));
   // While the installs run, one lane is kept for the layers waiting on them (the longest ones).
   const keep = LANES > 1 && !done('installs') && pending.some((l) => l.installs) ? 1 : 0;
   return pending.find(
@@ -175,7 +185,7 @@ function next() {
       l.beside ||
       (lanesBusy < LANES - (l.installs || l.required ? 0 : keep) &&
         (l.required || requiredPassed()) &&
-        !(l.browser && browserBusy) &&
+        !clash(l) &&
         // a layer needing the installs waits for them (and then runs whatever they gave: it fails saying why)
         (!l.installs || done('installs'))),
   );
@@ -193,6 +203,7 @@ await new Promise((resolveAll) => {
         pump();
       });
     }
+    pickLive();
     if (active.size === 0) resolveAll();
   };
   pump();
