@@ -35,6 +35,8 @@ export interface SpecSessionState {
   state: 'generating' | 'idle';
   progress?: SpecProgress;
   title?: string;
+  /** A sub-agent session's parent (stock opencode's field name; the spec leaves other fields open). */
+  parentID?: string;
   messages: SpecMessage[];
 }
 
@@ -106,7 +108,13 @@ export interface MessageInit {
 export interface DirectoryState {
   readonly path: string;
   sessions: Map<string, SpecSessionState>;
-  addSession(init?: { id?: string; state?: 'generating' | 'idle'; progress?: SpecProgress; title?: string }): string;
+  addSession(init?: {
+    id?: string;
+    state?: 'generating' | 'idle';
+    progress?: SpecProgress;
+    title?: string;
+    parentID?: string;
+  }): string;
   setSession(
     id: string,
     patch: { state?: 'generating' | 'idle'; progress?: SpecProgress | null; title?: string },
@@ -184,7 +192,14 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
       addSession(init = {}) {
         sessionCounter++;
         const id = init.id ?? `ses_${String(sessionCounter).padStart(6, '0')}`;
-        sessions.set(id, { id, state: init.state ?? 'idle', progress: init.progress, title: init.title, messages: [] });
+        sessions.set(id, {
+          id,
+          state: init.state ?? 'idle',
+          progress: init.progress,
+          title: init.title,
+          ...(init.parentID !== undefined ? { parentID: init.parentID } : {}),
+          messages: [],
+        });
         return id;
       },
       setSession(id, patch) {
@@ -322,6 +337,7 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
           const out: Record<string, unknown> = { id: s.id, state: s.state };
           if (s.progress) out.progress = s.progress;
           if (s.title !== undefined) out.title = s.title;
+          if (s.parentID !== undefined) out.parentID = s.parentID;
           return out;
         }),
       );
