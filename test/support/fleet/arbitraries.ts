@@ -87,7 +87,10 @@ const newest: fc.Arbitrary<NewestSpec> = fc.oneof(
   { arbitrary: fc.constant({ kind: 'text' as const }), weight: 3 },
   fc.record({ kind: fc.constant('report' as const), status: fc.constantFrom('done', 'blocked', 'handoff') }),
   fc.constant({ kind: 'malformed' as const }),
-  { arbitrary: fc.record({ kind: fc.constant('queued' as const), token: fc.integer({ min: 1, max: 99_999 }) }), weight: 2 },
+  {
+    arbitrary: fc.record({ kind: fc.constant('queued' as const), token: fc.integer({ min: 1, max: 99_999 }) }),
+    weight: 2,
+  },
   {
     arbitrary: fc.record({
       kind: fc.constant('wall' as const),

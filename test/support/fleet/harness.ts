@@ -16,11 +16,7 @@ import { Operator } from '../../../src/core/operations/operator';
 import type { ActionOutcome } from '../../../src/core/operations/outcome';
 import { ProcessSessionLocker } from '../../../src/core/operations/lock';
 import { QUALIFIES } from '../../../src/core/operations/targets';
-import {
-  monitorSettings,
-  operatorDefaults,
-  type OperatorSettings,
-} from '../../../src/core/settings/operator-settings';
+import { monitorSettings, operatorDefaults, type OperatorSettings } from '../../../src/core/settings/operator-settings';
 import type { MessageInit, SpecProvider, SpecServer } from '../spec-server';
 import type { Fleet, ResetKind, SessionSpec } from './arbitraries';
 import { VirtualTime } from './virtual-time';
@@ -128,7 +124,10 @@ function seedMessages(s: SessionSpec): MessageInit[] {
   const at = newestCreatedAt(s);
   const out: MessageInit[] = [
     { role: 'user', text: assignmentText(s), info: messageTime(at - 20 * MINUTE) },
-    { text: 'Started: read the code and the failing test.', info: { ...modelInfo(s), ...messageTime(at - 10 * MINUTE) } },
+    {
+      text: 'Started: read the code and the failing test.',
+      info: { ...modelInfo(s), ...messageTime(at - 10 * MINUTE) },
+    },
   ];
   const info = { ...modelInfo(s), ...messageTime(at) };
   switch (n.kind) {
@@ -160,7 +159,10 @@ function seedMessages(s: SessionSpec): MessageInit[] {
     case 'balance':
       out.push({
         info: { providerID: n.provider, modelID: s.lastModel?.model ?? 'm1', ...messageTime(at) },
-        error: { text: 'Generation failed with HTTP 402 insufficient_quota: the credit balance is too low.', provider: n.provider },
+        error: {
+          text: 'Generation failed with HTTP 402 insufficient_quota: the credit balance is too low.',
+          provider: n.provider,
+        },
       });
       break;
     case 'failure':
@@ -426,12 +428,7 @@ export async function runFleet(server: SpecServer, fleet: Fleet): Promise<Trace>
 }
 
 /** How each session moves between the first cycle's two samples. */
-function applyMotions(
-  fleet: Fleet,
-  ids: string[],
-  d: ReturnType<SpecServer['directory']>,
-  vt: VirtualTime,
-): void {
+function applyMotions(fleet: Fleet, ids: string[], d: ReturnType<SpecServer['directory']>, vt: VirtualTime): void {
   fleet.sessions.forEach((s, i) => {
     switch (s.motion) {
       case 'steps':

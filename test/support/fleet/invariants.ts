@@ -3,11 +3,7 @@
 // property waits for (issue 28's classes being fixed in parallel): a pending property runs only in
 // the pending file and `npm run props -- --pending`, never silently skipped in `npm test`. To enable
 // one once its branch landed, set its `pendingOn` to null (this list is the one place).
-import {
-  ANTI_RE_HANG_CLAUSE,
-  EVIDENCE_RULE,
-  QUOTA_SELF_REPORT_CLAUSE,
-} from '../../../src/core/prompt/clauses';
+import { ANTI_RE_HANG_CLAUSE, EVIDENCE_RULE, QUOTA_SELF_REPORT_CLAUSE } from '../../../src/core/prompt/clauses';
 import type { Fleet, NewestSpec, SessionSpec } from './arbitraries';
 import { HOUR, newestCreatedAt, queuedText, resetAt, type Trace, type TraceRequest } from './harness';
 
@@ -57,7 +53,8 @@ function seededModels(s: SessionSpec | undefined): string[] {
   if (!s) return [];
   const out = s.lastModel ? [`${s.lastModel.provider}/${s.lastModel.model}`] : [];
   const n = s.newest;
-  if (n.kind === 'wall' || n.kind === 'balance' || n.kind === 'failure') out.push(`${n.provider}/${s.lastModel?.model ?? 'm1'}`);
+  if (n.kind === 'wall' || n.kind === 'balance' || n.kind === 'failure')
+    out.push(`${n.provider}/${s.lastModel?.model ?? 'm1'}`);
   return out;
 }
 
@@ -140,8 +137,7 @@ export const PROPERTIES: Property[] = [
   },
   {
     id: 'acceptable-provider',
-    title:
-      "no prompt to a provider with a quota record, disconnected, or the wall's own provider before its reset",
+    title: "no prompt to a provider with a quota record, disconnected, or the wall's own provider before its reset",
     pendingOn: null,
     check(t) {
       for (const r of prompts(t)) {
@@ -211,8 +207,7 @@ export const PROPERTIES: Property[] = [
         if (!automatic(r) || !spec || spec.s.newest.kind === 'none' || spec.s.motion === 'message') continue;
         if (!beforeFirstPrompt(t, r)) continue;
         const age = r.vt - newestCreatedAt(spec.s);
-        if (age > MAX_AGE_HOURS * HOUR)
-          return `${describe(r)}: its newest message is ${(age / HOUR).toFixed(1)} h old`;
+        if (age > MAX_AGE_HOURS * HOUR) return `${describe(r)}: its newest message is ${(age / HOUR).toFixed(1)} h old`;
       }
       return null;
     },

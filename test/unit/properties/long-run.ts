@@ -114,7 +114,8 @@ async function main(): Promise<number> {
     const tag = r.property.pendingOn ? `pending on ${r.property.pendingOn}` : 'default';
     const verdict = r.failedBatches.length ? `FAILED in ${r.failedBatches.length} batch(es)` : 'held';
     console.log(`  ${r.property.id.padEnd(26)} ${tag.padEnd(20)} ${String(r.checks).padStart(7)} checks  ${verdict}`);
-    if (r.first) console.log(`      first: seed ${r.first.seed}, path "${r.first.path}": ${r.first.error.split('\n')[0]}`);
+    if (r.first)
+      console.log(`      first: seed ${r.first.seed}, path "${r.first.path}": ${r.first.error.split('\n')[0]}`);
   }
   const failures = results
     .filter((r) => r.first)
