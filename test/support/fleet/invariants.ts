@@ -191,6 +191,8 @@ export const PROPERTIES: Property[] = [
   {
     id: 'charge-sub-agent',
     title: 'no automatic act on a sub-agent session',
+    // Also needs the spec dialect to read a session's parentID (src/core/backend/wire/sessions.ts
+    // specSession): branch `charge` at 54fa35e reads it on stock opencode only, so this still fails there.
     pendingOn: 'charge',
     check(t) {
       const bad = posts(t).find((r) => automatic(r) && specOf(t, r.sessionId)?.s.parent);
