@@ -4,7 +4,7 @@
 // the pending file and `npm run props -- --pending`, never silently skipped in `npm test`. To enable
 // one once its branch landed, set its `pendingOn` to null (this list is the one place).
 import { ANTI_RE_HANG_CLAUSE, EVIDENCE_RULE, QUOTA_SELF_REPORT_CLAUSE } from '../../../src/core/prompt/clauses';
-import type { Fleet, NewestSpec, SessionSpec } from './arbitraries';
+import type { Fleet, NewestSpec, ProviderRecordSpec, SessionSpec } from './arbitraries';
 import { HOUR, newestCreatedAt, queuedText, resetAt, type Trace, type TraceRequest } from './harness';
 
 export type Branch = 'charge' | 'acts' | 'authority' | 'failures' | 'input';
@@ -56,6 +56,30 @@ function seededModels(s: SessionSpec | undefined): string[] {
   if (n.kind === 'wall' || n.kind === 'balance' || n.kind === 'failure')
     out.push(`${n.provider}/${s.lastModel?.model ?? 'm1'}`);
   return out;
+}
+
+/**
+ * Why the prompt's model is not listed by `records` (the provider's records), or null: a model a
+ * record names is listed; when no record names any model (or `firstVouches`: the first names none),
+ * a model the session was seen running on (its seeded messages, the prompts answered before) is.
+ */
+function unlisted(t: Trace, r: TraceRequest, records: ProviderRecordSpec[], firstVouches = false): string | null {
+  const m = r.payload?.model;
+  if (!m?.providerID || !m.modelID) return null;
+  if (records.some((p) => p.models.includes(m.modelID!))) return null;
+  const namesNone = firstVouches || !records.some((p) => p.models.length > 0);
+  if (namesNone && seenModels(t, r).includes(`${m.providerID}/${m.modelID}`)) return null;
+  return `${describe(r)}: model ${m.modelID} is not listed by ${m.providerID} (lists: ${records.map((p) => `[${p.models.join(',')}]`).join(' ')}) nor seen answering`;
+}
+
+/** The models the session was seen running on before the request: its seeded messages, the prompts it answered. */
+function seenModels(t: Trace, r: TraceRequest): string[] {
+  return [
+    ...seededModels(specOf(t, r.sessionId)?.s),
+    ...prompts(t)
+      .filter((p) => p.sessionId === r.sessionId && p.seq < r.seq)
+      .map((p) => `${p.payload?.model?.providerID}/${p.payload?.model?.modelID}`),
+  ];
 }
 
 const automatic = (r: TraceRequest) => r.phase !== 'hand';
@@ -116,21 +140,13 @@ export const PROPERTIES: Property[] = [
         const m = r.payload?.model;
         if (!m || typeof m.providerID !== 'string' || typeof m.modelID !== 'string' || !m.providerID || !m.modelID)
           return `${describe(r)} names no explicit model`;
-        const records = t.fleet.providers.filter((p) => p.id === m.providerID);
-        if (records.length === 0 && !t.fleet.connected.includes(m.providerID))
+        if (!t.fleet.providers.some((p) => p.id === m.providerID) && !t.fleet.connected.includes(m.providerID))
           return `${describe(r)}: provider ${m.providerID} is not in the listing`;
-        const lists = records.some((p) => p.models.length > 0);
-        const listed = records.some((p) => p.models.includes(m.modelID!));
-        // A provider that names no model vouches for none: only a model seen answering on it counts.
-        const spec = specOf(t, r.sessionId);
-        const seen = [
-          ...seededModels(spec?.s),
-          ...prompts(t)
-            .filter((p) => p.sessionId === r.sessionId && p.seq < r.seq)
-            .map((p) => `${p.payload?.model?.providerID}/${p.payload?.model?.modelID}`),
-        ];
-        if (lists ? !listed : !seen.includes(`${m.providerID}/${m.modelID}`))
-          return `${describe(r)}: model ${m.modelID} is not listed by ${m.providerID} (lists: ${records.map((p) => `[${p.models.join(',')}]`).join(' ')}) nor seen answering`;
+        // A model any record lists, or one seen running when the provider's first record names no
+        // model (a provider listed twice whose other record names models: duplicate-provider-records).
+        const records = t.fleet.providers.filter((p) => p.id === m.providerID);
+        const problem = unlisted(t, r, records, records.length > 0 && records[0].models.length === 0);
+        if (problem) return problem;
       }
       return null;
     },
@@ -144,7 +160,7 @@ export const PROPERTIES: Property[] = [
         const p = r.payload?.model?.providerID;
         if (!p) continue;
         if (!t.fleet.connected.includes(p)) return `${describe(r)}: ${p} is not connected`;
-        // The provider's first record (a provider listed twice: see duplicate-provider-marks).
+        // The provider's first record (a provider listed twice: see duplicate-provider-records).
         const first = t.fleet.providers.find((x) => x.id === p);
         if (first && markedAt({ ...t.fleet, providers: [first] }, p, r.vt))
           return `${describe(r)}: ${p} has a quota record in force (${JSON.stringify(first)})`;
@@ -161,14 +177,19 @@ export const PROPERTIES: Property[] = [
     },
   },
   {
-    id: 'duplicate-provider-marks',
-    title: 'no prompt to a provider listed twice when any of its records carries a quota record in force',
+    id: 'duplicate-provider-records',
+    title:
+      'a provider listed twice: no prompt while any of its records carries a quota record in force, nor on a model none of them lists',
     pendingOn: 'failures',
     check(t) {
       for (const r of prompts(t)) {
         const p = r.payload?.model?.providerID;
-        if (p && markedAt(t.fleet, p, r.vt))
-          return `${describe(r)}: ${p} has a quota record in force (records: ${JSON.stringify(t.fleet.providers.filter((x) => x.id === p))})`;
+        if (!p) continue;
+        const records = t.fleet.providers.filter((x) => x.id === p);
+        if (markedAt(t.fleet, p, r.vt))
+          return `${describe(r)}: ${p} has a quota record in force (records: ${JSON.stringify(records)})`;
+        const problem = unlisted(t, r, records);
+        if (problem) return problem;
       }
       return null;
     },

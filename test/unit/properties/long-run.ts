@@ -75,8 +75,17 @@ async function main(): Promise<number> {
   const started = Date.now();
   let fleets = 0;
   let harnessRuns = 0;
+  // Ctrl+C (or SIGTERM) ends the run after the batch under way, with the summary of what ran.
+  let stopped = false;
+  const stop = () => {
+    if (stopped) process.exit(130);
+    stopped = true;
+    console.log('  stopping after this batch (again to quit at once)');
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   try {
-    for (let b = 0; fleets < args.runs; b++) {
+    for (let b = 0; fleets < args.runs && !stopped; b++) {
       const n = Math.min(args.batch, args.runs - fleets);
       const seed = (args.seed + b) % 2_147_483_647;
       const cache = new TraceCache(() => server, n + 50);
@@ -108,7 +117,7 @@ async function main(): Promise<number> {
   const seconds = (Date.now() - started) / 1000;
   const checks = results.reduce((n, r) => n + r.checks, 0);
   console.log(
-    `\n${fleets} generated fleets (seed ${args.seed}, batches of ${args.batch}), ${results.length} properties: ${checks} property checks, ${harnessRuns} fleets run through the core (shrinking included), in ${seconds.toFixed(1)} s`,
+    `\n${stopped ? `stopped early: ` : ''}${fleets} generated fleets (seed ${args.seed}, batches of ${args.batch}), ${results.length} properties: ${checks} property checks, ${harnessRuns} fleets run through the core (shrinking included), in ${seconds.toFixed(1)} s`,
   );
   for (const r of results) {
     const tag = r.property.pendingOn ? `pending on ${r.property.pendingOn}` : 'default';
