@@ -7,7 +7,8 @@ import { ANTI_RE_HANG_CLAUSE, EVIDENCE_RULE, QUOTA_SELF_REPORT_CLAUSE } from '..
 import type { Fleet, NewestSpec, ProviderRecordSpec, SessionSpec } from './arbitraries';
 import { HOUR, newestCreatedAt, queuedText, resetAt, type Trace, type TraceRequest } from './harness';
 
-export type Branch = 'charge' | 'acts' | 'authority' | 'failures' | 'input';
+/** A branch of issue 28 fixing the class, or `unassigned`: a class this suite found that no branch fixes yet. */
+export type Branch = 'charge' | 'acts' | 'authority' | 'failures' | 'input' | 'unassigned';
 
 export interface Property {
   id: string;
@@ -124,11 +125,20 @@ export const PROPERTIES: Property[] = [
   },
   {
     id: 'limit-1',
-    title: 'liveness reads only limit=1',
+    title: "liveness reads only limit=1 (the one transcript read per session is authority rule 1's, never repeated)",
     pendingOn: null,
     check(t) {
-      const bad = t.requests.find((r) => r.kind === 'message' && r.query.limit !== '1');
-      return bad ? `${describe(bad)} read messages with limit=${bad.query.limit ?? '(none)'}` : null;
+      const bad = t.requests.find((r) => r.kind === 'message' && r.query.limit !== undefined && r.query.limit !== '1');
+      if (bad) return `${describe(bad)} read messages with limit=${bad.query.limit}`;
+      // Without limit: the whole transcript, read once per session for the worker's first user
+      // message (who assigned it, issue 28 item 3), remembered; a second one is a liveness read.
+      const whole = new Set<string>();
+      for (const r of t.requests) {
+        if (r.kind !== 'message' || r.query.limit !== undefined) continue;
+        if (whole.has(r.sessionId ?? '')) return `${describe(r)} read the whole transcript again (no limit)`;
+        whole.add(r.sessionId ?? '');
+      }
+      return null;
     },
   },
   {
@@ -180,7 +190,7 @@ export const PROPERTIES: Property[] = [
     id: 'duplicate-provider-records',
     title:
       'a provider listed twice: no prompt while any of its records carries a quota record in force, nor on a model none of them lists',
-    pendingOn: 'failures',
+    pendingOn: null,
     check(t) {
       for (const r of prompts(t)) {
         const p = r.payload?.model?.providerID;
@@ -197,7 +207,7 @@ export const PROPERTIES: Property[] = [
   {
     id: 'no-past-wait',
     title: 'no wait for a past time',
-    pendingOn: 'failures',
+    pendingOn: null,
     check(t) {
       for (const snap of t.rows)
         for (const row of snap.rows)
@@ -212,9 +222,10 @@ export const PROPERTIES: Property[] = [
   {
     id: 'charge-sub-agent',
     title: 'no automatic act on a sub-agent session',
-    // Also needs the spec dialect to read a session's parentID (src/core/backend/wire/sessions.ts
-    // specSession): branch `charge` at 54fa35e reads it on stock opencode only, so this still fails there.
-    pendingOn: 'charge',
+    // Found here after `charge` landed: automatic mode leaves sub-agents alone by row.parentId, which
+    // only stock opencode's reader fills; the spec dialect's (src/core/backend/wire/sessions.ts
+    // specSession) drops a session's parentID, so a spec-dialect sub-agent is still acted on.
+    pendingOn: 'unassigned',
     check(t) {
       const bad = posts(t).find((r) => automatic(r) && specOf(t, r.sessionId)?.s.parent);
       return bad ? `${describe(bad)}: the session is a sub-agent (it has a parentID)` : null;
@@ -223,7 +234,7 @@ export const PROPERTIES: Property[] = [
   {
     id: 'charge-max-age',
     title: `no automatic act on a session whose newest message is older than automatic.maxAgeHours (${MAX_AGE_HOURS})`,
-    pendingOn: 'charge',
+    pendingOn: null,
     check(t) {
       for (const r of posts(t)) {
         const spec = specOf(t, r.sessionId);
@@ -238,7 +249,7 @@ export const PROPERTIES: Property[] = [
   {
     id: 'charge-consecutive-wakes',
     title: `no more than automatic.maxConsecutiveWakes (${MAX_CONSECUTIVE_WAKES}) automatic wakes without a report`,
-    pendingOn: 'charge',
+    pendingOn: null,
     check(t) {
       const count = new Map<string, number>();
       for (const r of prompts(t)) {
@@ -255,7 +266,7 @@ export const PROPERTIES: Property[] = [
   {
     id: 'charge-only-ticketed',
     title: 'with automatic.onlyTicketed, no automatic act on a session whose task names no ticket',
-    pendingOn: 'charge',
+    pendingOn: null,
     check(t) {
       if (!t.fleet.onlyTicketed) return null;
       const bad = posts(t).find((r) => automatic(r) && specOf(t, r.sessionId) && !specOf(t, r.sessionId)!.s.ticketed);
@@ -350,7 +361,7 @@ export const PROPERTIES: Property[] = [
   {
     id: 'balance-never-woken',
     title: 'a 402 balance failure (named only by its text) escalates and is never woken automatically',
-    pendingOn: 'failures',
+    pendingOn: null,
     check(t) {
       for (const r of prompts(t)) {
         const n = seededNewest(t, r.sessionId);
