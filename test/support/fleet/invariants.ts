@@ -302,7 +302,7 @@ export const PROPERTIES: Property[] = [
   {
     id: 'queued-resent',
     title: "a queued prompt's text is in the next wake",
-    pendingOn: 'acts',
+    pendingOn: null,
     check(t) {
       for (const a of t.requests.filter((r) => r.kind === 'abort')) {
         const n = seededNewest(t, a.sessionId);
@@ -338,7 +338,7 @@ export const PROPERTIES: Property[] = [
   {
     id: 'nothing-sent-on-refusal',
     title: 'nothing sent (no abort either) on a refusal',
-    pendingOn: 'acts',
+    pendingOn: null,
     check(t) {
       for (const o of t.outcomes) {
         const kind = o.outcome.outcome;
