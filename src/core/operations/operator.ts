@@ -795,8 +795,8 @@ export class Operator {
   }
 
   /**
-   * Counts an automatic wake that went out (a prompt was sent: confirmed or not yet); a person's
-   * action on the session starts the count again.
+   * Counts an automatic wake whose prompt went out (`sent` true or "unknown"); a person's action on
+   * the session starts the count again.
    */
   private countWake(o: ActionOutcome): void {
     const key = wakeKeyOfRow(o.rowKey);
@@ -805,7 +805,8 @@ export class Operator {
       if (this.wakes.reset(key)) this.persist();
       return;
     }
-    if (!isWakeAction(o.action) || (o.outcome !== 'confirmed' && o.outcome !== 'not-confirmed')) return;
+    // A prompt that went out, or may have (its answer never came): counted, so stuck never comes late.
+    if (!isWakeAction(o.action) || o.sent === false) return;
     const n = this.wakes.woke(key);
     this.persist();
     const max = chargeSettings(this.settings).maxConsecutiveWakes;

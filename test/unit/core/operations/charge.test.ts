@@ -280,6 +280,23 @@ describe('core/operations/charge: the operator acts only in its charge', functio
     assert.equal((await consider([sampled(id)]))?.outcome, 'confirmed', 'automatic mode may wake it again');
   });
 
+  it('a wake counts when its prompt went out or may have (its answer never came), not when it surely did not', async () => {
+    const id = idleSession('lossy');
+    server.fault({ method: 'POST', path: /prompt_async$/, status: 500, body: '{}' });
+    const failed = await consider([sampled(id)]);
+    assert.equal(failed?.sent, false, failed?.message);
+    assert.equal(operator.wakes.count(wakeKey(DIR, id)), 0, 'nothing went out: not counted');
+    // A new verdict (its newest message moved): automatic mode may act on it.
+    server
+      .directory(DIR)
+      .addMessage(id, { text: 'Still half done.', info: { providerID: 'openai', modelID: 'gpt-5' } });
+    timers.advance(HOUR + 1);
+    server.fault({ method: 'POST', path: /prompt_async$/, destroy: true });
+    const lost = await consider([sampled(id)]);
+    assert.equal(lost?.sent, 'unknown', lost?.message);
+    assert.equal(operator.wakes.count(wakeKey(DIR, id)), 1, 'it may have gone out: counted');
+  });
+
   it('a completion report starts the count again', async () => {
     const id = idleSession('reports');
     for (let n = 1; n <= 3; n++) {
