@@ -5,14 +5,16 @@
 // monitor rows; it arms no retry (a wait-for-reset goes back to the caller as exit 4) and persists
 // nothing but this: a person acted on a session automatic mode had woken, so its count of wakes
 // without a report starts again (kept in the state directory's operator-state.json, which the editor and
-// the daemon re-read while a session is stuck). Its log lines go to `io.operatorLog` (by default
-// nowhere: the command prints its own messages, which are its contract).
+// the daemon re-read while a session is stuck), and who assigned a worker (its dispatch records, a
+// first user message read once). Its log lines go to `io.operatorLog` (by default nowhere: the
+// command prints its own messages, which are its contract).
 import type { BackendClient } from '../core/backend/client';
 import { MIN_SPACING_MS } from '../core/health/verdict';
 import { rowKey } from '../core/ids';
 import type { ActionOutcome } from '../core/operations/outcome';
 import { personActed, wakeKey } from '../core/operations/charge';
 import { Operator, type ActionTarget } from '../core/operations/operator';
+import { assignmentBook } from '../core/operations/assignments';
 import { emptyOperatorState, operatorStateFor } from '../core/operations/state-store-operator';
 import { operatorDefaults, type OperatorSettings } from '../core/settings/operator-settings';
 import { clean, lockerFor, type ActionIo } from './action-io';
@@ -52,6 +54,8 @@ export async function withOperator<T>(
     actionClock: io.clock,
     postLocker: lockerFor(io.env),
     state: null,
+    // Who assigned each worker: the state directory's record, shared with the daemon and the editor.
+    assignments: assignmentBook(operatorStateFor(io.env, io.clock.now)),
     armRetries: false,
   });
   const target: ActionTarget = {

@@ -362,7 +362,8 @@ describe('watch: automatic actions through the core operator', function () {
       progress: { stepCount: 5, lastStepAt: Date.now() - 600_000 },
       title: 'frozen',
     });
-    dir.addMessage(id, { role: 'user', text: 'Fix the parser' });
+    // Its assignment names the daemon's orchestrator (authority rule 2: verified before any act).
+    dir.addMessage(id, { role: 'user', text: 'Fix the parser; report to orchestrator ses_orch1' });
     dir.addMessage(id, { role: 'assistant', text: 'working', info: { providerID: 'local', modelID: 'm1' } });
     return id;
   }
@@ -376,6 +377,7 @@ describe('watch: automatic actions through the core operator', function () {
         `  - { name: spec, baseUrl: "${spec.url}", directories: [/srv/act] }`,
         'sampleSpacingSeconds: 2',
         'automatic: { abortHung: true }',
+        'orchestrator: ses_orch1',
         '',
       ].join('\n'),
     );
@@ -402,6 +404,13 @@ describe('watch: automatic actions through the core operator', function () {
       );
       assert.equal(spec.prompts.length, 1);
       assert.ok(spec.aborts[0].at <= spec.prompts[0].at, 'abort before the prompt');
+      const text = spec.prompts[0].payload.parts[0].text;
+      assert.match(
+        text,
+        /to the orchestrator session ses_orch1 through/,
+        'the configured orchestrator, no placeholder',
+      );
+      assert.doesNotMatch(text, /<orchestrator session id>/);
       const metrics = await (await fetch(daemon.metricsUrl)).text();
       assert.match(
         metrics,

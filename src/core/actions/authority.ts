@@ -4,8 +4,12 @@
 // block is then written for the worker to fill. A warning is raised when the worker's newest user
 // message names another orchestrator; for a fact baseline or a dispatch (re-tasking the worker)
 // that mismatch is a refusal unless the person confirms they hold the orchestrating authority
-// (authority rule 1: `retaskRefusal`).
+// (authority rule 1: `retaskRefusal`). The same holds whatever the newest message is: the
+// orchestrator of the worker's durable record (assignment.ts: its dispatch record, else its first
+// user message) is compared too, and without an orchestrator of its own a prompt's report goes to
+// that recorded one rather than to a placeholder.
 import type { ReportProtocol } from '../prompt/clauses';
+import type { Assigner } from './assignment';
 
 export interface AuthorityInput {
   ticket?: string | null;
@@ -17,6 +21,8 @@ export interface AuthorityInput {
   newestUserText?: string | null;
   /** The person confirmed that the session this prompt speaks for holds the orchestrating authority. */
   holdsAuthority?: boolean;
+  /** Who assigned the worker, from the durable record (assignment.ts readAssigner); absent: not read. */
+  assigned?: Assigner | null;
 }
 
 export interface Authority {
@@ -24,11 +30,13 @@ export interface Authority {
   /** The orchestrator session id the prompt speaks for (null: the worker fills it). */
   orchestrator: string | null;
   ticket: string | null;
-  ticketSource: 'flag' | 'title' | 'message' | null;
+  ticketSource: 'flag' | 'title' | 'message' | 'record' | null;
   orchestratorSource: 'flag' | 'env' | null;
   /** The orchestrator the worker's newest assignment names, if any. */
   named: string | null;
-  /** The worker's assignment names another orchestrator than the one this prompt speaks for. */
+  /** Who assigned the worker per the durable record (its dispatch record, else its first user message); null: not read. */
+  recorded: Assigner | null;
+  /** The worker's assignment (newest, or recorded) names another orchestrator than the one this prompt speaks for. */
   mismatch: boolean;
   /** The person confirmed holding the orchestrating authority (editor dialog, --i-hold-authority). */
   held: boolean;
@@ -53,6 +61,21 @@ export function orchestratorIn(text: string | null | undefined): string | null {
   if (!text) return null;
   const m = ORCHESTRATOR_RE.exec(text);
   return m ? m[1] : null;
+}
+
+/**
+ * The orchestrator a prompt's completion-report block sends the reports to ("... to the
+ * orchestrator session X through the asynchronous prompt endpoint"), or null when it has no block.
+ */
+export function reportTargetIn(text: string | null | undefined): string | null {
+  if (!text) return null;
+  const m = /\bto the orchestrator session (\S+) through the asynchronous prompt endpoint/.exec(text);
+  return m && m[1] !== ORCHESTRATOR_PLACEHOLDER.split(' ')[0] && !m[1].startsWith('<') ? m[1] : null;
+}
+
+function mismatchOf(orchestrator: string | null, named: string | null, recorded: Assigner | null): boolean {
+  const other = (o: string | null | undefined) => !!o && o !== orchestrator;
+  return other(named) || other(recorded?.orchestrator);
 }
 
 export function resolveAuthority(input: AuthorityInput): Authority {
@@ -84,7 +107,8 @@ export function resolveAuthority(input: AuthorityInput): Authority {
         : `${names}; this prompt names none (set --orchestrator or SESSION_OPS_ORCHESTRATOR)`,
     );
   }
-  return {
+  const recorded = input.assigned ?? null;
+  const base: Authority = {
     report: {
       ticket: ticket ?? TICKET_PLACEHOLDER,
       label: clean(input.label),
@@ -95,16 +119,64 @@ export function resolveAuthority(input: AuthorityInput): Authority {
     ticketSource,
     orchestratorSource,
     named,
-    mismatch: named !== null && named !== orchestrator,
+    recorded: null,
+    mismatch: mismatchOf(orchestrator, named, null),
     held: input.holdsAuthority === true,
+    warnings,
+  };
+  return recorded ? withRecord(base, recorded) : base;
+}
+
+/** The authority with the worker's recorded assigner: compared, and the report's destination when the prompt names none. */
+function withRecord(a: Authority, recorded: Assigner): Authority {
+  const warnings = [...a.warnings];
+  const o = recorded.orchestrator;
+  if (o && o !== a.orchestrator && o !== a.named)
+    warnings.push(
+      a.orchestrator
+        ? `${sourceOf(recorded)} names orchestrator ${o}, but this prompt speaks for ${a.orchestrator}: ` +
+            'verify which session holds the orchestrating authority before sending'
+        : `${sourceOf(recorded)} names orchestrator ${o}; this prompt names none, so its reports go to ${o}`,
+    );
+  const ticket = a.ticket ?? recorded.ticket;
+  return {
+    ...a,
+    report: {
+      ...a.report,
+      ticket: ticket ?? TICKET_PLACEHOLDER,
+      orchestratorSessionId: a.orchestrator ?? o ?? ORCHESTRATOR_PLACEHOLDER,
+    },
+    ticket,
+    ticketSource: a.ticketSource ?? (recorded.ticket ? 'record' : null),
+    recorded,
+    mismatch: mismatchOf(a.orchestrator, a.named, recorded),
     warnings,
   };
 }
 
-/** The authority with the orchestrator named by the worker's newest message (when it is a user message). */
-export function assignedBy(authority: Authority, newest: { role: string; text: string } | null): Authority {
+function sourceOf(recorded: Assigner): string {
+  switch (recorded.source) {
+    case 'dispatch':
+      return "the worker's dispatch record";
+    case 'fact-baseline':
+      return 'the record of the fact baseline that re-tasked the worker';
+    default:
+      return "the worker's first user message";
+  }
+}
+
+/**
+ * The authority with the orchestrator named by the worker's newest message (when it is a user
+ * message) and, when given, the worker's recorded assigner (assignment.ts readAssigner).
+ */
+export function assignedBy(
+  authority: Authority,
+  newest: { role: string; text: string } | null,
+  recorded?: Assigner | null,
+): Authority {
   const named = authority.named ?? (newest?.role === 'user' ? orchestratorIn(newest.text) : null);
-  return { ...authority, named, mismatch: named !== null && named !== authority.orchestrator };
+  const a = { ...authority, named, mismatch: mismatchOf(authority.orchestrator, named, authority.recorded) };
+  return recorded ? withRecord(a, recorded) : a;
 }
 
 /**
@@ -116,8 +188,13 @@ export function retaskRefusal(authority: Authority, template: 'fact-baseline' | 
   if (!authority.mismatch || authority.held) return null;
   const what = template === 'fact-baseline' ? 'inject a fact baseline into' : 're-task';
   const speaks = authority.orchestrator ? `this prompt speaks for ${authority.orchestrator}` : 'this prompt names none';
+  const o = authority.orchestrator;
+  const newest = authority.named && authority.named !== o;
+  const names = newest
+    ? `the worker's newest assignment names orchestrator ${authority.named}`
+    : `the worker's assignment (${authority.recorded ? sourceOf(authority.recorded).replace(/^the worker's /, 'its ') : 'recorded'}) names orchestrator ${authority.recorded?.orchestrator}`;
   return (
-    `authority rule 1: the worker's newest assignment names orchestrator ${authority.named}, but ${speaks}; ` +
+    `authority rule 1: ${names}, but ${speaks}; ` +
     `only the session holding the orchestrating authority may ${what} the worker. ` +
     'Confirm that it holds the authority to send (CLI: --i-hold-authority)'
   );

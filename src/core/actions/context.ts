@@ -4,13 +4,16 @@ import type { BackendClient } from '../backend/client';
 import { BackendError } from '../backend/errors';
 import type { EpochMs } from '../model';
 import type { SessionLocker } from '../operations/lock';
+import type { AssignmentBook } from './assignment';
 
 export type ActionBackend = Pick<
   BackendClient,
   'listSessions' | 'newestMessage' | 'abort' | 'promptAsync' | 'listProviders' | 'sampleRound' | 'vcsStatus'
 > &
   /** Stock opencode: pending permissions and questions (a backend without it has none). */
-  Partial<Pick<BackendClient, 'pendingRequests'>>;
+  Partial<Pick<BackendClient, 'pendingRequests'>> &
+  /** The first user message (a worker's assignment; a backend without it: the assignment is not read). */
+  Partial<Pick<BackendClient, 'firstUserMessage'>>;
 
 export interface Clock {
   now(): EpochMs;
@@ -33,6 +36,11 @@ export interface ActionContext {
   lockWaitMs?: number;
   /** The send guard's cap on a prompt, in bytes of UTF-8 (the host's prompt.maxKiB; absent: its default). */
   maxPromptBytes?: number;
+  /**
+   * The durable record of who assigned each worker (the operator state's dispatch records and
+   * remembered first user messages); absent: the first user message is read on every check.
+   */
+  assignments?: AssignmentBook;
 }
 
 export const systemClock: Clock = {

@@ -8,6 +8,7 @@ import { modelOn } from '../health/provider-choice';
 import { recordOf } from '../health/provider-records';
 import { heldTailProvider } from '../health/quota-wall';
 import type { ModelRef } from '../model';
+import { readAssigner, recordAssignment } from './assignment';
 import { assignedBy, retaskRefusal, type Authority } from './authority';
 import { composePrompt } from './compose';
 import { callOpts, clockOf, failureOf, readSession, type ActionContext, type ActionFailure } from './context';
@@ -122,8 +123,10 @@ export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Pr
       res.model = insteadModel;
       model = insteadModel;
     }
-    // Authority rule 1 on the assignment read now (the caller may not have read it).
-    const retask = retaskRefusal(assignedBy(req.authority, newest), 'dispatch');
+    // Authority rule 1 on the assignment read now (the caller may not have read it): the newest
+    // message, and the durable record (the dispatch record, else the first user message).
+    const assigner = await readAssigner(ctx, id);
+    const retask = retaskRefusal(assignedBy(req.authority, newest, assigner), 'dispatch');
     if (retask) return refused('not-authority', retask);
     if (session.state !== 'idle')
       return refused(
@@ -155,6 +158,15 @@ export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Pr
             : `the dispatch prompt was not delivered (${sent.error.message}); it is kept for a retry`,
       };
     if (sent.sent !== true) return res;
+    const unrecorded = await recordAssignment(
+      ctx,
+      id,
+      'dispatch',
+      req.authority.orchestrator,
+      req.authority.ticket,
+      assigner,
+    );
+    if (unrecorded) res.problems = [...res.problems, unrecorded];
     const moved = model.providerID !== intended ? ` instead of ${intended} (${check.problems.join('; ')})` : '';
     return {
       ...res,

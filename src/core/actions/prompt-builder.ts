@@ -64,6 +64,7 @@ export function promptBuilder(o: PromptBuilderOptions): PromptBuilder {
         ...o.authority,
         sessionTitle: facts.session.title,
         newestUserText: newest && newest.role === 'user' ? newest.text : null,
+        assigned: facts.assigned ?? null,
       });
       const inventory =
         o.template === 'dispatch'

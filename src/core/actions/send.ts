@@ -3,6 +3,7 @@
 // moved since the decision's samples (reverify.ts). Nothing is sent without a GuardedPrompt.
 import { BackendError } from '../backend/errors';
 import type { MessageSnapshot, ModelRef, ProviderListing, SessionSnapshot } from '../model';
+import type { Assigner } from './assignment';
 import type { Composed } from './compose';
 import { callOpts, failureOf, type ActionContext, type ActionFailure } from './context';
 import { guardPrompt, type SendRefusal } from './guard';
@@ -16,6 +17,8 @@ export interface PromptFacts {
   session: SessionSnapshot;
   newest: MessageSnapshot | null;
   wallProvider: string | null;
+  /** Who assigned the worker (its durable record), when the caller read it. */
+  assigned?: Assigner | null;
 }
 
 /** The prompt text, or a builder that composes it once the model is known. */
@@ -40,6 +43,8 @@ export interface SendInput {
   recent?: readonly ModelRef[];
   /** The samples the decision to send rests on; the send is refused as stale when the session moved since. */
   basis: DecisionBasis;
+  /** Who assigned the worker (its durable record), handed to a prompt builder. */
+  assigned?: Assigner | null;
 }
 
 /**
@@ -151,6 +156,7 @@ export async function prepareSend(ctx: ActionContext, input: Omit<SendInput, 'ba
       session: input.session,
       newest: input.newest,
       wallProvider: input.wallProvider,
+      assigned: input.assigned ?? null,
     });
     if (!composed.ok)
       return {

@@ -20,7 +20,9 @@ import { DELIVERED, prepareSend, sendPrepared, type Delivery, type PromptSource,
 import { pendingRequestOf, waitingReason } from './waiting';
 import { factBaselineDocumentProblem, guaranteeWakeRules, quotaWakeDocumentProblem } from '../prompt/wake-rules';
 import { queuedPromptOf, withQueuedPrompt, type QueuedPrompt } from '../prompt/queued';
+import { readAssigner } from './assignment';
 import { resolveAuthority, type AuthorityInput } from './authority';
+import { checkFactBaseline, recordFactBaseline, type RetaskCheck } from './retask';
 
 export interface WakeRequest {
   sessionId: string;
@@ -148,6 +150,12 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
   try {
     const incomplete = req.factBaseline && typeof req.prompt === 'string' && factBaselineDocumentProblem(req.prompt);
     if (incomplete) return refuse('compose-failed', incomplete);
+    // Authority rule 1 on a fact baseline from a file or a document, before anything is sent or aborted.
+    let retask: RetaskCheck | null =
+      typeof req.prompt === 'string'
+        ? await checkFactBaseline(ctx, id, req.prompt, req.authority, { factBaseline: req.factBaseline })
+        : null;
+    if (retask?.refusal) return refuse('not-authority', retask.refusal);
     const [session, newest, listing] = await Promise.all([
       readSession(ctx, id),
       ctx.backend.newestMessage(ctx.directory, id, callOpts(ctx)),
@@ -173,10 +181,13 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
     const now = clockOf(ctx).now();
     const wall = tailProbe({ at: now, session, newest });
     const wallProvider = heldTailProvider({ at: now, session, newest }, listing, now);
+    // Who assigned the worker (its durable record): a prompt naming no orchestrator reports there.
+    const assigned = retask?.assigner ?? (await readAssigner(ctx, id));
     const report = resolveAuthority({
       ...req.authority,
       sessionTitle: session.title,
       newestUserText: newest && newest.role === 'user' ? newest.text : null,
+      assigned,
     }).report;
     // A prompt queued before the abort (the newest message, read now) is re-sent in the wake, so
     // the guard (and its size cap) sees the text that is sent.
@@ -194,7 +205,20 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
         ? withRules(source)
         : async (facts) => {
             const composed = await source(facts);
-            return composed.ok ? { ...composed, text: withRules(composed.text) } : composed;
+            if (!composed.ok) return composed;
+            retask = await checkFactBaseline(ctx, id, composed.text, req.authority, {
+              factBaseline: req.factBaseline,
+              newest,
+              assigner: assigned,
+            });
+            if (retask?.refusal)
+              return {
+                ok: false,
+                template: composed.template,
+                problem: retask.refusal,
+                code: 'not-authority' as const,
+              };
+            return { ...composed, text: withRules(composed.text) };
           };
     // Everything the wake needs is settled before any abort: the model, the prompt, the guard.
     const prepared = await prepareSend(ctx, {
@@ -208,6 +232,7 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
       listing,
       wallProvider,
       avoid: wall?.provider ?? null,
+      assigned,
     });
     base.modelBasis = (prepared.ok ? prepared.prepared : prepared).choice.basis;
     if (!prepared.ok) {
@@ -281,6 +306,10 @@ export async function wakeSession(ctx: ActionContext, req: WakeRequest): Promise
       };
     if (sent.sent !== true) return base;
     base.model = sent.model;
+    if (retask) {
+      const unrecorded = await recordFactBaseline(ctx, id, retask);
+      if (unrecorded) base.notice = base.notice ? `${base.notice}; ${unrecorded}` : unrecorded;
+    }
     const how = sent.deliveredBy === 'answer' ? '' : ` (${DELIVERED[sent.deliveredBy]})`;
     const queuedNote =
       base.queued?.text === null

@@ -24,7 +24,7 @@ import { payloadBody, payloadProblem } from './payload';
 import { QuotaMarkBook } from './quota-marks';
 import type { DialectAdapter } from './dialects/adapter';
 import { DialectDetector } from './dialects/detect';
-import { newestRawMessage, toMessageSnapshot } from './wire/message';
+import { firstRawUserMessage, newestRawMessage, toMessageSnapshot } from './wire/message';
 import { readMessagePage, type MessagePage } from './wire/message-page';
 import { readProviderListing } from './wire/providers';
 import { readSessionList, readStatusMap, type StatusEntry } from './wire/sessions';
@@ -201,6 +201,40 @@ export class BackendClient {
       timeoutMs: opts.timeoutMs,
     });
     return this.shaped(op, () => readMessagePage(res.json, res.headers), sessionId);
+  }
+
+  /**
+   * The session's first user message (its assignment), read once from the transcript (GET
+   * /session/{id}/message without limit, under the transcript cap; never a liveness read): the
+   * oldest message with role user, or null when it has none.
+   */
+  async firstUserMessage(
+    directory: string,
+    sessionId: string,
+    opts: CallOptions = {},
+  ): Promise<MessageSnapshot | null> {
+    const op = 'GET /session/{id}/message (first user message)';
+    this.checkDirectory(directory, op);
+    this.checkSession(sessionId, op);
+    const res = await this.http.request({
+      method: 'GET',
+      path: `session/${segment(sessionId)}/message`,
+      query: { directory },
+      operation: op,
+      sessionId,
+      read: 'json',
+      maxBytes: BODY_LIMITS.transcript,
+      signal: opts.signal,
+      timeoutMs: opts.timeoutMs,
+    });
+    return this.shaped(
+      op,
+      () => {
+        const raw = firstRawUserMessage(res.json);
+        return raw ? toMessageSnapshot(raw) : null;
+      },
+      sessionId,
+    );
   }
 
   /** POST /session/{id}/abort. Confirm the state afterwards by reading it (src/core/actions/abort.ts). */

@@ -30,6 +30,8 @@ export const BODY_LIMITS = {
   message: 8 * MiB,
   /** GET /session/{id}/message?limit=N&before=: one page of messages summed for cost. */
   messagePage: 8 * MiB,
+  /** GET /session/{id}/message without limit: the transcript, read once for its first user message (never for liveness). */
+  transcript: 16 * MiB,
   /** Any other response. */
   other: 8 * MiB,
 } as const;

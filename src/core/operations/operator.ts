@@ -76,6 +76,10 @@ import { InProcessSessionLock, type SessionLock } from './session-lock';
 import type { JsonStateFile } from './state-store';
 import type { OperatorState, PersistedRetry } from './state-store-operator';
 import { composeForRow } from './row-prompt';
+import { readAssigner, sourceText, type AssignmentBook } from '../actions/assignment';
+import { assignedBy } from '../actions/authority';
+import { assignmentBook } from './assignments';
+import { ClaimCheck } from './claim';
 import { abortRefusal } from './targets';
 import { systemTimers, type Timers } from '../timing';
 
@@ -123,6 +127,17 @@ export interface OperatorOptions {
   state?: JsonStateFile<OperatorState> | null;
   /** The machine-wide per-session lock held around each POST; default that of the state directory (SESSION_OPS_STATE_DIR ...). */
   postLocker?: SessionLocker;
+  /**
+   * Who assigned each worker (authority rules 1 and 2); default the record in `state` (this
+   * process's memory without one).
+   */
+  assignments?: AssignmentBook;
+  /**
+   * Set by a host that must name its orchestrator (the daemon: where to set it, e.g. "orchestrator:
+   * in the watch config"): without one its automatic actions are refused, and it acts only on
+   * workers whose durable record names that orchestrator (authority rule 2).
+   */
+  requireOrchestrator?: string;
   /**
    * Whether a recovery that ends in wait-for-reset arms a scheduled retry (default yes). A one-shot
    * host (the CLI, whose caller retries after exit 4) says no: its process would not live to fire it.
@@ -174,6 +189,9 @@ export class Operator {
   private readonly offSeen: () => void;
   /** Settles once the persisted state was read (at once without a state file). */
   readonly restored: Promise<void>;
+  /** Who assigned each worker: the durable record every action reads (authority rules 1 and 2). */
+  readonly assignments: AssignmentBook;
+  private readonly claims: ClaimCheck;
 
   constructor(private readonly o: OperatorOptions) {
     this.timers = o.timers ?? systemTimers;
@@ -185,6 +203,12 @@ export class Operator {
     this.wakes = new WakeStreaks(() => this.timers.now());
     this.dispatches = new DispatchRecords(() => this.timers.now());
     this.currentSettings = o.settings;
+    this.assignments = o.assignments ?? assignmentBook(o.state);
+    this.claims = new ClaimCheck(
+      (key) => this.verifyClaim(key),
+      () => this.timers.now(),
+      () => this.considerAutomatic(),
+    );
     this.off = o.monitor.onDidChange(() => {
       this.fireDue();
       this.considerAutomatic();
@@ -231,6 +255,45 @@ export class Operator {
       newestUserText: row.evidence.latest.newestRole === 'user' ? row.newestText : null,
       holdsAuthority,
     });
+  }
+
+  /**
+   * `authority` with the worker's durable record read (its dispatch record, else its first user
+   * message, read once): what a person confirms before a fact baseline or a dispatch (rule 1).
+   */
+  async recordedAuthority(row: SessionRow, holdsAuthority = false): Promise<Authority> {
+    const client = await this.o.monitor.client(row.backendKey);
+    const assigner = await readAssigner(
+      { backend: client, directory: row.directory, clock: this.o.actionClock, assignments: this.assignments },
+      row.id,
+    );
+    return assignedBy(this.authority(row, holdsAuthority), null, assigner);
+  }
+
+  /**
+   * Authority rule 2: why the session is not in this operator's charge (null: verified), read from
+   * the durable record now.
+   */
+  private async verifyClaim(key: string): Promise<string | null> {
+    const row = this.o.monitor.row(key);
+    if (!row) return 'no longer listed';
+    const speaks = this.o.authority?.(row).orchestrator ?? null;
+    const required = this.o.requireOrchestrator;
+    if (!speaks && required)
+      return `no orchestrator session is configured (${required}): no automatic action is taken, since every prompt names the orchestrator its reports go to`;
+    const client = await this.o.monitor.client(row.backendKey);
+    const assigner = await readAssigner(
+      { backend: client, directory: row.directory, clock: this.o.actionClock, assignments: this.assignments },
+      row.id,
+    );
+    const here = speaks ?? 'none set here';
+    if (assigner.orchestrator && assigner.orchestrator !== speaks)
+      return `authority rule 2: ${sourceText(assigner.source)} names orchestrator ${assigner.orchestrator}, not the one this operator speaks for (${here})`;
+    if (!assigner.orchestrator && required)
+      return assigner.source === 'unread'
+        ? `authority rule 2: its orchestrator could not be verified: ${assigner.detail}`
+        : `authority rule 2: ${sourceText(assigner.source)} names no orchestrator, so it cannot be verified as ${here}'s`;
+    return null;
   }
 
   /** The prompt template a wake of this session sends: the quota-wall prompt after a wall, else the wake prompt. */
@@ -343,14 +406,14 @@ export class Operator {
     row: SessionRow,
     text: string,
     model: ModelRef | null,
-    options: ActionOptions & { abortFirst?: boolean; promptOrigin?: PromptOrigin } = {},
+    options: ActionOptions & { abortFirst?: boolean; promptOrigin?: PromptOrigin; holdsAuthority?: boolean } = {},
   ): Promise<ActionOutcome> {
     const abortFirst = options.abortFirst ?? false;
     const promptOrigin = options.promptOrigin ?? 'custom';
     const request = {
       prompt: text,
       model,
-      authority: this.o.authority?.(row) ?? {},
+      authority: { ...this.o.authority?.(row), holdsAuthority: options.holdsAuthority ?? false },
       factBaseline: promptOrigin === 'fact-baseline',
       abortFirst,
       abort: { waitMs: this.waits.abortMs },
@@ -507,9 +570,14 @@ export class Operator {
     const entry = this.retryChanges.get(key);
     this.noteRetry(key, sessionId, entry?.at ?? this.timers.now(), 'done');
     if (current.quotaWall || current.verdict === null)
-      this.recover(current, { automatic: true }).catch((err) =>
-        this.o.log('error', `scheduled recovery of ${sessionId}: ${describeError(err)}`),
-      );
+      // Authority rule 2: a retry kept across a restart instructs the worker only once verified.
+      this.verifyClaim(key)
+        .then((notMine) => {
+          if (!notMine) return this.recover(current, { automatic: true });
+          this.o.log('warn', `scheduled recovery of ${sessionId} not taken: ${notMine}`);
+          return undefined;
+        })
+        .catch((err) => this.o.log('error', `scheduled recovery of ${sessionId}: ${describeError(err)}`));
     else this.o.log('info', `scheduled recovery of ${sessionId} not needed: it is no longer at a quota wall`);
   }
 
@@ -566,6 +634,7 @@ export class Operator {
       seen: this.reports.seenEntries(),
       wakes: this.wakes.memory(),
       dispatched: this.dispatches.memory(),
+      assignments: {},
     };
     this.saving = this.saving.then(async () => {
       const r = await file.save(snapshot);
@@ -610,6 +679,14 @@ export class Operator {
     });
   }
 
+  /**
+   * Settles once no claim is being verified (authority rule 2: an automatic action starts only
+   * after its verification, so after a monitor change it may start a moment later).
+   */
+  claimsSettled(): Promise<void> {
+    return this.claims.settled();
+  }
+
   /** Asks the automatic policy about every row and runs what it decides, through the action methods. */
   considerAutomatic(): void {
     this.resetReported();
@@ -619,7 +696,7 @@ export class Operator {
     const rows = this.o.monitor.rows();
     if (this.leftAlone.size > rows.length) this.leftAlone.clear();
     for (const row of rows) {
-      const busy = this.busy(row.key) || this.book.scheduled(row.key);
+      const busy = this.busy(row.key) || this.book.scheduled(row.key) || this.claims.verifying(row.key);
       const action = this.policy.decide(row, settings, { trusted, busy });
       if (!action) continue;
       // Only sessions in its charge (a stuck session may still be aborted over budget: that is no wake).
@@ -648,6 +725,17 @@ export class Operator {
         }
         continue;
       }
+      // Authority rule 2: verified from the durable record before every automatic action.
+      const claim = this.claims.check(row.key);
+      if (claim === 'pending') continue;
+      if (claim !== 'mine') {
+        if (!this.notMine.has(row.key)) {
+          this.notMine.add(row.key);
+          this.o.log('warn', `automatic ${action} on ${row.id} not taken: ${claim.notMine}`);
+        }
+        continue;
+      }
+      this.claims.consume(row.key);
       this.notMine.delete(row.key);
       this.policy.record(row);
       this.persist();
@@ -697,6 +785,7 @@ export class Operator {
             clock: this.o.actionClock,
             locker: this.o.postLocker,
             maxPromptBytes: monitorSettings(this.settings).maxPromptBytes,
+            assignments: this.assignments,
           };
           return await run(ctx, base);
         } catch (err) {

@@ -1,14 +1,18 @@
 // What the operator plans and remembers, kept across a reload or a restart in the state directory
 // (`operator-state.json`): scheduled retries, automatic mode's memory (the verdicts it acted on,
 // its actions per session in the last hour, its wakes per session since the last report), the
-// dispatches made (with the ticket each named) and the completion reports a person has seen.
+// dispatches made (with the ticket each named), the completion reports a person has seen, and who
+// assigned each worker (authority rules 1 and 2: Session Ops' dispatch records and the
+// orchestrator a worker's first user message names, read once).
 // Every entry carries when it changed, so two writers merge entry by entry: a retry's newest
 // change (scheduled, cancelled or done) wins, memories are united. Old entries are pruned.
 import path from 'node:path';
+import type { AssignmentRecord } from '../actions/assignment';
 import type { EpochMs } from '../model';
 import { mergeDispatches, mergeStreaks, type DispatchRecord, type WakeStreak } from './charge';
 import { newestTimes, OPERATOR_STATE_KEEP_MS } from './memory-bounds';
 import { stateDir } from './state-dir';
+import { assignmentKey } from '../actions/assignment';
 import { JsonStateFile, type StateCodec } from './state-store';
 
 export const OPERATOR_STATE_FILE = 'operator-state.json';
@@ -37,12 +41,14 @@ export interface OperatorState {
   wakes: Record<string, WakeStreak>;
   /** Row key: the dispatch Session Ops made to the session (the ticket it named). */
   dispatched: Record<string, DispatchRecord>;
+  /** Who assigned each worker (key: assignmentKey(directory, session id)). */
+  assignments: Record<string, AssignmentRecord>;
 }
 
 const HOUR = 3_600_000;
 
 export function emptyOperatorState(): OperatorState {
-  return { version: 1, retries: {}, acted: {}, history: {}, seen: {}, wakes: {}, dispatched: {} };
+  return { version: 1, retries: {}, acted: {}, history: {}, seen: {}, wakes: {}, dispatched: {}, assignments: {} };
 }
 
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
@@ -65,6 +71,11 @@ export function parseOperatorState(json: unknown): OperatorState {
       if (r.state !== 'scheduled' && r.state !== 'cancelled' && r.state !== 'done') continue;
       state.retries[key] = { key, sessionId: r.sessionId, at: r.at, state: r.state, changedAt: r.changedAt };
     }
+  if (isObject(json.assignments))
+    for (const [key, a] of Object.entries(json.assignments)) {
+      const entry = assignmentOf(a);
+      if (entry && key === assignmentKey(entry.directory, entry.sessionId)) state.assignments[key] = entry;
+    }
   state.acted = times(json.acted);
   state.seen = times(json.seen);
   if (isObject(json.wakes))
@@ -79,6 +90,31 @@ export function parseOperatorState(json: unknown): OperatorState {
     for (const [k, list] of Object.entries(json.history))
       if (Array.isArray(list)) state.history[k] = list.filter(isTime);
   return state;
+}
+
+const SOURCES: readonly AssignmentRecord['source'][] = ['dispatch', 'fact-baseline', 'first-message'];
+const optText = (v: unknown): v is string | null => v === null || (typeof v === 'string' && v.length <= 200);
+
+function assignmentOf(a: unknown): AssignmentRecord | null {
+  if (!isObject(a) || typeof a.directory !== 'string' || typeof a.sessionId !== 'string' || !isTime(a.at)) return null;
+  if (!optText(a.orchestrator) || !optText(a.ticket) || !SOURCES.includes(a.source as AssignmentRecord['source']))
+    return null;
+  return {
+    directory: a.directory,
+    sessionId: a.sessionId,
+    orchestrator: a.orchestrator,
+    ticket: a.ticket,
+    source: a.source as AssignmentRecord['source'],
+    at: a.at,
+  };
+}
+
+/** Which of two records of one worker stands: a dispatch or fact baseline outranks a first message; then the newer. */
+export function newerAssignment(a: AssignmentRecord | undefined, b: AssignmentRecord): AssignmentRecord {
+  if (!a) return b;
+  const rank = (r: AssignmentRecord) => (r.source === 'first-message' ? 0 : 1);
+  if (rank(a) !== rank(b)) return rank(a) > rank(b) ? a : b;
+  return b.at >= a.at ? b : a;
 }
 
 function newest(entries: Record<string, EpochMs>, since: EpochMs): Record<string, EpochMs> {
@@ -106,6 +142,13 @@ export function mergeOperatorState(disk: OperatorState, mine: OperatorState, now
     for (const [k, t] of Object.entries(b)) out[k] = Math.max(out[k] ?? 0, t);
     return newest(out, since);
   };
+  const assignments: Record<string, AssignmentRecord> = {};
+  for (const [k, a] of [...Object.entries(disk.assignments), ...Object.entries(mine.assignments)])
+    assignments[k] = newerAssignment(assignments[k], a);
+  const kept = newestTimes(
+    Object.entries(assignments).map(([k, a]) => [k, a.at] as [string, EpochMs]),
+    since,
+  );
   return {
     version: 1,
     retries,
@@ -114,6 +157,7 @@ export function mergeOperatorState(disk: OperatorState, mine: OperatorState, now
     seen: unite(disk.seen, mine.seen),
     wakes: mergeStreaks(disk.wakes, mine.wakes, now),
     dispatched: mergeDispatches(disk.dispatched, mine.dispatched, now),
+    assignments: Object.fromEntries(kept.map(([k]) => [k, assignments[k]])),
   };
 }
 

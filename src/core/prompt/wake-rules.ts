@@ -76,3 +76,12 @@ export function quotaWakeDocumentProblem(text: string): string | null {
   if (!holdsReportProtocol(text)) return 'it lacks the completion-report protocol with the quota self-report clause';
   return null;
 }
+
+/**
+ * Whether a text is a fact-baseline document (whoever wrote it: composed, a file, an edited
+ * document): it holds its part 2 (the authoritative facts) or two of its four parts.
+ */
+export function isFactBaselineDocument(text: string): boolean {
+  const held = PARTS.filter(([re]) => re.test(text)).length;
+  return held >= 2 || PARTS[1][0].test(text);
+}

@@ -64,6 +64,8 @@ export interface WatchBackend {
 
 export interface WatchConfig {
   backends: WatchBackend[];
+  /** The orchestrator session the daemon speaks for (authority rules 1 and 2); null: none, so no prompt is sent. */
+  orchestrator: string | null;
   /** The operator settings (the core model; sampleSpacingSeconds may be under 30 with --allow-short-spacing). */
   operator: OperatorSettings;
   metrics: { maxSessionSeries: number };
@@ -337,8 +339,10 @@ function toConfig(v: Record<string, unknown>): WatchConfig {
     const value = get<unknown>(key, null);
     if (value !== undefined) operator[key] = Array.isArray(value) ? [...(value as unknown[])] : value;
   }
+  const orchestrator = get<string | undefined>('orchestrator', null);
   return {
     backends,
+    orchestrator: typeof orchestrator === 'string' ? orchestrator.trim() : null,
     operator: operator as OperatorSettings,
     metrics: { maxSessionSeries: get('metrics.maxSessionSeries') },
     logLevel: get('logLevel'),

@@ -218,6 +218,9 @@ export class WatchDaemon {
       postLocker: sessionLockerFor(stateDir(options.env ?? {})),
       // Scheduled retries, automatic mode's memory: kept in the state directory across restarts.
       state: operatorStateFor(options.env ?? {}, this.now),
+      // Whom its prompts speak for: the config's orchestrator (read at each action, so a reload counts).
+      authority: () => ({ orchestrator: this.loaded.config.orchestrator, ticket: null }),
+      requireOrchestrator: '"orchestrator:" in the watch config',
     });
     this.operator.onDidStartAutomatic((action, row) => {
       this.acting.add(row.key);
@@ -250,7 +253,13 @@ export class WatchDaemon {
       })),
       sampleSpacingSeconds: this.loaded.config.operator.sampleSpacingSeconds,
       automatic: automaticSwitches(this.loaded.config.operator),
+      orchestrator: this.loaded.config.orchestrator,
     });
+    if (this.operator.armed() && !this.loaded.config.orchestrator)
+      this.log('warn', 'operator', {
+        message:
+          'no orchestrator session is configured ("orchestrator:" in the watch config): automatic actions are not taken, since every prompt names the orchestrator its reports go to',
+      });
   }
 
   /** Applies a new configuration (already loaded and checked). */

@@ -22,6 +22,21 @@ export function newestRawMessage(json: unknown): Obj | null {
   return newest;
 }
 
+/** The raw oldest element with role user of a whole message list (the transcript), or null. */
+export function firstRawUserMessage(json: unknown): Obj | null {
+  const list = arr(json, 'message list');
+  let first: Obj | null = null;
+  let firstId: string | null = null;
+  for (let i = 0; i < list.length; i++) {
+    const m = obj(list[i], `message ${i}`);
+    const info = obj(m.info, `message ${i} info`);
+    if (info.role !== 'user') continue;
+    const id = str(info.id, `message ${i} info.id`);
+    if (firstId === null || id < firstId) [first, firstId] = [m, id];
+  }
+  return first;
+}
+
 const NO_PARTS: readonly Obj[] = Object.freeze([]);
 
 /** The message's parts, each checked to be an object with a string type (the array itself, not a copy). */

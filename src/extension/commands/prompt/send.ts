@@ -1,6 +1,7 @@
 // The Send button of a prompt document: a reviewed wake prompt goes out through the same guard as
 // a click; a dispatch runs the pre-dispatch check and, refused, offers the provider to use instead.
 import * as vscode from 'vscode';
+import { isFactBaselineDocument } from '../../../core/prompt/wake-rules';
 import type { CommandContext } from '../context';
 import { confirmAuthority, confirmRetask } from '../ui/confirm';
 import { runWithProgress, showOutcome } from '../ui/outcome';
@@ -41,9 +42,19 @@ export async function sendPrompt(ctx: CommandContext, uri?: vscode.Uri): Promise
     });
     return;
   }
-  if (!(await confirmAuthority(ctx, row))) return;
+  // A fact baseline (composed, or any document holding one) re-tasks the worker: authority rule 1.
+  let held = false;
+  if (target.origin === 'fact-baseline' || isFactBaselineDocument(text)) {
+    const confirmed = await confirmRetask(ctx, row, 'fact-baseline');
+    if (confirmed === null) return;
+    held = confirmed;
+  } else if (!(await confirmAuthority(ctx, row))) return;
   const o = await runWithProgress(ctx, `sending: ${label}`, () =>
-    ctx.operator.send(row, text, target.model, { abortFirst: target.abortFirst ?? false, promptOrigin: target.origin }),
+    ctx.operator.send(row, text, target.model, {
+      abortFirst: target.abortFirst ?? false,
+      promptOrigin: target.origin,
+      holdsAuthority: held,
+    }),
   );
   if (o.outcome === 'confirmed' || o.outcome === 'not-confirmed') ctx.prompts.sent(doc.uri);
 }

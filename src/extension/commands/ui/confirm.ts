@@ -42,7 +42,8 @@ export async function confirmRetask(
   row: SessionRow,
   template: 'fact-baseline' | 'dispatch',
 ): Promise<boolean | null> {
-  const authority = ctx.operator.authority(row);
+  // Rule 1 whatever the newest message is: the worker's durable record (dispatch record, first user message) too.
+  const authority = await ctx.operator.recordedAuthority(row);
   if (!authority.mismatch) return (await confirmAuthority(ctx, row)) ? false : null;
   const refusal = retaskRefusal(authority, template) ?? '';
   const text = `${refusal.replace(/ Confirm that .*$/, '')}\n\nConfirm only if this session holds the orchestrating authority now.`;

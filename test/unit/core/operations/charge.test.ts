@@ -130,6 +130,8 @@ describe('core/operations/charge: the operator acts only in its charge', functio
 
   const make = () =>
     new Operator({
+      // The orchestrator its prompts speak for (authority rule 2: it wakes only workers it assigned or nobody did).
+      authority: () => ({ orchestrator: 'ses_orch', ticket: null }),
       monitor: fleet.monitor,
       settings,
       log: (_l, m) => logs.push(m),
@@ -165,6 +167,8 @@ describe('core/operations/charge: the operator acts only in its charge', functio
     const off = operator.onDidStartAutomatic(() => (started = true));
     const acted = nextOutcome();
     fleet.changed();
+    // Authority rule 2: an automatic action starts once its claim is verified from the durable record.
+    await operator.claimsSettled();
     off();
     return started ? acted : null;
   }

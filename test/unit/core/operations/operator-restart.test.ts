@@ -86,9 +86,10 @@ describe('operator restart: planned work survives (src/core/operations/operator.
     for (const l of listeners) l({ structural: [], rows } as unknown as MonitorChange);
   };
   /** An operator as an editor window or the daemon starts it: over the state directory. */
-  function start(automatic = false, orchestrator: string | null = null): Operator {
+  function start(automatic = false, orchestrator: string | null = null, requireOrchestrator?: string): Operator {
     const op = new Operator({
       authority: () => ({ orchestrator, ticket: null }),
+      requireOrchestrator,
       monitor,
       settings: { ...operatorDefaults(), resetWithinReachMinutes: 120, 'automatic.wakeIdle': automatic },
       log: (level, m) => logs.push(`${level}: ${m}`),
@@ -165,6 +166,32 @@ describe('operator restart: planned work survives (src/core/operations/operator.
     await second.flush();
     const persisted = (await operatorStateFile(stateDir, () => timers.now()).load()).state;
     assert.equal(persisted.retries[r.key].state, 'done', 'a fired retry does not fire again after another restart');
+  });
+
+  it('authority rule 2: a restored retry of a worker that another orchestrator re-tasked meanwhile sends nothing, and says why', async () => {
+    const { r, second } = await scheduleThenRestart();
+    const { assignmentBook } = await import('../../../../src/core/operations/assignments');
+    await assignmentBook(operatorStateFile(stateDir, () => timers.now())).record({
+      directory: DIR,
+      sessionId: r.id,
+      orchestrator: 'ses_other',
+      ticket: null,
+      source: 'dispatch',
+      at: timers.now(),
+    });
+    server.setQuota('openai', null);
+    timers.advance(HOUR + 2 * RETRY_AFTER_RESET_MS);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    assert.equal(server.prompts.length, 0);
+    assert.ok(
+      logs.some((l) =>
+        /scheduled recovery of .* not taken: authority rule 2: its dispatch record names orchestrator ses_other/.test(
+          l,
+        ),
+      ),
+      logs.join('\n'),
+    );
+    assert.equal(second.retries.get(r.key), undefined);
   });
 
   it('a restored retry whose session moved on (the wall is gone) sends nothing', async () => {
@@ -292,5 +319,141 @@ describe('operator restart: planned work survives (src/core/operations/operator.
     assert.deepEqual(started, []);
     assert.equal(server.prompts.length, 0);
     assert.equal(logs.filter((l) => /names orchestrator ses_other, not ses_mine/.test(l)).length, 1, 'logged once');
+  });
+
+  describe('authority rule 2: a restarted operator verifies its claim from the durable record first', function () {
+    /** An idle worker whose first user message is `assignment` and whose newest message is its answer. */
+    function answeredWorker(title: string, assignment: string): SessionRow {
+      const d = server.directory(DIR);
+      const id = d.addSession({ state: 'idle', title });
+      d.addMessage(id, { role: 'user', text: assignment });
+      const newestId = d.addMessage(id, {
+        text: 'Working on it; the lexer is half done.',
+        info: { providerID: 'anthropic', modelID: 'sonnet' },
+      });
+      return row(id, {
+        badge: 'idle',
+        action: 'wake',
+        quotaWall: null,
+        failureText: null,
+        newestText: 'Working on it; the lexer is half done.',
+        evidence: {
+          earlier: null,
+          latest: {
+            at: 0,
+            state: 'idle',
+            stepCount: null,
+            lastStepAt: null,
+            newestId,
+            newestRole: 'assistant',
+            newestAt: Date.now(),
+          },
+        },
+      });
+    }
+    const transcriptReads = (id: string) =>
+      server.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/session/${id}/message`) && !r.query.limit)
+        .length;
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
+
+    it('after the worker answered, the daemon wakes only the worker its orchestrator assigned; the first user message is read once and remembered', async () => {
+      server.setProviders(PROVIDERS, ['anthropic', 'openai']);
+      const mine = answeredWorker('mine', 'Port the parser. ticket=PROJ-7. Report to orchestrator ses_mine.');
+      const theirs = answeredWorker('theirs', 'Port the lexer. ticket=PROJ-8. Report to orchestrator ses_other.');
+      rows = [mine, theirs];
+      const op = start(true, 'ses_mine', '"orchestrator:" in the watch config');
+      const started: string[] = [];
+      op.onDidStartAutomatic((action, r) => started.push(`${action} ${r.id}`));
+      const woke = nextOutcome(op);
+      await op.restored;
+      changed();
+      assert.equal((await woke).sessionId, mine.id);
+      await settle();
+      assert.deepEqual(started, [`wake ${mine.id}`]);
+      assert.deepEqual(
+        server.prompts.map((p) => p.sessionId),
+        [mine.id],
+        'nothing is sent to the worker another orchestrator assigned',
+      );
+      assert.match(server.prompts[0].payload.parts[0].text, /to the orchestrator session ses_mine through/);
+      assert.doesNotMatch(server.prompts[0].payload.parts[0].text, /<orchestrator session id>/);
+      assert.equal(
+        logs.filter((l) => /not taken: authority rule 2: its first user message names orchestrator ses_other/.test(l))
+          .length,
+        1,
+        logs.join('\n'),
+      );
+      // Remembered in the operator state: a restarted operator does not read the transcript again.
+      await op.flush();
+      op.dispose();
+      const reads = transcriptReads(theirs.id);
+      assert.equal(reads, 1);
+      logs = [];
+      const second = start(true, 'ses_mine', '"orchestrator:" in the watch config');
+      await second.restored;
+      changed();
+      await settle();
+      assert.equal(transcriptReads(theirs.id), reads, 'read once: the second operator reads the record');
+      assert.equal(logs.filter((l) => /names orchestrator ses_other/.test(l)).length, 1, logs.join('\n'));
+      assert.deepEqual(
+        server.prompts.map((p) => p.sessionId),
+        [mine.id],
+      );
+    });
+
+    it('the daemon without an orchestrator configured sends no prompt and says why; a worker naming none is not verified', async () => {
+      server.setProviders(PROVIDERS, ['anthropic', 'openai']);
+      rows = [answeredWorker('mine', 'Port the parser. Report to orchestrator ses_mine.')];
+      const op = start(true, null, '"orchestrator:" in the watch config');
+      await op.restored;
+      changed();
+      await settle();
+      assert.equal(server.prompts.length, 0);
+      assert.equal(
+        logs.filter((l) =>
+          /not taken: no orchestrator session is configured \("orchestrator:" in the watch config\)/.test(l),
+        ).length,
+        1,
+        logs.join('\n'),
+      );
+      op.dispose();
+      logs = [];
+      rows = [answeredWorker('anonymous', 'Port the parser.')];
+      const daemon = start(true, 'ses_mine', '"orchestrator:" in the watch config');
+      await daemon.restored;
+      changed();
+      await settle();
+      assert.equal(server.prompts.length, 0);
+      assert.match(
+        logs.join('\n'),
+        /its first user message names no orchestrator, so it cannot be verified as ses_mine's/,
+      );
+    });
+
+    it("a dispatch recorded by another process counts at once: the worker it re-tasked is no longer in this operator's charge", async () => {
+      server.setProviders(PROVIDERS, ['anthropic', 'openai']);
+      const worker = answeredWorker('mine', 'Port the parser. Report to orchestrator ses_mine.');
+      rows = [worker];
+      const other = operatorStateFile(stateDir, () => timers.now());
+      const { assignmentBook } = await import('../../../../src/core/operations/assignments');
+      await assignmentBook(other).record({
+        directory: DIR,
+        sessionId: worker.id,
+        orchestrator: 'ses_new',
+        ticket: null,
+        source: 'dispatch',
+        at: timers.now(),
+      });
+      const op = start(true, 'ses_mine', '"orchestrator:" in the watch config');
+      await op.restored;
+      changed();
+      await settle();
+      assert.equal(server.prompts.length, 0);
+      assert.match(
+        logs.join('\n'),
+        /its dispatch record names orchestrator ses_new, not the one this operator speaks for \(ses_mine\)/,
+      );
+      assert.equal(transcriptReads(worker.id), 0, 'the record answers: the transcript is not read');
+    });
   });
 });

@@ -45,10 +45,22 @@ describe('core/watch/config', () => {
           password: { env: 'BUILD_BOX_PW' },
         },
       ],
+      orchestrator: null,
       operator: operatorDefaults(),
       metrics: { maxSessionSeries: 5000 },
       logLevel: 'info',
     });
+  });
+
+  it('orchestrator: the session the daemon speaks for (default none); empty or with spaces is an error at its value', () => {
+    assert.equal(parseWatchConfig(`${GOOD}orchestrator: ses_orch1\n`).config!.orchestrator, 'ses_orch1');
+    assert.equal(parseWatchConfig(GOOD).config!.orchestrator, null);
+    for (const bad of ['""', '"ses one"', '3']) {
+      const text = `${GOOD}orchestrator: ${bad}\n`;
+      const [problem] = only(text);
+      assert.match(problem.path, /^orchestrator$/);
+      assert.equal(text.slice(problem.start, problem.end), bad);
+    }
   });
 
   it('logLevel: debug, info, warn or error (default info); anything else is an error at its value', () => {
@@ -209,7 +221,7 @@ describe('core/watch/config', () => {
         v.type === 'object' && v.properties ? flat(v as typeof configSchema, `${prefix}${k}.`) : [`${prefix}${k}`],
       );
     const schemaKeys = flat(configSchema).filter(
-      (k) => !['$schema', 'backends', 'metrics.maxSessionSeries', 'logLevel'].includes(k),
+      (k) => !['$schema', 'backends', 'orchestrator', 'metrics.maxSessionSeries', 'logLevel'].includes(k),
     );
     assert.deepEqual(schemaKeys.sort(), [...OPERATOR_SETTING_KEYS].sort());
   });
