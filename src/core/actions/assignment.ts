@@ -1,8 +1,7 @@
 // Who assigned a worker (authority rules 1 and 2), read from where the assignment is: the dispatch
 // record in the operator state (written when Session Ops dispatched a task or sent a fact baseline
 // to the worker), else the worker's first user message, read once (the whole transcript, never a
-// liveness read) and remembered in the operator state so it is not read again (a session without
-// any user message yet is not remembered: its assignment may still come). A read that fails
+// liveness read) and remembered in the operator state so it is not read again. A read that fails
 // is said (`source: 'unread'`) and not remembered; only a cancelled action (aborted) throws.
 import type { EpochMs } from '../model';
 import { orchestratorIn, ticketIn } from './authority';
@@ -94,14 +93,13 @@ export async function readAssigner(ctx: ActionContext, sessionId: string): Promi
       detail: `its first user message could not be read (${describeError(err)})`,
     };
   }
-  // No user message yet: nothing assigned it so far, and nothing is remembered (its assignment may come).
-  if (text === null)
-    return { orchestrator: null, ticket: null, source: 'first-message', detail: 'it has no user message' };
+  // No user message at all: nothing assigned it (remembered too: the transcript is read once; a
+  // dispatch Session Ops makes later is recorded over it, and the newest user message is still compared).
   const entry: AssignmentRecord = {
     directory: ctx.directory,
     sessionId,
-    orchestrator: orchestratorIn(text),
-    ticket: ticketIn(text),
+    orchestrator: text === null ? null : orchestratorIn(text),
+    ticket: text === null ? null : ticketIn(text),
     source: 'first-message',
     at: clockOf(ctx).now(),
   };

@@ -3,7 +3,7 @@
 // the state directory is taken around the POST, a wait-for-reset arms no retry and persists no plan,
 // and the commands' output and exit codes are those of their contract.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runAbort } from '../../../src/cli/abort';
@@ -13,7 +13,11 @@ import { EXIT } from '../../../src/cli/exit-codes';
 import { runRecover } from '../../../src/cli/recover';
 import { runWake } from '../../../src/cli/wake';
 import { wakeKey } from '../../../src/core/operations/charge';
-import { emptyOperatorState, operatorStateFile } from '../../../src/core/operations/state-store-operator';
+import {
+  emptyOperatorState,
+  operatorStateFile,
+  parseOperatorState,
+} from '../../../src/core/operations/state-store-operator';
 import { startSpecServer, type SpecServer } from '../../support/spec-server';
 
 const DIR = '/work/project';
@@ -132,7 +136,13 @@ describe('cli: one-shot actions through the core Operator', function () {
     const args = [id, ...base, '--prompt-file', file, '--model', 'openai/gpt-5'];
     const first = await run(runWake, args);
     assert.equal(first.code, EXIT.done, first.stderr);
-    assert.ok(!existsSync(path.join(env.SESSION_OPS_STATE_DIR, 'operator-state.json')), 'nothing to reset: no file');
+    // Nothing to reset: no count written (the file holds only who assigned the worker, read once: authority rule 1).
+    const written = path.join(env.SESSION_OPS_STATE_DIR, 'operator-state.json');
+    assert.deepEqual(
+      existsSync(written) ? parseOperatorState(JSON.parse(readFileSync(written, 'utf8'))).wakes : {},
+      {},
+      'nothing to reset',
+    );
 
     // Automatic mode (the daemon, an editor) woke it three times without a report.
     const state = operatorStateFile(env.SESSION_OPS_STATE_DIR, Date.now);
