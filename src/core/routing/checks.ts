@@ -1,11 +1,14 @@
 // Checks the schema cannot express. These are warnings:
 //   routing.skip-and-keep          a stage in both skip and keep_gates of one route
 //   routing.duplicate-preflight-id two preflight items of one list share an id
-//   routing.preflight-over-cap     a preflight list longer than preflight.max_items (names what the policy drops)
 //   routing.low-effort-pipeline    effort: low on a route that runs a pipeline
 // A mapping with a duplicate key is an error everywhere: `routing.duplicate-route` for a route key
-// defined twice (naming the first line), `yaml.duplicate-key` for any other key. Pure.
+// defined twice (naming the first line), `yaml.duplicate-key` for any other key. And one
+// information: `routing.preflight-over-cap`, a preflight list longer than preflight.max_items,
+// naming what the cap (./cap.ts, the rule every caller shares) drops, in the order it drops them.
+// Pure.
 import { collectionValue, getPair, type PathSeg, type RMap, type RNode, type RPair, type RSeq } from './rnode';
+import { itemsToDrop, type CapItem } from './cap';
 import { removeSeqItem } from './fixes';
 import { STAGES } from './schema';
 import type { RelDiag } from './types';
@@ -19,10 +22,8 @@ export interface PreflightInfo {
 }
 
 /** One preflight item as the over-cap policy sees it. */
-export interface PreflightItem {
+export interface PreflightItem extends CapItem {
   id: string | undefined;
-  cycle: string | undefined;
-  index: number;
 }
 
 /** The lists a small mapping or sequence is searched in by a scan; longer ones get a Map. */
@@ -194,20 +195,6 @@ function checkPreflightIds(text: string, pf: RSeq, pfPair: RPair, path: readonly
   }
 }
 
-/** Natural ordering of cycle ids ("C2" before "C10"); items without a cycle are treated as oldest. */
-export function compareCycles(a: string | undefined, b: string | undefined): number {
-  if (a === b) return 0;
-  if (a === undefined) return -1;
-  if (b === undefined) return 1;
-  return a.localeCompare(b, 'en', { numeric: true, sensitivity: 'base' });
-}
-
-/** The indices the policy would drop from a list over `max`: oldest added_cycle first, earlier items first among equals. */
-export function itemsToDrop(items: PreflightItem[], max: number): PreflightItem[] {
-  const order = [...items].sort((x, y) => compareCycles(x.cycle, y.cycle) || x.index - y.index);
-  return order.slice(0, Math.max(0, items.length - max));
-}
-
 /** The items of a preflight list as the over-cap policy sees them. */
 export function preflightItems(list: RSeq): PreflightItem[] {
   return list.items.map((it, index) => {
@@ -234,7 +221,7 @@ export function overCapDiag(info: PreflightInfo, max: number): RelDiag | undefin
   return {
     start: info.pair.key.start,
     end: info.pair.key.end,
-    severity: 'warning',
+    severity: 'information',
     code: 'routing.preflight-over-cap',
     message: `Preflight list of ${routeLabel(info.path)} has ${items.length} items, more than preflight.max_items (${max}); the policy would drop ${names.join(', ')}.`,
   };
