@@ -44,3 +44,21 @@ export {
   PARENT_KINDS,
 } from './schema';
 export { SOURCE as ROUTING_SOURCE, type RoutingDiagnosticData, type FixData } from './types';
+export { applyCap, itemsToDrop, compareCycleIds, type CapItem } from './cap';
+export {
+  resolveRoute,
+  resolveTable,
+  resolveRouteBlock,
+  matchRoute,
+  maxItemsOf,
+  variantFor,
+  type Resolution,
+  type EffectiveRoute,
+  type ResolvedRoute,
+  type ResolvedDag,
+  type ResolvedEntry,
+  type ResolvedPreflightItem,
+  type ResolveOptions,
+  type VariantSource,
+} from './resolve';
+export { effectiveRouteLines, routeBlockLines, effortText, entryText, preflightLines } from './describe';
