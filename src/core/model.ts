@@ -237,6 +237,12 @@ export interface ProviderRecord {
   /** The backend's default model of this provider, when it says (stock opencode `default`). */
   defaultModel?: string | null;
   /**
+   * Per model id, the names of its variants (stock opencode `models[id].variants`, a variant table
+   * mapped from a route's effort), for the models that list a variants object; names only, never
+   * the variants' options.
+   */
+  variants?: Readonly<Record<string, readonly string[]>>;
+  /**
    * When this client saw a quota object of the provider gone (its cooldown over), as its mark book
    * remembers it; absent/null: never seen. A wall whose failure gave no reset of its own is over
    * then (health/quota-wall wallHolds), unless the wall is known to be newer.

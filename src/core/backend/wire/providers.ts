@@ -32,6 +32,7 @@ export function readProviderListing(json: unknown): ProviderListing {
       quota,
       models: modelIds(p.models),
       defaultModel: defaults ? looseStr(defaults[id]) : null,
+      ...variantTables(p.models),
     });
   });
   for (const id of connected) {
@@ -76,7 +77,41 @@ export function mergeRecords(same: readonly ProviderRecord[]): ProviderRecord {
     quota: mergeQuota(same.map((r) => r.quota)),
     models,
     defaultModel: same.find((r) => r.defaultModel)?.defaultModel ?? null,
+    ...mergedVariants(same),
   };
+}
+
+/** The variant tables of one provider's records: the first record listing a model's table gives it. */
+function mergedVariants(same: readonly ProviderRecord[]): { variants?: Record<string, readonly string[]> } {
+  const variants: Record<string, readonly string[]> = Object.create(null) as Record<string, readonly string[]>;
+  let any = false;
+  for (const r of same)
+    for (const [m, names] of Object.entries(r.variants ?? {}))
+      if (!Object.hasOwn(variants, m)) {
+        variants[m] = names;
+        any = true;
+      }
+  return any ? { variants } : {};
+}
+
+/**
+ * The variant names of each model that lists a `variants` object (stock opencode:
+ * `models: {id: {variants: {high: {...}, max: {...}}}}`); the variants' own options are not read.
+ */
+function variantTables(models: unknown): { variants?: Record<string, readonly string[]> } {
+  const entries: [string | null, unknown][] = Array.isArray(models)
+    ? models.map((m) => [isObj(m) ? looseStr(m.id) : null, m])
+    : isObj(models)
+      ? Object.entries(models)
+      : [];
+  const variants: Record<string, readonly string[]> = Object.create(null) as Record<string, readonly string[]>;
+  let any = false;
+  for (const [id, m] of entries) {
+    if (id === null || !isObj(m) || !isObj(m.variants)) continue;
+    variants[id] = Object.keys(m.variants);
+    any = true;
+  }
+  return any ? { variants } : {};
 }
 
 /**

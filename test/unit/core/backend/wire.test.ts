@@ -301,6 +301,30 @@ describe('wire: provider listing', () => {
 
   it('malformed: all not an array, connected entries not strings, quota without markedAt', () => {
     assert.throws(() => readProviderListing({ all: {}, connected: [] }), ShapeError);
+  });
+
+  it('a model variant table: its names per model, never its options (issue 31)', () => {
+    const listing = readProviderListing({
+      all: [
+        {
+          id: 'anthropic',
+          options: { apiKey: 'SECRET' },
+          models: {
+            big: { id: 'big', options: { x: 'SECRET' }, variants: { high: { thinking: 'SECRET' }, max: {} } },
+            plain: { id: 'plain' },
+            empty: { id: 'empty', variants: {} },
+          },
+        },
+        { id: 'spec', models: [{ id: 'm', variants: { low: {} } }, 'n'] },
+        { id: 'bare', models: { a: {} } },
+      ],
+      connected: ['anthropic'],
+    });
+    assert.ok(!JSON.stringify(listing).includes('SECRET'));
+    const [anthropic, spec, bare] = listing.providers;
+    assert.deepEqual({ ...anthropic.variants }, { big: ['high', 'max'], empty: [] });
+    assert.deepEqual({ ...spec.variants }, { m: ['low'] });
+    assert.equal(bare.variants, undefined);
     assert.throws(() => readProviderListing({ all: [], connected: [1] }), ShapeError);
     assert.throws(() => readProviderListing({ all: [{ id: 'a', quota: { resetAt: 1 } }], connected: [] }), ShapeError);
   });
