@@ -1,7 +1,8 @@
 // Shared argument parsing of the session-ops commands: --flag, --option VALUE, --option=VALUE and
 // positionals (`-` is one; after `--` every argument is one); a UsageError (exit 2) for anything
-// unknown or missing, and for an option given twice with different values (no option repeats: the
-// last one never silently wins). Plus the common backend flags (--base-url, --directory) and the client built
+// unknown or missing, and for an option given twice with different values (an option repeats only
+// when its command declares it a list, e.g. `route --label A --label B`: the last one never
+// silently wins). Plus the common backend flags (--base-url, --directory) and the client built
 // from them with the password taken from the environment only.
 import { BackendClient } from '../core/backend/client';
 import { BackendError } from '../core/backend/errors';
@@ -16,6 +17,8 @@ export class UsageError extends Error {}
 
 export interface ParsedArgs {
   values: Map<string, string>;
+  /** The values of the list options, in the order given (absent: not given). */
+  lists?: Map<string, string[]>;
   flags: Set<string>;
   positionals: string[];
 }
@@ -23,6 +26,8 @@ export interface ParsedArgs {
 export interface ArgSpec {
   flags: string[];
   options: string[];
+  /** Options that may be given several times, each value kept in order (`--label A --label B`). */
+  lists?: string[];
   /** How many positionals are accepted (default 0; Infinity: any number). After `--` every argument is one. */
   positionals?: number;
 }
@@ -30,7 +35,9 @@ export interface ArgSpec {
 export function parseArgv(argv: string[], spec: ArgSpec): ParsedArgs {
   const flagSet = new Set([...spec.flags, '--help', '-h']);
   const optionSet = new Set(spec.options);
+  const listSet = new Set(spec.lists ?? []);
   const values = new Map<string, string>();
+  const lists = new Map<string, string[]>();
   const flags = new Set<string>();
   const positionals: string[] = [];
   const most = spec.positionals ?? 0;
@@ -50,7 +57,13 @@ export function parseArgv(argv: string[], spec: ArgSpec): ParsedArgs {
       arg = arg.slice(0, eq);
     }
     if (flagSet.has(arg) && inline === undefined) flags.add(arg);
-    else if (optionSet.has(arg)) {
+    else if (listSet.has(arg)) {
+      const value = inline ?? argv[++i];
+      if (value === undefined) throw new UsageError(`${arg} needs a value`);
+      const list = lists.get(arg);
+      if (list) list.push(value);
+      else lists.set(arg, [value]);
+    } else if (optionSet.has(arg)) {
       const value = inline ?? argv[++i];
       if (value === undefined) throw new UsageError(`${arg} needs a value`);
       const before = values.get(arg);
@@ -60,7 +73,7 @@ export function parseArgv(argv: string[], spec: ArgSpec): ParsedArgs {
     } else if ((arg === '-' || !arg.startsWith('-')) && positionals.length < most) positionals.push(arg);
     else throw new UsageError(`unknown argument "${argv[i]}"`);
   }
-  return { values, flags, positionals };
+  return { values, flags, positionals, lists };
 }
 
 export function wantsHelp(a: ParsedArgs): boolean {

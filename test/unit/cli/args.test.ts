@@ -12,6 +12,15 @@ describe('shared CLI argument parsing', () => {
     assert.deepEqual([a.values.get('--wait'), a.values.get('--model')], ['5', 'p/m']);
     assert.deepEqual(a.positionals, ['ses_1']);
   });
+  it('a list option repeats, each value kept in order; a plain option given twice differently is refused', () => {
+    const spec = { flags: [], options: ['--routing'], lists: ['--label'] };
+    const a = parseArgv(['--label', 'Kind/A', '--routing', 'r.yaml', '--label=Kind/B', '--label', 'Kind/A'], spec);
+    assert.deepEqual(a.lists?.get('--label'), ['Kind/A', 'Kind/B', 'Kind/A']);
+    assert.equal(a.values.get('--label'), undefined);
+    assert.throws(() => parseArgv(['--label'], spec), /--label needs a value/);
+    assert.throws(() => parseArgv(['--routing', 'a', '--routing', 'b'], spec), /given twice with different values/);
+    assert.throws(() => parseArgv(['--label', 'Kind/A'], { flags: [], options: [] }), /unknown argument "--label"/);
+  });
   it('usage errors: unknown flag, extra positional, missing value, bad number, missing backend flags', () => {
     assert.throws(() => parseArgv(['--nope'], { flags: [], options: [] }), UsageError);
     assert.throws(() => parseArgv(['a', 'b'], { flags: [], options: [], positionals: 1 }), /unknown argument "b"/);
