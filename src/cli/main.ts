@@ -50,6 +50,11 @@ const COMMANDS: ReadonlyArray<{ name: string; summary: string; load: () => Promi
     load: async () => (await import('./validate')).runValidate,
   },
   {
+    name: 'route',
+    summary: 'The effective route of a ticket in a routing table (entry, gates, preflight, effort)',
+    load: async () => (await import('./route')).runRoute,
+  },
+  {
     name: 'lsp',
     summary: 'Run the language server (--stdio) for any LSP editor',
     load: async () => (await import('./lsp')).runLsp,

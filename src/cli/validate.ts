@@ -19,6 +19,9 @@ import { describeError } from '../core/error-message';
 import { UsageError, type ParsedArgs } from './args';
 import { defineCommand, runCommand, type CommandIo } from './command';
 import { EXIT } from './exit-codes';
+import { diagnosticLine, jsonDiagnostic, type JsonDiagnostic } from './diagnostic-output';
+
+export type { JsonDiagnostic };
 
 const USAGE = `Usage: session-ops validate [--json] [--kind routing|page|watch-config] [--source-root DIR] PATH...
 
@@ -51,18 +54,6 @@ const defaultIo = (): ValidateIo => ({
   stdout: (s) => process.stdout.write(s),
   stderr: (s) => process.stderr.write(s),
 });
-
-export interface JsonDiagnostic {
-  file: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  severity: Diagnostic['severity'];
-  code: string;
-  message: string;
-  source: string;
-}
 
 interface ValidateOptions {
   json: boolean;
@@ -204,27 +195,13 @@ async function validate(o: ValidateOptions, io: ValidateIo): Promise<number> {
   await checkGroups();
 
   const out: JsonDiagnostic[] = [];
-  for (const c of checked) {
-    for (const d of c.diags) {
-      out.push({
-        file: c.shown,
-        line: d.range.start.line + 1,
-        column: d.range.start.character + 1,
-        endLine: d.range.end.line + 1,
-        endColumn: d.range.end.character + 1,
-        severity: d.severity,
-        code: d.code,
-        message: d.message,
-        source: d.source,
-      });
-    }
-  }
+  for (const c of checked) for (const d of c.diags) out.push(jsonDiagnostic(c.shown, d));
 
   const errors = out.filter((d) => d.severity === 'error').length;
   const warnings = out.filter((d) => d.severity === 'warning').length;
   if (json) io.stdout(JSON.stringify({ diagnostics: out }) + '\n');
   else {
-    for (const d of out) io.stdout(`${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message} [${d.code}]\n`);
+    for (const d of out) io.stdout(diagnosticLine(d));
     io.stderr(
       `${files} file${files === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`,
     );

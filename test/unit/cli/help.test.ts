@@ -4,6 +4,7 @@ import { runCompose } from '../../../src/cli/compose';
 import { runDispatch } from '../../../src/cli/dispatch';
 import { main } from '../../../src/cli/main';
 import { runRecover } from '../../../src/cli/recover';
+import { runRoute } from '../../../src/cli/route';
 import { runReport } from '../../../src/cli/report';
 import { runLsp } from '../../../src/cli/lsp';
 import { runStatus } from '../../../src/cli/status';
@@ -21,11 +22,12 @@ describe('session-ops commands: --help and usage', () => {
     compose: runCompose,
     report: runReport,
     validate: runValidate,
+    route: runRoute,
     lsp: runLsp,
     watch: runWatch,
   };
   /** The commands that talk to a backend name its password's environment variable. */
-  const backendCommands = ['status', 'abort', 'wake', 'recover', 'dispatch', 'compose'];
+  const backendCommands = ['status', 'abort', 'wake', 'recover', 'dispatch', 'compose', 'route'];
   for (const [name, run] of Object.entries(commands)) {
     it(`${name} --help prints the usage with an example and exits 0; a bad flag exits 2`, async () => {
       let out = '';
