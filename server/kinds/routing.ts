@@ -46,8 +46,8 @@ class RoutingSession implements DocumentSession {
   }
 
   hover(text: string, pos: Parameters<typeof hover>[1], env: { schemaFeatures: boolean }) {
-    if (!env.schemaFeatures) return undefined;
-    return hover(this.current(text), pos);
+    // next to another YAML server only the effective route of a route key (the schema's hover is its)
+    return hover(this.current(text), pos, { schema: env.schemaFeatures });
   }
 
   quickFixes(text: string, range: Parameters<typeof quickFixes>[1]) {

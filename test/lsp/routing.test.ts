@@ -253,6 +253,43 @@ describe('language server: routing tables', function () {
     assert.deepEqual(h.range, { start: { line, character: 4 }, end: { line, character: 10 } });
   });
 
+  it('hovers a route key with its effective route; information when preflight.max_items drops items, naming which', async () => {
+    const uri = uniq('routing.yaml');
+    const text = [
+      'version: 1',
+      'default: {}',
+      'preflight:',
+      '  max_items: 1',
+      'routes:',
+      '  Kind/Bug:',
+      '    entry: {skill: implement, mode: bugfix}',
+      '    skip: [review-dag, verify]',
+      '    keep_gates: [verify]',
+      '    preflight:',
+      '      - {id: newer, item: Newer., evidence: retro C10, added_cycle: C10}',
+      '      - {id: older, item: Older., evidence: retro C9, added_cycle: C9}',
+      '    effort: high',
+      '',
+    ].join('\n');
+    const mark = client.open(uri, text);
+    const p = await client.diagnosticsFor(uri, () => true, mark);
+    assert.deepEqual(
+      p.diagnostics.map((d) => `${show(d)} ${d.severity}`),
+      ['9:18-9:24 routing.skip-and-keep 2', '10:5-10:14 routing.preflight-over-cap 3'],
+    );
+    assert.match(p.diagnostics[1].message, /would drop "older" \(added_cycle C9\)\.$/);
+    const h = await client.request<{ contents: { kind: string; value: string } }>('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 5, character: 4 },
+    });
+    assert.equal(h.contents.kind, 'markdown');
+    const block = h.contents.value.slice(h.contents.value.indexOf('**Effective route**'));
+    assert.match(block, /Entry: skill implement, mode bugfix\nSkip: review-dag, verify\nKeep gates: verify\n/);
+    assert.match(block, /Preflight \(1 of 2 kept by preflight.max_items\):\n {2}- newer: Newer\./);
+    assert.match(block, /Dropped by preflight.max_items \(oldest added_cycle first\):\n {2}- older: Older\./);
+    assert.match(block, /Effort: high/);
+  });
+
   it('offers quick fixes: remove a retired stage, replace a misspelling, add a missing block', async () => {
     const uri = uniq('routing.yaml');
     const text =

@@ -19,6 +19,8 @@ import {
 } from './schema';
 import { scalarText } from './fixes';
 import type { FixData, RoutingDiagnosticData } from './types';
+import { routeBlockLines } from './describe';
+import { maxItemsOf, resolveRouteBlock } from './resolve';
 import type { Position } from '../diagnostics';
 
 // ---------------------------------------------------------------- completion
@@ -236,17 +238,53 @@ function hitAt(root: RNode, offset: number): Hit | undefined {
   }
 }
 
-export function hover(analysis: RoutingAnalysis, pos: Position): HoverResult | undefined {
+/** preflight.max_items of the analysed table, read from its top-level `preflight` block. */
+function analysedMaxItems(analysis: RoutingAnalysis): number | undefined {
+  for (const c of analysis.chunks) {
+    if (c.role === 'route') continue;
+    const root = c.parsed.root;
+    const p = root && root.kind === 'map' ? getPair(root, 'preflight') : undefined;
+    if (p) return maxItemsOf({ preflight: p.value.value });
+  }
+  return undefined;
+}
+
+/** The effective route of a route key's value as one block: entry, gates, preflight after the cap, effort. */
+function effectiveRouteBlock(analysis: RoutingAnalysis, value: RNode): string[] {
+  const r = resolveRouteBlock(value.value, analysedMaxItems(analysis));
+  return [
+    '**Effective route**',
+    '',
+    '```text',
+    ...routeBlockLines(r),
+    `Effort: ${r.effort ?? 'none'}${r.effort ? " (the model's variant of that name, when it has a variant table)" : ''}`,
+    '```',
+  ];
+}
+
+/**
+ * Hover at `pos`. `schema` false (another YAML server gives the schema's hover) keeps only what
+ * the schema cannot say: the effective route on a route key.
+ */
+export function hover(
+  analysis: RoutingAnalysis,
+  pos: Position,
+  options: { schema?: boolean } = {},
+): HoverResult | undefined {
   const offset = offsetAt(analysis.lineStarts, analysis.text, pos);
   const chunk = chunkAt(analysis, offset);
   if (!chunk || !chunk.parsed.root) return undefined;
   const hit = hitAt(chunk.parsed.root, offset - chunk.start);
   if (!hit) return undefined;
   const path = [...chunk.prefix, ...hit.path];
-  const r = schemaAt(path);
-  const lines: string[] = [];
   const last = path[path.length - 1];
   const isRoute = path.length === 2 && path[0] === 'routes';
+  const routeKey = hit.onKey && hit.node.kind === 'map' && (isRoute || (path.length === 1 && last === 'default'));
+  const range = rangeAt(analysis.lineStarts, chunk.start + hit.start, chunk.start + hit.end);
+  if (options.schema === false)
+    return routeKey ? { markdown: effectiveRouteBlock(analysis, hit.node).join('\n'), range } : undefined;
+  const r = schemaAt(path);
+  const lines: string[] = [];
   if (hit.onKey) {
     if (isRoute) lines.push(`**${String(last)}** · route`, '', `Route for tickets labelled \`${String(last)}\`.`);
     else lines.push(`**${String(last)}**${r ? ` · ${typeSummary(r)}` : ''}`);
@@ -274,10 +312,8 @@ export function hover(analysis: RoutingAnalysis, pos: Position): HoverResult | u
       '',
       `Allowed items: ${(deref(r.schema.items).schema.enum ?? []).map((e) => `\`${String(e)}\``).join(', ')}`,
     );
-  return {
-    markdown: lines.join('\n'),
-    range: rangeAt(analysis.lineStarts, chunk.start + hit.start, chunk.start + hit.end),
-  };
+  if (routeKey) lines.push('', ...effectiveRouteBlock(analysis, hit.node));
+  return { markdown: lines.join('\n'), range };
 }
 
 // ---------------------------------------------------------------- quick fixes

@@ -191,6 +191,60 @@ describe('routing hover', () => {
   });
 });
 
+describe('routing hover: the effective route on a route key', () => {
+  const text = [
+    'version: 1',
+    'default:',
+    '  entry: {skill: null, mode: null}',
+    '  effort: high',
+    'preflight:',
+    '  max_items: 1',
+    'routes:',
+    '  Kind/Bug:',
+    '    entry: {skill: implement, mode: bugfix}',
+    '    skip: [review-dag]',
+    '    keep_gates: [verify]',
+    '    preflight:',
+    '      - {id: old, item: Old check., evidence: retro C9, added_cycle: C9}',
+    '      - {id: new, item: New check., evidence: retro C10, added_cycle: C10}',
+    '    effort: max',
+    '',
+  ].join('\n');
+  for (const chunking of [true, false]) {
+    const a = new RoutingAnalyzer({ chunking }).analyze(text);
+    it(`one block: entry, gates, preflight after the cap, effort (${chunking ? 'chunked' : 'whole'})`, () => {
+      const md = hover(a, { line: 7, character: 4 })?.markdown ?? '';
+      assert.match(md, /Route for tickets labelled `Kind\/Bug`/);
+      const block = md.slice(md.indexOf('**Effective route**'));
+      assert.equal(
+        block,
+        [
+          '**Effective route**',
+          '',
+          '```text',
+          'Entry: skill implement, mode bugfix',
+          'Skip: review-dag',
+          'Keep gates: verify',
+          'Preflight (1 of 2 kept by preflight.max_items):',
+          '  - new: New check. (evidence: retro C10; added_cycle C10)',
+          'Dropped by preflight.max_items (oldest added_cycle first):',
+          '  - old: Old check. (evidence: retro C9; added_cycle C9)',
+          "Effort: max (the model's variant of that name, when it has a variant table)",
+          '```',
+        ].join('\n'),
+      );
+    });
+  }
+  it('on default too; not on other keys; alone when another YAML server gives the schema hover', () => {
+    const a = new RoutingAnalyzer().analyze(text);
+    assert.match(hover(a, { line: 1, character: 2 })?.markdown ?? '', /Entry: natural-language routing \(skill null\)/);
+    assert.doesNotMatch(hover(a, { line: 9, character: 5 })?.markdown ?? '', /Effective route/);
+    const only = hover(a, { line: 7, character: 4 }, { schema: false })?.markdown ?? '';
+    assert.match(only, /^\*\*Effective route\*\*/);
+    assert.equal(hover(a, { line: 9, character: 5 }, { schema: false }), undefined);
+  });
+});
+
 describe('routing document symbols', () => {
   const text = readFileSync(path.join(fixtures, 'valid/complete.routing.yaml'), 'utf8');
   for (const mode of [true, false]) {
