@@ -1,7 +1,10 @@
 // `session-ops compose wake|quota-wake|fact-baseline|dispatch SESSION [...]`: print the prompt the
 // editor would compose, to stdout or --out FILE, for review before `wake --prompt-file`.
 import { PROMPT_TEMPLATES, type PromptTemplate } from '../core/actions/compose';
+import { readAssigner } from '../core/actions/assignment';
 import { callOpts } from '../core/actions/context';
+import { assignmentBook } from '../core/operations/assignments';
+import { operatorStateFor } from '../core/operations/state-store-operator';
 import { chooseModel } from '../core/actions/model-choice';
 import { promptBuilder } from '../core/actions/prompt-builder';
 import { lastModelOf } from '../core/actions/send';
@@ -136,11 +139,17 @@ export const composeCommand = defineCommand<ComposeOptions, ActionIo>({
         task: o.task,
         baseline: o.baseline,
       });
+      // Who assigned the worker (the state directory's record, else its first user message): rule 1 checked here too.
+      const assigned = await readAssigner(
+        { ...ctx, assignments: assignmentBook(operatorStateFor(io.env, io.clock.now)) },
+        session,
+      );
       const composed = await builder.build({
         model: choice.model ?? { providerID: '', modelID: '' },
         session: s,
         newest,
         wallProvider,
+        assigned,
       });
       if (!composed.ok) {
         io.stderr(`session-ops compose: ${clean(composed.problem)}\n`);

@@ -49,9 +49,11 @@ const DEFAULT_RESUME =
   'the next unfinished step of your task: re-read the ticket and your last messages, re-validate the uncommitted files, then continue';
 
 function fillNote(a: Authority): string | null {
-  const missing = [a.ticket ? null : TICKET_PLACEHOLDER, a.orchestrator ? null : ORCHESTRATOR_PLACEHOLDER].filter(
-    Boolean,
-  );
+  // What the report block names (the recorded assigner may fill what this prompt does not say).
+  const missing = [
+    a.report.ticket === TICKET_PLACEHOLDER ? TICKET_PLACEHOLDER : null,
+    a.report.orchestratorSessionId === ORCHESTRATOR_PLACEHOLDER ? ORCHESTRATOR_PLACEHOLDER : null,
+  ].filter(Boolean);
   if (missing.length === 0) return null;
   return (
     `Fill ${missing.join(' and ')} above from your assignment ` +

@@ -156,7 +156,7 @@ export async function prepareSend(ctx: ActionContext, input: Omit<SendInput, 'ba
       session: input.session,
       newest: input.newest,
       wallProvider: input.wallProvider,
-      assigned: input.assigned ?? null,
+      assigned: input.assigned,
     });
     if (!composed.ok)
       return {

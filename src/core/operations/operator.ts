@@ -76,7 +76,7 @@ import { InProcessSessionLock, type SessionLock } from './session-lock';
 import type { JsonStateFile } from './state-store';
 import type { OperatorState, PersistedRetry } from './state-store-operator';
 import { composeForRow } from './row-prompt';
-import { readAssigner, sourceText, type AssignmentBook } from '../actions/assignment';
+import { readAssigner, sourceText, type Assigner, type AssignmentBook } from '../actions/assignment';
 import { assignedBy } from '../actions/authority';
 import { assignmentBook } from './assignments';
 import { ClaimCheck } from './claim';
@@ -308,13 +308,22 @@ export class Operator {
     nextModel: ModelRef | null,
     baseline?: FactBaselineFacts,
     holdsAuthority = false,
+    assigned?: Assigner | null,
   ): Promise<Composed> {
     const client = await this.o.monitor.client(row.backendKey);
     const sources = this.o.inventory?.(client) ?? [backendInventory(client), gitInventory()];
     const inventory = await takeInventory(sources, { directory: row.directory });
+    // Who assigned the worker (its durable record): compared (rule 1), and where reports go when no orchestrator is set here.
+    const recorded =
+      assigned === undefined
+        ? await readAssigner(
+            { backend: client, directory: row.directory, clock: this.o.actionClock, assignments: this.assignments },
+            row.id,
+          )
+        : assigned;
     return composeForRow(row, template, {
       now: this.timers.now(),
-      authority: this.authority(row, holdsAuthority),
+      authority: assignedBy(this.authority(row, holdsAuthority), null, recorded),
       inventory,
       nextModel,
       baseline: baseline ?? null,
@@ -368,7 +377,7 @@ export class Operator {
     if (refusal) throw new Error(refusal);
     const template = this.wakeTemplate(row);
     const request = {
-      prompt: (facts: PromptFacts) => this.compose(row, template, facts.model),
+      prompt: (facts: PromptFacts) => this.compose(row, template, facts.model, undefined, false, facts.assigned),
       providers: [...this.settings['recovery.providers']],
       abortFirst,
       abort: { waitMs: this.waits.abortMs },

@@ -126,13 +126,20 @@ describe('authority rule 1 on the durable record (CLI: dispatch, wake --compose 
     const composed = io('ses_other');
     assert.equal(
       await runCompose(
-        ['fact-baseline', id, ...base(), '--facts', path.join(tmp, 'facts.json'), '--out', file],
+        ['fact-baseline', id, ...base(), '--facts', path.join(tmp, 'facts.json'), '--out', file, '--i-hold-authority'],
         composed,
       ),
       0,
       composed.out.join(''),
     );
     assert.match(readFileSync(file, 'utf8'), /to the orchestrator session ses_other through/);
+    // compose checks the record too: without --i-hold-authority it prints nothing (exit 3).
+    const unheld = io('ses_other');
+    assert.equal(
+      await runCompose(['fact-baseline', id, ...base(), '--facts', path.join(tmp, 'facts.json')], unheld),
+      3,
+    );
+    assert.match(unheld.out.join(''), /authority rule 1: the worker's assignment \(its first user message\)/);
     const args = [id, ...base(), '--model', 'anthropic/sonnet', '--wait', '0', '--prompt-file', file];
     // Sent as ses_mine (the environment), its reports still go to ses_other: a redirect.
     const redirect = io('ses_mine');

@@ -430,6 +430,33 @@ describe('operator restart: planned work survives (src/core/operations/operator.
       );
     });
 
+    it('a prompt composed where no orchestrator is set reports to the recorded one, never to a placeholder; a fact baseline against the record is refused unless held', async () => {
+      server.setProviders(PROVIDERS, ['anthropic', 'openai']);
+      const worker = answeredWorker('mine', 'Port the parser. Report to orchestrator ses_mine.');
+      rows = [worker];
+      const editor = start(false, null);
+      await editor.restored;
+      const wake = await editor.compose(worker, 'wake', { providerID: 'openai', modelID: 'gpt-5' });
+      assert.ok(wake.ok);
+      assert.match(wake.text, /to the orchestrator session ses_mine through/);
+      assert.doesNotMatch(wake.text, /<orchestrator session id>/);
+      const other = start(false, 'ses_other');
+      const baseline = {
+        event: 'orchestrator restarted',
+        facts: [{ statement: 'PR #34 merged', source: 'https://x/pr/34', at: '2026-11-23T11:00Z' }],
+        invalidAssumptions: ['none'],
+        assignment: { kind: 'task' as const, step: 'rebase on main' },
+      };
+      const refused = await other.compose(worker, 'fact-baseline', null, baseline);
+      assert.equal(refused.ok ? null : refused.code, 'not-authority');
+      assert.ok((await other.compose(worker, 'fact-baseline', null, baseline, true)).ok);
+      assert.equal(
+        (await other.recordedAuthority(worker)).mismatch,
+        true,
+        'what the editor asks I Hold the Authority on',
+      );
+    });
+
     it("a dispatch recorded by another process counts at once: the worker it re-tasked is no longer in this operator's charge", async () => {
       server.setProviders(PROVIDERS, ['anthropic', 'openai']);
       const worker = answeredWorker('mine', 'Port the parser. Report to orchestrator ses_mine.');
