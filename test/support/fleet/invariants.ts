@@ -222,10 +222,10 @@ export const PROPERTIES: Property[] = [
   {
     id: 'charge-sub-agent',
     title: 'no automatic act on a sub-agent session',
-    // Found here after `charge` landed: automatic mode leaves sub-agents alone by row.parentId, which
-    // only stock opencode's reader fills; the spec dialect's (src/core/backend/wire/sessions.ts
-    // specSession) drops a session's parentID, so a spec-dialect sub-agent is still acted on.
-    pendingOn: 'unassigned',
+    // Found here after `charge` landed: the spec dialect's reader (src/core/backend/wire/sessions.ts
+    // specSession) dropped a session's parentID, so a spec-dialect sub-agent was still acted on; it
+    // reads it now, as stock opencode's does.
+    pendingOn: null,
     check(t) {
       const bad = posts(t).find((r) => automatic(r) && specOf(t, r.sessionId)?.s.parent);
       return bad ? `${describe(bad)}: the session is a sub-agent (it has a parentID)` : null;

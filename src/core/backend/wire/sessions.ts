@@ -59,7 +59,15 @@ export function specSession(s: Obj): SessionSnapshot {
     retry: null,
     progress,
     updatedAt: updatedAt(s),
+    // The spec shows no parent field ("other session fields: not shown"); a compatible backend that
+    // names one the way stock opencode does is read alike: automatic mode never acts on a sub-agent.
+    parentId: parentOf(s),
   };
+}
+
+/** A sub-agent session's parent (`parentID`, stock opencode's name), when it is a valid session id. */
+function parentOf(s: Obj): string | null {
+  return typeof s.parentID === 'string' && isValidSessionId(s.parentID) ? s.parentID : null;
 }
 
 export interface StatusEntry {
@@ -93,7 +101,7 @@ export function readStatusMap(json: unknown): Map<string, StatusEntry> {
 /** Stock opencode: state from the status map (absent = idle); progress is derived later; the session's own cost and tokens. */
 export function opencodeSession(s: Obj, status: ReadonlyMap<string, StatusEntry>): SessionSnapshot {
   const st = status.get(s.id as string);
-  const parent = typeof s.parentID === 'string' && isValidSessionId(s.parentID) ? s.parentID : null;
+  const parent = parentOf(s);
   return {
     id: s.id as string,
     title: title(s),

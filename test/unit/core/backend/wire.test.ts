@@ -254,6 +254,12 @@ describe('wire: sessions', () => {
     assert.match(list.warnings[0], /not a safe path segment/);
   });
 
+  it("spec dialect: a parentID (stock opencode's name) is read like stock opencode's; an unsafe one is not", () => {
+    assert.equal(specSession({ id: 'ses_c', state: 'idle', parentID: 'ses_p' }).parentId, 'ses_p');
+    assert.equal(specSession({ id: 'ses_c', state: 'idle' }).parentId, null);
+    assert.equal(specSession({ id: 'ses_c', state: 'idle', parentID: '../x' }).parentId, null);
+  });
+
   it('malformed: bad state, bad progress, mixed dialects, id missing', () => {
     assert.throws(() => specSession({ id: 'x', state: 'running' }), ShapeError);
     assert.throws(
