@@ -7,8 +7,9 @@
 //                 again when a report arrives or a person acts on the session);
 //   too-old       its newest message is older than automatic.maxAgeHours;
 //   age-unknown   its newest message's time was not read (nothing says it is recent);
-//   not-ticketed  automatic.onlyTicketed is on and its task names no ticket (a dispatch Session
-//                 Ops made with a ticket, kept in the operator state).
+//   not-ticketed  automatic.onlyTicketed is on and its task names no ticket: the durable record of
+//                 its assignment (a dispatch or fact baseline Session Ops sent, with a ticket) or
+//                 its first user message carrying a ticket reference (ticketReference below).
 // The first that applies, in this order, is the reason. Pure; the streak memory below is what
 // the operator persists.
 import type { Action, EpochMs } from '../model';
@@ -88,6 +89,40 @@ export function outOfCharge(row: SessionRow, settings: ChargeSettings, facts: Ch
   if (settings.onlyTicketed && !facts.ticket)
     return { reason: 'not-ticketed', text: 'its task names no ticket (automatic.onlyTicketed)' };
   return null;
+}
+
+/**
+ * A ticket reference, as automatic.onlyTicketed reads a worker's first user message (conservative):
+ * a tracker key `PROJECT-123` (2 to 10 capital letters or digits, a letter first) or `#123`; not a
+ * name of a standard that reads like one (UTF-8, ISO-8601, SHA-256, RFC-9110, CVE-..., GPT-4 ...).
+ */
+const TICKET_REFERENCE = /^(?:[A-Z][A-Z0-9]{1,9}-[1-9][0-9]{0,8}|#[1-9][0-9]{0,8})$/;
+const NOT_TICKETS = new Set([
+  'UTF',
+  'UCS',
+  'ISO',
+  'SHA',
+  'MD',
+  'RFC',
+  'CVE',
+  'CWE',
+  'GPT',
+  'HTTP',
+  'TLS',
+  'SSL',
+  'AES',
+  'RSA',
+  'IEEE',
+  'ECMA',
+  'PEP',
+  'ES',
+  'X',
+]);
+
+/** `ticket` when it is a ticket reference by that pattern, else null. */
+export function ticketReference(ticket: string | null | undefined): string | null {
+  if (!ticket || !TICKET_REFERENCE.test(ticket)) return null;
+  return ticket.startsWith('#') || !NOT_TICKETS.has(ticket.slice(0, ticket.indexOf('-'))) ? ticket : null;
 }
 
 /** One session's automatic wakes without a report, and when the count last changed. */

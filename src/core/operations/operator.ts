@@ -61,6 +61,7 @@ import {
   DispatchRecords,
   isWakeAction,
   outOfCharge,
+  ticketReference,
   wakeKey,
   wakeKeyOfRow,
   WakeStreaks,
@@ -95,6 +96,9 @@ export interface OperatorMonitor {
 }
 
 export type OperatorLog = (level: 'info' | 'warn' | 'error', message: string) => void;
+
+/** How long automatic.onlyTicketed trusts a session's ticket as read before reading its record again. */
+export const TICKET_REREAD_MS = 10 * 60_000;
 
 /** How often automatic mode re-reads the state file for a person's reset of a stuck session (another process's). */
 export const WAKES_REREAD_MS = 30_000;
@@ -171,6 +175,13 @@ export class Operator {
   readonly wakes: WakeStreaks;
   /** The dispatches made, with the ticket each named (persisted; automatic.onlyTicketed reads them). */
   readonly dispatches: DispatchRecords;
+  /**
+   * Per session (row key), the ticket its recorded assignment names, as last read for
+   * automatic.onlyTicketed (src/core/actions/assignment.ts: the dispatch record, else its first
+   * user message), and when; sessions being read.
+   */
+  private readonly taskTickets = new Map<string, { ticket: string | null; at: number }>();
+  private readonly readingTickets = new Map<string, Promise<void>>();
   /** Per session, the reason automatic mode last left it alone (logged when it changes). */
   private readonly leftAlone = new Map<string, string>();
   private currentSettings: OperatorSettings;
@@ -684,7 +695,7 @@ export class Operator {
     return outOfCharge(row, chargeSettings(this.settings), {
       now: this.timers.now(),
       wakes: this.wakes.count(wakeKey(row.directory, row.id)),
-      ticket: this.dispatches.ticket(row.key),
+      ticket: this.dispatches.ticket(row.key) ?? this.taskTickets.get(row.key)?.ticket ?? null,
     });
   }
 
@@ -710,6 +721,8 @@ export class Operator {
       if (!action) continue;
       // Only sessions in its charge (a stuck session may still be aborted over budget: that is no wake).
       const skip = this.automaticSkip(row);
+      // Its task's ticket is read from the durable record first (outside this round; asked again then).
+      if (skip?.reason === 'not-ticketed' && this.readTaskTicket(row)) continue;
       if (skip && !(skip.reason === 'stuck' && action === 'abort')) {
         if (this.leftAlone.get(row.key) !== skip.reason) {
           this.leftAlone.set(row.key, skip.reason);
@@ -856,6 +869,46 @@ export class Operator {
         notice: { level: refused ? 'warning' : 'error', text: result.message },
       });
     });
+  }
+
+  /**
+   * Reads the ticket the session's recorded assignment names (at most every TICKET_REREAD_MS), for
+   * automatic.onlyTicketed: a dispatch or fact baseline's ticket, or a ticket reference in its first
+   * user message (read once, remembered in the state file). Whether a read is under way.
+   */
+  private readTaskTicket(row: SessionRow): boolean {
+    if (this.readingTickets.has(row.key)) return true;
+    const known = this.taskTickets.get(row.key);
+    if (known && this.timers.now() - known.at < TICKET_REREAD_MS) return false;
+    if (this.taskTickets.size > 2 * this.o.monitor.rows().length) this.taskTickets.clear();
+    const read = async () => {
+      const client = await this.o.monitor.client(row.backendKey);
+      const assigner = await readAssigner(
+        { backend: client, directory: row.directory, clock: this.o.actionClock, assignments: this.assignments },
+        row.id,
+      );
+      if (assigner.source === 'unread') return null;
+      return assigner.source === 'first-message' ? ticketReference(assigner.ticket) : assigner.ticket;
+    };
+    const done = read()
+      .catch(() => null)
+      .then((ticket) => {
+        this.taskTickets.set(row.key, { ticket, at: this.timers.now() });
+        this.readingTickets.delete(row.key);
+        this.considerAutomatic();
+      })
+      .catch((err) => this.o.log('error', `reading the ticket of ${row.id}: ${describeError(err)}`));
+    this.readingTickets.set(row.key, done);
+    return true;
+  }
+
+  /** Settles once no task's ticket is being read (automatic.onlyTicketed) and no claim verified. */
+  async chargeSettled(): Promise<void> {
+    for (;;) {
+      await this.claims.settled();
+      if (this.readingTickets.size === 0) return;
+      await Promise.all([...this.readingTickets.values()]);
+    }
   }
 
   /**

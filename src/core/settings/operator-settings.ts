@@ -121,7 +121,7 @@ export const OPERATOR_SETTINGS = {
     scope: 'window',
     restricted: true,
     description:
-      'Automatic mode acts only on sessions whose task names a ticket: a dispatch Session Ops made with a ticket (kept in the state directory). Off by default.',
+      "Automatic mode acts only on sessions whose task names a ticket: a dispatch Session Ops made with a ticket (its record in the state directory), or a ticket reference (`PROJECT-123` or `#123`) in the session's first user message. Off by default.",
   },
   'budget.sessionUsd': {
     type: 'number',

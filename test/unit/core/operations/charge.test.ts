@@ -14,6 +14,7 @@ import {
   mergeStreaks,
   outOfCharge,
   personActed,
+  ticketReference,
   wakeKey,
   WakeStreaks,
   type ChargeFacts,
@@ -78,6 +79,12 @@ describe('core/operations/charge: the rules', () => {
       null,
       'while it works after the last wake it is not stuck (yet)',
     );
+  });
+
+  it('a ticket reference in a first user message: PROJECT-123 or #123, not a standard that reads like one', () => {
+    for (const t of ['PAY-12', 'AB-1', 'OPS2-4711', '#42']) assert.equal(ticketReference(t), t, t);
+    for (const t of ['UTF-8', 'ISO-8601', 'SHA-256', 'RFC-9110', 'GPT-4', 'pay-12', 'PAY-0', 'P-12', '#0', null, ''])
+      assert.equal(ticketReference(t), null, String(t));
   });
 
   it('automatic.onlyTicketed: only a session whose task names a ticket', () => {
@@ -168,7 +175,7 @@ describe('core/operations/charge: the operator acts only in its charge', functio
     const acted = nextOutcome();
     fleet.changed();
     // Authority rule 2: an automatic action starts once its claim is verified from the durable record.
-    await operator.claimsSettled();
+    await operator.chargeSettled();
     off();
     return started ? acted : null;
   }
@@ -315,6 +322,23 @@ describe('core/operations/charge: the operator acts only in its charge', functio
     await operator.flush();
     const onDisk = await operatorStateFile(stateDir, () => timers.now()).load();
     assert.equal(onDisk.state.wakes[key]?.count, 0, 'the reset is persisted');
+  });
+
+  it('automatic.onlyTicketed: a session whose first user message carries a ticket reference (read once, remembered)', async () => {
+    settings = { ...settings, 'automatic.onlyTicketed': true };
+    operator.updateSettings(settings);
+    const d = server.directory(DIR);
+    const withTicket = d.addSession({ state: 'idle', title: 'ticketed by its task' });
+    d.addMessage(withTicket, { role: 'user', text: 'PAY-77: make the parser accept empty input.' });
+    d.addMessage(withTicket, { text: 'I will continue later', info: { providerID: 'openai', modelID: 'gpt-5' } });
+    const lookalike = d.addSession({ state: 'idle', title: 'no ticket' });
+    d.addMessage(lookalike, { role: 'user', text: 'Convert every file to UTF-8.' });
+    d.addMessage(lookalike, { text: 'I will continue later', info: { providerID: 'openai', modelID: 'gpt-5' } });
+    const o = await consider([sampled(withTicket), sampled(lookalike)]);
+    assert.equal(o?.sessionId, withTicket, o?.message);
+    assert.equal(operator.automaticSkip(sampled(withTicket)), null);
+    assert.equal(operator.automaticSkip(sampled(lookalike))?.reason, 'not-ticketed');
+    assert.equal(promptsTo(lookalike), 0);
   });
 
   it('automatic.onlyTicketed: only a session it dispatched a ticketed task to', async () => {
