@@ -12,6 +12,16 @@ export type SessionState = 'generating' | 'idle';
 export type Dialect = 'spec' | 'opencode';
 
 /**
+ * Which of a server's session engines holds a session: stock opencode 1.18 runs two behind two
+ * HTTP surfaces that share only the list of sessions: the old routes (`/session/...`: legacy) and
+ * `/api/...` (api; opencode 2 keeps only this one). A session is read and acted on where it is held.
+ */
+export type Engine = 'legacy' | 'api';
+
+/** Which surface a backend is spoken to on: auto (each session where it is held), or one forced. */
+export type Surface = 'auto' | 'api' | 'legacy';
+
+/**
  * What a backend offers, known once its dialect was detected. Callers ask these instead of
  * comparing dialect names (which stay inside src/core/backend).
  */
@@ -127,6 +137,12 @@ export interface SessionSnapshot {
   progress: Progress | null;
   /** Last update time of the session record, when the backend says. */
   updatedAt: EpochMs | null;
+  /**
+   * The engine that holds the session (stock opencode), once a read showed it: the one whose
+   * message list has its messages. Null/absent: not known (the spec's dialect, or a new session
+   * that no engine shows a message for yet).
+   */
+  engine?: Engine | null;
   /** The parent session of a sub-agent session (stock opencode `parentID`); absent/null: top level. */
   parentId?: string | null;
   /** The session's own cost and tokens (capabilities.sessionCost); absent/null: not reported by this backend. */

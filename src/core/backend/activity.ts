@@ -4,7 +4,15 @@
 // Status events are not counted: a retry spin changes the status without producing output.
 import type { BackendEvent } from './events';
 
-const OUTPUT_EVENTS = new Set(['message.part.delta', 'message.part.updated']);
+const OUTPUT_EVENTS = new Set([
+  'message.part.delta',
+  'message.part.updated',
+  // The `/api` engine's output (GET /api/event).
+  'session.next.text.delta',
+  'session.next.reasoning.delta',
+  'session.next.tool.input.delta',
+  'session.next.tool.progress',
+]);
 
 export class ActivityCounter {
   private readonly counts = new Map<string, number>();

@@ -6,15 +6,21 @@
 import type {
   BackendCapabilities,
   Dialect,
+  Engine,
   EpochMs,
   MessageSnapshot,
+  Progress,
   ProviderListing,
   SessionSample,
   SessionSnapshot,
+  Surface,
   TodoProgress,
   WaitingRequest,
 } from '../model';
 import type { ActivityCounter } from './activity';
+import { ApiEngine } from './api-engine';
+import { opencodeApiDialect } from './dialects/opencode-api';
+import { EngineBook, holder } from './engines';
 import { BackendError } from './errors';
 import { HttpTransport, type Query, type TransportOptions } from './http';
 import { directoryProblem, isValidSessionId, segment } from './ids';
@@ -28,7 +34,7 @@ import { firstRawUserMessage, newestRawMessage, toMessageSnapshot } from './wire
 import { readMessagePage, type MessagePage } from './wire/message-page';
 import { readProviderListing } from './wire/providers';
 import { readSessionList, readStatusMap, type StatusEntry } from './wire/sessions';
-import { ShapeError } from './wire/shape';
+import { ShapeError, type Obj } from './wire/shape';
 import { readVcsFiles } from './wire/vcs';
 import { readPermissionList } from './wire/permission';
 import { answersProblem, readQuestionList } from './wire/question';
@@ -45,6 +51,12 @@ export interface BackendClientOptions extends TransportOptions {
   providerTimeoutMs?: number;
   /** Sessions sampled per directory per round; the most recently updated are kept. Default 1,000 (limits.ts). */
   maxSessionsPerRound?: number;
+  /**
+   * Which surface of a stock opencode server to speak: `auto` (default) reads and acts on each
+   * session through the engine that holds it, and goes all-`/api` when the old routes answer
+   * 404/400; `api` / `legacy` force one (./engines.ts).
+   */
+  surface?: Surface;
   now?: () => EpochMs;
 }
 
@@ -99,6 +111,12 @@ export class BackendClient {
   private readonly providerTimeoutMs: number;
   private readonly maxSessionsPerRound: number;
   private readonly detector = new DialectDetector();
+  private readonly engines: EngineBook;
+  private readonly api: ApiEngine;
+  /** Which engine each pending request (permission, question) came from, and its session. */
+  private readonly requestEngines = new Map<string, { engine: Engine; sessionID: string }>();
+  /** When GET /api/health last failed other than 404 (asked again a minute later). */
+  private apiProbeFailedAt: EpochMs | null = null;
   private providerCache = new Map<string, { at: EpochMs; listing: ProviderListing }>();
 
   constructor(options: BackendClientOptions) {
@@ -110,21 +128,43 @@ export class BackendClient {
       options.providerTimeoutMs ??
       (options.timeoutMs !== undefined ? PROVIDER_TIMEOUT_FACTOR * options.timeoutMs : DEFAULT_PROVIDER_TIMEOUT_MS);
     this.maxSessionsPerRound = Math.max(1, Math.floor(options.maxSessionsPerRound ?? MAX_SESSIONS_PER_ROUND));
+    this.engines = new EngineBook(options.surface ?? 'auto');
+    this.api = new ApiEngine(this.http, this.baseUrl);
+  }
+
+  /** The surface setting this client was made with. */
+  get surface(): Surface {
+    return this.engines.surface;
+  }
+
+  /** Which surfaces the server was seen to serve (null: not known yet). */
+  get surfaces(): { legacy: boolean | null; api: boolean | null } {
+    return { legacy: this.engines.legacy, api: this.engines.api };
+  }
+
+  /** The engine known to hold a session (null: not known yet, or not a stock opencode server). */
+  engineOf(sessionId: string): Engine | null {
+    return this.adapter?.dialect === 'opencode' ? this.engines.of(sessionId) : null;
+  }
+
+  /** The adapter of the sessions' reads: the detector's, or the `/api` one when only `/api` is spoken. */
+  private get adapter(): DialectAdapter | null {
+    return this.engines.apiOnly ? opencodeApiDialect : this.detector.adapter;
   }
 
   /** The dialect detected so far (null until a response told): data for reports, not for decisions. */
   get dialect(): Dialect | null {
-    return this.detector.adapter?.dialect ?? null;
+    return this.adapter?.dialect ?? null;
   }
 
   /** What the backend offers; null until a response told its dialect. */
   get capabilities(): BackendCapabilities | null {
-    return this.detector.adapter?.capabilities ?? null;
+    return this.adapter?.capabilities ?? null;
   }
 
   /** What a view shows for the backend ("opencode", "spec dialect"); null until a response told. */
   get displayName(): string | null {
-    return this.detector.adapter?.displayName ?? null;
+    return this.adapter?.displayName ?? null;
   }
 
   /** The underlying transport (for the event stream reader). */
@@ -144,29 +184,105 @@ export class BackendClient {
     opts: CallOptions,
   ): Promise<{ list: SessionList; adapter: DialectAdapter | null }> {
     this.checkDirectory(directory, 'GET /session');
+    if (this.engines.apiOnly) return this.readApiSessions(directory, opts);
     // When the dialect is known to keep state in a status map, read it alongside the list.
     const statusEarly = this.detector.adapter?.capabilities.sessionStatus ? this.statusMap(directory, opts) : null;
     statusEarly?.catch(() => undefined);
-    const res = await this.http.request({
-      method: 'GET',
-      path: 'session',
-      query: { directory },
-      operation: 'GET /session',
-      read: 'json',
-      maxBytes: BODY_LIMITS.sessionList,
-      ...opts,
-    });
+    let res;
+    try {
+      res = await this.http.request({
+        method: 'GET',
+        path: 'session',
+        query: { directory },
+        operation: 'GET /session',
+        read: 'json',
+        maxBytes: BODY_LIMITS.sessionList,
+        ...opts,
+      });
+    } catch (err) {
+      // opencode 2 answers 404/400 on the old routes: everything goes through `/api` from here on.
+      if (!this.oldRoutesGone(err)) throw err;
+      const viaApi = await this.readApiSessions(directory, opts).catch((apiErr: unknown) => {
+        throw apiErr instanceof BackendError && apiErr.code === 'aborted' ? apiErr : err;
+      });
+      this.engines.legacy = false;
+      return viaApi;
+    }
+    this.engines.legacy = true;
     const raw = this.shaped('GET /session', () => readSessionList(res.json));
     const listed = this.shaped('GET /session', () => this.detector.fromSessionList(raw.sessions));
     let sessions: SessionSnapshot[] = [];
     if (listed) {
+      const both = listed.dialect === 'opencode' && (await this.servesApi(opts));
+      const active = both ? this.api.active(opts) : null;
+      active?.catch(() => undefined);
       const status = listed.capabilities.sessionStatus ? await (statusEarly ?? this.statusMap(directory, opts)) : null;
-      sessions = this.shaped('GET /session', () => listed.toSessions(raw.sessions, status));
+      // A session held by the `/api` engine runs there only: its state is in GET /api/session/active.
+      const merged = active && status ? new Map([...(await active), ...status]) : status;
+      sessions = this.shaped('GET /session', () => listed.toSessions(raw.sessions, merged));
+      if (listed.dialect === 'opencode') for (const s of sessions) this.markEngine(s);
     }
     // An empty directory says nothing about the dialect: the detector asks (GET /session/status)
     // so that events and pending requests are read before the first session appears.
     const adapter = listed ?? this.detector.adapter ?? (await this.detector.probe(this.http, directory, opts));
+    if (adapter?.dialect === 'opencode' && !listed) await this.servesApi(opts);
     return { list: { dialect: adapter?.dialect ?? null, sessions, warnings: raw.warnings }, adapter };
+  }
+
+  /** GET /api/session (+ GET /api/session/active): every session of the directory through `/api`. */
+  private async readApiSessions(
+    directory: string,
+    opts: CallOptions,
+  ): Promise<{ list: SessionList; adapter: DialectAdapter }> {
+    const adapter = opencodeApiDialect;
+    const active = this.api.active(opts);
+    active.catch(() => undefined);
+    const raw = await this.api.listSessions(directory, this.maxSessionsPerRound, opts);
+    const status = await active;
+    this.engines.api = true;
+    const sessions = this.shaped('GET /api/session', () => adapter.toSessions(raw.sessions, status));
+    for (const s of sessions) s.engine = 'api';
+    const warnings = [...raw.warnings];
+    if (raw.sessions.length >= this.maxSessionsPerRound && raw.next)
+      warnings.push(
+        truncationWarning({ listed: raw.sessions.length, kept: raw.sessions.length }).replace(
+          /^\d+ sessions listed/,
+          'more sessions listed than one page holds',
+        ),
+      );
+    return { list: { dialect: adapter.dialect, sessions, warnings }, adapter };
+  }
+
+  /** A listed session's engine, when known; an `/api`-held session's own totals are the engine's zeros: not read. */
+  private markEngine(session: SessionSnapshot): void {
+    const engine = this.engines.of(session.id);
+    session.engine = engine;
+    if (engine === 'api') session.cost = null;
+  }
+
+  /** Whether the server serves `/api` (GET /api/health, asked once; a failure other than 404 is asked again a minute later). */
+  private async servesApi(opts: CallOptions): Promise<boolean> {
+    if (this.engines.api !== null) return this.engines.api;
+    if (this.apiProbeFailedAt !== null && this.now() - this.apiProbeFailedAt < 60_000) return false;
+    try {
+      this.engines.api = await this.api.served(opts);
+      this.apiProbeFailedAt = null;
+    } catch (err) {
+      if (err instanceof BackendError && err.code === 'aborted') throw err;
+      this.apiProbeFailedAt = this.now();
+      return false;
+    }
+    return this.engines.api;
+  }
+
+  /** A 404/400 answer of the old session list while `surface` is auto: a server without the old routes. */
+  private oldRoutesGone(err: unknown): boolean {
+    return (
+      this.engines.surface === 'auto' &&
+      this.detector.adapter?.dialect !== 'spec' &&
+      err instanceof BackendError &&
+      (err.code === 'not-found' || (err.code === 'rejected' && err.status === 400))
+    );
   }
 
   /** GET /session/{id}/message?limit=1: the newest message only (never the transcript). */
@@ -189,6 +305,8 @@ export class BackendClient {
     this.checkSession(sessionId, op);
     const limit = Math.floor(page.limit);
     if (!(limit >= 1)) throw this.invalid(op, 'limit must be at least 1');
+    if ((await this.engineFor(directory, sessionId, opts)) === 'api')
+      return this.api.messagePage(directory, sessionId, { limit, before: page.before }, opts);
     const res = await this.http.request({
       method: 'GET',
       path: `session/${segment(sessionId)}/message`,
@@ -242,6 +360,8 @@ export class BackendClient {
     const op = 'POST /session/{id}/abort';
     this.checkDirectory(directory, op);
     this.checkSession(sessionId, op);
+    if ((await this.engineFor(directory, sessionId, opts)) === 'api')
+      return this.api.interrupt(directory, sessionId, opts);
     await this.post(op, `session/${segment(sessionId)}/abort`, directory, opts, { sessionId });
   }
 
@@ -272,6 +392,13 @@ export class BackendClient {
         sessionId,
         detail: problem,
       });
+    if ((await this.engineFor(directory, sessionId, opts)) === 'api')
+      return this.api.prompt(
+        directory,
+        sessionId,
+        { agent: payload.agent, model: payload.model, text: payload.parts.map((p) => p.text).join('\n') },
+        opts,
+      );
     await this.post(op, `session/${segment(sessionId)}/prompt_async`, directory, opts, {
       sessionId,
       body: payloadBody(payload),
@@ -326,6 +453,8 @@ export class BackendClient {
 
   /** Both lists, read in parallel: one request each per sampling round, never one per session. */
   async pendingRequests(directory: string, opts: CallOptions = {}): Promise<PendingRequests> {
+    const adapter = this.adapter;
+    if (adapter) return this.pendingOf(adapter, directory, opts);
     const [p, q] = await Promise.all([this.listPermissions(directory, opts), this.listQuestions(directory, opts)]);
     return { permissions: p.requests, questions: q.requests, warnings: [...p.warnings, ...q.warnings] };
   }
@@ -346,6 +475,8 @@ export class BackendClient {
     if (message !== undefined && (typeof message !== 'string' || message.length > 10_000))
       throw this.invalid(op, 'message must be a string up to 10,000 characters');
     const body = message === undefined || message === '' ? { reply } : { reply, message };
+    const viaApi = this.apiRequest(requestID);
+    if (viaApi) return this.api.replyPermission(directory, viaApi.sessionID, requestID, body, opts);
     await this.post(op, `permission/${segment(requestID)}/reply`, directory, opts, { body: JSON.stringify(body) });
   }
 
@@ -361,6 +492,8 @@ export class BackendClient {
     this.checkRequest(requestID, op);
     const problem = answersProblem(answers);
     if (problem) throw this.invalid(op, problem);
+    const viaApi = this.apiRequest(requestID);
+    if (viaApi) return this.api.replyQuestion(directory, viaApi.sessionID, requestID, answers, opts);
     await this.post(op, `question/${segment(requestID)}/reply`, directory, opts, {
       body: JSON.stringify({ answers }),
     });
@@ -371,6 +504,8 @@ export class BackendClient {
     const op = 'POST /question/{id}/reject';
     this.checkDirectory(directory, op);
     this.checkRequest(requestID, op);
+    const viaApi = this.apiRequest(requestID);
+    if (viaApi) return this.api.replyQuestion(directory, viaApi.sessionID, requestID, null, opts);
     await this.post(op, `question/${segment(requestID)}/reject`, directory, opts);
   }
 
@@ -379,6 +514,8 @@ export class BackendClient {
     const op = 'GET /session/{id}/todo';
     this.checkDirectory(directory, op);
     this.checkSession(sessionId, op);
+    // The `/api` engine keeps no todo list of its own (its `GET /doc` names none).
+    if (this.engineOf(sessionId) === 'api') return null;
     let res;
     try {
       res = await this.http.request({
@@ -425,6 +562,13 @@ export class BackendClient {
     let listing: ProviderListing;
     if (cached && opts.maxAgeMs !== undefined && this.now() - cached.at <= opts.maxAgeMs) {
       listing = cached.listing;
+    } else if (this.engines.apiOnly) {
+      // GET /api/provider carries API keys: read into ids, names and models only.
+      listing = await this.api.providers(directory, {
+        signal: opts.signal,
+        timeoutMs: opts.timeoutMs ?? this.providerTimeoutMs,
+      });
+      this.providerCache.set(directory, { at: this.now(), listing });
     } else {
       const res = await this.http.request({
         method: 'GET',
@@ -470,8 +614,12 @@ export class BackendClient {
     const unreadable: SampleRound['unreadable'] = [];
     const sampleOne = (session: SessionSnapshot): Promise<SessionSample | null> =>
       this.readNewest(directory, session.id, opts, derive).then(
-        ({ message, progress }): SessionSample => {
+        ({ message, progress, engine }): SessionSample => {
           if (derive) session.progress = progress;
+          if (engine) {
+            session.engine = engine;
+            if (engine === 'api') session.cost = null;
+          }
           const sample: SessionSample = { at: this.now(), session, newest: message };
           if (opts.activity) sample.activity = opts.activity.count(session.id);
           return sample;
@@ -531,15 +679,50 @@ export class BackendClient {
 
   // ---- internals ---------------------------------------------------------------------------
 
-  /** `derive`: the adapter that derives progress from the newest message (its sessions carry none). */
+  /**
+   * The newest message through the engine that holds the session. A session no engine is known to
+   * hold yet (a server with both) is read on both, once each with limit=1: the one that shows a
+   * message holds it from then on; neither: a new session, asked again on the next read.
+   * `derive`: the adapter that derives progress from the newest message (its sessions carry none).
+   */
   private async readNewest(
     directory: string,
     sessionId: string,
     opts: CallOptions,
-    derive: DialectAdapter | null = this.detector.adapter?.capabilities.progress === false
-      ? this.detector.adapter
-      : null,
-  ) {
+    derive: DialectAdapter | null = this.adapter?.capabilities.progress === false ? this.adapter : null,
+  ): Promise<{ message: MessageSnapshot | null; progress: Progress | null; engine: Engine | null }> {
+    const known = this.engineOf(sessionId);
+    if (known === 'api' || (known === null && this.engines.apiOnly))
+      return { ...(await this.apiNewest(directory, sessionId, opts, derive)), engine: 'api' };
+    if (known === 'legacy' || !this.engines.both)
+      return { ...(await this.legacyNewest(directory, sessionId, opts, derive)), engine: known };
+    const [legacy, api] = await Promise.all([
+      this.legacyNewest(directory, sessionId, opts, derive),
+      this.api.newest(directory, sessionId, opts),
+    ]);
+    const engine = holder(legacy.message !== null, api.any);
+    if (engine) this.engines.set(sessionId, engine);
+    if (engine !== 'api') return { ...legacy, engine };
+    return { ...this.fromRaw(api.raw, derive, 'GET /api/session/{id}/message', sessionId), engine };
+  }
+
+  private async apiNewest(directory: string, sessionId: string, opts: CallOptions, derive: DialectAdapter | null) {
+    const { raw } = await this.api.newest(directory, sessionId, opts);
+    return this.fromRaw(raw, derive, 'GET /api/session/{id}/message', sessionId);
+  }
+
+  private fromRaw(raw: Obj | null, derive: DialectAdapter | null, op: string, sessionId: string) {
+    return this.shaped(
+      op,
+      () => ({
+        message: raw ? toMessageSnapshot(raw) : null,
+        progress: derive ? derive.progressFromMessage(raw) : null,
+      }),
+      sessionId,
+    );
+  }
+
+  private async legacyNewest(directory: string, sessionId: string, opts: CallOptions, derive: DialectAdapter | null) {
     const op = 'GET /session/{id}/message';
     this.checkDirectory(directory, op);
     this.checkSession(sessionId, op);
@@ -640,11 +823,48 @@ export class BackendClient {
   /** The pending requests the adapter's capabilities say the backend keeps (the others read as none). */
   private async pendingOf(adapter: DialectAdapter, directory: string, opts: CallOptions): Promise<PendingRequests> {
     const none = Promise.resolve({ requests: [] as WaitingRequest[], warnings: [] as string[] });
-    const [p, q] = await Promise.all([
-      adapter.capabilities.permissions ? this.listPermissions(directory, opts) : none,
-      adapter.capabilities.questions ? this.listQuestions(directory, opts) : none,
+    const viaOld = !this.engines.apiOnly;
+    const viaApi = this.engines.apiOnly || this.engines.both;
+    const [p, q, a] = await Promise.all([
+      viaOld && adapter.capabilities.permissions ? this.listPermissions(directory, opts) : none,
+      viaOld && adapter.capabilities.questions ? this.listQuestions(directory, opts) : none,
+      viaApi ? this.api.pending(directory, opts) : none,
     ]);
-    return { permissions: p.requests, questions: q.requests, warnings: [...p.warnings, ...q.warnings] };
+    const remember = (requests: WaitingRequest[], engine: Engine) => {
+      for (const r of requests) {
+        this.requestEngines.delete(r.requestID);
+        this.requestEngines.set(r.requestID, { engine, sessionID: r.sessionID });
+        if (this.requestEngines.size > 10_000)
+          this.requestEngines.delete(this.requestEngines.keys().next().value as string);
+      }
+    };
+    remember(p.requests, 'legacy');
+    remember(q.requests, 'legacy');
+    remember(a.requests, 'api');
+    return {
+      permissions: [...p.requests, ...a.requests.filter((r) => r.kind === 'permission')],
+      questions: [...q.requests, ...a.requests.filter((r) => r.kind === 'question')],
+      warnings: [...p.warnings, ...q.warnings, ...a.warnings],
+    };
+  }
+
+  /**
+   * The engine that holds a session: known, else found by reading its newest message on both (a
+   * server with both engines). A session no engine shows a message for goes to the server's
+   * default engine (the old one while it is served).
+   */
+  private async engineFor(directory: string, sessionId: string, opts: CallOptions): Promise<Engine> {
+    if (this.adapter?.dialect !== 'opencode') return 'legacy';
+    const known = this.engines.of(sessionId);
+    if (known) return known;
+    const { engine } = await this.readNewest(directory, sessionId, opts);
+    return engine ?? this.engines.fallback;
+  }
+
+  /** The `/api` request a reply goes to (the engine the request was listed by), or null for the old routes. */
+  private apiRequest(requestID: string): { sessionID: string } | null {
+    const r = this.requestEngines.get(requestID);
+    return r && r.engine === 'api' ? r : null;
   }
 
   private invalid(operation: string, detail: string): BackendError {

@@ -118,15 +118,81 @@ export async function readEventStream(
     );
     return 'stopped';
   }
-  return streamLoop(
+  const directory = options.directory;
+  return withApiStream(
     transport,
-    { path: 'event', query: { directory: options.directory }, operation: 'GET /event' },
     options,
+    (opts) =>
+      streamLoop(transport, { path: 'event', query: { directory }, operation: 'GET /event' }, opts, (data) => {
+        const event = toBackendEvent(data);
+        if (event) options.onEvent(event);
+      }),
     (data) => {
-      const event = toBackendEvent(data);
-      if (event) options.onEvent(event);
+      const g = toApiEvent(data);
+      if (g && g.directory === directory) options.onEvent(g.event);
     },
   );
+}
+
+/**
+ * One event of the `/api` engine's stream (GET /api/event, every directory, 1.18.33):
+ * `data: {id, type: "session.next.*", location: {directory}, data: {sessionID, ...}}`; null when
+ * it is not one. Its output events (text / reasoning / tool-input deltas, tool progress) count as
+ * activity (./activity.ts); the others are nudges.
+ */
+export function toApiEvent(data: string): GlobalBackendEvent | null {
+  const v = parseObject(data) as { type?: unknown; location?: unknown; data?: unknown } | null;
+  if (v === null || typeof v.type !== 'string') return null;
+  const d = (typeof v.data === 'object' && v.data !== null ? v.data : {}) as Record<string, unknown>;
+  const loc = (typeof v.location === 'object' && v.location !== null ? v.location : {}) as Record<string, unknown>;
+  return {
+    directory: typeof loc.directory === 'string' ? loc.directory : null,
+    event: { type: v.type, sessionID: typeof d.sessionID === 'string' ? d.sessionID : null, state: null },
+  };
+}
+
+/**
+ * Runs a stream of the old routes and, beside it, the `/api` engine's GET /api/event (stock
+ * opencode 1.18 serves both; opencode 2 only the second; the spec's dialect neither). States are
+ * the old stream's while it is served, else the `/api` one's; the reader ends when both ended.
+ */
+async function withApiStream(
+  transport: HttpTransport,
+  options: LoopOptions,
+  legacy: (opts: LoopOptions) => Promise<EventStreamState>,
+  onApiData: (data: string) => void,
+): Promise<EventStreamState> {
+  let legacyGone = false;
+  let apiLast: { state: EventStreamState; error?: BackendError } | null = null;
+  const live = (s: EventStreamState) => s !== 'unsupported' && s !== 'connecting';
+  const api = streamLoop(
+    transport,
+    { path: 'api/event', query: {}, operation: 'GET /api/event', rejectedIsUnsupported: true },
+    {
+      ...options,
+      onState: (state, error) => {
+        apiLast = { state, error };
+        if (legacyGone && state !== 'unsupported') options.onState?.(state, error);
+      },
+    },
+    onApiData,
+  );
+  let gone: BackendError | undefined;
+  const old = await legacy({
+    ...options,
+    onState: (state, error) => {
+      if (state !== 'unsupported') return options.onState?.(state, error);
+      legacyGone = true;
+      gone = error;
+      const last = apiLast as { state: EventStreamState; error?: BackendError } | null;
+      if (last && live(last.state)) options.onState?.(last.state, last.error);
+    },
+  });
+  const fresh = await api;
+  if (old !== 'unsupported') return old;
+  // Neither stream is served: said once, as a server without any would.
+  if (fresh === 'unsupported') options.onState?.('unsupported', gone);
+  return fresh;
 }
 
 /** One event of the global stream: the directory it concerns and the event itself. */
@@ -157,16 +223,27 @@ export async function readGlobalEventStream(
   transport: HttpTransport,
   options: GlobalEventStreamOptions,
 ): Promise<EventStreamState> {
-  return streamLoop(transport, { path: 'global/event', query: {}, operation: 'GET /global/event' }, options, (data) => {
-    const event = toGlobalEvent(data);
-    if (event) options.onEvent(event);
-  });
+  return withApiStream(
+    transport,
+    options,
+    (opts) =>
+      streamLoop(transport, { path: 'global/event', query: {}, operation: 'GET /global/event' }, opts, (data) => {
+        const event = toGlobalEvent(data);
+        if (event) options.onEvent(event);
+      }),
+    (data) => {
+      const g = toApiEvent(data);
+      if (g) options.onEvent(g);
+    },
+  );
 }
 
 interface StreamTarget {
   path: string;
   query: Query;
   operation: string;
+  /** A 400 answer also means "no such stream" (a server that wants a directory on every route). */
+  rejectedIsUnsupported?: boolean;
 }
 
 type LoopOptions = Pick<
@@ -237,7 +314,10 @@ async function streamLoop(
     } catch (err) {
       if (options.signal.aborted) break;
       if (err instanceof BackendError) {
-        if (err.code === 'not-found') {
+        if (
+          err.code === 'not-found' ||
+          (target.rejectedIsUnsupported && err.code === 'rejected' && err.status === 400)
+        ) {
           setState('unsupported', err);
           return 'unsupported';
         }

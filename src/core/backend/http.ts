@@ -54,6 +54,11 @@ export interface RequestSpec {
   signal?: AbortSignal;
   /** json: parse the body; discard: drain it unread. */
   read: 'json' | 'discard';
+  /**
+   * The working directory as the `x-opencode-directory` header (percent-encoded here), for the
+   * routes that scope by it (the `/api` engine) rather than by the `directory` query.
+   */
+  directoryHeader?: string;
 }
 
 export interface HttpResult {
@@ -186,12 +191,13 @@ export class HttpTransport {
       if (spec.signal?.aborted) throw this.error(spec, 'aborted');
       const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
       const path = this.encodedPath(spec);
+      const headers = this.headersOf(spec);
       const exchange = new Exchange(timeoutMs, spec.maxBytes ?? this.maxBodyBytes, spec.read, spec.signal);
       this.pool.dispatch(
         {
           path,
           method: spec.method,
-          headers: spec.body !== undefined ? this.jsonHeaders : this.plainHeaders,
+          headers,
           body: spec.body,
           headersTimeout: timeoutMs,
           bodyTimeout: timeoutMs,
@@ -202,6 +208,16 @@ export class HttpTransport {
       return this.result(spec, outcome, timeoutMs);
     } finally {
       this.limiter.release();
+    }
+  }
+
+  private headersOf(spec: RequestSpec): Record<string, string> {
+    const base = spec.body !== undefined ? this.jsonHeaders : this.plainHeaders;
+    if (spec.directoryHeader === undefined) return base;
+    try {
+      return { ...base, 'x-opencode-directory': encodeURIComponent(spec.directoryHeader) };
+    } catch (err) {
+      throw this.error(spec, 'invalid-request', { detail: 'the directory cannot be encoded', cause: err });
     }
   }
 

@@ -531,9 +531,12 @@ describe('backend client: stock opencode dialect (fake with the observed shapes)
       assert.deepEqual(local?.quota, { markedAt: now, resetAt: now + 3_600_000, category: 'rate-limit' });
       assert.equal(local?.defaultModel, 'm1');
       assert.ok(!JSON.stringify(l).includes('SECRET'));
-      // The second round reads /session/status alongside /session; every request has directory.
+      // The second round reads /session/status alongside /session; every request of the old
+      // routes has directory; the only `/api` request is the one question whether it is served.
       await c.sampleRound('/w');
-      for (const line of fake.seen) assert.match(line, /directory=%2Fw/, line);
+      const api = fake.seen.filter((line) => line.includes('/api/'));
+      assert.deepEqual(api, ['GET /api/health?']);
+      for (const line of fake.seen) if (!line.includes('/api/')) assert.match(line, /directory=%2Fw/, line);
     } finally {
       await c.close();
       await fake.stop();
