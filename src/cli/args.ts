@@ -9,6 +9,7 @@ import { BackendError } from '../core/backend/errors';
 import { EXIT } from './exit-codes';
 import type { QuotaMarkBook } from '../core/backend/quota-marks';
 import { DEFAULT_USERNAME } from '../core/backend/credentials';
+import { isSurface } from '../core/backend/engines';
 import { MARK_STORE_HELP } from './mark-store';
 import { normalizeBaseUrl } from '../core/config/backends';
 import { describeError } from '../core/error-message';
@@ -110,14 +111,21 @@ export function backendArgs(a: ParsedArgs): BackendArgs {
   return { baseUrl, directory };
 }
 
-/** The client for the common flags; the password comes from SESSION_OPS_PASSWORD only. */
+/**
+ * The client for the common flags; the password comes from SESSION_OPS_PASSWORD only, the surface
+ * of a stock opencode server from SESSION_OPS_SURFACE (auto, api or legacy; default auto).
+ */
 export function clientFor(
   b: BackendArgs,
   env: Record<string, string | undefined>,
   extra: { timeoutMs?: number; now?: () => number; marks?: QuotaMarkBook } = {},
 ): BackendClient {
   const password = env.SESSION_OPS_PASSWORD;
+  const surface =
+    env.SESSION_OPS_SURFACE === undefined || env.SESSION_OPS_SURFACE === '' ? 'auto' : env.SESSION_OPS_SURFACE;
+  if (!isSurface(surface)) throw new UsageError('SESSION_OPS_SURFACE must be auto, api or legacy');
   return new BackendClient({
+    surface,
     baseUrl: b.baseUrl,
     username: env.SESSION_OPS_USERNAME || DEFAULT_USERNAME,
     password: password && password !== '' ? password : undefined,

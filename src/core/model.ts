@@ -414,6 +414,8 @@ export interface SessionAssessment {
   waiting?: WaitingRequest | null;
   /** The parent session of a sub-agent session. */
   parentId?: string | null;
+  /** The engine that holds the session (stock opencode: legacy or api); absent/null: not known. */
+  engine?: Engine | null;
   /** Why the newest message could not be read this round (verdict unknown), or null. */
   unreadable?: string | null;
   /** The session's own cost (sub-agents not included); absent/null: not reported by this backend. */

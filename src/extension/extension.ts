@@ -60,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
         username: credentials?.username,
         password: credentials?.password,
         marks,
+        surface: config.surface,
       }),
     getCredentials: (config) => passwords.get(config.key),
     ...configuration.monitorSettings(),

@@ -1,6 +1,8 @@
 // Normalizes the `sessionOps.backends` setting: validates each entry, fills the default
 // directories (the workspace folders) and flags clear-text URLs that leave the machine.
+import { isSurface } from '../backend/engines';
 import { describeError } from '../error-message';
+import type { Surface } from '../model';
 
 export interface BackendConfig {
   /** Stable key: the normalized base URL. */
@@ -10,6 +12,8 @@ export interface BackendConfig {
   directories: string[];
   /** http:// to a host other than loopback: credentials and prompts cross the network in clear. */
   insecure: boolean;
+  /** Which surface of a stock opencode server to speak (auto: each session's engine); absent: auto. */
+  surface?: Surface;
 }
 
 export interface BackendConfigProblem {
@@ -95,6 +99,10 @@ export function parseBackendConfigs(
       }
       directories = e.directories as string[];
     }
+    if (e.surface !== undefined && !isSurface(e.surface)) {
+      problems.push({ index, message: 'surface must be auto, api or legacy' });
+      return;
+    }
     const warning = plainHttpWarning(url.href);
     const insecure = warning !== null;
     if (warning) problems.push({ index, message: warning });
@@ -105,6 +113,7 @@ export function parseBackendConfigs(
       baseUrl: url.href.replace(/\/$/, ''),
       directories: [...new Set(directories)],
       insecure,
+      surface: e.surface ?? 'auto',
     });
   });
   return { backends, problems };

@@ -16,6 +16,7 @@ import { fleetCost, overBudget, rollUpCosts, type FleetCost } from '../cost/roll
 import type {
   CompletionReport,
   Dialect,
+  Engine,
   MalformedReport,
   EpochMs,
   FailureCategory,
@@ -64,6 +65,11 @@ export interface StatusSession {
   waiting: null | { kind: 'permission' | 'question'; title: string; requestID: string };
   /** The parent session of a sub-agent session; null at top level. */
   parentId: string | null;
+  /**
+   * The engine of a stock opencode server that holds the session: "legacy" (the old routes) or
+   * "api" (`/api`, opencode 2's only one); null: not known (a new session, or the spec's dialect).
+   */
+  engine: Engine | null;
   /** The session's cost with its sub-agents'; null: not reported by this backend. */
   cost: SessionCost | null;
   /** The backend reports cost per message and this session's are not summed yet (cost or its messages null until then). */
@@ -134,6 +140,7 @@ export function statusSession(a: SessionAssessment): StatusSession {
     escalation: a.decision.escalation,
     waiting: a.waiting ? { kind: a.waiting.kind, title: a.waiting.title, requestID: a.waiting.requestID } : null,
     parentId: a.parentId ?? null,
+    engine: a.engine ?? null,
     cost: a.cost ?? null,
     costPending: a.costPending ?? false,
     overBudget: false,

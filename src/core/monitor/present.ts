@@ -233,6 +233,7 @@ export function tooltipMarkdown(row: SessionRow, now: number, extras: TooltipExt
       `Todos: ${row.todos.done}/${row.todos.total} done${row.todos.inProgress ? ` · now: ${escapeMarkdown(oneLine(row.todos.inProgress, 200))}` : ''}`,
     );
   if (row.retrying) lines.push('', `The backend is ${escapeMarkdown(row.retrying)}: not a quota wall.`);
+  if (row.engine) lines.push('', `Engine: ${row.engine === 'api' ? "`/api` (opencode 2's)" : 'the old routes'}`);
   if (row.failureText) lines.push('', `Failure: ${escapeMarkdown(row.failureText.slice(0, 500))}`);
   if (row.report) {
     const r = row.report;

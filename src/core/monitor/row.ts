@@ -3,6 +3,7 @@
 import type {
   Action,
   CompletionReport,
+  Engine,
   EpochMs,
   MalformedReport,
   FailureCategory,
@@ -101,6 +102,8 @@ export interface SessionRow {
   todos?: TodoProgress | null;
   /** The parent session of a sub-agent session; the view shows it under its parent. */
   parentId?: string | null;
+  /** The engine of a stock opencode server that holds the session (legacy, api); null/absent: not known. */
+  engine?: Engine | null;
   /** "retrying (attempt 2, next in 5 s)": the backend retrying a model call (not a quota wall). */
   retrying?: string | null;
   /** Why the newest message could not be read this round (badge unknown), or null. */

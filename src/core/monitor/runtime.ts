@@ -105,9 +105,14 @@ export function closeRuntime(rt: BackendRuntime): void {
   rt.client = null;
 }
 
-/** True when a configuration change keeps the runtime (same URL, name and directories). */
+/** True when a configuration change keeps the runtime (same URL, name, directories and surface). */
 export function sameConfig(a: BackendConfig, b: BackendConfig): boolean {
-  return a.baseUrl === b.baseUrl && a.name === b.name && joinKey(...a.directories) === joinKey(...b.directories);
+  return (
+    a.baseUrl === b.baseUrl &&
+    a.name === b.name &&
+    joinKey(...a.directories) === joinKey(...b.directories) &&
+    (a.surface ?? 'auto') === (b.surface ?? 'auto')
+  );
 }
 
 /** Thrown inside the monitor when a runtime was replaced during an await. */

@@ -126,6 +126,7 @@ export function toRow({
     waiting: waitingView(a),
     todos: null,
     parentId: a.parentId ?? null,
+    engine: a.engine ?? null,
     assessment: a,
   };
 }

@@ -10,6 +10,8 @@ import { isMap, isScalar, isSeq, parseDocument, type Node, type Pair } from 'yam
 import schemaJson from '../../../schemas/session-ops.schema.json';
 import { normalizeBaseUrl, plainHttpWarning } from '../config/backends';
 import { DEFAULT_USERNAME } from '../backend/credentials';
+import { isSurface } from '../backend/engines';
+import type { Surface } from '../model';
 import type { LogLevel } from './log';
 import { OPERATOR_DEFAULTS, OPERATOR_SETTING_KEYS, type OperatorSettings } from '../settings/operator-settings';
 
@@ -60,6 +62,8 @@ export interface WatchBackend {
   username: string;
   /** Where the password comes from; null: no authentication. */
   password: { env: string } | { file: string } | null;
+  /** Which surface of a stock opencode server to speak (auto: each session's engine). */
+  surface: Surface;
 }
 
 export interface WatchConfig {
@@ -327,6 +331,7 @@ function toConfig(v: Record<string, unknown>): WatchConfig {
     baseUrl: String(b.baseUrl).trim(),
     directories: [...new Set(b.directories as string[])],
     username: typeof b.username === 'string' ? b.username : DEFAULT_USERNAME,
+    surface: isSurface(b.surface) ? b.surface : 'auto',
     password:
       typeof b.passwordEnv === 'string'
         ? { env: b.passwordEnv }

@@ -93,6 +93,7 @@ export function backendConfigsOf(config: WatchConfig): BackendConfig[] {
     baseUrl: b.baseUrl,
     directories: b.directories,
     insecure: false,
+    surface: b.surface,
   }));
 }
 
@@ -169,6 +170,7 @@ export class WatchDaemon {
             password: credentials?.password,
             timeoutMs,
             marks,
+            surface: config.surface,
             now: this.now,
             onRequest: (endpoint, error) => {
               // A request of a backend removed by a reload, settling late, no longer counts.

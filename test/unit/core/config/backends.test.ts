@@ -17,7 +17,23 @@ describe('core/config/backends', () => {
       baseUrl: 'http://127.0.0.1:4096',
       directories: ['/w/a', '/w/b'],
       insecure: false,
+      surface: 'auto',
     });
+  });
+
+  it('surface: auto, api or legacy; anything else is a problem and the backend is left out', () => {
+    const { backends, problems } = parseBackendConfigs(
+      [
+        { baseUrl: 'http://127.0.0.1:4096', surface: 'api' },
+        { baseUrl: 'http://127.0.0.1:4097', surface: 'opencode2' },
+      ],
+      ['/w'],
+    );
+    assert.deepEqual(
+      backends.map((b) => b.surface),
+      ['api'],
+    );
+    assert.deepEqual(problems, [{ index: 1, message: 'surface must be auto, api or legacy' }]);
   });
 
   it('keeps explicit directories and names', () => {

@@ -43,6 +43,7 @@ describe('core/watch/config', () => {
           directories: ['/srv/work/payments'],
           username: 'opencode',
           password: { env: 'BUILD_BOX_PW' },
+          surface: 'auto',
         },
       ],
       orchestrator: null,
@@ -61,6 +62,18 @@ describe('core/watch/config', () => {
       assert.match(problem.path, /^orchestrator$/);
       assert.equal(text.slice(problem.start, problem.end), bad);
     }
+  });
+
+  it('backends[].surface: auto, api or legacy (default auto); anything else is an error', () => {
+    const withSurface = (v: string) => GOOD.replace('directories:', `surface: ${v}\n    directories:`);
+    assert.equal(parseWatchConfig(withSurface('api')).config!.backends[0].surface, 'api');
+    assert.equal(parseWatchConfig(withSurface('legacy')).config!.backends[0].surface, 'legacy');
+    const bad = parseWatchConfig(withSurface('v2'));
+    assert.equal(bad.config, null);
+    assert.ok(
+      bad.problems.some((p) => p.path.includes('surface')),
+      JSON.stringify(bad.problems),
+    );
   });
 
   it('logLevel: debug, info, warn or error (default info); anything else is an error at its value', () => {
