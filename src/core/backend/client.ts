@@ -275,6 +275,23 @@ export class BackendClient {
     return this.engines.api;
   }
 
+  /** GET /api/provider and GET /api/model: they carry API keys: read into ids, names and models only. */
+  private async apiProviders(directory: string, opts: CallOptions): Promise<ProviderListing> {
+    const listing = await this.api.providers(directory, {
+      signal: opts.signal,
+      timeoutMs: opts.timeoutMs ?? this.providerTimeoutMs,
+    });
+    this.providerCache.set(directory, { at: this.now(), listing });
+    return listing;
+  }
+
+  /** For a client that has not listed yet: lists once, so a server without the old routes is known as one. */
+  private async oldRoutesGoneHere(directory: string, opts: CallOptions): Promise<boolean> {
+    if (this.engines.legacy !== null || this.engines.surface !== 'auto' || this.detector.adapter) return false;
+    await this.readSessions(directory, { signal: opts.signal, timeoutMs: opts.timeoutMs });
+    return this.engines.apiOnly;
+  }
+
   /** A 404/400 answer of the old session list while `surface` is auto: a server without the old routes. */
   private oldRoutesGone(err: unknown): boolean {
     return (
@@ -563,23 +580,29 @@ export class BackendClient {
     if (cached && opts.maxAgeMs !== undefined && this.now() - cached.at <= opts.maxAgeMs) {
       listing = cached.listing;
     } else if (this.engines.apiOnly) {
-      // GET /api/provider carries API keys: read into ids, names and models only.
-      listing = await this.api.providers(directory, {
-        signal: opts.signal,
-        timeoutMs: opts.timeoutMs ?? this.providerTimeoutMs,
-      });
-      this.providerCache.set(directory, { at: this.now(), listing });
+      listing = await this.apiProviders(directory, opts);
     } else {
-      const res = await this.http.request({
-        method: 'GET',
-        path: 'provider',
-        query: { directory },
-        operation: op,
-        read: 'json',
-        maxBytes: BODY_LIMITS.providers,
-        timeoutMs: opts.timeoutMs ?? this.providerTimeoutMs,
-        signal: opts.signal,
-      });
+      let res;
+      try {
+        res = await this.http.request({
+          method: 'GET',
+          path: 'provider',
+          query: { directory },
+          operation: op,
+          read: 'json',
+          maxBytes: BODY_LIMITS.providers,
+          timeoutMs: opts.timeoutMs ?? this.providerTimeoutMs,
+          signal: opts.signal,
+        });
+      } catch (err) {
+        // A client that has not listed yet, on a server without the old routes (opencode 2).
+        if (
+          !(err instanceof BackendError && err.code === 'not-found') ||
+          !(await this.oldRoutesGoneHere(directory, opts))
+        )
+          throw err;
+        return this.withMarks(await this.apiProviders(directory, opts));
+      }
       listing = this.shaped(op, () => readProviderListing(res.json));
       this.detector.fromProviderListing(res.json);
       this.marks.observeQuotaObjects(listing);
@@ -691,15 +714,29 @@ export class BackendClient {
     opts: CallOptions,
     derive: DialectAdapter | null = this.adapter?.capabilities.progress === false ? this.adapter : null,
   ): Promise<{ message: MessageSnapshot | null; progress: Progress | null; engine: Engine | null }> {
+    this.checkDirectory(directory, 'GET /session/{id}/message');
+    this.checkSession(sessionId, 'GET /session/{id}/message');
+    // A client that has not listed yet asks once whether `/api` is served, so no session is read
+    // on an engine that does not hold it.
+    if (this.engines.api === null && this.engines.surface === 'auto' && this.adapter?.dialect !== 'spec')
+      await this.servesApi(opts);
     const known = this.engineOf(sessionId);
     if (known === 'api' || (known === null && this.engines.apiOnly))
       return { ...(await this.apiNewest(directory, sessionId, opts, derive)), engine: 'api' };
     if (known === 'legacy' || !this.engines.both)
       return { ...(await this.legacyNewest(directory, sessionId, opts, derive)), engine: known };
-    const [legacy, api] = await Promise.all([
+    const [legacyRead, apiRead] = await Promise.allSettled([
       this.legacyNewest(directory, sessionId, opts, derive),
       this.api.newest(directory, sessionId, opts),
     ]);
+    // A 404 on one side while the other answers: the session (or that side's routes) is not there.
+    const missing = (r: PromiseSettledResult<unknown>) =>
+      r.status === 'rejected' && r.reason instanceof BackendError && r.reason.code === 'not-found';
+    if (legacyRead.status === 'rejected' && !(missing(legacyRead) && apiRead.status === 'fulfilled'))
+      throw legacyRead.reason;
+    if (apiRead.status === 'rejected' && !(missing(apiRead) && legacyRead.status === 'fulfilled')) throw apiRead.reason;
+    const legacy = legacyRead.status === 'fulfilled' ? legacyRead.value : { message: null, progress: null };
+    const api = apiRead.status === 'fulfilled' ? apiRead.value : { raw: null, any: false };
     const engine = holder(legacy.message !== null, api.any);
     if (engine) this.engines.set(sessionId, engine);
     if (engine !== 'api') return { ...legacy, engine };
@@ -854,6 +891,7 @@ export class BackendClient {
    * default engine (the old one while it is served).
    */
   private async engineFor(directory: string, sessionId: string, opts: CallOptions): Promise<Engine> {
+    if (this.adapter === null) await this.readSessions(directory, opts);
     if (this.adapter?.dialect !== 'opencode') return 'legacy';
     const known = this.engines.of(sessionId);
     if (known) return known;

@@ -167,7 +167,7 @@ async function withApiStream(
   const live = (s: EventStreamState) => s !== 'unsupported' && s !== 'connecting';
   const api = streamLoop(
     transport,
-    { path: 'api/event', query: {}, operation: 'GET /api/event', rejectedIsUnsupported: true },
+    { path: 'api/event', query: {}, operation: 'GET /api/event', rejectedIsUnsupported: true, reopenAfterClose: true },
     {
       ...options,
       onState: (state, error) => {
@@ -244,6 +244,11 @@ interface StreamTarget {
   operation: string;
   /** A 400 answer also means "no such stream" (a server that wants a directory on every route). */
   rejectedIsUnsupported?: boolean;
+  /**
+   * A stream the server ends after it was open is reopened after the shortest backoff: opencode
+   * 1.18.33 ends GET /api/event about 1.5 s after the old engine streams a message (observed).
+   */
+  reopenAfterClose?: boolean;
 }
 
 type LoopOptions = Pick<
@@ -309,7 +314,7 @@ async function streamLoop(
         clearTimeout(watch);
         client.destroy().catch(() => undefined);
       }
-      healthy = Date.now() - openedAt > 10_000;
+      healthy = Date.now() - openedAt > 10_000 || (target.reopenAfterClose === true && end.state === 'closed');
       if (!options.signal.aborted) setState(end.state, end.error);
     } catch (err) {
       if (options.signal.aborted) break;

@@ -1,0 +1,345 @@
+// Both session engines of one real opencode 1.18.33 server (the old routes and `/api`), with
+// sessions driven through each in one directory, and an "opencode 2" run: the same server behind a
+// proxy that answers 404 to every old-surface path (test/support/old-surface-blocker.ts), all
+// sessions driven through `/api`. For each scripted state the verdict and action of one status run
+// per surface, side by side (the table is printed); actions (abort, wake) through the engine that
+// holds the session; another directory's sessions never appear; the API key never shows.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BackendClient } from '../../src/core/backend/client';
+import { launchSession, startOpencode, type OpencodeServer } from '../support/opencode';
+import { startOldSurfaceBlocker, type OldSurfaceBlocker } from '../support/old-surface-blocker';
+import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
+import { cli } from './actions-cli';
+import { assertDocumentShape, status, statusArgs, waitFor, type StatusRun } from './helpers';
+
+const API_KEY = 'sk-engines-DO-NOT-PRINT-7731';
+const LOCAL = { providerID: 'local', modelID: 'm1' };
+const STATES = ['healthy', 'hung', '402', 'quota wall', 'report', 'idle with work', 'waiting'] as const;
+type State = (typeof STATES)[number];
+type Surface = 'legacy' | 'api' | 'proxy';
+
+/** The prompt text of each state (its marker picks the scripted model's behaviour). */
+const text = (state: State, surface: Surface) => `do it [${state}-${surface}]`;
+
+/** The `/api` engine reads its config from the directory, not from OPENCODE_CONFIG_CONTENT. */
+function writeDirectoryConfig(dir: string, modelUrl: string): void {
+  writeFileSync(
+    path.join(dir, 'opencode.json'),
+    JSON.stringify({
+      model: 'local/m1',
+      small_model: 'local/m1',
+      permission: { bash: 'ask' },
+      provider: {
+        local: {
+          npm: '@ai-sdk/openai-compatible',
+          name: 'Local',
+          options: { baseURL: modelUrl, apiKey: API_KEY },
+          models: { m1: { name: 'M1' } },
+        },
+      },
+    }),
+  );
+}
+
+async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`POST ${url} answered ${res.status}`);
+  return res.status === 204 ? {} : ((await res.json()) as Record<string, unknown>);
+}
+
+/** A session created and prompted through `/api` (as new frontends do). */
+async function apiLaunch(baseUrl: string, directory: string, prompt: string): Promise<string> {
+  const created = (await post(`${baseUrl}api/session`, { location: { directory } })).data as { id: string };
+  await post(`${baseUrl}api/session/${created.id}/prompt`, { prompt: { text: prompt } });
+  return created.id;
+}
+
+describe('both engines of opencode 1.18.33, and opencode 2 (old routes blocked)', function () {
+  let model: ScriptedModel;
+  let oc: OpencodeServer;
+  let blocker: OldSurfaceBlocker;
+  let root: string;
+  let dir: string;
+  let proxyDir: string;
+  let otherDir: string;
+  const ids = new Map<string, string>();
+  const runs = new Map<Surface, StatusRun>();
+  const outputs: string[] = [];
+
+  before(async function () {
+    model = await startScriptedModel();
+    oc = await startOpencode({
+      modelUrl: model.url,
+      apiKey: API_KEY,
+      configure: (c) => ({ ...c, permission: { bash: 'ask' } }),
+    });
+    blocker = await startOldSurfaceBlocker(oc.baseUrl);
+    root = mkdtempSync(path.join(os.tmpdir(), 'session-ops-engines-'));
+    // Directories with a space and non-ASCII letters: the header is percent-encoded.
+    dir = path.join(root, 'both engines ü');
+    proxyDir = path.join(root, 'opencode 2 é');
+    otherDir = path.join(root, 'other');
+    for (const d of [dir, proxyDir, otherDir]) {
+      mkdirSync(d, { recursive: true });
+      writeDirectoryConfig(d, model.url);
+    }
+    for (const surface of ['legacy', 'api', 'proxy'] as const) {
+      // The old engine's healthy stream ends well before the proxy run (see below); the others outlast it.
+      const chunks = surface === 'legacy' ? 450 : 1500;
+      model.when(`[healthy-${surface}]`, { kind: 'reply', text: 'word '.repeat(chunks), chunks, delayMs: 100 });
+      model.when(`[hung-${surface}]`, { kind: 'stall' });
+      model.when(`[402-${surface}]`, { kind: 'balance' });
+      model.when(`[quota wall-${surface}]`, { kind: 'rate-limit', retryAfter: 7200 });
+      model.when(`[report-${surface}]`, {
+        kind: 'reply',
+        text: 'All green.\nticket=PROJ-7 status=done summary="engines done"',
+      });
+      model.when(`[idle with work-${surface}]`, { kind: 'reply', text: 'I looked; the fix comes next.' });
+      model.when(`[waiting-${surface}]`, {
+        kind: 'tool-calls',
+        calls: [{ tool: 'bash', args: { command: 'ls', description: 'list' } }],
+        then: 'listed',
+      });
+    }
+    // Warm the directories' `/api` locations (the first provider read of a cold one is empty).
+    for (const d of [dir, proxyDir, otherDir])
+      await waitFor('the /api model listing', async () => {
+        const res = await fetch(`${oc.baseUrl}api/model`, {
+          headers: { 'x-opencode-directory': encodeURIComponent(d) },
+        });
+        const body = (await res.json()) as { data: Array<{ providerID: string }> };
+        return body.data.some((m) => m.providerID === 'local');
+      });
+    for (const state of STATES) {
+      ids.set(`legacy:${state}`, await launchSession(oc, dir, undefined, text(state, 'legacy'), LOCAL));
+      ids.set(`api:${state}`, await apiLaunch(oc.baseUrl, dir, text(state, 'api')));
+      ids.set(`proxy:${state}`, await apiLaunch(blocker.url, proxyDir, text(state, 'proxy')));
+    }
+    ids.set('other', await apiLaunch(oc.baseUrl, otherDir, text('report', 'api')));
+    // Every scripted state has reached the model (the waiting ones asked for their permission).
+    await waitFor(
+      'every state at the model',
+      () =>
+        STATES.every((s) =>
+          (['legacy', 'api', 'proxy'] as const).every((surface) =>
+            model.requests.some((r) => r.lastUserText.includes(`[${s}-${surface}]`)),
+          ),
+        ),
+      60_000,
+    );
+    // The finished ones have finished (report, idle with work, 402).
+    const probe = new BackendClient({ baseUrl: oc.baseUrl });
+    try {
+      for (const surface of ['legacy', 'api', 'proxy'] as const)
+        for (const state of ['report', 'idle with work', '402'] as const) {
+          const id = ids.get(`${surface}:${state}`)!;
+          await waitFor(`${surface} ${state} to finish`, async () => {
+            const m = await probe.newestMessage(surface === 'proxy' ? proxyDir : dir, id);
+            return m?.role === 'assistant' && (m.completedAt !== null || m.finish === 'error');
+          });
+        }
+    } finally {
+      await probe.close();
+    }
+    runs.set('legacy', await status(statusArgs(oc.baseUrl, dir)));
+    runs.set('api', runs.get('legacy')!);
+    // 1.18.33 ends GET /api/event again and again while its old engine streams (observed): the
+    // opencode 2 run, which has no old engine, starts once the old engine's healthy stream ended.
+    const quiet = new BackendClient({ baseUrl: oc.baseUrl });
+    try {
+      await waitFor(
+        'the old engine to stop streaming',
+        async () => (await quiet.newestMessage(dir, ids.get('legacy:healthy')!))?.completedAt != null,
+        90_000,
+      );
+    } finally {
+      await quiet.close();
+    }
+    runs.set(
+      'proxy',
+      await status([
+        '--base-url',
+        blocker.url,
+        '--directory',
+        proxyDir,
+        '--spacing',
+        '6',
+        '--allow-short-spacing',
+        '--json',
+      ]),
+    );
+    for (const r of new Set(runs.values())) outputs.push(r.stdout, r.stderr);
+  });
+
+  after(async function () {
+    model?.releaseStalls();
+    await blocker?.stop();
+    await oc?.stop();
+    await model?.stop();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  const row = (surface: Surface, state: State) => {
+    const s = runs.get(surface)!.session(ids.get(`${surface}:${state}`)!);
+    return { verdict: s.verdict, action: s.action, engine: s.engine, basis: s.basis, actionBasis: s.actionBasis };
+  };
+
+  it('one table: each scripted state, verdict and action on the old engine, on /api, and behind the blocking proxy', () => {
+    for (const r of new Set(runs.values())) {
+      assert.equal(r.code, 0, r.stderr);
+      assertDocumentShape(r.doc!);
+    }
+    const lines = [
+      '| state | old engine | /api engine (1.18.33) | /api behind the blocking proxy |',
+      '|---|---|---|---|',
+    ];
+    for (const state of STATES) {
+      const cell = (surface: Surface) => {
+        const r = row(surface, state);
+        return `${r.verdict} / ${r.action}`;
+      };
+      lines.push(`| ${state} | ${cell('legacy')} | ${cell('api')} | ${cell('proxy')} |`);
+    }
+    console.log(lines.join('\n'));
+    for (const state of STATES)
+      for (const surface of ['legacy', 'api', 'proxy'] as const)
+        console.log(`  ${surface} ${state}: ${row(surface, state).basis} | ${row(surface, state).actionBasis}`);
+    // The hung session's provider carries the wall the quota-wall session of its directory left
+    // when that wall was seen (the old engine's retry status): then the action is recover.
+    for (const surface of ['legacy', 'api', 'proxy'] as const) {
+      const r = row(surface, 'hung');
+      assert.equal(r.verdict, 'hung', `${surface}: ${r.basis}`);
+      assert.ok(['abort-and-wake', 'recover'].includes(r.action), `${surface}: ${r.actionBasis}`);
+    }
+    const expected: Record<Exclude<State, 'quota wall' | 'hung'>, [string, string]> = {
+      healthy: ['healthy', 'leave-alone'],
+      '402': ['idle', 'escalate'],
+      report: ['idle', 'harvest'],
+      'idle with work': ['idle', 'wake'],
+      waiting: ['waiting', 'answer'],
+    };
+    for (const [state, want] of Object.entries(expected))
+      for (const surface of ['legacy', 'api', 'proxy'] as const) {
+        const r = row(surface, state as State);
+        assert.deepEqual([r.verdict, r.action], want, `${surface} ${state}: ${r.basis} | ${r.actionBasis}`);
+      }
+  });
+
+  it('each session is read through the engine that holds it: status --json says which', () => {
+    for (const state of STATES) {
+      assert.equal(row('legacy', state).engine, 'legacy', state);
+      assert.equal(row('api', state).engine, 'api', state);
+      assert.equal(row('proxy', state).engine, 'api', state);
+    }
+    assert.equal(runs.get('proxy')!.doc!.dialect, 'opencode');
+  });
+
+  it("another directory's sessions never appear, on either surface", () => {
+    for (const r of new Set(runs.values())) {
+      const listed = r.doc!.sessions.map((s) => s.id);
+      assert.ok(!listed.includes(ids.get('other')!), 'the other directory’s session is not listed');
+    }
+    const both = runs.get('legacy')!.doc!.sessions.map((s) => s.id);
+    for (const state of STATES) assert.ok(!both.includes(ids.get(`proxy:${state}`)!));
+  });
+
+  it('behind the proxy nothing of the old surface is required: every old path it was asked answered 404 and all went on', () => {
+    assert.ok(
+      blocker.log.some((r) => r.blocked && r.path === '/session'),
+      'the old list was asked and answered 404',
+    );
+    assert.ok(blocker.log.some((r) => r.path === '/api/session/active'));
+    assert.ok(blocker.log.some((r) => r.path === '/api/event'));
+    const proxied = runs.get('proxy')!;
+    assert.equal(proxied.code, 0, proxied.stderr);
+  });
+
+  it('abort through the engine that holds it: the /api hung session is interrupted, idle confirmed; the old engine never ran it', async () => {
+    for (const [surface, base, d] of [
+      ['api', oc.baseUrl, dir],
+      ['proxy', blocker.url, proxyDir],
+    ] as const) {
+      const id = ids.get(`${surface}:hung`)!;
+      const r = await cli('abort', [id, '--base-url', base, '--directory', d, '--json']);
+      outputs.push(r.stdout, r.stderr);
+      assert.equal(r.code, 0, `${surface}: ${r.stderr}`);
+      const c = new BackendClient({ baseUrl: oc.baseUrl });
+      try {
+        const m = await c.newestMessage(d, id);
+        assert.equal(m?.finish, 'error');
+        assert.match(m?.failure?.text ?? '', /interrupted/);
+        // The old engine has no message of it: nothing was sent to the wrong engine.
+        const old = await fetch(`${oc.baseUrl}session/${id}/message?directory=${encodeURIComponent(d)}&limit=1`);
+        assert.deepEqual(await old.json(), []);
+      } finally {
+        await c.close();
+      }
+    }
+  });
+
+  it('wake through the engine that holds it, on an explicit listed model, confirmed by a new /api turn', async () => {
+    for (const [surface, base, d] of [
+      ['api', oc.baseUrl, dir],
+      ['proxy', blocker.url, proxyDir],
+    ] as const) {
+      const id = ids.get(`${surface}:idle with work`)!;
+      model.when(`[woken-${surface}]`, { kind: 'reply', text: 'Continuing.' });
+      const file = path.join(root, `wake-${surface}.md`);
+      writeFileSync(file, `Wake up [woken-${surface}]`);
+      const r = await cli('wake', [
+        id,
+        '--base-url',
+        base,
+        '--directory',
+        d,
+        '--prompt-file',
+        file,
+        '--model',
+        'local/m1',
+        '--json',
+      ]);
+      outputs.push(r.stdout, r.stderr);
+      assert.equal(r.code, 0, `${surface}: ${r.stderr}`);
+      assert.deepEqual(r.json, { session: id, model: LOCAL, aborted: false, confirmed: true });
+      await waitFor(`the ${surface} wake prompt at the model`, () =>
+        model.requests.some((q) => q.lastUserText.includes(`[woken-${surface}]`)),
+      );
+      const old = await fetch(`${oc.baseUrl}session/${id}/message?directory=${encodeURIComponent(d)}&limit=1`);
+      assert.deepEqual(await old.json(), [], 'the old engine ran nothing of it');
+    }
+  });
+
+  it('a model the engine does not list is refused before anything is sent', async () => {
+    const id = ids.get('api:report')!;
+    const file = path.join(root, 'wake-unknown.md');
+    writeFileSync(file, 'Wake up [never-sent]');
+    const r = await cli('wake', [
+      id,
+      '--base-url',
+      oc.baseUrl,
+      '--directory',
+      dir,
+      '--prompt-file',
+      file,
+      '--model',
+      'nope/zzz',
+    ]);
+    outputs.push(r.stdout, r.stderr);
+    assert.notEqual(r.code, 0);
+    const res = await fetch(`${oc.baseUrl}api/session/${id}`);
+    const body = (await res.json()) as { data: { model?: { providerID: string } } };
+    assert.notEqual(body.data.model?.providerID, 'nope', 'the session was never switched to it');
+    assert.ok(!model.requests.some((q) => q.lastUserText.includes('[never-sent]')), 'nothing reached the model');
+  });
+
+  it('the API key (echoed by /api/provider) never shows in any output', () => {
+    for (const o of outputs) assert.ok(!o.includes(API_KEY), 'the key leaked into an output');
+  });
+});
