@@ -93,7 +93,6 @@ describe('wire: /api engine messages', () => {
       }),
     );
     assert.equal(other.failure?.statusCode, null, 'only the exact wording yields a status');
-    assert.equal(other.failure?.category, null);
   });
 
   it('model-switched and agent-switched entries are markers, never turns; a page reports them by count only', () => {
