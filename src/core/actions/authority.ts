@@ -1,7 +1,8 @@
 // Whom a prompt speaks for, and which ticket its completion-report block names (spec Authority
 // rules). Orchestrator: the flag, else SESSION_OPS_ORCHESTRATOR. Ticket: the flag, else a ticket
 // named by the session's title or its newest user message. Missing values never refuse: the
-// block is then written for the worker to fill. A warning is raised when the worker's newest user
+// block then says they are unknown to Session Ops (never a placeholder) for the worker to take
+// from its assignment. A warning is raised when the worker's newest user
 // message names another orchestrator; for a fact baseline or a dispatch (re-tasking the worker)
 // that mismatch is a refusal unless the person confirms they hold the orchestrating authority
 // (authority rule 1: `retaskRefusal`). The same holds whatever the newest message is: the
@@ -43,7 +44,10 @@ export interface Authority {
   warnings: string[];
 }
 
-/** Placeholders the worker fills when the values are unknown. */
+/**
+ * Placeholders a person fills in a document (never sent: the send guard refuses a prompt that
+ * still carries one). A composed prompt says an unknown value is unknown instead (clauses.ts).
+ */
 export const TICKET_PLACEHOLDER = '<ticket>';
 export const ORCHESTRATOR_PLACEHOLDER = '<orchestrator session id>';
 
@@ -110,9 +114,9 @@ export function resolveAuthority(input: AuthorityInput): Authority {
   const recorded = input.assigned ?? null;
   const base: Authority = {
     report: {
-      ticket: ticket ?? TICKET_PLACEHOLDER,
+      ticket,
       label: clean(input.label),
-      orchestratorSessionId: orchestrator ?? ORCHESTRATOR_PLACEHOLDER,
+      orchestratorSessionId: orchestrator,
     },
     orchestrator,
     ticket,
@@ -143,8 +147,8 @@ function withRecord(a: Authority, recorded: Assigner): Authority {
     ...a,
     report: {
       ...a.report,
-      ticket: ticket ?? TICKET_PLACEHOLDER,
-      orchestratorSessionId: a.orchestrator ?? o ?? ORCHESTRATOR_PLACEHOLDER,
+      ticket,
+      orchestratorSessionId: a.orchestrator ?? o ?? null,
     },
     ticket,
     ticketSource: a.ticketSource ?? (recorded.ticket ? 'record' : null),

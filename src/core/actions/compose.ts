@@ -7,7 +7,7 @@ import { composeDispatchPrompt } from '../prompt/dispatch';
 import { composeFactBaseline, factBaselineProblem, type Assignment, type Fact } from '../prompt/fact-baseline';
 import { composeQuotaWallWakePrompt, type WallFacts } from '../prompt/quota-wake';
 import { composeWakePrompt, type WakeReason } from '../prompt/wake';
-import { ORCHESTRATOR_PLACEHOLDER, retaskRefusal, TICKET_PLACEHOLDER, type Authority } from './authority';
+import { retaskRefusal, type Authority } from './authority';
 import type { Inventory } from './inventory';
 import { describeError } from '../error-message';
 
@@ -49,15 +49,15 @@ const DEFAULT_RESUME =
   'the next unfinished step of your task: re-read the ticket and your last messages, re-validate the uncommitted files, then continue';
 
 function fillNote(a: Authority): string | null {
-  // What the report block names (the recorded assigner may fill what this prompt does not say).
+  // What the report block could not name (the recorded assigner may fill what this prompt does not say).
   const missing = [
-    a.report.ticket === TICKET_PLACEHOLDER ? TICKET_PLACEHOLDER : null,
-    a.report.orchestratorSessionId === ORCHESTRATOR_PLACEHOLDER ? ORCHESTRATOR_PLACEHOLDER : null,
+    a.report.ticket ? null : 'your ticket reference',
+    a.report.orchestratorSessionId ? null : 'your orchestrator session id',
   ].filter(Boolean);
   if (missing.length === 0) return null;
   return (
-    `Fill ${missing.join(' and ')} above from your assignment ` +
-    '(ticket assignee, claim comment, orchestrator session id) before you report; verify them at their source.'
+    `Session Ops did not read ${missing.join(' or ')} (unknown: not in this session's title, its messages read or its record): ` +
+    'take them from your assignment (ticket assignee, claim comment, orchestrator session id) before you report; verify them at their source.'
   );
 }
 

@@ -1,5 +1,5 @@
 // The send guard, below every caller: a prompt is sent only when it is not empty and not above the
-// size cap (prompt.maxKiB), with an explicit model whose provider is connected, unmarked (no quota
+// size cap (prompt.maxKiB), carries no unfilled placeholder (PROMPT_PLACEHOLDERS), with an explicit model whose provider is connected, unmarked (no quota
 // object, no client-side mark) and not the provider of the session's quota wall. `guardPrompt` is the only producer of a GuardedPrompt
 // (the brand lives in src/core/backend/guarded-prompt.ts, where BackendClient.promptAsync checks it).
 import type { ModelRef, ProviderListing, ProviderRecord } from '../model';
@@ -8,6 +8,25 @@ import { payloadProblem, textPrompt } from '../backend/payload';
 import { DEFAULT_MONITOR_SETTINGS } from '../settings/operator-settings';
 import { sizeText, utf8Length } from '../utf8';
 import { quotaOf, recordOf } from '../health/provider-records';
+import { ORCHESTRATOR_PLACEHOLDER, TICKET_PLACEHOLDER } from './authority';
+
+/**
+ * The placeholders a composed document may show for a person to fill (the editor's prompt
+ * documents): never sent. The report line's format slots (`status=<done|blocked|handoff>`,
+ * `summary=<one line>`) are the worker's to fill and are not among them.
+ */
+export const PROMPT_PLACEHOLDERS: readonly string[] = [ORCHESTRATOR_PLACEHOLDER, TICKET_PLACEHOLDER];
+
+/** What each placeholder stands for, in a refusal. */
+const PLACEHOLDER_FILL: Record<string, string> = {
+  [ORCHESTRATOR_PLACEHOLDER]: 'the orchestrator session id (CLI: --orchestrator or SESSION_OPS_ORCHESTRATOR)',
+  [TICKET_PLACEHOLDER]: 'the ticket reference (CLI: --ticket)',
+};
+
+/** The placeholders still in `text`, in PROMPT_PLACEHOLDERS order. */
+export function unfilledPlaceholders(text: string): string[] {
+  return PROMPT_PLACEHOLDERS.filter((p) => text.includes(p));
+}
 
 export { isGuardedPrompt, type GuardedPrompt } from '../backend/guarded-prompt';
 
@@ -34,7 +53,9 @@ export type SendRefusalCode =
   /** A fact baseline or a re-tasking by a session that does not hold the orchestrating authority. */
   | 'not-authority'
   /** A session at a quota wall is woken only with the quota-wall prompt (spec Endpoints rule 5). */
-  | 'needs-quota-wake';
+  | 'needs-quota-wake'
+  /** The prompt still carries a placeholder a person was to fill (PROMPT_PLACEHOLDERS). */
+  | 'unfilled-placeholder';
 
 /** Why a prompt was not sent; `prompt` and `model` are kept for the caller to show or retry. */
 export interface SendRefusal {
@@ -76,6 +97,12 @@ export function guardPrompt(input: GuardInput): GuardResult {
   }
   if (input.text.trim() === '')
     return refuse('empty-prompt', 'the prompt is empty: give a non-empty --prompt-file or a --compose kind');
+  const unfilled = unfilledPlaceholders(input.text);
+  if (unfilled.length > 0)
+    return refuse(
+      'unfilled-placeholder',
+      `the prompt still carries ${unfilled.join(' and ')}: fill ${unfilled.map((p) => PLACEHOLDER_FILL[p]).join(' and ')} in the prompt before sending; nothing was sent`,
+    );
   const maxBytes = input.maxPromptBytes ?? DEFAULT_MONITOR_SETTINGS.maxPromptBytes;
   const bytes = utf8Length(input.text);
   if (bytes > maxBytes)

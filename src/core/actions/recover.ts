@@ -19,6 +19,7 @@ import { confirmStarted, type ConfirmOptions } from './confirm';
 import { callOpts, clockOf, failureOf, type ActionContext, type ActionFailure } from './context';
 import type { SendRefusal } from './guard';
 import { basisOf } from './reverify';
+import { readAssigner, type Assigner } from './assignment';
 import {
   answeringModels,
   chooseAndSend,
@@ -218,8 +219,12 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
     // wake, so the guard (and its size cap) sees the text that is sent.
     const queued = abortFirst ? queuedPromptOf(latest.newest) : null;
     res.queued = queued;
+    // Who assigned the worker (its durable record, read once): a prompt naming no orchestrator
+    // reports there, as every composer does (never a placeholder).
+    let assigned: Assigner | null | undefined;
     const prompt = async (facts: PromptFacts): Promise<Composed> => {
-      const composed = await req.prompt({ ...facts, wall });
+      assigned ??= facts.assigned ?? (await readAssigner(ctx, id));
+      const composed = await req.prompt({ ...facts, assigned, wall });
       return composed.ok ? { ...composed, text: withQueuedPrompt(composed.text, queued) } : composed;
     };
     let sent: SendOutcome;

@@ -15,27 +15,37 @@ export const QUOTA_SELF_REPORT_CLAUSE =
   'On a further quota or usage-limit error, report status=blocked reason=quota-exhausted with a one-line summary (and pr=<pull request> when one exists), then stop without switching models on your own.';
 
 export interface ReportProtocol {
-  /** Ticket reference the report names. */
-  ticket: string;
+  /** Ticket reference the report names (null: unknown to Session Ops, said so). */
+  ticket: string | null;
   label?: string | null;
-  /** Session that receives the report through the asynchronous prompt endpoint. */
+  /** Session that receives the report through the asynchronous prompt endpoint (null: unknown, said so). */
   orchestratorSessionId?: string | null;
 }
 
+/** Said where the orchestrator session id is unknown (no placeholder is ever sent). */
+export const UNKNOWN_ORCHESTRATOR_TEXT =
+  'the orchestrator session that assigned you (its id is unknown to Session Ops: take it from your assignment and verify it at its source)';
+/** The report line's slot for a ticket unknown to Session Ops. */
+export const UNKNOWN_TICKET_SLOT = '<the ticket reference of your assignment>';
+
 /**
  * The restated completion-report protocol, with the quota self-report clause appended
- * unchanged. The template line uses placeholders, so the prompt itself never reads as a report.
+ * unchanged. The template line uses format slots, so the prompt itself never reads as a report.
+ * A value Session Ops did not read is said to be unknown, never written as a placeholder.
  */
 export function completionReportBlock(p: ReportProtocol): string {
-  const ticket = inline(p.ticket);
+  const ticket = p.ticket ? inline(p.ticket) : null;
   const label = p.label ? ` label=${inline(p.label)}` : ' [label=<label>]';
   const to = p.orchestratorSessionId
     ? `the orchestrator session ${inline(p.orchestratorSessionId)}`
-    : 'the orchestrator session';
+    : UNKNOWN_ORCHESTRATOR_TEXT;
+  const comment = ticket
+    ? `comment on ticket ${ticket} instead`
+    : 'comment on the ticket of your assignment instead (its reference is unknown to Session Ops: take it from your assignment)';
   return [
     'Completion report protocol:',
-    `When you finish, block or hand off, send one line of key=value pairs to ${to} through the asynchronous prompt endpoint; if it cannot be delivered, comment on ticket ${ticket} instead. The line:`,
-    `  report line: ticket=${ticket}${label} status=<done|blocked|handoff> [pr=<pull request>] summary=<one line>`,
+    `When you finish, block or hand off, send one line of key=value pairs to ${to} through the asynchronous prompt endpoint; if it cannot be delivered, ${comment}. The line:`,
+    `  report line: ticket=${ticket ?? UNKNOWN_TICKET_SLOT}${label} status=<done|blocked|handoff> [pr=<pull request>] summary=<one line>`,
     QUOTA_SELF_REPORT_CLAUSE,
   ].join('\n');
 }

@@ -23,12 +23,12 @@ describe('authority and ticket of the completion-report block', () => {
     const c = resolveAuthority({ sessionTitle: 'no ticket here', newestUserText: 'work on ticket=ABC-7 please' });
     assert.deepEqual([c.ticket, c.ticketSource], ['ABC-7', 'message']);
   });
-  it('missing values never refuse: the block is written for the worker to fill', () => {
+  it('missing values never refuse: the block says they are unknown (no placeholder)', () => {
     const a = resolveAuthority({});
     assert.equal(a.orchestrator, null);
     assert.equal(a.ticket, null);
-    assert.equal(a.report.ticket, '<ticket>');
-    assert.equal(a.report.orchestratorSessionId, '<orchestrator session id>');
+    assert.equal(a.report.ticket, null);
+    assert.equal(a.report.orchestratorSessionId, null);
   });
   it('warns when the newest user message names another orchestrator', () => {
     const a = resolveAuthority({

@@ -124,11 +124,15 @@ describe('composePrompt', () => {
     assert.ok(c.text.includes(`\n${QUOTA_SELF_REPORT_CLAUSE}`));
     assert.match((composePrompt('dispatch', inputs({ task: '  ' })) as { problem: string }).problem, /--prompt-file/);
   });
-  it('unknown ticket and orchestrator: placeholders and a note for the worker to fill them', () => {
+  it('unknown ticket and orchestrator: said to be unknown (no placeholder), the worker takes them from its assignment', () => {
     const c = composePrompt('dispatch', inputs({ task: 'Do it', authority: resolveAuthority({}) }));
     assert.ok(c.ok);
-    assert.ok(c.text.includes('ticket=<ticket>') && c.text.includes('<orchestrator session id>'));
-    assert.match(c.text, /Fill <ticket> and <orchestrator session id> above from your assignment/);
+    assert.ok(!c.text.includes('ticket=<ticket>') && !c.text.includes('<orchestrator session id>'));
+    assert.ok(c.text.includes('ticket=<the ticket reference of your assignment>'));
+    assert.match(
+      c.text,
+      /Session Ops did not read your ticket reference or your orchestrator session id \(unknown: .*take them from your assignment/,
+    );
   });
   it('readBaselineFacts says what is wrong with a facts file', () => {
     assert.match(readBaselineFacts(null) as string, /JSON object/);
