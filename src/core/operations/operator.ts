@@ -430,17 +430,25 @@ export class Operator {
   ): Promise<ActionOutcome> {
     const abortFirst = options.abortFirst ?? false;
     const promptOrigin = options.promptOrigin ?? 'custom';
+    const holdsAuthority = options.holdsAuthority ?? false;
     const request = {
       prompt: text,
       model,
-      authority: { ...this.o.authority?.(row), holdsAuthority: options.holdsAuthority ?? false },
+      authority: { ...this.o.authority?.(row), holdsAuthority },
       factBaseline: promptOrigin === 'fact-baseline',
       abortFirst,
       abort: { waitMs: this.waits.abortMs },
       confirm: { withinMs: this.waits.confirmMs },
     };
     const acted = await this.wakeWith(row, options, 'sending', request, (base, result) =>
-      wakeOutcome(base, result, promptOrigin, { via: 'send', text, model, abortFirst, promptOrigin }),
+      wakeOutcome(base, result, promptOrigin, {
+        via: 'send',
+        text,
+        model,
+        abortFirst,
+        promptOrigin,
+        ...(holdsAuthority ? { holdsAuthority } : {}),
+      }),
     );
     return acted.outcome;
   }
@@ -560,7 +568,12 @@ export class Operator {
     if (!row) throw new Error(`session ${outcome.sessionId} is no longer listed`);
     if (!retry) throw new Error('nothing to retry');
     if (retry.via === 'recover') return this.recover(row);
-    return this.send(row, retry.text, retry.model, { abortFirst: retry.abortFirst, promptOrigin: retry.promptOrigin });
+    // The same text to the same worker: a confirmation of the authority given for it is carried.
+    return this.send(row, retry.text, retry.model, {
+      abortFirst: retry.abortFirst,
+      promptOrigin: retry.promptOrigin,
+      holdsAuthority: retry.holdsAuthority === true,
+    });
   }
 
   // ---- scheduled retries -----------------------------------------------------------------------

@@ -12,7 +12,19 @@ export type PromptOrigin = PromptTemplate | 'custom';
 
 /** How to retry a prompt that did not go out: send the same text again, or run recovery again. */
 export type RetryOf =
-  | { via: 'send'; text: string; model: ModelRef | null; abortFirst: boolean; promptOrigin: PromptOrigin }
+  | {
+      via: 'send';
+      text: string;
+      model: ModelRef | null;
+      abortFirst: boolean;
+      promptOrigin: PromptOrigin;
+      /**
+       * The person confirmed *I Hold the Authority* for this text (authority rule 1): the retry of
+       * the same text carries it (it is still checked against the worker's record, and passes as
+       * the first send did); absent: not confirmed.
+       */
+      holdsAuthority?: boolean;
+    }
   | { via: 'recover' };
 
 export interface Undelivered {
