@@ -10,7 +10,7 @@
 // top-level `cost` sums each session once, per provider too (null when no session reports one).
 // `overBudget` marks a session whose cost reached the budget (`status --budget-usd`).
 // `automaticSkip` says why automatic mode leaves a session alone ({reason: sub-agent | stuck |
-// too-old | age-unknown | not-ticketed, text}); null when it is in its charge or no automatic mode
+// too-old | age-unknown | not-ticketed | authority, text}); null when it is in its charge or no automatic mode
 // runs (always null from the one-shot `status`; the daemon's /api/status fills it).
 import { fleetCost, overBudget, rollUpCosts, type FleetCost } from '../cost/rollup';
 import type {

@@ -49,7 +49,7 @@ export interface WatchMetricsOptions {
 }
 
 /** The `reason` label of session_ops_automatic_skipped_sessions (src/core/operations/charge.ts). */
-export const SKIP_REASONS = ['sub-agent', 'stuck', 'too-old', 'age-unknown', 'not-ticketed'] as const;
+export const SKIP_REASONS = ['sub-agent', 'stuck', 'too-old', 'age-unknown', 'not-ticketed', 'authority'] as const;
 
 const ATTENTION: ReadonlySet<VerdictLabel> = new Set(['hung', 'waiting', 'unknown']);
 
@@ -249,7 +249,7 @@ export class WatchMetrics {
     });
     new Gauge({
       name: 'session_ops_automatic_skipped_sessions',
-      help: 'Sessions automatic mode leaves alone, by reason (sub-agent, stuck, too-old, age-unknown, not-ticketed); all 0 while automatic mode is off.',
+      help: 'Sessions automatic mode leaves alone, by reason (sub-agent, stuck, too-old, age-unknown, not-ticketed, authority); all 0 while automatic mode is off.',
       labelNames: ['backend', 'directory', 'reason'],
       registers,
       collect() {

@@ -9,7 +9,10 @@
 //   age-unknown   its newest message's time was not read (nothing says it is recent);
 //   not-ticketed  automatic.onlyTicketed is on and its task names no ticket: the durable record of
 //                 its assignment (a dispatch or fact baseline Session Ops sent, with a ticket) or
-//                 its first user message carrying a ticket reference (ticketReference below).
+//                 its first user message carrying a ticket reference (ticketReference below);
+//   authority     its assignment names another orchestrator than the one this operator speaks
+//                 for, or its claim could not be verified from the durable record (authority
+//                 rules 1 and 2: the operator adds it, operator.ts, once it was read).
 // The first that applies, in this order, is the reason. Pure; the streak memory below is what
 // the operator persists.
 import type { Action, EpochMs } from '../model';
@@ -18,13 +21,14 @@ import type { ChargeSettings } from '../settings/operator-settings';
 import { directorySessionKey, parseRowKey } from '../ids';
 import { newestTimes, OPERATOR_STATE_KEEP_MS } from './memory-bounds';
 
-export type AutomaticSkip = 'sub-agent' | 'stuck' | 'too-old' | 'age-unknown' | 'not-ticketed';
+export type AutomaticSkip = 'sub-agent' | 'stuck' | 'too-old' | 'age-unknown' | 'not-ticketed' | 'authority';
 export const AUTOMATIC_SKIPS: readonly AutomaticSkip[] = [
   'sub-agent',
   'stuck',
   'too-old',
   'age-unknown',
   'not-ticketed',
+  'authority',
 ];
 
 /** Why automatic mode leaves a session alone: the reason and one line for the row. */

@@ -44,6 +44,11 @@ export class ClaimCheck {
     return 'pending';
   }
 
+  /** The known reason the session is not in this operator's charge (its last verification), without starting one; null: none known. */
+  notMine(key: string): string | null {
+    return this.answers.get(key)?.reason ?? null;
+  }
+
   /** Settles once no verification is under way (and the policy was asked again after each). */
   async settled(): Promise<void> {
     while (this.inflight.size > 0) await Promise.all([...this.inflight]);

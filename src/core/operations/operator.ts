@@ -705,6 +705,27 @@ export class Operator {
    */
   automaticSkip(row: SessionRow): OutOfCharge | null {
     if (!this.armed()) return null;
+    return this.chargeSkip(row) ?? this.authoritySkip(row);
+  }
+
+  /**
+   * Authority rules 1 and 2 on the row: its newest assignment names another orchestrator, or the
+   * last verification of its claim from the durable record (made when automatic mode was about to
+   * act; none is started here) found it is not this operator's worker.
+   */
+  private authoritySkip(row: SessionRow): OutOfCharge | null {
+    const authority = this.authority(row);
+    if (authority.mismatch && authority.named && authority.named !== authority.orchestrator)
+      return {
+        reason: 'authority',
+        text: `authority rule 1: its assignment names orchestrator ${authority.named}, not ${authority.orchestrator ?? 'the one configured here (none)'}`,
+      };
+    const notMine = this.claims.notMine(row.key);
+    return notMine ? { reason: 'authority', text: notMine } : null;
+  }
+
+  /** The reasons of charge.ts (sub-agent, stuck, age, ticket). */
+  private chargeSkip(row: SessionRow): OutOfCharge | null {
     return outOfCharge(row, chargeSettings(this.settings), {
       now: this.timers.now(),
       wakes: this.wakes.count(wakeKey(row.directory, row.id)),
@@ -733,7 +754,7 @@ export class Operator {
       const action = this.policy.decide(row, settings, { trusted, busy });
       if (!action) continue;
       // Only sessions in its charge (a stuck session may still be aborted over budget: that is no wake).
-      const skip = this.automaticSkip(row);
+      const skip = this.chargeSkip(row);
       // Its task's ticket is read from the durable record first (outside this round; asked again then).
       if (skip?.reason === 'not-ticketed' && this.readTaskTicket(row)) continue;
       if (skip && !(skip.reason === 'stuck' && action === 'abort')) {

@@ -116,6 +116,7 @@ describe('core/metrics/watch-metrics', () => {
     const skips: Record<string, { reason: string; text: string; wakes?: number }> = {
       sub: { reason: 'sub-agent', text: 'sub-agent of ok1' },
       loop: { reason: 'stuck', text: 'stuck: woken 3 times without a report', wakes: 3 },
+      ok2: { reason: 'authority', text: 'authority rule 2: its first user message names orchestrator ses_other' },
     };
     const m = new WatchMetrics({
       source: { backends: () => [backend('a', rows)] },
@@ -130,6 +131,7 @@ describe('core/metrics/watch-metrics', () => {
       'session_ops_automatic_skipped_sessions{backend="a",directory="/w",reason="too-old"} 0',
       'session_ops_automatic_skipped_sessions{backend="a",directory="/w",reason="age-unknown"} 0',
       'session_ops_automatic_skipped_sessions{backend="a",directory="/w",reason="not-ticketed"} 0',
+      'session_ops_automatic_skipped_sessions{backend="a",directory="/w",reason="authority"} 1',
     ]);
     assert.deepEqual(lines(body, 'session_ops_session_stuck_wakes'), [
       'session_ops_session_stuck_wakes{backend="a",directory="/w",session="loop",title="Loops"} 3',

@@ -401,6 +401,34 @@ describe('operator restart: planned work survives (src/core/operations/operator.
       );
     });
 
+    it('the row says why: automaticSkip is {reason: authority} for a worker not in its charge (rule 2 and rule 1), null for its own', async () => {
+      server.setProviders(PROVIDERS, ['anthropic', 'openai']);
+      const mine = answeredWorker('mine', 'Port the parser. ticket=PROJ-7. Report to orchestrator ses_mine.');
+      const theirs = answeredWorker('theirs', 'Port the lexer. ticket=PROJ-8. Report to orchestrator ses_other.');
+      const named = answeredWorker('named', 'Port the tests.');
+      named.newestText = 'Now port the tests. Report to orchestrator ses_third.';
+      named.evidence = { ...named.evidence, latest: { ...named.evidence.latest, newestRole: 'user' } };
+      rows = [mine, theirs, named];
+      const op = start(true, 'ses_mine', '"orchestrator:" in the watch config');
+      const woke = nextOutcome(op);
+      await op.restored;
+      changed();
+      await woke;
+      await op.claimsSettled();
+      const skip = op.automaticSkip(theirs);
+      assert.equal(skip?.reason, 'authority');
+      assert.match(
+        skip?.text ?? '',
+        /^authority rule 2: its first user message names orchestrator ses_other, not the one this operator speaks for \(ses_mine\)/,
+      );
+      assert.equal(op.automaticSkip(mine), null);
+      assert.equal(op.automaticSkip(named)?.reason, 'authority');
+      assert.match(
+        op.automaticSkip(named)?.text ?? '',
+        /authority rule 1: its assignment names orchestrator ses_third, not ses_mine/,
+      );
+    });
+
     it('the daemon without an orchestrator configured sends no prompt and says why; a worker naming none is not verified', async () => {
       server.setProviders(PROVIDERS, ['anthropic', 'openai']);
       rows = [answeredWorker('mine', 'Port the parser. Report to orchestrator ses_mine.')];
