@@ -241,6 +241,18 @@ describe('both engines of opencode 1.18.33, and opencode 2 (old routes blocked)'
     assert.equal(runs.get('proxy')!.doc!.dialect, 'opencode');
   });
 
+  it('cost and tokens of /api sessions are summed from their messages (the engine leaves the session at 0)', () => {
+    for (const surface of ['legacy', 'api', 'proxy'] as const) {
+      const s = runs.get(surface)!.session(ids.get(`${surface}:report`)!);
+      if (s.costPending) continue; // not summed within this run's rounds: never shown as 0
+      assert.ok(s.cost, `${surface}: a cost`);
+      assert.equal(s.cost.tokens.input, 10, `${surface}: the scripted model's usage`);
+      assert.equal(s.cost.tokens.output, 5);
+    }
+    const api = runs.get('proxy')!.session(ids.get('proxy:report')!);
+    assert.ok(api.costPending || api.cost?.messages === 1, JSON.stringify(api.cost));
+  });
+
   it("another directory's sessions never appear, on either surface", () => {
     for (const r of new Set(runs.values())) {
       const listed = r.doc!.sessions.map((s) => s.id);
@@ -307,7 +319,11 @@ describe('both engines of opencode 1.18.33, and opencode 2 (old routes blocked)'
       ]);
       outputs.push(r.stdout, r.stderr);
       assert.equal(r.code, 0, `${surface}: ${r.stderr}`);
-      assert.deepEqual(r.json, { session: id, model: LOCAL, aborted: false, confirmed: true });
+      const { session, model: on, aborted, confirmed } = r.json as Record<string, unknown>;
+      assert.deepEqual(
+        { session, model: on, aborted, confirmed },
+        { session: id, model: LOCAL, aborted: false, confirmed: true },
+      );
       await waitFor(`the ${surface} wake prompt at the model`, () =>
         model.requests.some((q) => q.lastUserText.includes(`[woken-${surface}]`)),
       );
