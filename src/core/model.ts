@@ -49,6 +49,10 @@ export interface BackendCapabilities {
    * its number of assistant messages can be summed from its transcript (src/core/cost/message-ledger.ts).
    */
   messageCost?: boolean;
+  /** The prompt payload takes the model's `variant` (stock opencode's prompt_async); the spec's defines none. */
+  promptVariant?: boolean;
+  /** Sessions can be created (stock opencode POST /session); the spec does not show session creation. */
+  createSession?: boolean;
 }
 
 /** Token counts of a session or a message, by kind. */

@@ -13,7 +13,9 @@ export type ActionBackend = Pick<
   /** Stock opencode: pending permissions and questions (a backend without it has none). */
   Partial<Pick<BackendClient, 'pendingRequests'>> &
   /** The first user message (a worker's assignment; a backend without it: the assignment is not read). */
-  Partial<Pick<BackendClient, 'firstUserMessage'>>;
+  Partial<Pick<BackendClient, 'firstUserMessage'>> &
+  /** What the backend's dialect offers (a backend without it: nothing beyond the spec, e.g. no payload variant). */
+  Partial<Pick<BackendClient, 'capabilities'>>;
 
 export interface Clock {
   now(): EpochMs;

@@ -2,12 +2,17 @@
 // provider; a refusal names the provider to use instead and a model on it. With `fallback` the
 // task goes to that provider instead, once the same check passes for it. The sent text is the task followed by
 // the completion-report block with the quota self-report clause appended unchanged. To an idle
-// session only; through the send guard like every prompt.
+// session only; through the send guard like every prompt. With a route's `effort`, the payload
+// carries the variant it maps to in the variant table the provider listing shows for the model the
+// task goes to (the fallback's, when it moved), only on a dialect whose payload takes a variant
+// (capabilities.promptVariant: stock opencode; the spec's payload defines agent, model and parts
+// only, so there the effort is not sent and the result says so).
 import { preDispatchCheck } from '../health/pre-dispatch';
 import { modelOn } from '../health/provider-choice';
 import { recordOf } from '../health/provider-records';
 import { heldTailProvider } from '../health/quota-wall';
-import type { ModelRef } from '../model';
+import type { ModelRef, ProviderListing } from '../model';
+import { variantFor } from '../routing/resolve';
 import { readAssigner, recordAssignment } from './assignment';
 import { assignedBy, retaskRefusal, type Authority } from './authority';
 import { composePrompt } from './compose';
@@ -25,6 +30,8 @@ export interface DispatchRequest {
   authority: Authority;
   /** When the intended provider fails the check and another is named, dispatch there instead. */
   fallback?: boolean;
+  /** The route's effort (dispatch by route): the payload carries the model's variant of that name. */
+  effort?: string | null;
 }
 
 export type DispatchOutcome = 'sent' | 'refused' | 'error';
@@ -39,6 +46,8 @@ export interface DispatchResult {
   instead: string | null;
   /** A model on `instead` (the session's own when it ran there, else the provider's default or first). */
   insteadModel: ModelRef | null;
+  /** The model's variant the payload carried (the route's effort mapped), or null. */
+  variant: string | null;
   problems: string[];
   prompt: string | null;
   refusal: SendRefusal | null;
@@ -63,6 +72,7 @@ export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Pr
     model: req.model,
     instead: null,
     insteadModel: null,
+    variant: null,
     problems: [],
     prompt: composed.ok ? composed.text : null,
     refusal: null,
@@ -133,6 +143,8 @@ export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Pr
         'not-idle',
         `session ${id} reads ${session.state}: dispatch to an idle session (abort it first with session-ops abort)`,
       );
+    const effort = effortVariant(ctx, req.effort ?? null, model, listing);
+    if (effort.note) res.problems = [...res.problems, effort.note];
     const now = clockOf(ctx).now();
     const wallProvider = heldTailProvider({ at: now, session, newest }, listing, now);
     const sent = await chooseAndSend(ctx, {
@@ -145,6 +157,7 @@ export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Pr
       listing,
       wallProvider,
       basis: basisOf(session, newest),
+      variant: effort.variant,
     });
     if (!sent.sent && sent.refusal) return refused(sent.refusal.code, sent.refusal.reason, check.fallback);
     if (sent.sent !== true && sent.error)
@@ -168,14 +181,46 @@ export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Pr
     );
     if (unrecorded) res.problems = [...res.problems, unrecorded];
     const moved = model.providerID !== intended ? ` instead of ${intended} (${check.problems.join('; ')})` : '';
+    const variant = effort.variant ? ` variant ${effort.variant}` : '';
     return {
       ...res,
       outcome: 'sent',
       sent: true,
-      message: `dispatched to ${id} on ${model.providerID}/${model.modelID}${moved} (${DELIVERED[sent.deliveredBy]})`,
+      variant: effort.variant,
+      message: `dispatched to ${id} on ${model.providerID}/${model.modelID}${variant}${moved} (${DELIVERED[sent.deliveredBy]})`,
     };
   } catch (err) {
     const f = failureOf(err);
     return { ...res, error: f, message: `dispatch to ${id} failed: ${f.message}` };
   }
+}
+
+/**
+ * The variant a route's effort maps to on `model` (its variant table in the provider listing),
+ * when the backend's payload takes one; otherwise null and a note saying why the effort is not sent.
+ */
+export function effortVariant(
+  ctx: Pick<ActionContext, 'backend'>,
+  effort: string | null,
+  model: ModelRef,
+  listing: ProviderListing,
+): { variant: string | null; note: string | null } {
+  if (effort === null) return { variant: null, note: null };
+  const name = `${model.providerID}/${model.modelID}`;
+  const table = recordOf(listing, model.providerID)?.variants?.[model.modelID] ?? null;
+  const mapped = variantFor(effort, table);
+  if (mapped.variant === null)
+    return {
+      variant: null,
+      note:
+        mapped.variantSource === 'no-such-variant'
+          ? `effort ${effort} ignored: ${name}'s variants (${(table ?? []).join(', ')}) have none named ${effort}`
+          : `effort ${effort} ignored: ${name} has no variant table`,
+    };
+  if (ctx.backend.capabilities?.promptVariant !== true)
+    return {
+      variant: null,
+      note: `effort ${effort} (variant ${mapped.variant}) not sent: this backend's prompt payload defines no variant`,
+    };
+  return { variant: mapped.variant, note: null };
 }

@@ -79,6 +79,8 @@ export interface GuardInput {
   wallProvider: string | null;
   /** The largest prompt sent, in bytes of UTF-8 (prompt.maxKiB; absent: its default). */
   maxPromptBytes?: number;
+  /** The model's variant for the payload (a route's effort); it must be in the model's listed variant table. */
+  variant?: string | null;
 }
 
 export type GuardResult = { ok: true; prompt: GuardedPrompt } | { ok: false; refusal: SendRefusal };
@@ -143,7 +145,13 @@ export function guardPrompt(input: GuardInput): GuardResult {
       `${name}: provider ${p} does not list ${model.modelID}; its models: ${shown}; choose one with --model`,
     );
   }
-  const payload = textPrompt(input.agent, model, input.text);
+  const variant = input.variant ?? null;
+  if (variant !== null && !(record?.variants?.[model.modelID] ?? []).includes(variant))
+    return refuse(
+      'invalid-payload',
+      `${name}: the provider listing shows no variant "${variant}" for this model: a variant is sent only from the model's variant table`,
+    );
+  const payload = textPrompt(input.agent, model, input.text, variant);
   const problem = payloadProblem(payload);
   if (problem)
     return refuse(

@@ -45,6 +45,8 @@ export interface SendInput {
   basis: DecisionBasis;
   /** Who assigned the worker (its durable record), handed to a prompt builder. */
   assigned?: Assigner | null;
+  /** The model's variant for the payload (dispatch by route: the effort's variant); absent: none. */
+  variant?: string | null;
 }
 
 /**
@@ -87,6 +89,8 @@ export interface PreparedSend {
   model: ModelRef;
   choice: ModelChoice;
   text: string;
+  /** The model's variant the payload carries (null: none). */
+  variant?: string | null;
 }
 
 export type PrepareOutcome =
@@ -176,6 +180,7 @@ export async function prepareSend(ctx: ActionContext, input: Omit<SendInput, 'ba
     listing: input.listing,
     wallProvider: input.wallProvider,
     maxPromptBytes: ctx.maxPromptBytes,
+    variant: input.variant ?? null,
   });
   if (!guarded.ok) {
     const refusal = choice.model ? guarded.refusal : { ...guarded.refusal, reason: choice.basis };
@@ -183,7 +188,14 @@ export async function prepareSend(ctx: ActionContext, input: Omit<SendInput, 'ba
   }
   return {
     ok: true,
-    prepared: { sessionId: input.sessionId, agent: input.agent, model: guarded.prompt.model, choice, text },
+    prepared: {
+      sessionId: input.sessionId,
+      agent: input.agent,
+      model: guarded.prompt.model,
+      choice,
+      text,
+      variant: input.variant ?? null,
+    },
   };
 }
 
@@ -210,6 +222,7 @@ export async function sendPrepared(
     listing,
     wallProvider,
     maxPromptBytes: ctx.maxPromptBytes,
+    variant: p.variant ?? null,
   });
   if (!guarded.ok) return { sent: false, refusal: guarded.refusal, choice, text, error: null };
   const model = guarded.prompt.model;

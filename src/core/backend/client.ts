@@ -400,7 +400,12 @@ export class BackendClient {
     const { directory, sessionId, payload } = prompt;
     this.checkDirectory(directory, op);
     this.checkSession(sessionId, op);
-    const problem = payloadProblem(payload);
+    // The spec's payload defines agent, model and parts: a variant goes only to a dialect that takes it.
+    const problem =
+      payloadProblem(payload) ??
+      (payload.variant !== undefined && this.capabilities?.promptVariant !== true
+        ? `this backend's dialect (${this.displayName ?? 'not yet detected'}) defines no variant in the prompt payload: nothing was sent`
+        : null);
     if (problem)
       throw new BackendError({
         code: 'invalid-request',
@@ -420,6 +425,42 @@ export class BackendClient {
       sessionId,
       body: payloadBody(payload),
     });
+  }
+
+  /**
+   * Stock opencode POST /session?directory= with {title}: a new session, its id returned. Only on a
+   * dialect that can create sessions (capabilities.createSession; the spec does not show it):
+   * otherwise refused with that reason, nothing sent. The caller lists sessions first, so the
+   * dialect is known.
+   */
+  async createSession(directory: string, title: string, opts: CallOptions = {}): Promise<string> {
+    const op = 'POST /session';
+    this.checkDirectory(directory, op);
+    if (this.capabilities?.createSession !== true)
+      throw new BackendError({
+        code: 'invalid-request',
+        operation: op,
+        baseUrl: this.baseUrl,
+        detail: `this backend (${this.displayName ?? 'dialect not yet detected'}) does not create sessions: the spec does not show session creation; nothing was sent`,
+      });
+    const res = await this.http.request({
+      method: 'POST',
+      path: 'session',
+      query: { directory },
+      body: JSON.stringify({ title }),
+      operation: op,
+      read: 'json',
+      ...opts,
+    });
+    const id = (res.json as { id?: unknown } | null)?.id;
+    if (typeof id !== 'string' || !isValidSessionId(id))
+      throw new BackendError({
+        code: 'malformed',
+        operation: op,
+        baseUrl: this.baseUrl,
+        detail: 'the answer carries no valid session id',
+      });
+    return id;
   }
 
   /**

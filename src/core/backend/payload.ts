@@ -1,5 +1,8 @@
-// The prompt payload of POST /session/{id}/prompt_async: agent, an explicit model, text parts.
-// The body is always produced by JSON.stringify from these fields, never by splicing text.
+// The prompt payload of POST /session/{id}/prompt_async: agent, an explicit model, text parts, and
+// (stock opencode only: capabilities.promptVariant) the model's variant a route's effort maps to.
+// The spec's payload defines agent, model and parts only: a variant is never sent to a backend whose
+// dialect does not take it (the client refuses such a payload). The body is always produced by
+// JSON.stringify from these fields, never by splicing text.
 import type { ModelRef } from '../model';
 
 export interface PromptPayload {
@@ -7,10 +10,17 @@ export interface PromptPayload {
   /** Every launch or wake names a model explicitly (a provider known to work). */
   model: ModelRef;
   parts: Array<{ type: 'text'; text: string }>;
+  /** The model's variant (stock opencode's prompt_async takes it); absent: the model's default. */
+  variant?: string;
 }
 
-export function textPrompt(agent: string, model: ModelRef, text: string): PromptPayload {
-  return { agent, model: { providerID: model.providerID, modelID: model.modelID }, parts: [{ type: 'text', text }] };
+export function textPrompt(agent: string, model: ModelRef, text: string, variant?: string | null): PromptPayload {
+  return {
+    agent,
+    model: { providerID: model.providerID, modelID: model.modelID },
+    parts: [{ type: 'text', text }],
+    ...(variant ? { variant } : {}),
+  };
 }
 
 /** Null when the payload is acceptable, otherwise why not. */
@@ -33,6 +43,8 @@ export function payloadProblem(p: unknown): string | null {
     if (typeof part !== 'object' || part === null || part.type !== 'text' || typeof part.text !== 'string')
       return 'each part must be {type: "text", text: string}';
   }
+  if (x.variant !== undefined && (typeof x.variant !== 'string' || x.variant.trim() === ''))
+    return 'variant, when given, must be a non-empty string';
   return null;
 }
 
@@ -42,5 +54,6 @@ export function payloadBody(p: PromptPayload): string {
     agent: p.agent,
     model: { providerID: p.model.providerID, modelID: p.model.modelID },
     parts: p.parts.map((part) => ({ type: 'text', text: part.text })),
+    ...(p.variant !== undefined ? { variant: p.variant } : {}),
   });
 }

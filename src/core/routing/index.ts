@@ -62,3 +62,11 @@ export {
   type VariantSource,
 } from './resolve';
 export { effectiveRouteLines, routeBlockLines, effortText, entryText, preflightLines } from './describe';
+export {
+  composeRouteTask,
+  entryInstruction,
+  gatesSection,
+  preflightSection,
+  notesSection,
+  type RouteTaskInput,
+} from './route-task';

@@ -22,6 +22,8 @@ export const opencodeDialect: DialectAdapter = {
     globalEvents: true,
     sessionCost: true,
     messageCost: true,
+    promptVariant: true,
+    createSession: true,
   }),
   toSessions: (raw, status) => raw.map((s) => opencodeSession(s, status ?? NO_STATUS)),
   progressFromMessage: deriveProgress,

@@ -17,6 +17,8 @@ export const specDialect: DialectAdapter = {
     globalEvents: false,
     sessionCost: false,
     messageCost: false,
+    promptVariant: false,
+    createSession: false,
   }),
   toSessions: (raw) => raw.map(specSession),
   progressFromMessage: () => null,
