@@ -17,6 +17,7 @@ import {
   resolveRoute,
   type EffectiveRoute,
   type ResolvedRoute,
+  type Resolution,
   type ResolveOptions,
 } from '../core/routing';
 import { modelArg } from './action-io';
@@ -87,13 +88,13 @@ const defaultIo = (): RouteIo => ({
   cwd: () => process.cwd(),
 });
 
-/** The routing file's text, within the size cap every routing reader has. */
-async function readRouting(file: string): Promise<string> {
+/** The routing file's text, within the size cap every routing reader has (`dispatch --routing` too). */
+export async function readRouting(file: string, flag = '--routing'): Promise<string> {
   try {
     const st = await fs.stat(file);
-    if (!st.isFile()) throw new UsageError(`--routing ${file} is not a file`);
+    if (!st.isFile()) throw new UsageError(`${flag} ${file} is not a file`);
     if (st.size > MAX_TEXT_BYTES)
-      throw new UsageError(`--routing ${file} is larger than ${MAX_TEXT_BYTES / 1024 / 1024} MiB: not read`);
+      throw new UsageError(`${flag} ${file} is larger than ${MAX_TEXT_BYTES / 1024 / 1024} MiB: not read`);
     return await fs.readFile(file, 'utf8');
   } catch (err) {
     if (err instanceof UsageError) throw err;
@@ -179,23 +180,7 @@ class NotListed extends Error {}
 async function route(o: RouteOptions, io: RouteIo): Promise<number> {
   const resolveWith = (opts: ResolveOptions): number => {
     const r = resolveRoute(o.text, o.labels, { highRisk: o.highRisk, ...opts });
-    if (r.kind === 'invalid') {
-      const out = r.diagnostics.map((d) => jsonDiagnostic(o.file, d));
-      const errors = out.filter((d) => d.severity === 'error').length;
-      if (o.json) io.stdout(JSON.stringify({ diagnostics: out }) + '\n');
-      else for (const d of out) io.stdout(diagnosticLine(d));
-      io.stderr(
-        `session-ops route: ${o.file} failed validation (${errors} error${errors === 1 ? '' : 's'}): no route resolved\n`,
-      );
-      return EXIT.failed;
-    }
-    if (r.kind === 'ambiguous') {
-      if (o.json) io.stdout(JSON.stringify({ ambiguous: r.labels }) + '\n');
-      io.stderr(
-        `session-ops route: ambiguous: ${r.labels.join(', ')} resolve to different routes; give the ticket one Kind label\n`,
-      );
-      return EXIT.refused;
-    }
+    if (r.kind !== 'route') return printUnresolved('route', o.file, r, o.json, io);
     if (o.json) io.stdout(JSON.stringify(routeJson(r.route)) + '\n');
     else io.stdout(effectiveRouteLines(r.route).join('\n') + '\n');
     return EXIT.done;
@@ -255,4 +240,32 @@ export function routeJson(r: EffectiveRoute) {
         }
       : null,
   };
+}
+
+/**
+ * What `route` (and `dispatch --routing`) print when the labels resolve no route: an invalid table's
+ * diagnostics as `validate` prints them (exit 1), or the ambiguous labels (exit 3).
+ */
+export function printUnresolved(
+  command: string,
+  file: string,
+  r: Exclude<Resolution, { kind: 'route' }>,
+  json: boolean,
+  io: CommandIo,
+): number {
+  if (r.kind === 'invalid') {
+    const out = r.diagnostics.map((d) => jsonDiagnostic(file, d));
+    const errors = out.filter((d) => d.severity === 'error').length;
+    if (json) io.stdout(JSON.stringify({ diagnostics: out }) + '\n');
+    else for (const d of out) io.stdout(diagnosticLine(d));
+    io.stderr(
+      `session-ops ${command}: ${file} failed validation (${errors} error${errors === 1 ? '' : 's'}): no route resolved\n`,
+    );
+    return EXIT.failed;
+  }
+  if (json) io.stdout(JSON.stringify({ ambiguous: r.labels }) + '\n');
+  io.stderr(
+    `session-ops ${command}: ambiguous: ${r.labels.join(', ')} resolve to different routes; give the ticket one Kind label\n`,
+  );
+  return EXIT.refused;
 }

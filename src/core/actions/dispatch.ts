@@ -48,6 +48,8 @@ export interface DispatchResult {
   insteadModel: ModelRef | null;
   /** The model's variant the payload carried (the route's effort mapped), or null. */
   variant: string | null;
+  /** Why a route's effort was not sent as a variant (no variant table, none of its name, a dialect without it), or null. */
+  variantNote: string | null;
   problems: string[];
   prompt: string | null;
   refusal: SendRefusal | null;
@@ -73,6 +75,7 @@ export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Pr
     instead: null,
     insteadModel: null,
     variant: null,
+    variantNote: null,
     problems: [],
     prompt: composed.ok ? composed.text : null,
     refusal: null,
@@ -144,7 +147,7 @@ export async function dispatchTask(ctx: ActionContext, req: DispatchRequest): Pr
         `session ${id} reads ${session.state}: dispatch to an idle session (abort it first with session-ops abort)`,
       );
     const effort = effortVariant(ctx, req.effort ?? null, model, listing);
-    if (effort.note) res.problems = [...res.problems, effort.note];
+    res.variantNote = effort.note;
     const now = clockOf(ctx).now();
     const wallProvider = heldTailProvider({ at: now, session, newest }, listing, now);
     const sent = await chooseAndSend(ctx, {

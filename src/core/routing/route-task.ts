@@ -33,11 +33,7 @@ export function entryInstruction(route: EffectiveRoute, ticket: string): string 
 
 /** The gates the route skips and keeps. */
 export function gatesSection(route: EffectiveRoute): string {
-  return [
-    'Gates:',
-    `- skip: ${list(route.skip)}`,
-    `- keep (never skip these): ${list(route.keepGates)}`,
-  ].join('\n');
+  return ['Gates:', `- skip: ${list(route.skip)}`, `- keep (never skip these): ${list(route.keepGates)}`].join('\n');
 }
 
 /** The preflight checklist after the cap, each item with its evidence; null when the route injects none. */
