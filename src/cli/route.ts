@@ -12,14 +12,10 @@ import type { BackendClient } from '../core/backend/client';
 import { describeError } from '../core/error-message';
 import { MAX_TEXT_BYTES } from '../core/fs/readText';
 import type { ModelRef } from '../core/model';
-import {
-  effectiveRouteLines,
-  resolveRoute,
-  type EffectiveRoute,
-  type ResolvedRoute,
-  type Resolution,
-  type ResolveOptions,
-} from '../core/routing';
+import { effectiveRouteLines, resolveRoute, type Resolution, type ResolveOptions } from '../core/routing';
+import { routeJson } from '../core/routing/route-json';
+
+export { routeJson };
 import { modelArg } from './action-io';
 import { clientFor, ENVIRONMENT_HELP, readingBackend, UsageError, type BackendArgs, type ParsedArgs } from './args';
 import { defineCommand, runCommand, type CommandIo } from './command';
@@ -203,43 +199,6 @@ async function route(o: RouteOptions, io: RouteIo): Promise<number> {
     }
     return resolveWith({ modelVariants: variants });
   });
-}
-
-function blockJson(r: ResolvedRoute) {
-  return {
-    entry: { skill: r.entry.skill, mode: r.entry.mode },
-    skip: r.skip,
-    keepGates: r.keepGates,
-    preflight: r.preflight,
-    preflightDropped: r.preflightDropped,
-    effort: r.effort,
-    notes: r.notes,
-  };
-}
-
-/** The --json document: the keys, in its order. */
-export function routeJson(r: EffectiveRoute) {
-  const b = blockJson(r);
-  return {
-    matched: r.matched,
-    entry: b.entry,
-    skip: b.skip,
-    keepGates: b.keepGates,
-    preflight: b.preflight,
-    preflightDropped: b.preflightDropped,
-    effort: b.effort,
-    variant: r.variant,
-    notes: b.notes,
-    reviewRounds: r.reviewRounds,
-    dag: r.dag
-      ? {
-          route: blockJson(r.dag.route),
-          taskRoute: { ...blockJson(r.dag.taskRoute), inherit: r.dag.taskRoute.inherit },
-          singleGate: r.dag.singleGate,
-          reviewDepth: r.dag.reviewDepth,
-        }
-      : null,
-  };
 }
 
 /**

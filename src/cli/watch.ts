@@ -12,8 +12,10 @@ import { openMarkStore } from './mark-store';
 import { WatchDaemon } from '../core/watch/daemon';
 import { isLoopbackListen, parseListen, WatchHttpServer, type ListenAddress } from '../core/watch/http-server';
 import { loadWatchConfig } from '../core/watch/load';
+import { answerRoute } from '../core/watch/route-api';
 import { isLogLevel, jsonLineLogger, LOG_LEVELS, type Logger, type LogLevel } from '../core/watch/log';
 import { describeError } from '../core/error-message';
+import type { WatchConfig } from '../core/watch/config';
 
 const USAGE = `Usage: session-ops watch --config FILE [--listen HOST:PORT] [--log-level LEVEL]
                          [--allow-short-spacing]
@@ -24,6 +26,10 @@ read-only endpoints for Prometheus:
   GET /metrics      Prometheus text exposition (OpenMetrics when the Accept header asks)
   GET /healthz      200 "ok" while the sampling loop runs, 503 when it is stuck
   GET /api/status   the "status --json" document of each backend directory
+  GET /api/route?label=Kind/X[&label=...][&highRisk=1]
+                    a ticket's effective route in the configuration's routing table (its routing:
+                    key), as "route --json" answers it; 404 without one, 409 {"ambiguous": [...]},
+                    422 {"diagnostics": [...]} for an invalid table, 400 for a bad query
 
 Options:
   --config FILE            session-ops.yaml (YAML or JSON; schemas/session-ops.schema.json)
@@ -114,10 +120,13 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
     // The quota marks of stock opencode, in the same store as the other commands'.
     openMarks: (baseUrl) => openMarkStore(`${baseUrl}/`, io.env, Date.now),
   });
+  // The routing table of the configuration in use (followed across reloads).
+  let routing = first.loaded.config.routing;
   const server = new WatchHttpServer({
     metrics: (om) => daemon.metrics.render(om),
     health: () => daemon.health(),
     status: () => daemon.status(),
+    route: (query) => answerRoute(routing, query),
   });
   let address;
   try {
@@ -136,8 +145,10 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
         if (reloading) return;
         reloading = true;
         void reload(load, daemon, log)
-          .then((level) => {
-            if (level) configLevel = level;
+          .then((config) => {
+            if (!config) return;
+            configLevel = config.logLevel;
+            routing = config.routing;
           })
           .finally(() => (reloading = false));
       }),
@@ -170,12 +181,12 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
   });
 }
 
-/** Applies the configuration file again; its log level, or null when it was refused. */
+/** Applies the configuration file again; the configuration, or null when it was refused. */
 async function reload(
   load: () => ReturnType<typeof loadWatchConfig>,
   daemon: WatchDaemon,
   log: Logger,
-): Promise<LogLevel | null> {
+): Promise<WatchConfig | null> {
   const next = await load();
   if (!next.ok) {
     log('error', 'config-reload-failed', { errors: next.errors, kept: 'the configuration in use' });
@@ -183,5 +194,5 @@ async function reload(
   }
   for (const w of next.loaded.warnings) log('warn', 'config-warning', { message: w });
   await daemon.reload(next.loaded);
-  return next.loaded.config.logLevel;
+  return next.loaded.config;
 }

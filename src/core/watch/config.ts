@@ -75,6 +75,8 @@ export interface WatchConfig {
   metrics: { maxSessionSeries: number };
   /** The least severe log line written (watch --log-level overrides it). */
   logLevel: LogLevel;
+  /** The routing table GET /api/route resolves in (as written; load.ts resolves it from the file's folder); null: none. */
+  routing: string | null;
 }
 
 export interface ParseOptions {
@@ -345,12 +347,14 @@ function toConfig(v: Record<string, unknown>): WatchConfig {
     if (value !== undefined) operator[key] = Array.isArray(value) ? [...(value as unknown[])] : value;
   }
   const orchestrator = get<string | undefined>('orchestrator', null);
+  const routing = get<string | undefined>('routing', null);
   return {
     backends,
     orchestrator: typeof orchestrator === 'string' ? orchestrator.trim() : null,
     operator: operator as OperatorSettings,
     metrics: { maxSessionSeries: get('metrics.maxSessionSeries') },
     logLevel: get('logLevel'),
+    routing: typeof routing === 'string' && routing.trim() !== '' ? routing.trim() : null,
   };
 }
 

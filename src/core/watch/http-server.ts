@@ -1,19 +1,28 @@
 // The daemon's read-only HTTP endpoints: GET /metrics (Prometheus text, OpenMetrics when the
 // Accept header asks), GET /healthz (200 "ok" while the sampling loop runs, 503 when stuck) and
-// GET /api/status (the `status --json` documents per backend). Any other path is 404, any other
+// GET /api/status (the `status --json` documents per backend) and GET /api/route (a ticket's
+// effective route in the configured routing table: ./route-api.ts). Any other path is 404, any other
 // method on these paths 405; nothing here can act on a session. Requests carry no body (one sent is
-// never read) and each has a deadline.
+// never read), a URL of at most MAX_URL_CHARS, and each has a deadline (an answer not ready within
+// ANSWER_DEADLINE_MS is 503).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { wantsOpenMetrics } from '../metrics/watch-metrics';
+import type { RouteApiAnswer } from './route-api';
 
 export interface WatchEndpoints {
   metrics(openMetrics: boolean): Promise<{ contentType: string; body: string }>;
   health(): { ok: boolean; detail: string };
   status(): unknown;
+  /** GET /api/route: the answer for the query (absent: 404 like an unknown path). */
+  route?(query: URLSearchParams): Promise<RouteApiAnswer>;
 }
 
-const PATHS = new Set(['/metrics', '/healthz', '/api/status']);
+const PATHS = new Set(['/metrics', '/healthz', '/api/status', '/api/route']);
+/** The longest request URL read (a query of labels); longer: 414. */
+export const MAX_URL_CHARS = 8192;
+/** The longest an answer may take once the request is read; then 503. */
+export const ANSWER_DEADLINE_MS = 5_000;
 
 export interface ListenAddress {
   host: string;
@@ -63,8 +72,11 @@ export class WatchHttpServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? '/').split('?')[0];
-    if (!PATHS.has(path)) return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
+    const url = req.url ?? '/';
+    if (url.length > MAX_URL_CHARS) return send(res, 414, 'text/plain; charset=utf-8', 'request URL too long\n');
+    const [path, search = ''] = url.split(/\?(.*)/s, 2);
+    if (!PATHS.has(path) || (path === '/api/route' && !this.endpoints.route))
+      return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('allow', 'GET, HEAD');
       return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed: these endpoints are read-only\n');
@@ -73,6 +85,17 @@ export class WatchHttpServer {
       if (path === '/metrics') {
         const { contentType, body } = await this.endpoints.metrics(wantsOpenMetrics(req.headers.accept));
         return send(res, 200, contentType, body, req.method === 'HEAD');
+      }
+      if (path === '/api/route' && this.endpoints.route) {
+        const answer = await withDeadline(this.endpoints.route(new URLSearchParams(search)), ANSWER_DEADLINE_MS);
+        if (!answer) return send(res, 503, 'text/plain; charset=utf-8', 'the answer was not ready in time\n');
+        return send(
+          res,
+          answer.status,
+          'application/json; charset=utf-8',
+          `${JSON.stringify(answer.body)}\n`,
+          req.method === 'HEAD',
+        );
       }
       if (path === '/healthz') {
         const h = this.endpoints.health();
@@ -97,4 +120,14 @@ function send(res: ServerResponse, status: number, contentType: string, body: st
   res.setHeader('content-length', Buffer.byteLength(body));
   res.setHeader('cache-control', 'no-store');
   res.end(head ? undefined : body);
+}
+
+/** The promise's value, or undefined when it is not settled within `ms` (a rejection rejects). */
+function withDeadline<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+    timer.unref?.();
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }

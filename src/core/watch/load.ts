@@ -3,6 +3,7 @@
 // lines for the operator; the caller refuses to start (or, on SIGHUP, keeps the old config).
 // Password values are never part of a message.
 import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { formatProblem, parseWatchConfig, type WatchConfig } from './config';
 
 /** A configuration file larger than this is refused. */
@@ -61,7 +62,11 @@ export async function loadWatchConfig(
     }
   }
   if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, loaded: { config: parsed.config, credentials, warnings } };
+  // The routing table's path is taken from the configuration file's folder.
+  const config = parsed.config.routing
+    ? { ...parsed.config, routing: resolve(dirname(file), parsed.config.routing) }
+    : parsed.config;
+  return { ok: true, loaded: { config, credentials, warnings } };
 }
 
 async function readPasswordFile(file: string): Promise<{ password: string } | { error: string }> {

@@ -50,6 +50,7 @@ describe('core/watch/config', () => {
       operator: operatorDefaults(),
       metrics: { maxSessionSeries: 5000 },
       logLevel: 'info',
+      routing: null,
     });
   });
 
@@ -234,7 +235,7 @@ describe('core/watch/config', () => {
         v.type === 'object' && v.properties ? flat(v as typeof configSchema, `${prefix}${k}.`) : [`${prefix}${k}`],
       );
     const schemaKeys = flat(configSchema).filter(
-      (k) => !['$schema', 'backends', 'orchestrator', 'metrics.maxSessionSeries', 'logLevel'].includes(k),
+      (k) => !['$schema', 'backends', 'orchestrator', 'metrics.maxSessionSeries', 'logLevel', 'routing'].includes(k),
     );
     assert.deepEqual(schemaKeys.sort(), [...OPERATOR_SETTING_KEYS].sort());
   });
