@@ -309,7 +309,14 @@ describe('action commands against the real opencode server', function () {
       '--json',
     ]);
     assert.equal(ok.code, 0, ok.stderr);
-    assert.deepEqual(ok.json, { session: id, model: LOCAL, sent: true, instead: null });
+    assert.deepEqual(ok.json, {
+      session: id,
+      model: LOCAL,
+      sent: true,
+      instead: null,
+      variant: null,
+      newSession: false,
+    });
     assert.match(
       JSON.parse(prompts()[0].body).parts[0].text,
       /^Implement PROJ-30\.\n\nCompletion report protocol:[\s\S]*reason=quota-exhausted/,

@@ -327,6 +327,8 @@ describe('action commands against the stateful spec-dialect server', function ()
       model: { providerID: 'openai', modelID: 'gpt-5' },
       sent: true,
       instead: null,
+      variant: null,
+      newSession: false,
     });
     const text = server.prompts[0].payload.parts[0].text;
     assert.ok(text.startsWith('Implement PROJ-5: the CRLF fix.\n\nCompletion report protocol:'));
@@ -343,6 +345,8 @@ describe('action commands against the stateful spec-dialect server', function ()
       model: { providerID: 'openai', modelID: 'gpt-5' },
       sent: false,
       instead: 'anthropic',
+      variant: null,
+      newSession: false,
     });
     const off = await cli('dispatch', [id, ...base, '--prompt-file', task, '--model', 'groq/llama', '--json'], { env });
     assert.equal(off.code, 3);

@@ -140,6 +140,8 @@ describe('actions tell and decide only what was read (spec-dialect server)', fun
       model: { providerID: 'openai', modelID: 'gpt-5' },
       sent: true,
       instead: 'openai',
+      variant: null,
+      newSession: false,
     });
     assert.deepEqual(server.prompts[0].payload.model, { providerID: 'openai', modelID: 'gpt-5' });
   });

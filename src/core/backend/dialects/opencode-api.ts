@@ -23,6 +23,10 @@ export const opencodeApiDialect: DialectAdapter = {
     globalEvents: false,
     sessionCost: false,
     messageCost: true,
+    // The /api prompt body ({prompt, delivery}) carries no variant here, and sessions are created
+    // by the old routes only: neither is offered on this engine.
+    promptVariant: false,
+    createSession: false,
   }),
   toSessions: (raw, status) => raw.map((s) => ({ ...opencodeSession(s, status ?? NO_STATUS), cost: null })),
   progressFromMessage: deriveProgress,
