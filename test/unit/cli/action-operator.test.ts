@@ -162,7 +162,15 @@ describe('cli: one-shot actions through the core Operator', function () {
     writeFileSync(file, 'Implement the parser.');
     const r = await run(runDispatch, [id, ...base, '--prompt-file', file, '--model', 'anthropic/sonnet', '--json']);
     assert.equal(r.code, EXIT.done, r.stderr);
-    assert.deepEqual(Object.keys(JSON.parse(r.stdout) as object), ['session', 'model', 'sent', 'instead']);
+    // The keys as before, in order; dispatch by route added two after them (issue 31).
+    assert.deepEqual(Object.keys(JSON.parse(r.stdout) as object), [
+      'session',
+      'model',
+      'sent',
+      'instead',
+      'variant',
+      'newSession',
+    ]);
     assert.equal(r.log.length, 1);
     assert.match(r.log[0], new RegExp(`^info dispatch ${id}: `));
     assert.equal(server.prompts.length, 1);

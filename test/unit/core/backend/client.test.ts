@@ -61,6 +61,8 @@ describe('backend client against the spec-dialect server', function () {
       globalEvents: false,
       sessionCost: false,
       messageCost: false,
+      promptVariant: false,
+      createSession: false,
     });
     const byId = new Map(round.samples.map((s) => [s.session.id, s]));
     assert.equal(byId.get(a)?.newest?.id, newest);
@@ -521,6 +523,8 @@ describe('backend client: stock opencode dialect (fake with the observed shapes)
         globalEvents: true,
         sessionCost: true,
         messageCost: true,
+        promptVariant: true,
+        createSession: true,
       });
       // The client only reads; the health layer records the walls into the client's mark book.
       assert.equal(c.marks.get('local'), null);

@@ -14,11 +14,13 @@ describe('dialects: the runtime table', () => {
       for (const value of Object.values(adapter.capabilities)) assert.equal(typeof value, 'boolean');
     }
     assert.deepEqual(keys, [
+      'createSession',
       'events',
       'globalEvents',
       'messageCost',
       'permissions',
       'progress',
+      'promptVariant',
       'questions',
       'quotaObjects',
       'sessionCost',
