@@ -14,6 +14,7 @@ import { kindSettings, type ServerContext } from './context';
 import { DocumentStore } from './documents';
 import { GroupCoordinator } from './groups';
 import { registerCodeActionHandler } from './handlers/codeActions';
+import { registerCodeLensHandler } from './handlers/codeLens';
 import { registerCompletionHandler } from './handlers/completion';
 import { registerDefinitionHandler } from './handlers/definition';
 import { registerDiagnosticsHandlers } from './handlers/diagnostics';
@@ -58,6 +59,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   registerDefinitionHandler(ctx, groups);
   registerCodeActionHandler(ctx);
   registerSymbolHandler(ctx);
+  registerCodeLensHandler(ctx);
   registerPortAnalysisHandler(ctx, groups);
 
   ctx.store.documents.listen(connection);

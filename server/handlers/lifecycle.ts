@@ -30,6 +30,7 @@ export function registerLifecycleHandlers(ctx: ServerContext, initialized: () =>
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
         documentSymbolProvider: { label: 'Session Ops' },
         definitionProvider: true,
+        codeLensProvider: { resolveProvider: false },
         // changeNotifications: true means the client sends workspace/didChangeWorkspaceFolders
         // without a registration request from us.
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },

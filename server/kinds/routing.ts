@@ -9,6 +9,7 @@ import {
   pointsAtRoutingSchema,
   quickFixes,
   routeKeysOf,
+  routeKeyRanges,
   ROUTING_SOURCE,
 } from '../../src/core/routing';
 import { topLevelOutline, yamlTopLevelKey } from '../../src/core/document-size';
@@ -60,6 +61,10 @@ class RoutingSession implements DocumentSession {
 
   outline(text: string): ServerSymbol[] {
     return topLevelOutline(text, yamlTopLevelKey).map((e) => ({ ...e, kind: 'property' as const }));
+  }
+
+  routeLenses(text: string) {
+    return routeKeyRanges(this.current(text));
   }
 
   routeKeys() {

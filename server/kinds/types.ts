@@ -5,7 +5,7 @@
 // kinds import this file, and the registry imports the kinds (no cycle). No LSP runtime imports
 // (the CLI bundles the kinds too).
 import type { Diagnostic, Position, Range } from '../../src/core/diagnostics';
-import type { CompletionEntry, HoverResult, QuickFix, SymbolEntry } from '../../src/core/routing';
+import type { CompletionEntry, HoverResult, QuickFix, RouteKeyRange, SymbolEntry } from '../../src/core/routing';
 
 export interface KindSettings {
   /** Extra globs for routing tables (setting sessionOps.routing.extraGlobs). */
@@ -72,6 +72,8 @@ export interface DocumentSession {
   outline?(text: string): ServerSymbol[];
   /** Where the symbol at `pos` is defined (possibly in a related file). */
   definition?(text: string, pos: Position, env: FeatureEnv): { filePath: string; range: Range } | undefined;
+  /** The route keys whose CodeLenses this document shows (Effective route, Dispatch a ticket on this route...). */
+  routeLenses?(text: string): RouteKeyRange[];
   /** Route keys this document defines (for other documents' completion). */
   routeKeys?(): string[];
   /** Statistics of the last validation, for tests and benchmarks. */

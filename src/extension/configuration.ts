@@ -6,6 +6,9 @@
 // user (global) scope only there, so a workspace can never redirect the extension.
 import * as vscode from 'vscode';
 import { parseBackendConfigs, type BackendConfig, type BackendConfigProblem } from '../core/config/backends';
+import { routingFileCandidates } from '../core/routing/routing-file';
+import { coerceSetting } from '../core/settings/definition';
+import { readEditorSettings, RESTRICTED_EDITOR_SETTINGS, type EditorSettings } from '../core/settings/editor-settings';
 import {
   automaticSwitches,
   monitorSettings,
@@ -15,6 +18,7 @@ import {
   type MonitorSettings,
   type OperatorSettings,
 } from '../core/settings/operator-settings';
+import { LANGUAGE_SERVER_SETTINGS } from '../shared/settings';
 
 const SECTION = 'sessionOps';
 
@@ -96,6 +100,33 @@ export class Configuration implements vscode.Disposable {
 
   notifications(): boolean {
     return this.operatorSettings().notifications;
+  }
+
+  /**
+   * The editor's own settings (src/core/settings/editor-settings.ts). In an untrusted workspace a
+   * restricted one (routingFile) is read from the user's own settings only: the workspace cannot
+   * point Dispatch Ticket... at another table.
+   */
+  editorSettings(): EditorSettings {
+    const section = this.section();
+    const trusted = vscode.workspace.isTrusted;
+    return readEditorSettings((key) =>
+      !trusted && RESTRICTED_EDITOR_SETTINGS.has(key) ? section.inspect(key)?.globalValue : section.get(key),
+    );
+  }
+
+  /** Where sessionOps.routingFile may be, in order: under each workspace folder, or the absolute path. */
+  routingFileCandidates(): string[] {
+    const folders = (vscode.workspace.workspaceFolders ?? [])
+      .filter((f) => f.uri.scheme === 'file')
+      .map((f) => f.uri.fsPath);
+    return routingFileCandidates(this.editorSettings().routingFile, folders);
+  }
+
+  /** The largest routing table read (sessionOps.maxDocumentMB), in bytes. */
+  maxDocumentBytes(): number {
+    const mb = coerceSetting(LANGUAGE_SERVER_SETTINGS.maxDocumentMB, this.section().get<unknown>('maxDocumentMB'));
+    return mb * 1024 * 1024;
   }
 
   /** Appends a backend to the user settings (never the workspace's: it must not choose servers). */

@@ -16,6 +16,7 @@ import { LanguageClientHost } from './languageClientHost';
 import { Notifier } from './notifier';
 import { PasswordStore } from './passwordStore';
 import { PromptDocuments } from './prompts/promptDocuments';
+import { EffectiveRouteDocuments } from './routing/effectiveRouteDocuments';
 import { WorkspaceAuthority } from './prompts/workspaceAuthority';
 import { StatusBar } from './statusBar';
 import { createTestHooks } from './testHooks';
@@ -88,7 +89,7 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
   const portAnalysis = new PortAnalysisView(languageClient, log); // asks the language server once visible
   context.subscriptions.push(portAnalysis);
   const prompts = new PromptDocuments();
-  context.subscriptions.push(prompts);
+  context.subscriptions.push(prompts, new EffectiveRouteDocuments(configuration));
   const commands: CommandContext = {
     operator,
     monitor,

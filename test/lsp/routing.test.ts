@@ -330,6 +330,44 @@ describe('language server: routing tables', function () {
     assert.deepEqual(await actions(retired, ['refactor']), []);
   });
 
+  it('puts "Effective route" and "Dispatch a ticket on this route..." on each route key and default, also in a table analysed in chunks', async () => {
+    assert.deepEqual(init.capabilities.codeLensProvider, { resolveProvider: false });
+    type Lens = {
+      range: { start: { line: number; character: number } };
+      command: { title: string; command: string; arguments: unknown[] };
+    };
+    const lensesOf = async (routes: number) => {
+      const uri = uniq('routing.yaml');
+      const text = table(routes);
+      const mark = client.open(uri, text);
+      await client.diagnosticsFor(uri, () => true, mark);
+      const lenses = await client.request<Lens[]>('textDocument/codeLens', { textDocument: { uri } });
+      return { uri, text, lenses };
+    };
+    for (const routes of [2, 3000]) {
+      const { uri, text, lenses } = await lensesOf(routes);
+      assert.equal(lenses.length, 2 * (routes + 1), `${routes} routes and default, two lenses each`);
+      const lines = text.split('\n');
+      const keys = lenses
+        .filter((_, i) => i % 2 === 0)
+        .map((l) => lines[l.range.start.line].trim().replace(/:.*$/, ''));
+      assert.deepEqual(keys.slice(0, 3), ['default', 'Kind/R00000', 'Kind/R00001']);
+      assert.equal(keys[keys.length - 1], `Kind/R${String(routes - 1).padStart(5, '0')}`);
+      assert.deepEqual(lenses[2].range.start, { line: 5, character: 2 });
+      assert.deepEqual(lenses[2].command, {
+        title: 'Effective route',
+        command: 'sessionOps.showEffectiveRoute',
+        arguments: [uri, 'Kind/R00000'],
+      });
+      assert.deepEqual(lenses[3].command, {
+        title: 'Dispatch a ticket on this route...',
+        command: 'sessionOps.dispatchTicket',
+        arguments: [{ routingFile: uri, label: 'Kind/R00000' }],
+      });
+      assert.deepEqual(lenses[0].command.arguments, [uri, 'default']);
+    }
+  });
+
   it('outlines routes and dag blocks (hierarchical symbols)', async () => {
     const uri = uniq('routing.yaml');
     client.open(uri, complete);

@@ -511,15 +511,18 @@ export class Operator {
     );
   }
 
-  /** Dispatch a task (the pre-dispatch check runs first; the completion-report block is appended). */
+  /**
+   * Dispatch a task (the pre-dispatch check runs first; the completion-report block is appended).
+   * `effort`: a route's effort (dispatch by route), sent as the model's variant where the backend takes one.
+   */
   async dispatch(
     row: SessionRow,
     task: string,
     model: ModelRef,
-    options: { holdsAuthority?: boolean } = {},
+    options: { holdsAuthority?: boolean; effort?: string | null } = {},
   ): Promise<ActionOutcome> {
     const authority = this.authority(row, options.holdsAuthority ?? false);
-    return (await this.dispatchTarget(row, { task, model, authority })).outcome;
+    return (await this.dispatchTarget(row, { task, model, authority, effort: options.effort ?? null })).outcome;
   }
 
   /** Dispatch with a request the host built whole (the CLI: its authority, agent, --fallback): the path of `dispatch`. */

@@ -493,3 +493,32 @@ export function routeKeysOf(analysis: RoutingAnalysis): string[] {
   }
   return keys;
 }
+
+/** A route key of an analysed document and where its key is: a `Kind/*` key under `routes`, or `default`. */
+export interface RouteKeyRange {
+  key: string;
+  range: Range;
+}
+
+/** The route keys of an analysed document (whose values are mappings), in document order: where its CodeLenses go. */
+export function routeKeyRanges(analysis: RoutingAnalysis): RouteKeyRange[] {
+  const ls = analysis.lineStarts;
+  const out: Array<RouteKeyRange & { at: number }> = [];
+  const add = (base: number, p: RPair) =>
+    out.push({ key: p.name, at: base + p.key.start, range: rangeAt(ls, base + p.key.start, base + p.key.end) });
+  const isRoute = (p: RPair) => p.name.startsWith('Kind/') && p.value.kind === 'map';
+  for (const c of analysis.chunks) {
+    const root = c.parsed.root;
+    if (!root || root.kind !== 'map') continue;
+    if (c.role === 'route') {
+      const p = root.pairs[0];
+      if (p && isRoute(p)) add(c.start, p);
+      continue;
+    }
+    for (const p of root.pairs) {
+      if (p.name === 'default' && p.value.kind === 'map') add(c.start, p);
+      if (p.name === 'routes' && p.value.kind === 'map') for (const q of p.value.pairs) if (isRoute(q)) add(c.start, q);
+    }
+  }
+  return out.sort((a, b) => a.at - b.at).map(({ key, range }) => ({ key, range }));
+}

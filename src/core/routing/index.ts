@@ -22,6 +22,8 @@ export {
   quickFixes,
   documentSymbols,
   routeKeysOf,
+  routeKeyRanges,
+  type RouteKeyRange,
   type CompletionEntry,
   type HoverResult,
   type QuickFix,

@@ -13,6 +13,8 @@ import { answerPermission } from './permission/answer';
 import { choosePromptModel } from './prompt/chooseModel';
 import { sendPrompt } from './prompt/send';
 import { answerQuestion } from './question/answer';
+import { dispatchTicket } from './routing/dispatchTicket';
+import { showEffectiveRoute } from './routing/showEffectiveRoute';
 import { abort } from './session/abort';
 import { abortAndWake } from './session/abortAndWake';
 import { cancelScheduledRetry } from './session/cancelScheduledRetry';
@@ -42,6 +44,8 @@ export const COMMANDS: Readonly<Record<string, Run>> = {
   'sessionOps.recover': recover,
   'sessionOps.wakeWithPrompt': wakeWithPrompt,
   'sessionOps.dispatch': dispatch,
+  'sessionOps.dispatchTicket': dispatchTicket,
+  'sessionOps.showEffectiveRoute': (_ctx, table, key) => showEffectiveRoute(table, key),
   'sessionOps.sendPrompt': sendPrompt,
   'sessionOps.choosePromptModel': choosePromptModel,
   'sessionOps.cancelScheduledRetry': cancelScheduledRetry,

@@ -22,6 +22,8 @@ export interface PromptTarget {
   abortFirst?: boolean;
   /** Dispatch: the task text (the completion-report block is appended by the core). */
   dispatch?: boolean;
+  /** Dispatch by route (Dispatch Ticket...): the route's effort, sent as the model's variant of that name where the backend takes one. */
+  effort?: string | null;
 }
 
 export const PROMPT_CONTEXT_KEY = 'sessionOps.promptDocument';

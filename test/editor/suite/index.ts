@@ -55,6 +55,7 @@ export function run(): Promise<void> {
     require('./act-once.test');
     require('./cost.test');
     require('./retask.test');
+    require('./dispatch-ticket.test');
   }
   /* eslint-enable @typescript-eslint/no-require-imports */
 

@@ -1,5 +1,6 @@
 // Restricted Mode: a workspace whose .vscode/settings.json names its own backend and turns on an
-// automatic action. Session Ops activates (limited support) but uses neither.
+// automatic action, and points Dispatch Ticket... at a routing table of its choosing. Session Ops
+// activates (limited support) but uses none of them.
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { SessionOpsApi } from '../../../src/extension/extension';
@@ -26,6 +27,16 @@ describe('untrusted workspace', () => {
     assert.match(raw, /203\.0\.113\.7/, 'the hostile workspace setting is there');
     assert.deepEqual(api.configuration.backends(), []);
     assert.equal(api.configuration.automatic('abortHung'), false);
+    assert.match(raw, /attacker\/routing\.yaml/, 'the hostile routing file setting is there');
+    assert.equal(
+      api.configuration.editorSettings().routingFile,
+      'routing.yaml',
+      'the workspace cannot point Dispatch Ticket elsewhere',
+    );
+    assert.ok(
+      api.configuration.routingFileCandidates().every((c) => c.startsWith(folder.fsPath)),
+      'only the workspace folder is looked in',
+    );
     assert.deepEqual(api.monitor.backends(), []);
     assert.equal(api.monitor.isActive, false);
   });

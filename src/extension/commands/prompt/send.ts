@@ -28,7 +28,7 @@ export async function sendPrompt(ctx: CommandContext, uri?: vscode.Uri): Promise
     if (!model) throw new Error('choose a model first');
     const o = await vscode.window.withProgress(
       { location: { viewId: 'sessionOps.sessions' }, title: `dispatching: ${label}` },
-      () => ctx.operator.dispatch(row, text, model, { holdsAuthority: held }),
+      () => ctx.operator.dispatch(row, text, model, { holdsAuthority: held, effort: target.effort ?? null }),
     );
     if (o.outcome === 'confirmed') return ctx.prompts.sent(doc.uri);
     if (o.outcome === 'busy' || !o.instead) return showOutcome(ctx, o);

@@ -1,10 +1,12 @@
 // package.json's `contributes.configuration` declares every setting again for VS Code; this test
 // holds it equal to the models: the operator settings (src/core/settings/operator-settings.ts),
+// the editor's own (src/core/settings/editor-settings.ts),
 // the language server's (src/shared/settings.ts) and `backends` (src/core/config/backends.ts).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SettingDefinition } from '../../../../src/core/settings/definition';
+import { EDITOR_SETTINGS, RESTRICTED_EDITOR_SETTINGS } from '../../../../src/core/settings/editor-settings';
 import { OPERATOR_SETTINGS, RESTRICTED_OPERATOR_SETTINGS } from '../../../../src/core/settings/operator-settings';
 import { LANGUAGE_SERVER_SETTINGS } from '../../../../src/shared/settings';
 
@@ -32,6 +34,7 @@ const BACKENDS = 'sessionOps.backends';
 
 const models: Array<[string, Record<string, SettingDefinition>]> = [
   ['operator', OPERATOR_SETTINGS],
+  ['editor', EDITOR_SETTINGS],
   ['language server', LANGUAGE_SERVER_SETTINGS],
 ];
 
@@ -88,8 +91,11 @@ describe('package.json contributes.configuration equals the settings models', ()
     assert.deepEqual(extra, []);
   });
 
-  it('restricts in untrusted workspaces exactly the restricted operator settings (and backends)', () => {
-    const restricted = [BACKENDS, ...[...RESTRICTED_OPERATOR_SETTINGS].map((k) => PREFIX + k)].sort();
+  it('restricts in untrusted workspaces exactly the restricted operator and editor settings (and backends)', () => {
+    const restricted = [
+      BACKENDS,
+      ...[...RESTRICTED_OPERATOR_SETTINGS, ...RESTRICTED_EDITOR_SETTINGS].map((k) => PREFIX + k),
+    ].sort();
     assert.deepEqual([...pkg.capabilities.untrustedWorkspaces.restrictedConfigurations].sort(), restricted);
   });
 });
