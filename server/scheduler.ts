@@ -12,7 +12,8 @@ import type { DocState } from './documents';
 import type { DocumentSession } from './kinds/types';
 import { dropsShared } from './yamlOverlap';
 
-const SLICE_MS = 8;
+/** How long one slice of long work runs before other messages are handled. */
+export const SLICE_MS = 8;
 
 /** What the scheduler needs from the group coordinator. */
 export interface CrossFileChecks {

@@ -2,10 +2,11 @@
 import { CodeActionKind, type CodeAction } from 'vscode-languageserver/node';
 import type { ServerContext } from '../context';
 import { toLspDiagnostic } from '../convert';
+import { readyDocument } from './ready';
 
 export function registerCodeActionHandler(ctx: ServerContext): void {
-  ctx.connection.onCodeAction((params) => {
-    const s = ctx.store.sessionFor(params.textDocument.uri);
+  ctx.connection.onCodeAction(async (params, token) => {
+    const s = await readyDocument(ctx, params.textDocument.uri, token);
     if (!s || !s.session.quickFixes) return [];
     const only = params.context.only;
     if (only && !only.some((k) => k === CodeActionKind.QuickFix || k === CodeActionKind.Empty)) return [];

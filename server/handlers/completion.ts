@@ -5,6 +5,7 @@ import { toCompletionItem } from '../convert';
 import type { DocState } from '../documents';
 import type { RouteKeyIndex } from '../workspaceIndex';
 import { schemaFeaturesFor } from '../yamlOverlap';
+import { readyDocument } from './ready';
 
 export function registerCompletionHandler(ctx: ServerContext, routeIndex: RouteKeyIndex): void {
   const routeKeysFor = (st: DocState): string[] => {
@@ -16,8 +17,8 @@ export function registerCompletionHandler(ctx: ServerContext, routeIndex: RouteK
     return [...keys];
   };
 
-  ctx.connection.onCompletion((params) => {
-    const s = ctx.store.sessionFor(params.textDocument.uri);
+  ctx.connection.onCompletion(async (params, token) => {
+    const s = await readyDocument(ctx, params.textDocument.uri, token);
     if (!s || !s.session.completion) return [];
     const entries = s.session.completion(s.text, params.position, {
       routeKeys: routeKeysFor(s.st),

@@ -3,10 +3,11 @@ import type { Location } from 'vscode-languageserver/node';
 import type { ServerContext } from '../context';
 import type { GroupCoordinator } from '../groups';
 import type { FeatureEnv } from '../kinds/types';
+import { readyDocument } from './ready';
 
 export function registerDefinitionHandler(ctx: ServerContext, groups: GroupCoordinator): void {
-  ctx.connection.onDefinition(async (params): Promise<Location | null> => {
-    const s = ctx.store.sessionFor(params.textDocument.uri);
+  ctx.connection.onDefinition(async (params, token): Promise<Location | null> => {
+    const s = await readyDocument(ctx, params.textDocument.uri, token);
     if (!s || !s.session.definition) return null;
     const env: FeatureEnv = { routeKeys: [], schemaFeatures: true, related: await groups.related(s.st) };
     const d = s.session.definition(s.text, params.position, env);

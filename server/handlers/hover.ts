@@ -4,10 +4,11 @@ import type { ServerContext } from '../context';
 import type { GroupCoordinator } from '../groups';
 import type { FeatureEnv } from '../kinds/types';
 import { schemaFeaturesFor } from '../yamlOverlap';
+import { readyDocument } from './ready';
 
 export function registerHoverHandler(ctx: ServerContext, groups: GroupCoordinator): void {
-  ctx.connection.onHover(async (params) => {
-    const s = ctx.store.sessionFor(params.textDocument.uri);
+  ctx.connection.onHover(async (params, token) => {
+    const s = await readyDocument(ctx, params.textDocument.uri, token);
     if (!s || !s.session.hover) return null;
     const env: FeatureEnv = {
       routeKeys: [],

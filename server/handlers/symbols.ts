@@ -2,10 +2,11 @@
 // past the size limit, the session's top-level outline (a line scan) only.
 import type { ServerContext } from '../context';
 import { toDocumentSymbol, toSymbolInformation } from '../convert';
+import { readyDocument } from './ready';
 
 export function registerSymbolHandler(ctx: ServerContext): void {
-  ctx.connection.onDocumentSymbol((params) => {
-    const s = ctx.store.anySessionFor(params.textDocument.uri);
+  ctx.connection.onDocumentSymbol(async (params, token) => {
+    const s = await readyDocument(ctx, params.textDocument.uri, token, true);
     if (!s) return [];
     const tooLarge = ctx.store.oversize(s.text) !== undefined;
     const symbols = tooLarge ? (s.session.outline?.(s.text) ?? []) : (s.session.symbols?.(s.text) ?? []);

@@ -1,6 +1,7 @@
 // The routing-table document kind: the pure core (src/core/routing) behind the DocumentKind shape.
 import {
   RoutingAnalyzer,
+  type RoutingAnalysis,
   claimsRouting,
   complete,
   documentSymbols,
@@ -28,8 +29,15 @@ export function routeKeysInText(text: string): string[] {
 class RoutingSession implements DocumentSession {
   private readonly analyzer = new RoutingAnalyzer();
 
+  /** The outline of the latest analysis (symbols are asked for again on every edit and refocus). */
+  private outlineOf: { analysis: RoutingAnalysis; symbols: ServerSymbol[] } | undefined;
+
   private current(text: string) {
     return this.analyzer.analyze(text);
+  }
+
+  prepare(text: string) {
+    return this.analyzer.steps(text);
   }
 
   *validate(text: string) {
@@ -56,7 +64,9 @@ class RoutingSession implements DocumentSession {
   }
 
   symbols(text: string) {
-    return documentSymbols(this.current(text));
+    const analysis = this.current(text);
+    if (this.outlineOf?.analysis !== analysis) this.outlineOf = { analysis, symbols: documentSymbols(analysis) };
+    return this.outlineOf.symbols;
   }
 
   outline(text: string): ServerSymbol[] {

@@ -67,6 +67,12 @@ export interface DocumentSession {
   completion?(text: string, pos: Position, env: FeatureEnv): CompletionEntry[];
   hover?(text: string, pos: Position, env: FeatureEnv): HoverResult | undefined;
   quickFixes?(text: string, range: Range): QuickFix[];
+  /**
+   * The analysis of this text in steps (shared with a validation of the same text under way), run
+   * by a request in slices before the synchronous features below, which then find it done.
+   */
+  prepare?(text: string): Generator<void, unknown, void>;
+  /** The outline (a kind caps its length: a hostile document is not sent whole). */
   symbols?(text: string): ServerSymbol[];
   /** The top level only, by a line scan: the outline of a document too large to analyse. */
   outline?(text: string): ServerSymbol[];

@@ -126,8 +126,13 @@ export class RoutingAnalyzer {
   /** The analysis as a generator that yields between batches of chunks, so that a caller can abandon a stale version. */
   *steps(input: string): Generator<void, RoutingAnalysis, void> {
     if (this.last && this.lastInput === input) return this.last;
-    const run: Running = { input, it: this.stepsOf(input) };
-    this.running = run;
+    // an analysis of this very text under way (a validation between slices, or a request waiting
+    // for it): drive that one, so that two callers never analyse the same version twice
+    let run = this.running;
+    if (!run || run.input !== input) {
+      run = { input, it: this.stepsOf(input) };
+      this.running = run;
+    }
     for (;;) {
       if (run.result) return run.result; // finished by analyze() meanwhile
       const r = run.it.next();

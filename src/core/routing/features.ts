@@ -7,6 +7,7 @@ import { chunkAt, type RoutingAnalysis } from './analyzer';
 import { cursorContext } from './context';
 import { offsetAt, rangeAt } from './lines';
 import { getPair, type PathSeg, type RMap, type RNode, type RPair } from './rnode';
+import { MAX_SYMBOLS } from './limits';
 import {
   PARENT_KINDS,
   RETIRED_STAGES,
@@ -434,28 +435,50 @@ function dagChildren(lineStarts: readonly number[], base: number, dag: RNode): S
   });
 }
 
-function topSymbol(lineStarts: readonly number[], base: number, p: RPair): SymbolEntry {
+function topSymbol(lineStarts: readonly number[], base: number, p: RPair, childBudget: number): SymbolEntry {
   const kind = kindOfTop(p.name);
   if (p.name === 'default') return pairSymbol(lineStarts, base, p, kind, routeDetail(p.value));
   if (p.name === 'dag') return pairSymbol(lineStarts, base, p, kind, undefined, dagChildren(lineStarts, base, p.value));
   if (p.name === 'routes' && p.value.kind === 'map') {
-    const kids = (p.value as RMap).pairs.map((q) => pairSymbol(lineStarts, base, q, 'class', routeDetail(q.value)));
-    return pairSymbol(lineStarts, base, p, kind, `${kids.length} route${kids.length === 1 ? '' : 's'}`, kids);
+    const pairs = (p.value as RMap).pairs;
+    const kids = pairs
+      .slice(0, Math.max(0, childBudget))
+      .map((q) => pairSymbol(lineStarts, base, q, 'class', routeDetail(q.value)));
+    return pairSymbol(lineStarts, base, p, kind, `${pairs.length} route${pairs.length === 1 ? '' : 's'}`, kids);
   }
   if (p.name === 'version') return pairSymbol(lineStarts, base, p, kind, String(p.value.value));
   return pairSymbol(lineStarts, base, p, kind);
 }
 
-export function documentSymbols(analysis: RoutingAnalysis): SymbolEntry[] {
+/** The entries of a symbol and its children (for the MAX_SYMBOLS budget). */
+function symbolCount(s: SymbolEntry): number {
+  let n = 1;
+  if (s.children) for (const c of s.children) n += symbolCount(c);
+  return n;
+}
+
+/**
+ * The outline of an analysed table: at most `limit` entries, nested ones counted (the first in
+ * document order; a table of hundreds of thousands of keys is not sent whole). Linear in the
+ * entries listed, however many keys the document has.
+ */
+export function documentSymbols(analysis: RoutingAnalysis, limit = MAX_SYMBOLS): SymbolEntry[] {
   const ls = analysis.lineStarts;
   const out: SymbolEntry[] = [];
   let routes: SymbolEntry | undefined;
   let routesCount = 0;
+  let budget = limit;
   for (const c of analysis.chunks) {
+    if (budget <= 0) break;
     const root = c.parsed.root;
     if (!root || root.kind !== 'map') continue;
     if (c.role === 'whole') {
-      for (const p of root.pairs) out.push(topSymbol(ls, c.start, p));
+      for (const p of root.pairs) {
+        if (budget <= 0) break;
+        const s = topSymbol(ls, c.start, p, budget - 1);
+        budget -= symbolCount(s);
+        out.push(s);
+      }
       continue;
     }
     const p = root.pairs[0];
@@ -463,6 +486,7 @@ export function documentSymbols(analysis: RoutingAnalysis): SymbolEntry[] {
     if (c.role === 'top' && c.header) {
       routes = pairSymbol(ls, c.start, p, 'namespace', undefined, []);
       out.push(routes);
+      budget--;
       continue;
     }
     if (c.role === 'route' && routes) {
@@ -471,9 +495,12 @@ export function documentSymbols(analysis: RoutingAnalysis): SymbolEntry[] {
       routes.range = { start: routes.range.start, end: s.range.end };
       routesCount++;
       routes.detail = `${routesCount} route${routesCount === 1 ? '' : 's'}`;
+      budget--;
       continue;
     }
-    out.push(topSymbol(ls, c.start, p));
+    const s = topSymbol(ls, c.start, p, budget - 1);
+    budget -= symbolCount(s);
+    out.push(s);
   }
   return out;
 }

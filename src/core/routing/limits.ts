@@ -3,6 +3,8 @@
 // - MAX_NESTING: nesting deeper than this many levels is not checked (real tables nest about 6);
 // - MAX_KEY_LENGTH: an implicit key longer than this is a YAML error (as in `yaml`, YAML 1.2);
 // - MAX_DIAGNOSTICS: problems past this many in one document are not listed (one diagnostic says so);
+// - MAX_SYMBOLS: the outline (document symbols) lists at most this many entries, nested ones counted
+//   (every route of a 10,000-route table is listed; a hostile file of 500,000 keys is not sent whole);
 // - aliases: see MAX_ALIAS_EXPANSION in rnode.ts.
 // The depth is an upper bound read line by line (block indentation levels, compact `- `/`? `
 // indicators, open flow brackets outside quotes and comments): it may over-count odd layouts,
@@ -11,6 +13,7 @@
 export const MAX_NESTING = 100;
 export const MAX_KEY_LENGTH = 1024;
 export const MAX_DIAGNOSTICS = 1000;
+export const MAX_SYMBOLS = 20000;
 
 /** The offset of the first place nested deeper than `limit` levels, or -1. */
 export function tooDeepAt(text: string, limit = MAX_NESTING): number {

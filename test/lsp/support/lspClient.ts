@@ -44,7 +44,10 @@ export class LspClient {
   readonly notifications: Message[] = [];
   readonly serverRequests: Message[] = [];
   readonly published: PublishedDiagnostics[] = [];
-  private buf: Buffer = Buffer.alloc(0);
+  private parts: Buffer[] = [];
+  private partsLength = 0;
+  /** The body length of the message being read (its header read). */
+  private expect: number | undefined;
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private readonly waiters = new Set<() => void>();
@@ -94,16 +97,30 @@ export class LspClient {
   }
 
   private onData(d: Buffer): void {
-    this.buf = this.buf.length ? Buffer.concat([this.buf, d]) : d;
+    // Linear in the message size: the chunks of a large answer (megabytes of symbols) are joined
+    // once it is complete, and the header is searched for only at the start of a message.
+    this.parts.push(d);
+    this.partsLength += d.length;
     for (;;) {
-      const i = this.buf.indexOf('\r\n\r\n');
-      if (i < 0) return;
-      const m = /Content-Length: *(\d+)/i.exec(this.buf.subarray(0, i).toString('ascii'));
-      if (!m) throw new Error('bad header');
-      const len = Number(m[1]);
-      if (this.buf.length < i + 4 + len) return;
-      const msg = JSON.parse(this.buf.subarray(i + 4, i + 4 + len).toString('utf8')) as Message;
-      this.buf = this.buf.subarray(i + 4 + len);
+      if (this.expect === undefined) {
+        if (this.parts.length > 1) this.parts = [Buffer.concat(this.parts)];
+        const head = this.parts[0];
+        if (!head) return;
+        const i = head.indexOf('\r\n\r\n');
+        if (i < 0) return;
+        const m = /Content-Length: *(\d+)/i.exec(head.subarray(0, i).toString('ascii'));
+        if (!m) throw new Error('bad header');
+        this.expect = Number(m[1]);
+        this.parts = [head.subarray(i + 4)];
+        this.partsLength = head.length - i - 4;
+      }
+      if (this.partsLength < this.expect) return;
+      const all = this.parts.length > 1 ? Buffer.concat(this.parts) : this.parts[0];
+      const msg = JSON.parse(all.subarray(0, this.expect).toString('utf8')) as Message;
+      const rest = all.subarray(this.expect);
+      this.parts = rest.length ? [rest] : [];
+      this.partsLength = rest.length;
+      this.expect = undefined;
       this.onMessage(msg);
     }
   }
