@@ -19,6 +19,10 @@
 // Our server is started with the Node flags the extension starts it with (SERVER_EXEC_ARGV,
 // src/shared/serverProcess.ts), so the bench measures it as users run it.
 // --smoke: 100 routes, 3 edits (npm test's bench-smoke layer: it must complete and print its table).
+// --cap-routes N: the table of the request row (default 14,000 routes, 8.1 MB = 7.7 MiB, under the
+//   8 MiB sessionOps.maxDocumentMB; --smoke: 100): the slowest request kind at the size limit, document
+//   symbols sent right after a one-token edit, timed to its answer, for every build and
+//   yaml-language-server, --runs times alternating (issue 31 item 6: within 5 s).
 import * as esbuild from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -40,6 +44,7 @@ const SIZES = opt('--sizes', SMOKE ? '100' : '100,1000,10000')
   .split(',')
   .map(Number);
 const EDITS = Number(opt('--edits', SMOKE ? '3' : '7'));
+const CAP_ROUTES = Number(opt('--cap-routes', SMOKE ? '100' : '14000'));
 const REDHAT = !args.includes('--no-redhat');
 // --cpu-prof DIR: our server writes a V8 CPU profile there when it exits (node --cpu-prof)
 const CPU_PROF = opt('--cpu-prof', undefined);
@@ -72,7 +77,9 @@ class Client {
     this.name = name;
     this.proc = spawnTracked(cmd, argv, { stdio: ['pipe', 'pipe', 'pipe'] });
     this.proc.stderr.on('data', () => {});
-    this.buf = Buffer.alloc(0);
+    this.parts = [];
+    this.partsLength = 0;
+    this.expect = undefined;
     this.id = 0;
     this.pending = new Map();
     this.listeners = new Set();
@@ -80,15 +87,28 @@ class Client {
     this.proc.stdout.on('data', (d) => this.data(d));
   }
   data(d) {
-    this.buf = this.buf.length ? Buffer.concat([this.buf, d]) : d;
+    // linear in the message size (a large answer, megabytes of symbols, arrives in many chunks)
+    this.parts.push(d);
+    this.partsLength += d.length;
     for (;;) {
-      const i = this.buf.indexOf('\r\n\r\n');
-      if (i < 0) return;
-      const m = /Content-Length: *(\d+)/i.exec(this.buf.subarray(0, i).toString('ascii'));
-      const len = Number(m[1]);
-      if (this.buf.length < i + 4 + len) return;
-      const msg = JSON.parse(this.buf.subarray(i + 4, i + 4 + len).toString('utf8'));
-      this.buf = this.buf.subarray(i + 4 + len);
+      if (this.expect === undefined) {
+        if (this.parts.length > 1) this.parts = [Buffer.concat(this.parts)];
+        const head = this.parts[0];
+        if (!head) return;
+        const i = head.indexOf('\r\n\r\n');
+        if (i < 0) return;
+        const m = /Content-Length: *(\d+)/i.exec(head.subarray(0, i).toString('ascii'));
+        this.expect = Number(m[1]);
+        this.parts = [head.subarray(i + 4)];
+        this.partsLength = head.length - i - 4;
+      }
+      if (this.partsLength < this.expect) return;
+      const all = this.parts.length > 1 ? Buffer.concat(this.parts) : this.parts[0];
+      const msg = JSON.parse(all.subarray(0, this.expect).toString('utf8'));
+      const rest = all.subarray(this.expect);
+      this.parts = rest.length ? [rest] : [];
+      this.partsLength = rest.length;
+      this.expect = undefined;
       this.message(msg);
     }
   }
@@ -101,7 +121,7 @@ class Client {
     if (msg.id !== undefined) {
       const p = this.pending.get(msg.id);
       this.pending.delete(msg.id);
-      p?.(msg.result);
+      p?.(msg.error ? { error: msg.error } : msg.result);
       return;
     }
     for (const l of [...this.listeners]) l(msg, at);
@@ -256,6 +276,89 @@ async function measureServer(client, n, text, edits, run = 0) {
   return { open, openCpu, edits: editTimes, editLine: line };
 }
 
+/**
+ * The request row: open the table at the size limit, then one one-token edit (an enum value in the
+ * middle route) followed at once by textDocument/documentSymbol; the time from the edit to its
+ * answer, and the entries in the answer (nested ones counted).
+ */
+async function measureSymbolsAfterEdit(client, n, text, run) {
+  const dir = path.join(work, `${client.name.replace(/[^A-Za-z0-9_-]/g, '_')}-symbols-${n}-${run}`);
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'routing.yaml');
+  writeFileSync(file, text);
+  const uri = pathToFileURL(file).href;
+  const opened = client.waitFor(isDiag(uri));
+  client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+  const { msg } = await opened;
+  if (msg.params.diagnostics.some((d) => d.code === 'document.too-large'))
+    throw new Error(`${client.name}: the table is past the size limit`);
+  const lines = text.split('\n');
+  let line = lines.indexOf(`  Kind/Route${String(Math.floor(n / 2)).padStart(5, '0')}:`);
+  while (!lines[line].startsWith('    effort:')) line++;
+  const range = { start: { line, character: 12 }, end: { line, character: 16 } };
+  const cpu0 = cpuMs(client.proc.pid);
+  const t = performance.now();
+  client.notify('textDocument/didChange', {
+    textDocument: { uri, version: 2 },
+    contentChanges: [{ range, text: 'hihg' }],
+  });
+  const answer = await client.request('textDocument/documentSymbol', { textDocument: { uri } });
+  const ms = performance.now() - t;
+  const cpu = cpuMs(client.proc.pid) - cpu0;
+  if (!Array.isArray(answer))
+    throw new Error(`${client.name}: documentSymbol answered ${JSON.stringify(answer).slice(0, 200)}`);
+  const count = (xs) => xs.reduce((k, x) => k + 1 + count(x.children ?? []), 0);
+  client.notify('textDocument/didClose', { textDocument: { uri } });
+  return { ms, cpu, entries: count(answer) };
+}
+
+/** The request row for every build and yaml-language-server, RUNS times alternating; returns the printer of its table. */
+async function symbolsRow(builds, rh) {
+  const text = generate(CAP_ROUTES);
+  const mb = Buffer.byteLength(text) / (1024 * 1024);
+  process.stderr.write(`request row: ${CAP_ROUTES} routes (${mb.toFixed(2)} MiB):`);
+  const clients = [...builds, ...(rh ? [rh] : [])];
+  const got = new Map(clients.map((c) => [c.name, []]));
+  for (let run = 0; run < RUNS; run++)
+    for (const c of clients) {
+      process.stderr.write(` ${c.name}...`);
+      got.get(c.name).push(await measureSymbolsAfterEdit(c, CAP_ROUTES, text, run));
+    }
+  process.stderr.write('\n');
+  return () => printSymbolsRow(clients, got, rh, mb);
+}
+
+function printSymbolsRow(clients, got, rh, mb) {
+  const spread = (xs) => `${fmt(median(xs))} (${fmt(Math.min(...xs))}-${fmt(Math.max(...xs))})`;
+  const rhRuns = rh && got.get(rh.name);
+  console.log(
+    `\nSlowest request kind at the size limit: document symbols sent right after a one-token edit, ${CAP_ROUTES.toLocaleString('en')} routes (${mb.toFixed(2)} MiB; the limit, sessionOps.maxDocumentMB, is 8 MiB), ${RUNS} run(s) alternating: median (min-max); the ratio is taken within each run; CPU = the server process's CPU time from the edit to the answer`,
+  );
+  const head = ['build', 'edit -> symbols', 'CPU', 'entries', 'ours / yaml-ls'];
+  const body = clients.map((c) => {
+    const m = got.get(c.name);
+    const ratios = rhRuns && c !== rh ? m.map((x, i) => x.ms / rhRuns[i].ms) : undefined;
+    return [
+      c === rh ? 'yaml-language-server' : c.name,
+      spread(m.map((x) => x.ms)),
+      spread(m.map((x) => x.cpu)),
+      String(m[0].entries),
+      ratios
+        ? `${median(ratios).toFixed(3)}x (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)})`
+        : '-',
+    ];
+  });
+  const w = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const row = (cells) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join(' | ')} |`;
+  console.log(row(head));
+  console.log(`|${w.map((x) => '-'.repeat(x + 2)).join('|')}|`);
+  for (const b of body) console.log(row(b));
+  const ours = got.get('ours').map((x) => x.ms);
+  console.log(
+    `goal document symbols at the size limit within 5 s: slowest ${fmt(Math.max(...ours))} ${Math.max(...ours) < 5000 ? 'met' : 'NOT met'}`,
+  );
+}
+
 async function sanity(client) {
   // The server must report the schema error of a small invalid file (proves the schema is associated).
   const dir = path.join(work, `${client.name}-sanity`);
@@ -376,6 +479,7 @@ async function main() {
     rows.push({ n, lines, mb, o, r, f: median(f), phases, editPhases, alongside });
     rows.at(-1).flags = new Map(builds.map((b) => [b.name, b.flags]));
   }
+  const printSymbolsRow = await symbolsRow(builds, rh);
   for (const b of builds) await b.stop();
   await rh?.stop();
 
@@ -516,6 +620,7 @@ async function main() {
     console.log(
       `goal 1,000 routes, edit median < 50 ms: ${fmt(median(mid.o.edits))} ${median(mid.o.edits) < 50 ? 'met' : 'NOT met'}`,
     );
+  printSymbolsRow();
 }
 
 /** Every build's open time over the runs and its ratio to yaml-language-server's open in the same run. */

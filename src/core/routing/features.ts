@@ -469,9 +469,15 @@ export function documentSymbols(analysis: RoutingAnalysis, limit = MAX_SYMBOLS):
   let routesCount = 0;
   let budget = limit;
   for (const c of analysis.chunks) {
-    if (budget <= 0) break;
     const root = c.parsed.root;
     if (!root || root.kind !== 'map') continue;
+    if (budget <= 0) {
+      // nothing more is listed; the routes' count still says how many there are
+      if (c.role !== 'route' || !routes) continue;
+      routesCount++;
+      routes.detail = `${routesCount} route${routesCount === 1 ? '' : 's'}`;
+      continue;
+    }
     if (c.role === 'whole') {
       for (const p of root.pairs) {
         if (budget <= 0) break;

@@ -232,6 +232,23 @@ describe('routing analyzer', () => {
     assert.equal(a.latest, mid);
   });
 
+  it('steps() of a text under analysis drives that analysis, so a request and the validation share it', () => {
+    const a = new RoutingAnalyzer();
+    const text = table(1000, '');
+    const validation = a.steps(text);
+    assert.equal(validation.next().done, false); // the validation is under way, between slices
+    const request = a.steps(text); // a request waits for the same version, in slices of its own
+    let steps = 0;
+    let r = request.next();
+    for (; !r.done; r = request.next()) steps++;
+    let v = validation.next();
+    while (!v.done) v = validation.next();
+    assert.equal(v.value, r.value); // one analysis, not two
+    assert.equal(a.latest, r.value);
+    assert.ok(steps > 1, 'the request yields between batches too');
+    assert.equal(r.value.stats.chunks, 4 + 1000);
+  });
+
   it('a route with more problems than are shown maps only the shown ones', () => {
     const keys = Array.from({ length: 20000 }, (_, i) => `    k${i}: 1`).join('\n');
     const text = `version: 1\ndefault: {}\nroutes:\n  Kind/A:\n${keys}\n`;

@@ -296,6 +296,29 @@ describe('routing document symbols', () => {
   }
 });
 
+describe('routing document symbols of a huge table', () => {
+  const routes = Array.from({ length: 30 }, (_, i) => `  Kind/R${i}:\n    effort: high`).join('\n');
+  const keys = Array.from({ length: 10 }, (_, i) => `extra_${i}: 1`).join('\n');
+  const text = `version: 1\nroutes:\n${routes}\n${keys}\n`;
+  const count = (xs: SymbolEntry[]): number => xs.reduce((n, x) => n + 1 + count(x.children ?? []), 0);
+  for (const mode of [true, false]) {
+    it(`lists at most the limit's entries, nested ones counted, the first in document order (${mode ? 'chunked' : 'whole'})`, () => {
+      const a = new RoutingAnalyzer({ chunking: mode }).analyze(text);
+      assert.equal(count(documentSymbols(a)), 1 + 1 + 30 + 10);
+      const syms = documentSymbols(a, 12);
+      assert.equal(count(syms), 12);
+      assert.deepEqual(
+        syms.map((s) => s.name),
+        ['version', 'routes'],
+      );
+      const r = syms[1];
+      assert.equal(r.children?.length, 10);
+      assert.equal(r.children?.[0].name, 'Kind/R0');
+      assert.equal(r.detail, '30 routes', 'the count of routes is the whole table');
+    });
+  }
+});
+
 describe('routing quick fixes', () => {
   it('applying the preferred fix of an invalid corpus file removes its problem and adds none', () => {
     const dir = path.join(fixtures, 'invalid');
