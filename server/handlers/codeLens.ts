@@ -5,15 +5,16 @@
 // commands of those names. None on a document past the size limit.
 import type { CodeLens } from 'vscode-languageserver/node';
 import type { ServerContext } from '../context';
+import { readyDocument } from './ready';
 
 export const EFFECTIVE_ROUTE_COMMAND = 'sessionOps.showEffectiveRoute';
 export const DISPATCH_TICKET_COMMAND = 'sessionOps.dispatchTicket';
 
 export function registerCodeLensHandler(ctx: ServerContext): void {
-  ctx.connection.onCodeLens((params): CodeLens[] => {
+  ctx.connection.onCodeLens(async (params, token): Promise<CodeLens[]> => {
     const uri = params.textDocument.uri;
-    const s = ctx.store.anySessionFor(uri);
-    if (!s || !s.session.routeLenses || ctx.store.oversize(s.text) !== undefined) return [];
+    const s = await readyDocument(ctx, uri, token);
+    if (!s || !s.session.routeLenses) return [];
     return s.session.routeLenses(s.text).flatMap(({ key, range }) => [
       { range, command: { title: 'Effective route', command: EFFECTIVE_ROUTE_COMMAND, arguments: [uri, key] } },
       {
