@@ -51,14 +51,22 @@ describe('action commands against the real opencode server', function () {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
   afterEach(function () {
+    const transcriptReads = new Map<string, number>();
     for (const r of proxy.log) {
       assert.ok(r.query.get('directory'), `directory on ${r.method} ${r.path}`);
-      // Liveness reads limit=1; the others are the message ledger's cost pages (status): never a transcript.
-      if (r.method === 'GET' && r.path.endsWith('/message'))
-        assert.ok(
-          Number(r.query.get('limit')) >= 1 && Number(r.query.get('limit')) <= 20,
-          `limit on ${r.path}?${r.query}`,
-        );
+      // Liveness reads limit=1; the others are the message ledger's cost pages (status), and at most
+      // one whole-transcript read per worker: its first user message, which names who assigned it
+      // (authority rule 1, read once and remembered), never a liveness read.
+      if (r.method === 'GET' && r.path.endsWith('/message')) {
+        if (r.query.get('limit') === null) {
+          transcriptReads.set(r.path, (transcriptReads.get(r.path) ?? 0) + 1);
+          assert.ok(transcriptReads.get(r.path)! <= 1, `one assignment read at most on ${r.path}`);
+        } else
+          assert.ok(
+            Number(r.query.get('limit')) >= 1 && Number(r.query.get('limit')) <= 20,
+            `limit on ${r.path}?${r.query}`,
+          );
+      }
       if (r.path.endsWith('/prompt_async')) {
         const body = JSON.parse(r.body) as { model?: { providerID?: string; modelID?: string } };
         assert.ok(body.model?.providerID && body.model.modelID, 'an explicit model on every prompt');

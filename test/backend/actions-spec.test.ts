@@ -40,10 +40,16 @@ describe('action commands against the stateful spec-dialect server', function ()
   });
   afterEach(async () => {
     // The rules of the request log hold after every test.
+    // Liveness reads limit=1; at most one whole-transcript read per worker: its first user message,
+    // which names who assigned it (authority rule 1, read once and remembered).
+    const transcriptReads = new Map<string, number>();
     for (const r of server.requests) {
       assert.equal(r.query.directory, DIR, `directory on ${r.method} ${r.path}`);
       assert.ok(r.authorized, `password from the environment on ${r.method} ${r.path}`);
-      if (r.path.endsWith('/message')) assert.equal(r.query.limit, '1', 'liveness reads with limit=1');
+      if (r.path.endsWith('/message') && r.query.limit === undefined) {
+        transcriptReads.set(r.path, (transcriptReads.get(r.path) ?? 0) + 1);
+        assert.ok(transcriptReads.get(r.path)! <= 1, `one assignment read at most on ${r.path}`);
+      } else if (r.path.endsWith('/message')) assert.equal(r.query.limit, '1', 'liveness reads with limit=1');
     }
     for (const p of server.prompts) {
       assert.ok(p.payload.model?.providerID && p.payload.model.modelID, 'an explicit model on every prompt');

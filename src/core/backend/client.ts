@@ -767,9 +767,12 @@ export class BackendClient {
   ): Promise<{ message: MessageSnapshot | null; progress: Progress | null; engine: Engine | null }> {
     this.checkDirectory(directory, 'GET /session/{id}/message');
     this.checkSession(sessionId, 'GET /session/{id}/message');
-    // A client that has not listed yet asks once whether `/api` is served, so no session is read
-    // on an engine that does not hold it.
-    if (this.engines.api === null && this.engines.surface === 'auto' && this.adapter?.dialect !== 'spec')
+    // A client that has not listed yet lists once (which tells the dialect, and on stock opencode
+    // whether `/api` is served), so no session is read on an engine that does not hold it and a
+    // spec-dialect server is never asked for a route the spec does not show.
+    if (this.engines.api === null && this.engines.surface === 'auto' && !this.adapter)
+      await this.oldRoutesGoneHere(directory, opts);
+    if (this.engines.api === null && this.engines.surface === 'auto' && this.adapter?.dialect === 'opencode')
       await this.servesApi(opts);
     const known = this.engineOf(sessionId);
     if (known === 'api' || (known === null && this.engines.apiOnly))
