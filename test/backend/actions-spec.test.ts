@@ -58,7 +58,11 @@ describe('action commands against the stateful spec-dialect server', function ()
     await server.stop();
     rmSync(tmp, { recursive: true, force: true });
   });
-  const env = { SESSION_OPS_PASSWORD: 'pw-SECRET-1' };
+  // A state directory per test: the worker's assignment read once is remembered across commands.
+  const env: Record<string, string> = { SESSION_OPS_PASSWORD: 'pw-SECRET-1' };
+  beforeEach(() => {
+    env.SESSION_OPS_STATE_DIR = path.join(tmp, 'state');
+  });
   const idleRead = (id: string, after: number) =>
     server.requests.findIndex(
       (q, i) => i > after && q.method === 'GET' && q.path === '/session' && q.states?.[id] === 'idle',

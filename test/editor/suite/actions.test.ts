@@ -216,8 +216,16 @@ describe('Session actions against the real opencode server', function () {
     );
     const op = api.operations.get(row.key);
     assert.ok(op && (op.outcome === 'confirmed' || op.outcome === 'not-confirmed'), `operation: ${JSON.stringify(op)}`);
-    // Liveness reads limit=1; the others are the message ledger's cost pages: never a transcript.
-    for (const l of proxy.log.filter((r) => r.path.endsWith('/message')))
+    // Liveness reads limit=1; the others are the message ledger's cost pages, and at most one
+    // whole-transcript read of the worker: its first user message, who assigned it (authority rule
+    // 1, read once and remembered), taken before the abort like everything else the wake needs.
+    const transcripts = proxy.log.filter((r) => r.path.endsWith('/message') && r.query.get('limit') === null);
+    assert.ok(transcripts.length <= 1, `one assignment read at most: ${transcripts.map((r) => r.path).join(', ')}`);
+    const readAt = proxy.log
+      .filter((r) => r.at >= since)
+      .findIndex((r) => r.path.endsWith('/message') && r.query.get('limit') === null);
+    assert.ok(readAt < abortAt, `the assignment read before the abort:\n${order.join('\n')}`);
+    for (const l of proxy.log.filter((r) => r.path.endsWith('/message') && r.query.get('limit') !== null))
       assert.ok(
         Number(l.query.get('limit')) >= 1 && Number(l.query.get('limit')) <= 20,
         `limit on ${l.path}?${l.query}`,
