@@ -12,6 +12,8 @@ export interface LoggedRequest {
   path: string;
   query: URLSearchParams;
   body: string;
+  /** The `x-opencode-directory` header (percent-encoded, as sent), where the request had one. */
+  directoryHeader?: string;
   /** HTTP status of the answer. */
   status?: number;
   /** Body of the answer, kept for the state reads only (GET /session, GET /session/status). */
@@ -48,6 +50,8 @@ export async function startLoggingProxy(target: string, options: LoggingProxyOpt
         query: url.searchParams,
         body: body.toString('utf8'),
       };
+      const dirHeader = req.headers['x-opencode-directory'];
+      if (typeof dirHeader === 'string') entry.directoryHeader = dirHeader;
       log.push(entry);
       const keep = entry.method === 'GET' && (entry.path === '/session' || entry.path === '/session/status');
       const rewrite = options.rewrite?.(entry) ?? null;
