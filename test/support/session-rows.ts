@@ -31,20 +31,26 @@ export function sessionRow(
     report: null,
     failureText: null,
     newestText: null,
-    evidence: {
-      earlier: null,
-      latest: {
-        at: 0,
-        state: 'idle',
-        stepCount: null,
-        lastStepAt: null,
-        newestId: 'msg_1',
-        newestRole: 'assistant',
-        // A fresh newest message (automatic mode leaves alone one older than automatic.maxAgeHours).
-        newestAt: Date.now(),
-      },
-    },
+    evidence: idleEvidence(),
     ...over,
+  };
+}
+
+/** A row's evidence: one idle sample, its newest message an assistant's unless told. */
+export function idleEvidence(latest: Partial<SessionRow['evidence']['latest']> = {}): SessionRow['evidence'] {
+  return {
+    earlier: null,
+    latest: {
+      at: 0,
+      state: 'idle',
+      stepCount: null,
+      lastStepAt: null,
+      newestId: 'msg_1',
+      newestRole: 'assistant',
+      // A fresh newest message (automatic mode leaves alone one older than automatic.maxAgeHours).
+      newestAt: Date.now(),
+      ...latest,
+    },
   };
 }
 

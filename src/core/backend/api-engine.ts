@@ -11,7 +11,7 @@
 //    re-read before it is sent (`prompt`), all inside the caller's session lock;
 //  - `/api/provider` carries API keys: only ids and names are read (./wire/api-providers.ts).
 import type { ModelRef, ProviderListing, WaitingRequest } from '../model';
-import { BackendError } from './errors';
+import { BackendError, readShaped } from './errors';
 import type { HttpTransport } from './http';
 import { segment } from './ids';
 import { BODY_LIMITS } from './limits';
@@ -22,7 +22,7 @@ import { readMessagePage, type MessagePage } from './wire/message-page';
 import { readPermissionList } from './wire/permission';
 import { readQuestionList } from './wire/question';
 import type { StatusEntry } from './wire/sessions';
-import { arr, isObj, obj, ShapeError, type Obj } from './wire/shape';
+import { arr, isObj, obj, type Obj } from './wire/shape';
 
 export interface ApiCall {
   signal?: AbortSignal;
@@ -319,13 +319,7 @@ export class ApiEngine {
   }
 
   private shaped<T>(operation: string, read: () => T, sessionId?: string): T {
-    try {
-      return read();
-    } catch (err) {
-      if (err instanceof ShapeError)
-        throw new BackendError({ code: 'malformed', operation, baseUrl: this.baseUrl, sessionId, detail: err.message });
-      throw err;
-    }
+    return readShaped(operation, this.baseUrl, read, sessionId);
   }
 }
 

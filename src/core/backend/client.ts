@@ -21,7 +21,7 @@ import type { ActivityCounter } from './activity';
 import { ApiEngine } from './api-engine';
 import { opencodeApiDialect } from './dialects/opencode-api';
 import { EngineBook, holder } from './engines';
-import { BackendError } from './errors';
+import { BackendError, readShaped } from './errors';
 import { HttpTransport, type Query, type TransportOptions } from './http';
 import { directoryProblem, isValidSessionId, segment } from './ids';
 import { BODY_LIMITS, DEFAULT_PROVIDER_TIMEOUT_MS, MAX_SESSIONS_PER_ROUND, PROVIDER_TIMEOUT_FACTOR } from './limits';
@@ -993,13 +993,7 @@ export class BackendClient {
   }
 
   private shaped<T>(operation: string, read: () => T, sessionId?: string): T {
-    try {
-      return read();
-    } catch (err) {
-      if (err instanceof ShapeError)
-        throw new BackendError({ code: 'malformed', operation, baseUrl: this.baseUrl, sessionId, detail: err.message });
-      throw err;
-    }
+    return readShaped(operation, this.baseUrl, read, sessionId);
   }
 
   private checkDirectory(directory: string, operation: string): void {

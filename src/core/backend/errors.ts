@@ -2,6 +2,7 @@
 // connection, malformed body) becomes one BackendError; callers never see raw undici errors and
 // never get a guessed result. Messages name the method, the path and the base URL, never the
 // credentials, the query (the directory) or a response body (stock opencode echoes API keys).
+import { ShapeError } from './wire/shape';
 
 export type BackendErrorCode =
   /** 401/403: missing or wrong password. */
@@ -144,4 +145,15 @@ export function redactSecrets(text: string): string {
     .replace(/\b(Basic|Bearer)\s+[A-Za-z0-9+/=._~-]{6,}/g, '$1 [redacted]')
     .replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]*@/gi, '$1[redacted]@')
     .replace(/((?:api[-_]?key|token|secret|password)["']?\s*[:=]\s*["']?)[^"'\s,;}&]+/gi, '$1[redacted]');
+}
+
+/** `read()` of a backend's answer, its ShapeError (not the shape relied on) a `malformed` BackendError. */
+export function readShaped<T>(operation: string, baseUrl: string, read: () => T, sessionId?: string): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof ShapeError)
+      throw new BackendError({ code: 'malformed', operation, baseUrl, sessionId, detail: err.message });
+    throw err;
+  }
 }

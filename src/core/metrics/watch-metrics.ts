@@ -114,6 +114,31 @@ function* cappedSessions(
   }
 }
 
+/**
+ * Sets `gauge`, per directory of every backend read in the last round, to how many rows have each
+ * of `labels` under `labelName` (every label from 0; a row whose label is none of them is not counted).
+ */
+function setRowCounts(
+  gauge: { set(labels: Record<string, string>, value: number): void },
+  backends: readonly BackendState[],
+  labelName: string,
+  labels: readonly string[],
+  labelOf: (r: SessionRow) => string | undefined,
+): void {
+  for (const b of backends) {
+    if (b.status !== 'ok') continue;
+    for (const d of b.directories) {
+      const counts = new Map<string, number>(labels.map((l) => [l, 0]));
+      for (const r of d.rows) {
+        const label = labelOf(r);
+        if (label !== undefined && counts.has(label)) counts.set(label, counts.get(label)! + 1);
+      }
+      for (const [label, n] of counts)
+        gauge.set({ backend: b.config.name, directory: d.directory, [labelName]: label }, n);
+    }
+  }
+}
+
 /** The providers worth a series: connected or marked (stock opencode lists a whole catalogue). */
 type ProviderOf = ReturnType<typeof shownProviders>[number];
 
@@ -155,17 +180,7 @@ export class WatchMetrics {
       registers,
       collect() {
         this.reset();
-        for (const b of source.backends()) {
-          if (b.status !== 'ok') continue;
-          for (const d of b.directories) {
-            const counts = new Map<VerdictLabel, number>(VERDICT_LABELS.map((v) => [v, 0]));
-            for (const r of d.rows) {
-              const v = verdictLabel(r);
-              counts.set(v, counts.get(v)! + 1);
-            }
-            for (const [verdict, n] of counts) this.set({ backend: b.config.name, directory: d.directory, verdict }, n);
-          }
-        }
+        setRowCounts(this, source.backends(), 'verdict', VERDICT_LABELS, verdictLabel);
       },
     });
     new Gauge({
@@ -254,17 +269,7 @@ export class WatchMetrics {
       registers,
       collect() {
         this.reset();
-        for (const b of source.backends()) {
-          if (b.status !== 'ok') continue;
-          for (const d of b.directories) {
-            const counts = new Map<string, number>(SKIP_REASONS.map((r) => [r, 0]));
-            for (const r of d.rows) {
-              const reason = skipOf(r)?.reason;
-              if (reason !== undefined && counts.has(reason)) counts.set(reason, counts.get(reason)! + 1);
-            }
-            for (const [reason, n] of counts) this.set({ backend: b.config.name, directory: d.directory, reason }, n);
-          }
-        }
+        setRowCounts(this, source.backends(), 'reason', SKIP_REASONS, (r) => skipOf(r)?.reason);
       },
     });
     new Gauge({

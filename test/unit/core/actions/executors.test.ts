@@ -9,34 +9,22 @@ import { dispatchTask } from '../../../../src/core/actions/dispatch';
 import { recoverSession } from '../../../../src/core/actions/recover';
 import { wakeSession } from '../../../../src/core/actions/wake';
 import { ANTI_RE_HANG_CLAUSE, completionReportBlock } from '../../../../src/core/prompt/clauses';
-import { BackendClient } from '../../../../src/core/backend/client';
-import { startSpecServer, type SpecServer } from '../../../support/spec-server';
+import { startSpecActions, TWO_CONNECTED_GROQ_NOT } from '../../../support/spec-actions';
+import type { SpecServer } from '../../../support/spec-server';
 
 const DIR = '/work/project';
 const HOUR = 3_600_000;
 
 describe('action executors against the stateful spec-dialect server', function () {
   let server: SpecServer;
-  let client: BackendClient;
   let ctx: ActionContext;
+  let stop: () => Promise<void>;
 
   beforeEach(async () => {
-    server = await startSpecServer();
-    server.answerPrompts = { delayMs: 150, text: 'Resumed.' };
-    client = new BackendClient({ baseUrl: server.url });
-    ctx = { backend: client, directory: DIR };
-    server.setProviders(
-      [
-        { id: 'anthropic', models: ['sonnet'] },
-        { id: 'openai', models: ['gpt-5'] },
-        { id: 'groq', models: ['llama'] },
-      ],
-      ['anthropic', 'openai'],
-    );
+    ({ server, ctx, stop } = await startSpecActions({ answerMs: 150, providers: TWO_CONNECTED_GROQ_NOT }));
   });
   afterEach(async () => {
-    await client.close();
-    await server.stop();
+    await stop();
   });
 
   const promptIndex = () => server.requests.findIndex((r) => r.method === 'POST' && r.path.endsWith('/prompt_async'));

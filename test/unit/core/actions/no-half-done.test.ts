@@ -6,36 +6,24 @@ import assert from 'node:assert/strict';
 import type { ActionContext } from '../../../../src/core/actions/context';
 import { recoverSession } from '../../../../src/core/actions/recover';
 import { wakeSession } from '../../../../src/core/actions/wake';
-import { BackendClient } from '../../../../src/core/backend/client';
 import { recoverExit } from '../../../../src/cli/recover';
 import { EXIT } from '../../../../src/cli/exit-codes';
-import { startSpecServer, type SpecServer } from '../../../support/spec-server';
+import { startSpecActions, TWO_CONNECTED_GROQ_NOT } from '../../../support/spec-actions';
+import type { SpecServer } from '../../../support/spec-server';
 
 const DIR = '/work/project';
 const HOUR = 3_600_000;
 
 describe('no half-done act: the wake is settled before the abort (issue 28 item 10)', function () {
   let server: SpecServer;
-  let client: BackendClient;
   let ctx: ActionContext;
+  let stop: () => Promise<void>;
 
   beforeEach(async () => {
-    server = await startSpecServer();
-    server.answerPrompts = { delayMs: 100, text: 'Resumed.' };
-    client = new BackendClient({ baseUrl: server.url });
-    ctx = { backend: client, directory: DIR };
-    server.setProviders(
-      [
-        { id: 'anthropic', models: ['sonnet'] },
-        { id: 'openai', models: ['gpt-5'] },
-        { id: 'groq', models: ['llama'] },
-      ],
-      ['anthropic', 'openai'],
-    );
+    ({ server, ctx, stop } = await startSpecActions({ answerMs: 100, providers: TWO_CONNECTED_GROQ_NOT }));
   });
   afterEach(async () => {
-    await client.close();
-    await server.stop();
+    await stop();
   });
 
   const posts = () => server.requests.filter((r) => r.method === 'POST');

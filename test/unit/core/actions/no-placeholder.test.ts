@@ -9,8 +9,8 @@ import type { ActionContext } from '../../../../src/core/actions/context';
 import { guardPrompt, PROMPT_PLACEHOLDERS } from '../../../../src/core/actions/guard';
 import { promptBuilder } from '../../../../src/core/actions/prompt-builder';
 import { recoverSession } from '../../../../src/core/actions/recover';
-import { BackendClient } from '../../../../src/core/backend/client';
-import { startSpecServer, type SpecServer } from '../../../support/spec-server';
+import { startSpecActions } from '../../../support/spec-actions';
+import type { SpecServer } from '../../../support/spec-server';
 
 const DIR = '/work/project';
 const HOUR = 3_600_000;
@@ -66,24 +66,14 @@ describe('no prompt contains a placeholder (issue 28 item 3)', function () {
 
   describe('recover without --orchestrator', () => {
     let server: SpecServer;
-    let client: BackendClient;
     let ctx: ActionContext;
+    let stop: () => Promise<void>;
+
     beforeEach(async () => {
-      server = await startSpecServer();
-      server.answerPrompts = { delayMs: 100, text: 'Resumed.' };
-      client = new BackendClient({ baseUrl: server.url });
-      ctx = { backend: client, directory: DIR };
-      server.setProviders(
-        [
-          { id: 'anthropic', models: ['sonnet'] },
-          { id: 'openai', models: ['gpt-5'] },
-        ],
-        ['anthropic', 'openai'],
-      );
+      ({ server, ctx, stop } = await startSpecActions({ answerMs: 100 }));
     });
     afterEach(async () => {
-      await client.close();
-      await server.stop();
+      await stop();
     });
 
     it('the recovery prompt reports to the orchestrator of the worker first user message (no placeholder)', async () => {

@@ -8,10 +8,10 @@ import type { ActionContext } from '../../../../src/core/actions/context';
 import { promptBuilder } from '../../../../src/core/actions/prompt-builder';
 import { recoverSession } from '../../../../src/core/actions/recover';
 import { wakeSession } from '../../../../src/core/actions/wake';
-import { BackendClient } from '../../../../src/core/backend/client';
 import { abortOutcome, wakeOutcome } from '../../../../src/core/operations/outcomes';
 import { QUEUED_RESENT_LINE, QUEUED_UNREADABLE_LINE } from '../../../../src/core/prompt/queued';
-import { startSpecServer, type SpecServer } from '../../../support/spec-server';
+import { startSpecActions } from '../../../support/spec-actions';
+import type { SpecServer } from '../../../support/spec-server';
 
 const DIR = '/work/project';
 const HOUR = 3_600_000;
@@ -20,25 +20,14 @@ const base = { action: 'abort-and-wake' as const, rowKey: 'k', sessionId: 's', l
 
 describe('a prompt queued before an abort is re-sent in the wake (issue 28 item 2)', function () {
   let server: SpecServer;
-  let client: BackendClient;
   let ctx: ActionContext;
+  let stop: () => Promise<void>;
 
   beforeEach(async () => {
-    server = await startSpecServer();
-    server.answerPrompts = { delayMs: 100, text: 'Resumed.' };
-    client = new BackendClient({ baseUrl: server.url });
-    ctx = { backend: client, directory: DIR };
-    server.setProviders(
-      [
-        { id: 'anthropic', models: ['sonnet'] },
-        { id: 'openai', models: ['gpt-5'] },
-      ],
-      ['anthropic', 'openai'],
-    );
+    ({ server, ctx, stop } = await startSpecActions({ answerMs: 100 }));
   });
   afterEach(async () => {
-    await client.close();
-    await server.stop();
+    await stop();
   });
 
   const sentText = () => server.prompts[0].payload.parts[0].text;

@@ -11,36 +11,25 @@ import { EXIT } from '../../../../src/cli/exit-codes';
 import { runWake } from '../../../../src/cli/wake';
 import type { ActionContext } from '../../../../src/core/actions/context';
 import { wakeSession } from '../../../../src/core/actions/wake';
-import { BackendClient } from '../../../../src/core/backend/client';
 import { EVIDENCE_RULE, QUOTA_SELF_REPORT_CLAUSE } from '../../../../src/core/prompt/clauses';
 import { quotaWakeDocumentProblem } from '../../../../src/core/prompt/wake-rules';
-import { startSpecServer, type SpecServer } from '../../../support/spec-server';
+import { startSpecActions } from '../../../support/spec-actions';
+import type { SpecServer } from '../../../support/spec-server';
 
 const DIR = '/work/project';
 
 describe('a quota-walled session is woken only with the quota-wall prompt (issue 28 item 9)', function () {
   let server: SpecServer;
-  let client: BackendClient;
   let ctx: ActionContext;
+  let stop: () => Promise<void>;
   let tmp: string;
 
   beforeEach(async () => {
-    server = await startSpecServer();
-    server.answerPrompts = { delayMs: 50, text: 'Resumed.' };
-    client = new BackendClient({ baseUrl: server.url });
-    ctx = { backend: client, directory: DIR };
-    server.setProviders(
-      [
-        { id: 'anthropic', models: ['sonnet'] },
-        { id: 'openai', models: ['gpt-5'] },
-      ],
-      ['anthropic', 'openai'],
-    );
+    ({ server, ctx, stop } = await startSpecActions({ answerMs: 50 }));
     tmp = mkdtempSync(path.join(os.tmpdir(), 'so-quota-wake-'));
   });
   afterEach(async () => {
-    await client.close();
-    await server.stop();
+    await stop();
     rmSync(tmp, { recursive: true, force: true });
   });
 

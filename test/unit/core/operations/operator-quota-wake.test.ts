@@ -3,35 +3,27 @@
 // with a pointer to recover when the prompt composed for the row is not that prompt (the row did
 // not show the wall yet). Against the stateful spec-dialect server.
 import assert from 'node:assert/strict';
-import { BackendClient } from '../../../../src/core/backend/client';
 import type { SessionRow } from '../../../../src/core/monitor/row';
 import { Operator } from '../../../../src/core/operations/operator';
 import { operatorDefaults } from '../../../../src/core/settings/operator-settings';
 import { quotaWakeDocumentProblem } from '../../../../src/core/prompt/wake-rules';
 import { ManualTimers } from '../../../support/manual-timers';
 import { rowsMonitor, sessionRow } from '../../../support/session-rows';
-import { startSpecServer, type SpecServer } from '../../../support/spec-server';
+import { startSpecActions } from '../../../support/spec-actions';
+import type { SpecServer } from '../../../support/spec-server';
 
 const DIR = '/work/project';
 
 describe('core/operations/operator: a walled session is woken only with the quota-wall prompt', function () {
   let server: SpecServer;
-  let client: BackendClient;
+  let stop: () => Promise<void>;
   let fleet: ReturnType<typeof rowsMonitor>;
   let operator: Operator;
 
   beforeEach(async () => {
-    server = await startSpecServer();
-    server.answerPrompts = { delayMs: 50, text: 'Resumed.' };
-    server.setProviders(
-      [
-        { id: 'anthropic', models: ['sonnet'] },
-        { id: 'openai', models: ['gpt-5'] },
-      ],
-      ['anthropic', 'openai'],
-    );
-    client = new BackendClient({ baseUrl: server.url });
-    fleet = rowsMonitor(() => client);
+    const spec = await startSpecActions({ answerMs: 50 });
+    ({ server, stop } = spec);
+    fleet = rowsMonitor(() => spec.client);
     operator = new Operator({
       monitor: fleet.monitor,
       settings: operatorDefaults(),
@@ -43,8 +35,7 @@ describe('core/operations/operator: a walled session is woken only with the quot
   });
   afterEach(async () => {
     operator.dispose();
-    await client.close();
-    await server.stop();
+    await stop();
   });
 
   function walledSession(): string {

@@ -6,17 +6,16 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BackendClient } from '../../../../src/core/backend/client';
-import { rowKey } from '../../../../src/core/ids';
 import type { SessionRow } from '../../../../src/core/monitor/row';
-import type { MonitorChange } from '../../../../src/core/monitor/sessionMonitor';
 import type { ActionOutcome } from '../../../../src/core/operations/outcome';
-import { Operator, type OperatorMonitor } from '../../../../src/core/operations/operator';
+import { Operator } from '../../../../src/core/operations/operator';
 import { RETRY_AFTER_RESET_MS } from '../../../../src/core/operations/retries';
 import { operatorStateFile } from '../../../../src/core/operations/state-store-operator';
 import { operatorDefaults } from '../../../../src/core/settings/operator-settings';
 import { ManualTimers } from '../../../support/manual-timers';
-import { startSpecServer, type SpecServer } from '../../../support/spec-server';
+import { idleEvidence, rowsMonitor, sessionRow } from '../../../support/session-rows';
+import { startSpecActions } from '../../../support/spec-actions';
+import type { SpecServer } from '../../../support/spec-server';
 
 const DIR = '/work/project';
 const HOUR = 3_600_000;
@@ -27,70 +26,37 @@ const PROVIDERS = [
 ];
 
 function row(id: string, over: Partial<SessionRow> = {}): SessionRow {
-  return {
-    key: rowKey(BACKEND, DIR, id),
-    backendKey: BACKEND,
-    directory: DIR,
-    id,
-    title: `worker ${id}`,
-    badge: 'quota-wall',
-    verdict: 'idle',
-    action: 'recover',
-    pending: null,
-    state: 'idle',
-    stepCount: null,
-    lastMovedAt: null,
-    model: null,
-    quotaWall: { provider: 'anthropic', reason: 'account_usage_limit', category: 'usage-limit', resetAt: null },
-    report: null,
-    failureText: 'Weekly usage limit reached',
-    newestText: null,
-    evidence: {
-      earlier: null,
-      latest: {
-        at: 0,
-        state: 'idle',
-        stepCount: null,
-        lastStepAt: null,
-        newestId: null,
-        newestRole: null,
-        newestAt: Date.now(),
-      },
+  return sessionRow(
+    {
+      id,
+      title: `worker ${id}`,
+      badge: 'quota-wall',
+      action: 'recover',
+      quotaWall: { provider: 'anthropic', reason: 'account_usage_limit', category: 'usage-limit', resetAt: null },
+      failureText: 'Weekly usage limit reached',
+      evidence: idleEvidence({ newestId: null, newestRole: null }),
+      ...over,
     },
-    ...over,
-  };
+    { backendKey: BACKEND, directory: DIR },
+  );
 }
 
 describe('operator restart: planned work survives (src/core/operations/operator.ts + state-store)', function () {
   let server: SpecServer;
-  let client: BackendClient;
+  let stop: () => Promise<void>;
   let stateDir: string;
-  let rows: SessionRow[];
-  let listeners: Set<(c: MonitorChange) => void>;
+  let fleet: ReturnType<typeof rowsMonitor>;
   let timers: ManualTimers;
   let logs: string[];
   const operators: Operator[] = [];
 
-  const monitor: OperatorMonitor = {
-    rows: () => rows,
-    row: (key) => rows.find((r) => r.key === key),
-    client: async () => client,
-    nudge: () => undefined,
-    minSpacingMs: () => 50,
-    onDidChange: (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-  };
-  const changed = () => {
-    for (const l of listeners) l({ structural: [], rows } as unknown as MonitorChange);
-  };
+  const changed = () => fleet.changed();
   /** An operator as an editor window or the daemon starts it: over the state directory. */
   function start(automatic = false, orchestrator: string | null = null, requireOrchestrator?: string): Operator {
     const op = new Operator({
       authority: () => ({ orchestrator, ticket: null }),
       requireOrchestrator,
-      monitor,
+      monitor: fleet.monitor,
       settings: { ...operatorDefaults(), resetWithinReachMinutes: 120, 'automatic.wakeIdle': automatic },
       log: (level, m) => logs.push(`${level}: ${m}`),
       timers,
@@ -104,19 +70,16 @@ describe('operator restart: planned work survives (src/core/operations/operator.
   const nextOutcome = (op: Operator) => new Promise<ActionOutcome>((resolve) => op.onDidAct(resolve));
 
   beforeEach(async () => {
-    server = await startSpecServer();
-    server.answerPrompts = { delayMs: 50, text: 'Resumed.' };
-    client = new BackendClient({ baseUrl: server.url });
+    const spec = await startSpecActions({ answerMs: 50, providers: null });
+    ({ server, stop } = spec);
+    fleet = rowsMonitor(() => spec.client);
     stateDir = mkdtempSync(path.join(os.tmpdir(), 'session-ops-restart-'));
-    rows = [];
-    listeners = new Set();
     timers = new ManualTimers();
     logs = [];
   });
   afterEach(async () => {
     for (const op of operators.splice(0)) op.dispose();
-    await client.close();
-    await server.stop();
+    await stop();
     rmSync(stateDir, { recursive: true, force: true });
   });
 
@@ -130,7 +93,7 @@ describe('operator restart: planned work survives (src/core/operations/operator.
       error: { text: 'Weekly usage limit reached', reason: 'account_usage_limit', provider: 'anthropic' },
     });
     const r = row(id);
-    rows = [r];
+    fleet.setRows([r]);
     return r;
   }
 
@@ -210,10 +173,10 @@ describe('operator restart: planned work survives (src/core/operations/operator.
   it('a retry that comes due before the monitor lists the session runs once it does', async () => {
     const { r, second } = await scheduleThenRestart();
     server.setQuota('openai', null);
-    rows = [];
+    fleet.setRows([]);
     timers.advance(HOUR + 2 * RETRY_AFTER_RESET_MS);
     assert.equal(server.prompts.length, 0);
-    rows = [r];
+    fleet.setRows([r]);
     const fired = nextOutcome(second);
     changed();
     assert.equal((await fired).action, 'recover');
@@ -247,20 +210,9 @@ describe('operator restart: planned work survives (src/core/operations/operator.
       quotaWall: null,
       failureText: null,
       report: { ticket: 'T-1', status: 'done', summary: 'parser ported', pr: null, label: null } as never,
-      evidence: {
-        earlier: null,
-        latest: {
-          at: 0,
-          state: 'idle',
-          stepCount: null,
-          lastStepAt: null,
-          newestId,
-          newestRole: 'assistant',
-          newestAt: Date.now(),
-        },
-      },
+      evidence: idleEvidence({ newestId }),
     });
-    rows = [idle];
+    fleet.setRows([idle]);
     const first = start(true);
     await first.restored;
     const woke = nextOutcome(first);
@@ -288,27 +240,16 @@ describe('operator restart: planned work survives (src/core/operations/operator.
     const id = d.addSession({ state: 'idle', title: 'their worker' });
     const assignment = 'Port the lexer; report to orchestrator ses_other';
     const newestId = d.addMessage(id, { role: 'user', text: assignment });
-    rows = [
+    fleet.setRows([
       row(id, {
         badge: 'idle',
         action: 'wake',
         quotaWall: null,
         failureText: null,
         newestText: assignment,
-        evidence: {
-          earlier: null,
-          latest: {
-            at: 0,
-            state: 'idle',
-            stepCount: null,
-            lastStepAt: null,
-            newestId,
-            newestRole: 'user',
-            newestAt: Date.now(),
-          },
-        },
+        evidence: idleEvidence({ newestId, newestRole: 'user' }),
       }),
-    ];
+    ]);
     const op = start(true, 'ses_mine');
     const started: string[] = [];
     op.onDidStartAutomatic((action) => started.push(action));
@@ -337,18 +278,7 @@ describe('operator restart: planned work survives (src/core/operations/operator.
         quotaWall: null,
         failureText: null,
         newestText: 'Working on it; the lexer is half done.',
-        evidence: {
-          earlier: null,
-          latest: {
-            at: 0,
-            state: 'idle',
-            stepCount: null,
-            lastStepAt: null,
-            newestId,
-            newestRole: 'assistant',
-            newestAt: Date.now(),
-          },
-        },
+        evidence: idleEvidence({ newestId }),
       });
     }
     const transcriptReads = (id: string) =>
@@ -360,7 +290,7 @@ describe('operator restart: planned work survives (src/core/operations/operator.
       server.setProviders(PROVIDERS, ['anthropic', 'openai']);
       const mine = answeredWorker('mine', 'Port the parser. ticket=PROJ-7. Report to orchestrator ses_mine.');
       const theirs = answeredWorker('theirs', 'Port the lexer. ticket=PROJ-8. Report to orchestrator ses_other.');
-      rows = [mine, theirs];
+      fleet.setRows([mine, theirs]);
       const op = start(true, 'ses_mine', '"orchestrator:" in the watch config');
       const started: string[] = [];
       op.onDidStartAutomatic((action, r) => started.push(`${action} ${r.id}`));
@@ -408,7 +338,7 @@ describe('operator restart: planned work survives (src/core/operations/operator.
       const named = answeredWorker('named', 'Port the tests.');
       named.newestText = 'Now port the tests. Report to orchestrator ses_third.';
       named.evidence = { ...named.evidence, latest: { ...named.evidence.latest, newestRole: 'user' } };
-      rows = [mine, theirs, named];
+      fleet.setRows([mine, theirs, named]);
       const op = start(true, 'ses_mine', '"orchestrator:" in the watch config');
       const woke = nextOutcome(op);
       await op.restored;
@@ -431,7 +361,7 @@ describe('operator restart: planned work survives (src/core/operations/operator.
 
     it('the daemon without an orchestrator configured sends no prompt and says why; a worker naming none is not verified', async () => {
       server.setProviders(PROVIDERS, ['anthropic', 'openai']);
-      rows = [answeredWorker('mine', 'Port the parser. Report to orchestrator ses_mine.')];
+      fleet.setRows([answeredWorker('mine', 'Port the parser. Report to orchestrator ses_mine.')]);
       const op = start(true, null, '"orchestrator:" in the watch config');
       await op.restored;
       changed();
@@ -446,7 +376,7 @@ describe('operator restart: planned work survives (src/core/operations/operator.
       );
       op.dispose();
       logs = [];
-      rows = [answeredWorker('anonymous', 'Port the parser.')];
+      fleet.setRows([answeredWorker('anonymous', 'Port the parser.')]);
       const daemon = start(true, 'ses_mine', '"orchestrator:" in the watch config');
       await daemon.restored;
       changed();
@@ -461,7 +391,7 @@ describe('operator restart: planned work survives (src/core/operations/operator.
     it('a prompt composed where no orchestrator is set reports to the recorded one, never to a placeholder; a fact baseline against the record is refused unless held', async () => {
       server.setProviders(PROVIDERS, ['anthropic', 'openai']);
       const worker = answeredWorker('mine', 'Port the parser. Report to orchestrator ses_mine.');
-      rows = [worker];
+      fleet.setRows([worker]);
       const editor = start(false, null);
       await editor.restored;
       const wake = await editor.compose(worker, 'wake', { providerID: 'openai', modelID: 'gpt-5' });
@@ -488,7 +418,7 @@ describe('operator restart: planned work survives (src/core/operations/operator.
     it("a dispatch recorded by another process counts at once: the worker it re-tasked is no longer in this operator's charge", async () => {
       server.setProviders(PROVIDERS, ['anthropic', 'openai']);
       const worker = answeredWorker('mine', 'Port the parser. Report to orchestrator ses_mine.');
-      rows = [worker];
+      fleet.setRows([worker]);
       const other = operatorStateFile(stateDir, () => timers.now());
       const { assignmentBook } = await import('../../../../src/core/operations/assignments');
       await assignmentBook(other).record({

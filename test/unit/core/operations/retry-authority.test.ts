@@ -3,51 +3,23 @@
 // clicks Retry is not asked again, and is not refused for what they already confirmed); a new
 // send of the same text without it is still refused when the worker's record names another orchestrator.
 import assert from 'node:assert/strict';
-import { BackendClient } from '../../../../src/core/backend/client';
-import { rowKey } from '../../../../src/core/ids';
 import type { SessionRow } from '../../../../src/core/monitor/row';
-import type { MonitorChange } from '../../../../src/core/monitor/sessionMonitor';
-import { Operator, type OperatorMonitor } from '../../../../src/core/operations/operator';
+import { Operator } from '../../../../src/core/operations/operator';
 import { composeFactBaseline } from '../../../../src/core/prompt/fact-baseline';
 import { operatorDefaults } from '../../../../src/core/settings/operator-settings';
 import { ManualTimers } from '../../../support/manual-timers';
-import { startSpecServer, type SpecServer } from '../../../support/spec-server';
+import { idleEvidence, rowsMonitor, sessionRow } from '../../../support/session-rows';
+import { startSpecActions } from '../../../support/spec-actions';
+import type { SpecServer } from '../../../support/spec-server';
 
 const DIR = '/work/project';
 const MODEL = { providerID: 'openai', modelID: 'gpt-5' };
 
 function row(id: string): SessionRow {
-  return {
-    key: rowKey('spec', DIR, id),
-    backendKey: 'spec',
-    directory: DIR,
-    id,
-    title: 'worker',
-    badge: 'idle',
-    verdict: 'idle',
-    action: 'wake',
-    pending: null,
-    state: 'idle',
-    stepCount: null,
-    lastMovedAt: null,
-    model: null,
-    quotaWall: null,
-    report: null,
-    failureText: null,
-    newestText: null,
-    evidence: {
-      earlier: null,
-      latest: {
-        at: 0,
-        state: 'idle',
-        stepCount: null,
-        lastStepAt: null,
-        newestId: null,
-        newestRole: null,
-        newestAt: Date.now(),
-      },
-    },
-  } as SessionRow;
+  return sessionRow(
+    { id, title: 'worker', evidence: idleEvidence({ newestId: null, newestRole: null }) },
+    { backendKey: 'spec', directory: DIR },
+  );
 }
 
 const BASELINE = composeFactBaseline({
@@ -62,27 +34,21 @@ const BASELINE = composeFactBaseline({
 
 describe('Operator.retry keeps the I Hold the Authority confirmation (issue 28 item 3)', function () {
   let server: SpecServer;
-  let client: BackendClient;
-  let rows: SessionRow[];
+  let stop: () => Promise<void>;
+  let fleet: ReturnType<typeof rowsMonitor>;
   let op: Operator;
 
   beforeEach(async () => {
-    server = await startSpecServer();
-    server.answerPrompts = { delayMs: 50, text: 'Rebasing.' };
-    client = new BackendClient({ baseUrl: server.url });
-    server.setProviders([{ id: 'openai', models: ['gpt-5'] }], ['openai']);
-    const monitor: OperatorMonitor = {
-      rows: () => rows,
-      row: (key) => rows.find((r) => r.key === key),
-      client: async () => client,
-      nudge: () => undefined,
-      minSpacingMs: () => 50,
-      onDidChange: () => () => undefined,
-    };
-    void ({} as MonitorChange);
+    const spec = await startSpecActions({
+      answerMs: 50,
+      answerText: 'Rebasing.',
+      providers: { listed: [{ id: 'openai', models: ['gpt-5'] }], connected: ['openai'] },
+    });
+    ({ server, stop } = spec);
+    fleet = rowsMonitor(() => spec.client);
     op = new Operator({
       authority: () => ({ orchestrator: 'ses_me1', ticket: null }),
-      monitor,
+      monitor: fleet.monitor,
       settings: operatorDefaults(),
       log: () => undefined,
       timers: new ManualTimers(),
@@ -92,8 +58,7 @@ describe('Operator.retry keeps the I Hold the Authority confirmation (issue 28 i
   });
   afterEach(async () => {
     op.dispose();
-    await client.close();
-    await server.stop();
+    await stop();
   });
 
   /** A worker assigned by another orchestrator (its first user message), idle after answering. */
@@ -102,8 +67,9 @@ describe('Operator.retry keeps the I Hold the Authority confirmation (issue 28 i
     const id = d.addSession({ state: 'idle', title: 'worker' });
     d.addMessage(id, { role: 'user', text: 'Build the parser. ticket: PROJ-7, orchestrator session ses_other9' });
     d.addMessage(id, { text: 'Done with step 1.', info: { providerID: 'openai', modelID: 'gpt-5' } });
-    rows = [row(id)];
-    return rows[0];
+    const r = row(id);
+    fleet.setRows([r]);
+    return r;
   }
 
   it('confirmed, the send failed: the retry carries the confirmation and sends the same fact baseline', async () => {
