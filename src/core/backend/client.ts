@@ -770,8 +770,11 @@ export class BackendClient {
     // A client that has not listed yet lists once (which tells the dialect, and on stock opencode
     // whether `/api` is served), so no session is read on an engine that does not hold it and a
     // spec-dialect server is never asked for a route the spec does not show.
+    // A listing that fails is not this read's failure: the read goes on and fails (or not) on its own.
     if (this.engines.api === null && this.engines.surface === 'auto' && !this.adapter)
-      await this.oldRoutesGoneHere(directory, opts);
+      await this.oldRoutesGoneHere(directory, opts).catch((err: unknown) => {
+        if (err instanceof BackendError && err.code === 'aborted') throw err;
+      });
     if (this.engines.api === null && this.engines.surface === 'auto' && this.adapter?.dialect === 'opencode')
       await this.servesApi(opts);
     const known = this.engineOf(sessionId);
@@ -945,7 +948,11 @@ export class BackendClient {
    * default engine (the old one while it is served).
    */
   private async engineFor(directory: string, sessionId: string, opts: CallOptions): Promise<Engine> {
-    if (this.adapter === null) await this.readSessions(directory, opts);
+    // A listing that fails is not this act's failure: it goes to the old routes and fails (or not) there.
+    if (this.adapter === null)
+      await this.readSessions(directory, opts).catch((err: unknown) => {
+        if (err instanceof BackendError && err.code === 'aborted') throw err;
+      });
     if (this.adapter?.dialect !== 'opencode') return 'legacy';
     const known = this.engines.of(sessionId);
     if (known) return known;

@@ -251,8 +251,15 @@ export class Operator {
 
   /** Whether an action runs on the session now (the lock is held or the book says running). */
   busy(rowKey: string): boolean {
-    return this.lock.held(rowKey) || this.book.busy(rowKey);
+    return this.lock.held(rowKey) || this.book.busy(rowKey) || this.automaticInFlight.has(rowKey);
   }
+
+  /**
+   * Sessions with an automatic action decided and not yet under its lock: busy from the decision on,
+   * so a round (or a claim verified meanwhile) that asks the policy again before the action holds
+   * its lock never starts a second one on the same session.
+   */
+  private readonly automaticInFlight = new Map<string, symbol>();
 
   // ---- whom a prompt speaks for, and what it says ---------------------------------------------
 
@@ -804,13 +811,19 @@ export class Operator {
         `automatic ${action} on ${row.id} (${row.directory}): verdict ${row.verdict}, action ${row.action}${overBudget}`,
       );
       for (const l of this.automaticListeners) l(action, row);
+      const token = Symbol(action);
+      this.automaticInFlight.set(row.key, token);
       const run =
         action === 'recover'
           ? this.recover(row, { automatic: true })
           : action === 'abort'
             ? this.abort(row, { automatic: true })
             : this.wake(row, { abortFirst: action === 'abort-and-wake', automatic: true });
-      run.catch((err) => this.o.log('error', `automatic ${action} on ${row.id}: ${describeError(err)}`));
+      run
+        .catch((err) => this.o.log('error', `automatic ${action} on ${row.id}: ${describeError(err)}`))
+        .finally(() => {
+          if (this.automaticInFlight.get(row.key) === token) this.automaticInFlight.delete(row.key);
+        });
     }
   }
 
@@ -836,6 +849,7 @@ export class Operator {
     try {
       const locked = await this.lock.withSessionLock(row.key, { purpose: action }, async () => {
         this.book.start(row.key, action, runningText);
+        this.automaticInFlight.delete(row.key); // from here the lock and the book say busy
         try {
           const client = await this.o.monitor.client(row.backendKey);
           const ctx: ActionContext = {
