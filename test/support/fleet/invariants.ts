@@ -1,20 +1,13 @@
 // The decision table's invariants (issue 28 item 11), each one property over a run's trace
-// (./harness.ts): it returns what broke it, or null. `pendingOn` names the branch whose fix the
-// property waits for (issue 28's classes being fixed in parallel): a pending property runs only in
-// the pending file and `npm run props -- --pending`, never silently skipped in `npm test`. To enable
-// one once its branch landed, set its `pendingOn` to null (this list is the one place).
+// (./harness.ts): it returns what broke it, or null. Every property runs in `npm test`
+// (../../unit/properties/decision-table.test.ts) and in the long run (`npm run props`).
 import { ANTI_RE_HANG_CLAUSE, EVIDENCE_RULE, QUOTA_SELF_REPORT_CLAUSE } from '../../../src/core/prompt/clauses';
 import type { Fleet, NewestSpec, ProviderRecordSpec, SessionSpec } from './arbitraries';
 import { HOUR, newestCreatedAt, queuedText, resetAt, type Trace, type TraceRequest } from './harness';
 
-/** A branch of issue 28 fixing the class, or `unassigned`: a class this suite found that no branch fixes yet. */
-export type Branch = 'charge' | 'acts' | 'authority' | 'failures' | 'input' | 'unassigned';
-
 export interface Property {
   id: string;
   title: string;
-  /** The issue-28 class (branch) whose fix the property waits for; null: in the default run. */
-  pendingOn: Branch | null;
   check(trace: Trace): string | null;
 }
 
@@ -117,7 +110,6 @@ export const PROPERTIES: Property[] = [
   {
     id: 'one-snapshot',
     title: 'no abort or wake on one snapshot',
-    pendingOn: null,
     check(t) {
       const bad = posts(t).find((r) => r.phase === 'A');
       return bad ? `${describe(bad)} was sent while the monitor held one fresh snapshot only` : null;
@@ -126,7 +118,6 @@ export const PROPERTIES: Property[] = [
   {
     id: 'limit-1',
     title: "liveness reads only limit=1 (the one transcript read per session is authority rule 1's, never repeated)",
-    pendingOn: null,
     check(t) {
       const bad = t.requests.find((r) => r.kind === 'message' && r.query.limit !== undefined && r.query.limit !== '1');
       if (bad) return `${describe(bad)} read messages with limit=${bad.query.limit}`;
@@ -144,7 +135,6 @@ export const PROPERTIES: Property[] = [
   {
     id: 'explicit-listed-model',
     title: 'no prompt without an explicit, listed model',
-    pendingOn: null,
     check(t) {
       for (const r of prompts(t)) {
         const m = r.payload?.model;
@@ -164,7 +154,6 @@ export const PROPERTIES: Property[] = [
   {
     id: 'acceptable-provider',
     title: "no prompt to a provider with a quota record, disconnected, or the wall's own provider before its reset",
-    pendingOn: null,
     check(t) {
       for (const r of prompts(t)) {
         const p = r.payload?.model?.providerID;
@@ -190,7 +179,6 @@ export const PROPERTIES: Property[] = [
     id: 'duplicate-provider-records',
     title:
       'a provider listed twice: no prompt while any of its records carries a quota record in force, nor on a model none of them lists',
-    pendingOn: null,
     check(t) {
       for (const r of prompts(t)) {
         const p = r.payload?.model?.providerID;
@@ -207,7 +195,6 @@ export const PROPERTIES: Property[] = [
   {
     id: 'no-past-wait',
     title: 'no wait for a past time',
-    pendingOn: null,
     check(t) {
       for (const snap of t.rows)
         for (const row of snap.rows)
@@ -225,7 +212,6 @@ export const PROPERTIES: Property[] = [
     // Found here after `charge` landed: the spec dialect's reader (src/core/backend/wire/sessions.ts
     // specSession) dropped a session's parentID, so a spec-dialect sub-agent was still acted on; it
     // reads it now, as stock opencode's does.
-    pendingOn: null,
     check(t) {
       const bad = posts(t).find((r) => automatic(r) && specOf(t, r.sessionId)?.s.parent);
       return bad ? `${describe(bad)}: the session is a sub-agent (it has a parentID)` : null;
@@ -234,7 +220,6 @@ export const PROPERTIES: Property[] = [
   {
     id: 'charge-max-age',
     title: `no automatic act on a session whose newest message is older than automatic.maxAgeHours (${MAX_AGE_HOURS})`,
-    pendingOn: null,
     check(t) {
       for (const r of posts(t)) {
         const spec = specOf(t, r.sessionId);
@@ -249,7 +234,6 @@ export const PROPERTIES: Property[] = [
   {
     id: 'charge-consecutive-wakes',
     title: `no more than automatic.maxConsecutiveWakes (${MAX_CONSECUTIVE_WAKES}) automatic wakes without a report`,
-    pendingOn: null,
     check(t) {
       const count = new Map<string, number>();
       for (const r of prompts(t)) {
@@ -266,7 +250,6 @@ export const PROPERTIES: Property[] = [
   {
     id: 'charge-only-ticketed',
     title: 'with automatic.onlyTicketed, no automatic act on a session whose task names no ticket',
-    pendingOn: null,
     check(t) {
       if (!t.fleet.onlyTicketed) return null;
       const bad = posts(t).find((r) => automatic(r) && specOf(t, r.sessionId) && !specOf(t, r.sessionId)!.s.ticketed);
@@ -276,7 +259,6 @@ export const PROPERTIES: Property[] = [
   {
     id: 'wake-clauses',
     title: "every wake carries the anti-re-hang clause and, at a quota wall, the quota-wall prompt's five parts",
-    pendingOn: null,
     check(t) {
       for (const r of prompts(t))
         if (!holds(textOf(r), ANTI_RE_HANG_CLAUSE)) return `${describe(r)} lacks the anti-re-hang clause`;
@@ -302,7 +284,6 @@ export const PROPERTIES: Property[] = [
   {
     id: 'queued-resent',
     title: "a queued prompt's text is in the next wake",
-    pendingOn: null,
     check(t) {
       for (const a of t.requests.filter((r) => r.kind === 'abort')) {
         const n = seededNewest(t, a.sessionId);
@@ -317,7 +298,6 @@ export const PROPERTIES: Property[] = [
   {
     id: 'one-prompt-per-decision',
     title: 'one prompt per decision',
-    pendingOn: null,
     check(t) {
       for (const o of t.outcomes) {
         const sent = prompts(t).filter(
@@ -338,7 +318,6 @@ export const PROPERTIES: Property[] = [
   {
     id: 'nothing-sent-on-refusal',
     title: 'nothing sent (no abort either) on a refusal',
-    pendingOn: null,
     check(t) {
       for (const o of t.outcomes) {
         const kind = o.outcome.outcome;
@@ -361,7 +340,6 @@ export const PROPERTIES: Property[] = [
   {
     id: 'balance-never-woken',
     title: 'a 402 balance failure (named only by its text) escalates and is never woken automatically',
-    pendingOn: null,
     check(t) {
       for (const r of prompts(t)) {
         const n = seededNewest(t, r.sessionId);
@@ -373,6 +351,4 @@ export const PROPERTIES: Property[] = [
   },
 ];
 
-/** The properties of the default run (`npm test`) and the pending ones, each by the branch it waits for. */
-export const DEFAULT_PROPERTIES = PROPERTIES.filter((p) => p.pendingOn === null);
-export const PENDING_PROPERTIES = PROPERTIES.filter((p) => p.pendingOn !== null);
+/** Every invariant: each runs in `npm test` and in the long run. */
