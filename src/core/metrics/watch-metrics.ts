@@ -1,5 +1,5 @@
-// The Prometheus metrics of `session-ops watch` (names and labels are a contract, see the README's
-// "Unattended operation"). The gauges compute their values at scrape time from the monitor's latest
+// The Prometheus metrics of `session-ops watch` (names and labels are a contract, see docs/daemon.md,
+// "Metrics"). The gauges compute their values at scrape time from the monitor's latest
 // state (collect()), so nothing is kept twice; the counters and the round histogram are fed by the
 // daemon. Per-session series are capped (metrics.maxSessionSeries): sessions that need a person
 // (hung, waiting, unknown) are kept first, the overflow is counted in
