@@ -17,6 +17,15 @@ import { assertDocumentShape, status, statusArgs, waitFor, type StatusRun } from
 
 const API_KEY = 'sk-engines-DO-NOT-PRINT-7731';
 const LOCAL = { providerID: 'local', modelID: 'm1' };
+/** The local model lists a variant table (its options are opencode's business: sent as reasoning_effort). */
+const M1 = { name: 'M1', variants: { high: { reasoningEffort: 'high' }, low: { reasoningEffort: 'low' } } };
+const ROUTING = `version: 1
+default: {entry: {skill: null, mode: null}}
+routes:
+  Kind/Bug:
+    entry: {skill: implement, mode: bugfix}
+    effort: high
+`;
 const STATES = ['healthy', 'hung', '402', 'quota wall', 'report', 'idle with work', 'waiting'] as const;
 type State = (typeof STATES)[number];
 type Surface = 'legacy' | 'api' | 'proxy';
@@ -37,7 +46,7 @@ function writeDirectoryConfig(dir: string, modelUrl: string): void {
           npm: '@ai-sdk/openai-compatible',
           name: 'Local',
           options: { baseURL: modelUrl, apiKey: API_KEY },
-          models: { m1: { name: 'M1' } },
+          models: { m1: M1 },
         },
       },
     }),
@@ -78,7 +87,11 @@ describe('both engines of opencode 1.18.33, and opencode 2 (old routes blocked)'
     oc = await startOpencode({
       modelUrl: model.url,
       apiKey: API_KEY,
-      configure: (c) => ({ ...c, permission: { bash: 'ask' } }),
+      configure: (c) => {
+        const provider = c.provider as Record<string, { models: Record<string, unknown> }>;
+        provider.local.models = { m1: M1 };
+        return { ...c, permission: { bash: 'ask' } };
+      },
     });
     blocker = await startOldSurfaceBlocker(oc.baseUrl);
     root = mkdtempSync(path.join(os.tmpdir(), 'session-ops-engines-'));
@@ -207,7 +220,10 @@ describe('both engines of opencode 1.18.33, and opencode 2 (old routes blocked)'
       };
       lines.push(`| ${state} | ${cell('legacy')} | ${cell('api')} | ${cell('proxy')} |`);
     }
-    console.log(lines.join('\n'));
+    const table = lines.join('\n');
+    const file = path.join(os.tmpdir(), `session-ops-engines-table-${process.pid}.md`);
+    writeFileSync(file, `${table}\n`);
+    console.log(`${table}\n(the table is written to ${file})`);
     for (const state of STATES)
       for (const surface of ['legacy', 'api', 'proxy'] as const)
         console.log(`  ${surface} ${state}: ${row(surface, state).basis} | ${row(surface, state).actionBasis}`);
@@ -353,6 +369,65 @@ describe('both engines of opencode 1.18.33, and opencode 2 (old routes blocked)'
     const body = (await res.json()) as { data: { model?: { providerID: string } } };
     assert.notEqual(body.data.model?.providerID, 'nope', 'the session was never switched to it');
     assert.ok(!model.requests.some((q) => q.lastUserText.includes('[never-sent]')), 'nothing reached the model');
+  });
+
+  it('dispatch by route with an effort on /api: the variant travels in the model switch, is re-read, and the new turn runs on it', async () => {
+    for (const [surface, base, d] of [
+      ['api', oc.baseUrl, dir],
+      ['proxy', blocker.url, proxyDir],
+    ] as const) {
+      const id = ids.get(`${surface}:report`)!;
+      const routing = path.join(root, `routing-${surface}.yaml`);
+      writeFileSync(routing, ROUTING);
+      const asked = model.requests.length;
+      const r = await cli(
+        'dispatch',
+        [
+          id,
+          '--base-url',
+          base,
+          '--directory',
+          d,
+          '--model',
+          'local/m1',
+          '--routing',
+          routing,
+          '--label',
+          'Kind/Bug',
+          '--ticket',
+          `PROJ-${surface === 'api' ? 81 : 82}`,
+          '--json',
+        ],
+        { env: { SESSION_OPS_STATE_DIR: path.join(root, `state-${surface}`), SESSION_OPS_ORCHESTRATOR: 'ses_orch' } },
+      );
+      outputs.push(r.stdout, r.stderr);
+      assert.equal(r.code, 0, `${surface}: ${r.stderr}`);
+      assert.deepEqual(
+        r.json,
+        { session: id, model: LOCAL, sent: true, instead: null, variant: 'high', newSession: false },
+        surface,
+      );
+      const session = (await (await fetch(`${oc.baseUrl}api/session/${id}`)).json()) as {
+        data: { model?: { id: string; providerID: string; variant?: string } };
+      };
+      assert.deepEqual(session.data.model, { id: 'm1', providerID: 'local', variant: 'high' }, surface);
+      const turn = await waitFor(`the ${surface} dispatch turn`, async () => {
+        const res = await fetch(`${oc.baseUrl}api/session/${id}/message?limit=1`, {
+          headers: { 'x-opencode-directory': encodeURIComponent(d) },
+        });
+        const m = ((await res.json()) as { data: Array<Record<string, unknown>> }).data[0];
+        return m?.type === 'assistant' && (m.time as { completed?: number }).completed ? m : null;
+      });
+      assert.deepEqual(turn.model, { id: 'm1', providerID: 'local', variant: 'high' }, `${surface}: the turn's model`);
+      const reached = model.requests.slice(asked).filter((q) => q.lastUserText.includes('PROJ-8'));
+      assert.ok(reached.length > 0, `${surface}: the dispatch reached the model`);
+      assert.ok(
+        reached.every((q) => q.reasoningEffort === 'high'),
+        `${surface}: the provider was asked with the variant's option`,
+      );
+      const old = await fetch(`${oc.baseUrl}session/${id}/message?directory=${encodeURIComponent(d)}&limit=1`);
+      assert.deepEqual(await old.json(), [], `${surface}: the old engine ran nothing of it`);
+    }
   });
 
   it('the API key (echoed by /api/provider) never shows in any output', () => {

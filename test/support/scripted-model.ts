@@ -38,6 +38,8 @@ export interface ModelRequest {
   lastUserText: string;
   /** Names of the tools the request offered. */
   tools: string[];
+  /** The request's `reasoning_effort` (a model variant's option, as opencode sends it), or null. */
+  reasoningEffort: string | null;
 }
 
 export interface ScriptedModel {
@@ -95,7 +97,7 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
         res.writeHead(404).end();
         return;
       }
-      let body: { messages?: ChatMessage[]; tools?: unknown[]; stream?: boolean };
+      let body: { messages?: ChatMessage[]; tools?: unknown[]; stream?: boolean; reasoning_effort?: unknown };
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {
@@ -125,6 +127,7 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
         behaviour: behaviour.kind,
         lastUserText,
         tools,
+        reasoningEffort: typeof body.reasoning_effort === 'string' ? body.reasoning_effort : null,
       });
       respond(res, behaviour, toolRounds, body.stream !== false);
     });

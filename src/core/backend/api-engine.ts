@@ -7,8 +7,9 @@
 //    permission, question, provider and model routes (and, as reported, opencode 2) follow;
 //  - liveness reads one message at a time (limit=1); a model-switched / agent-switched entry is
 //    stepped over with further limit=1 reads, never read as a turn;
-//  - a prompt names an explicit model the engine's own model listing names, is switched to it and
-//    re-read before it is sent (`prompt`), all inside the caller's session lock;
+//  - a prompt names an explicit model (and variant) the engine's own model listing names, is
+//    switched to it (the variant travels in the model switch) and re-read before it is sent
+//    (`prompt`), all inside the caller's session lock;
 //  - `/api/provider` carries API keys: only ids and names are read (./wire/api-providers.ts).
 import type { ModelRef, ProviderListing, WaitingRequest } from '../model';
 import { BackendError, readShaped } from './errors';
@@ -16,8 +17,14 @@ import type { HttpTransport } from './http';
 import { segment } from './ids';
 import { BODY_LIMITS } from './limits';
 import { readApiMessagePage } from './wire/api-message';
-import { listsModel, readApiModels, readApiProviderListing } from './wire/api-providers';
-import { readActiveMap, readApiSessionList, readSessionModel, type ApiSessionList } from './wire/api-sessions';
+import { listsModel, listsVariant, readApiModels, readApiProviderListing, type ApiModels } from './wire/api-providers';
+import {
+  readActiveMap,
+  readApiSessionList,
+  readSessionModel,
+  type ApiSessionList,
+  type ApiSessionModel,
+} from './wire/api-sessions';
 import { readMessagePage, type MessagePage } from './wire/message-page';
 import { readPermissionList } from './wire/permission';
 import { readQuestionList } from './wire/question';
@@ -128,7 +135,7 @@ export class ApiEngine {
   }
 
   /** GET /api/model (+ the header): the enabled models of the directory, by provider. */
-  async models(directory: string, opts: ApiCall): Promise<Map<string, string[]>> {
+  async models(directory: string, opts: ApiCall): Promise<ApiModels> {
     const op = 'GET /api/model';
     const json = await this.get('api/model', {}, op, opts, { directory, maxBytes: BODY_LIMITS.providers });
     return this.shaped(op, () => readApiModels(json));
@@ -145,21 +152,24 @@ export class ApiEngine {
   }
 
   /**
-   * A prompt on an explicit model, inside the caller's session lock: the model must be one the
-   * engine's own model listing names (it would accept any), the session is switched to it (and to
-   * the agent) when it is on another, its model is read again, and only when that read shows the
-   * model asked for is the prompt sent (queued behind a running turn, as the old prompt_async).
+   * A prompt on an explicit model (and variant), inside the caller's session lock: the model (and
+   * the variant, when one is asked) must be one the engine's own model listing names (its switch
+   * would accept any), the session is switched to it (POST .../model carries the variant) and to the
+   * agent when it is on another, its model and variant are read again, and only when that read shows
+   * exactly what was asked is the prompt sent (queued behind a running turn, as the old
+   * prompt_async). Without a variant the session must read none (the engine's "default").
    */
   async prompt(
     directory: string,
     sessionId: string,
-    p: { agent: string; model: ModelRef; text: string },
+    p: { agent: string; model: ModelRef; variant?: string | null; text: string },
     opts: ApiCall,
   ): Promise<void> {
     const op = 'POST /api/session/{id}/prompt';
     const where = `api/session/${segment(sessionId)}`;
+    const variant = p.variant ?? null;
     const models = await this.models(directory, opts);
-    const wanted = `${p.model.providerID}/${p.model.modelID}`;
+    const wanted = `${p.model.providerID}/${p.model.modelID}${variant === null ? '' : ` variant ${variant}`}`;
     if (!listsModel(models, p.model.providerID, p.model.modelID))
       throw this.refuse(
         op,
@@ -167,12 +177,21 @@ export class ApiEngine {
         'invalid-request',
         `${wanted} is not in the engine's model listing: nothing was sent`,
       );
+    if (variant !== null && !listsVariant(models, p.model.providerID, p.model.modelID, variant))
+      throw this.refuse(
+        op,
+        sessionId,
+        'invalid-request',
+        `the engine's model listing names no variant "${variant}" for ${p.model.providerID}/${p.model.modelID}: nothing was sent`,
+      );
     const before = await this.session(directory, sessionId, opts);
-    if (!sameModel(before.model, p.model))
+    if (!sameModel(before.model, p.model, variant))
       await this.post(`${where}/model`, 'POST /api/session/{id}/model', opts, {
         directory,
         sessionId,
-        body: JSON.stringify({ model: { id: p.model.modelID, providerID: p.model.providerID } }),
+        body: JSON.stringify({
+          model: { id: p.model.modelID, providerID: p.model.providerID, ...(variant === null ? {} : { variant }) },
+        }),
       });
     if (before.agent !== p.agent)
       await this.post(`${where}/agent`, 'POST /api/session/{id}/agent', opts, {
@@ -181,12 +200,12 @@ export class ApiEngine {
         body: JSON.stringify({ agent: p.agent }),
       });
     const after = await this.session(directory, sessionId, opts);
-    if (!sameModel(after.model, p.model))
+    if (!sameModel(after.model, p.model, variant))
       throw this.refuse(
         op,
         sessionId,
         'rejected',
-        `the session's model reads ${after.model ? `${after.model.providerID}/${after.model.modelID}` : 'unset'} after the switch to ${wanted} (another client switched it): nothing was sent`,
+        `the session's model reads ${modelText(after.model)} after the switch to ${wanted} (another client switched it): nothing was sent`,
       );
     await this.post(`${where}/prompt`, op, opts, {
       directory,
@@ -259,7 +278,7 @@ export class ApiEngine {
     directory: string,
     sessionId: string,
     opts: ApiCall,
-  ): Promise<{ model: ModelRef | null; agent: string | null }> {
+  ): Promise<{ model: ApiSessionModel | null; agent: string | null }> {
     const op = 'GET /api/session/{id}';
     const json = await this.get(`api/session/${segment(sessionId)}`, {}, op, opts, { directory, sessionId });
     return this.shaped(
@@ -323,6 +342,12 @@ export class ApiEngine {
   }
 }
 
-function sameModel(a: ModelRef | null, b: ModelRef): boolean {
-  return a !== null && a.providerID === b.providerID && a.modelID === b.modelID;
+/** The session reads exactly this model and variant (null: none, which the engine reads as "default"). */
+function sameModel(a: ApiSessionModel | null, b: ModelRef, variant: string | null): boolean {
+  return a !== null && a.providerID === b.providerID && a.modelID === b.modelID && a.variant === variant;
+}
+
+function modelText(m: ApiSessionModel | null): string {
+  if (!m) return 'unset';
+  return `${m.providerID}/${m.modelID}${m.variant === null ? '' : ` variant ${m.variant}`}`;
 }

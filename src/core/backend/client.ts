@@ -414,23 +414,19 @@ export class BackendClient {
         sessionId,
         detail: problem,
       });
-    if ((await this.engineFor(directory, sessionId, opts)) === 'api') {
-      // Never dropped silently: the /api prompt body takes no variant.
-      if (payload.variant !== undefined)
-        throw new BackendError({
-          code: 'invalid-request',
-          operation: op,
-          baseUrl: this.baseUrl,
-          sessionId,
-          detail: `the session is held by the /api engine, whose prompt takes no variant (${payload.variant}): nothing was sent`,
-        });
+    if ((await this.engineFor(directory, sessionId, opts)) === 'api')
+      // The variant travels in the engine's model switch, checked against its own model listing.
       return this.api.prompt(
         directory,
         sessionId,
-        { agent: payload.agent, model: payload.model, text: payload.parts.map((p) => p.text).join('\n') },
+        {
+          agent: payload.agent,
+          model: payload.model,
+          variant: payload.variant ?? null,
+          text: payload.parts.map((p) => p.text).join('\n'),
+        },
         opts,
       );
-    }
     await this.post(op, `session/${segment(sessionId)}/prompt_async`, directory, opts, {
       sessionId,
       body: payloadBody(payload),

@@ -23,9 +23,10 @@ export const opencodeApiDialect: DialectAdapter = {
     globalEvents: false,
     sessionCost: false,
     messageCost: true,
-    // The /api prompt body ({prompt, delivery}) carries no variant here, and sessions are created
-    // by the old routes only: neither is offered on this engine.
-    promptVariant: false,
+    // The variant travels in the session's model switch (POST /api/session/{id}/model {model:
+    // {id, providerID, variant}}), re-read before the prompt. Sessions are created by the old
+    // routes only: not offered on this engine.
+    promptVariant: true,
     createSession: false,
   }),
   toSessions: (raw, status) => raw.map((s) => ({ ...opencodeSession(s, status ?? NO_STATUS), cost: null })),

@@ -54,11 +54,22 @@ export function readActiveMap(json: unknown): Map<string, StatusEntry> {
   return out;
 }
 
-/** GET /api/session/{id}: the session's own model (set by a model switch), null when it has none. */
-export function readSessionModel(json: unknown): ModelRef | null {
+/** A session's own model on the `/api` engine, with its variant (null: none named, or the engine's "default"). */
+export interface ApiSessionModel extends ModelRef {
+  variant: string | null;
+}
+
+/**
+ * GET /api/session/{id}: the session's own model (set by a model switch) and its variant, null when
+ * it has no model. A switch without a variant reads back as variant "default" (1.18.33): no variant.
+ */
+export function readSessionModel(json: unknown): ApiSessionModel | null {
   const s = obj(obj(json, 'session').data, 'session data');
   const model = isObj(s.model) ? s.model : null;
   const providerID = model ? looseStr(model.providerID) : null;
   const modelID = model ? looseStr(model.id) : null;
-  return providerID && modelID ? { providerID, modelID } : null;
+  const variant = model ? looseStr(model.variant) : null;
+  return providerID && modelID
+    ? { providerID, modelID, variant: variant === null || variant === '' || variant === 'default' ? null : variant }
+    : null;
 }

@@ -3,7 +3,12 @@
 // map, and the provider / model listings, which carry API keys that must never come through.
 import assert from 'node:assert/strict';
 import { apiMessageToRaw, isSwitchMarker, readApiMessagePage } from '../../../../src/core/backend/wire/api-message';
-import { listsModel, readApiModels, readApiProviderListing } from '../../../../src/core/backend/wire/api-providers';
+import {
+  listsModel,
+  listsVariant,
+  readApiModels,
+  readApiProviderListing,
+} from '../../../../src/core/backend/wire/api-providers';
 import { readActiveMap, readApiSessionList, readSessionModel } from '../../../../src/core/backend/wire/api-sessions';
 import { toMessageSnapshot } from '../../../../src/core/backend/wire/message';
 import { readMessagePage } from '../../../../src/core/backend/wire/message-page';
@@ -196,11 +201,18 @@ describe('wire: /api engine sessions and running map', () => {
     assert.throws(() => readActiveMap({}), /data is not an object/);
     assert.deepEqual(
       readSessionModel({ data: { id: 'ses_a', model: { id: 'm1', providerID: 'local', variant: 'default' } } }),
-      {
-        providerID: 'local',
-        modelID: 'm1',
-      },
+      { providerID: 'local', modelID: 'm1', variant: null },
+      'a switch without a variant reads back as "default": no variant',
     );
+    assert.deepEqual(
+      readSessionModel({ data: { id: 'ses_a', model: { id: 'm1', providerID: 'local', variant: 'high' } } }),
+      { providerID: 'local', modelID: 'm1', variant: 'high' },
+    );
+    assert.deepEqual(readSessionModel({ data: { id: 'ses_a', model: { id: 'm1', providerID: 'local' } } }), {
+      providerID: 'local',
+      modelID: 'm1',
+      variant: null,
+    });
     assert.equal(readSessionModel({ data: { id: 'ses_a' } }), null);
   });
 });
@@ -227,7 +239,16 @@ describe('wire: /api engine providers and models (API keys never read)', () => {
   const models = {
     location: providers.location,
     data: [
-      { id: 'm1', providerID: 'local', name: 'M1', enabled: true },
+      {
+        id: 'm1',
+        providerID: 'local',
+        name: 'M1',
+        enabled: true,
+        variants: [
+          { id: 'high', headers: { authorization: 'Bearer sk-SECRET-4' }, body: { reasoning_effort: 'high' } },
+          { id: 'low', headers: {}, body: { reasoning_effort: 'low' } },
+        ],
+      },
       { id: 'm2', providerID: 'local', name: 'M2', enabled: false },
       { id: 'big-pickle', providerID: 'opencode', name: 'x', enabled: true },
     ],
@@ -238,14 +259,19 @@ describe('wire: /api engine providers and models (API keys never read)', () => {
     const listing = readApiProviderListing(providers, byProvider);
     assert.deepEqual(listing.connected, ['opencode', 'local']);
     assert.deepEqual(listing.providers.find((p) => p.id === 'local')?.models, ['m1']);
+    assert.deepEqual(listing.providers.find((p) => p.id === 'local')?.variants, { m1: ['high', 'low'] });
+    assert.equal(listing.providers.find((p) => p.id === 'opencode')?.variants, undefined, 'no variants listed: none');
     assert.equal(listing.providers.find((p) => p.id === 'off')?.connected, false);
     assert.ok(
-      !/SECRET|public|apiKey|authorization/.test(JSON.stringify(listing)),
-      'no key, header or setting comes through',
+      !/SECRET|public|apiKey|authorization|reasoning_effort/.test(JSON.stringify(listing)),
+      "no key, header, setting or variant's options come through",
     );
     assert.equal(listsModel(byProvider, 'local', 'm1'), true);
     assert.equal(listsModel(byProvider, 'local', 'm2'), false, 'a disabled model is not listed');
     assert.equal(listsModel(byProvider, 'nope', 'zzz'), false);
+    assert.equal(listsVariant(byProvider, 'local', 'm1', 'high'), true);
+    assert.equal(listsVariant(byProvider, 'local', 'm1', 'max'), false);
+    assert.equal(listsVariant(byProvider, 'opencode', 'big-pickle', 'high'), false);
   });
 });
 
