@@ -1,8 +1,9 @@
-// Builds the three bundles: the extension (main), the language server (started by the extension
-// over IPC) and the CLI (bin `session-ops`), plus the editor test suite that runs inside the
-// extension host. `--production` minifies (with source maps); `--watch` rebuilds on change.
+// Builds the bundles: the extension (main), the language server (started by the extension
+// over IPC), the CLI (bin `session-ops`), the web page `session-ops watch` serves (dist/web,
+// scripts/web-bundle.mjs), plus the editor test suite that runs inside the extension host. `--production` minifies (with source maps); `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 import { chmodSync, readFileSync } from 'node:fs';
+import { webBuildOptions } from './scripts/web-bundle.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
@@ -43,6 +44,8 @@ const builds = [
     outdir: 'out/test/editor',
     external: ['vscode', 'mocha'],
   },
+  // The page at / of `session-ops watch`: found beside dist/cli.js.
+  webBuildOptions('dist/web', production),
 ];
 
 function markExecutable() {

@@ -124,4 +124,21 @@ export default tseslint.config(
     files: ['test/editor/**/*.{ts,mjs}', 'bench/**/*.{ts,mjs}', 'scripts/**/*.mjs'],
     languageOptions: { globals: browserGlobals },
   },
+  // The web page (src/web) renders server text as text only: no markup sinks at all.
+  {
+    files: ['src/web/**/*.ts'],
+    languageOptions: { globals: browserGlobals },
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['innerHTML', 'outerHTML', 'insertAdjacentHTML', 'write', 'writeln', 'createContextualFragment'].map(
+          (property) => ({
+            property,
+            message: 'Server text is shown with textContent (src/web/dom.ts), never as markup.',
+          }),
+        ),
+      ],
+      'no-restricted-globals': ['error', { name: 'eval', message: 'No eval: the CSP forbids it.' }],
+    },
+  },
 );

@@ -5,6 +5,7 @@
 //   exit 0  stopped by SIGTERM/SIGINT
 //   1       the listen address could not be bound
 //   2       usage error, or the configuration could not be read or has an error
+import path from 'node:path';
 import { UsageError } from './args';
 import { defineCommand, runCommand, type CommandIo } from './command';
 import { EXIT } from './exit-codes';
@@ -13,6 +14,7 @@ import { WatchDaemon } from '../core/watch/daemon';
 import { isLoopbackListen, parseListen, WatchHttpServer, type ListenAddress } from '../core/watch/http-server';
 import { loadWatchConfig } from '../core/watch/load';
 import { answerRoute } from '../core/watch/route-api';
+import { webPage } from '../core/watch/web-page';
 import { isLogLevel, jsonLineLogger, LOG_LEVELS, type Logger, type LogLevel } from '../core/watch/log';
 import { describeError } from '../core/error-message';
 import type { WatchConfig } from '../core/watch/config';
@@ -26,6 +28,7 @@ read-only endpoints for Prometheus:
   GET /metrics      Prometheus text exposition (OpenMetrics when the Accept header asks)
   GET /healthz      200 "ok" while the sampling loop runs, 503 when it is stuck
   GET /api/status   the "status --json" document of each backend directory
+  GET /             the web page (its bundle at /assets/*: static, no fleet data in it)
   GET /api/route?label=Kind/X[&label=...][&highRisk=1]
                     a ticket's effective route in the configuration's routing table (its routing:
                     key), as "route --json" answers it; 404 without one, 409 {"ambiguous": [...]},
@@ -127,6 +130,8 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
     health: () => daemon.health(),
     status: () => daemon.status(),
     route: (query) => answerRoute(routing, query),
+    // The page's bundle, built beside the CLI's (dist/web next to dist/cli.js).
+    page: webPage(path.join(__dirname, 'web')),
   });
   let address;
   try {

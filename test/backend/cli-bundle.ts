@@ -2,7 +2,9 @@
 // esbuild the way the package builds it, then run with a bare environment.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import * as esbuild from 'esbuild';
+import { webBuildOptions } from '../../scripts/web-bundle.mjs';
 
 /** Bundles src/cli/main.ts into `outfile` (CommonJS, with the package's version and a shebang). */
 export async function bundleCli(outfile: string): Promise<void> {
@@ -19,6 +21,14 @@ export async function bundleCli(outfile: string): Promise<void> {
     define: { __SESSION_OPS_VERSION__: JSON.stringify(pkg.version) },
     banner: { js: '#!/usr/bin/env node' },
   });
+}
+
+/** Bundles the CLI into `outfile` and the web page into `web/` beside it, where `watch` serves it from. */
+export async function bundleCliWithPage(outfile: string): Promise<void> {
+  await Promise.all([
+    bundleCli(outfile),
+    esbuild.build({ ...webBuildOptions(path.join(path.dirname(outfile), 'web'), false), logLevel: 'error' }),
+  ]);
 }
 
 export interface CliProcessRun {

@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
+import { launchChromium } from '../support/chromium.mjs';
 import { ensureEditor } from '../support/ensure-editor.mjs';
 import { spawnTracked, stopGroup } from '../support/processes.mjs';
 
@@ -144,24 +145,10 @@ export async function launchCodeServer(options = {}) {
   };
 }
 
-/** Launches Chromium headless with the flags this machine needs. */
+/** Launches Chromium headless with the flags this machine needs (installing what the editor needs first). */
 export async function launchBrowser() {
-  const { chromium } = ensureEditor();
-  const { chromium: pw } = await import('playwright-core');
-  return pw.launch({
-    executablePath: chromium,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
+  ensureEditor();
+  return launchChromium();
 }
 
 /** Options: { workspace, settings, env, grep, trust, tag } */

@@ -1,7 +1,8 @@
 // The daemon's read-only HTTP endpoints: GET /metrics (Prometheus text, OpenMetrics when the
 // Accept header asks), GET /healthz (200 "ok" while the sampling loop runs, 503 when stuck) and
 // GET /api/status (the `status --json` documents per backend) and GET /api/route (a ticket's
-// effective route in the configured routing table: ./route-api.ts). Any other path is 404, any other
+// effective route in the configured routing table: ./route-api.ts); GET / and /assets/* the web
+// page (static, with its Content-Security-Policy: ./web-page.ts). Any other path is 404, any other
 // method on these paths 405; nothing here can act on a session. Requests carry no body (one sent is
 // never read), a URL of at most MAX_URL_CHARS, and each has a deadline (an answer not ready within
 // ANSWER_DEADLINE_MS is 503).
@@ -9,6 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { wantsOpenMetrics } from '../metrics/watch-metrics';
 import type { RouteApiAnswer } from './route-api';
+import type { WebPage } from './web-page';
 
 export interface WatchEndpoints {
   metrics(openMetrics: boolean): Promise<{ contentType: string; body: string }>;
@@ -16,6 +18,8 @@ export interface WatchEndpoints {
   status(): unknown;
   /** GET /api/route: the answer for the query (absent: 404 like an unknown path). */
   route?(query: URLSearchParams): Promise<RouteApiAnswer>;
+  /** GET / and /assets/*: the web page (absent: 404 like an unknown path). */
+  page?: WebPage;
 }
 
 const PATHS = new Set(['/metrics', '/healthz', '/api/status', '/api/route']);
@@ -75,6 +79,7 @@ export class WatchHttpServer {
     const url = req.url ?? '/';
     if (url.length > MAX_URL_CHARS) return send(res, 414, 'text/plain; charset=utf-8', 'request URL too long\n');
     const [path, search = ''] = url.split(/\?(.*)/s, 2);
+    if (this.endpoints.page?.owns(path)) return this.servePage(this.endpoints.page, path, req, res);
     if (!PATHS.has(path) || (path === '/api/route' && !this.endpoints.route))
       return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -111,6 +116,18 @@ export class WatchHttpServer {
     } catch {
       return send(res, 500, 'text/plain; charset=utf-8', 'internal error\n');
     }
+  }
+
+  private servePage(page: WebPage, path: string, req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('allow', 'GET, HEAD');
+      return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed\n');
+    }
+    const a = page.answer(path);
+    res.statusCode = a.status;
+    for (const [k, v] of Object.entries(a.headers)) res.setHeader(k, v);
+    res.setHeader('content-length', Buffer.byteLength(a.body));
+    res.end(req.method === 'HEAD' ? undefined : a.body);
   }
 }
 

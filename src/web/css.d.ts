@@ -1,0 +1,2 @@
+// esbuild bundles the stylesheet imported by main.ts into app.css.
+declare module '*.css';
