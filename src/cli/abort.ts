@@ -43,7 +43,7 @@ export const abortCommand = defineCommand<AbortOptions, ActionIo>({
     const client = clientFor(backend, io.env, { now: io.clock.now });
     try {
       const acted = await withOperator(client, backend, { id: session }, io, ({ operator, target }) =>
-        operator.abortTarget(target, { waitMs }),
+        operator.abort({ target, waitMs }),
       );
       const r = acted.result;
       if (!r) return notStarted('abort', acted.outcome, io);

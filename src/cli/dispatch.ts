@@ -221,7 +221,7 @@ export const dispatchCommand = defineCommand<DispatchOptions, ActionIo>({
           o.backend,
           { id, title },
           io,
-          ({ operator, target }) => operator.dispatchTarget(target, request),
+          ({ operator, target }) => operator.dispatch({ target, request }),
           o.settings,
         );
         const r = acted.result;

@@ -164,7 +164,7 @@ export const recoverCommand = defineCommand<RecoverOptions, ActionIo>({
           o.backend,
           { id: o.session },
           io,
-          ({ operator, target }) => operator.recoverTarget(target, request),
+          ({ operator, target }) => operator.recover({ target, request }),
           o.settings,
         );
         const r = acted.result;

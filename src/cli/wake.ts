@@ -223,7 +223,7 @@ export const wakeCommand = defineCommand<WakeOptions, ActionIo>({
           o.backend,
           { id: o.session },
           io,
-          ({ operator, target }) => operator.wakeTarget(target, request, promptOrigin),
+          ({ operator, target }) => operator.wake({ target, request, promptOrigin }),
           o.settings,
         );
         const r = acted.result;

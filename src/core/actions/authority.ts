@@ -189,6 +189,15 @@ export function assignedBy(
  * orchestrator and the person did not confirm holding the authority; null when it may be sent.
  */
 export function retaskRefusal(authority: Authority, template: 'fact-baseline' | 'dispatch'): string | null {
+  const reason = retaskReason(authority, template);
+  return reason === null ? null : `${reason} ${RETASK_CONFIRM_HINT}`;
+}
+
+/** How a person lifts a retask refusal (the CLI's flag; the editor asks in a modal instead). */
+export const RETASK_CONFIRM_HINT = 'Confirm that it holds the authority to send (CLI: --i-hold-authority)';
+
+/** `retaskRefusal` without how to confirm: what the editor's modal says before asking. */
+export function retaskReason(authority: Authority, template: 'fact-baseline' | 'dispatch'): string | null {
   if (!authority.mismatch || authority.held) return null;
   const what = template === 'fact-baseline' ? 'inject a fact baseline into' : 're-task';
   const speaks = authority.orchestrator ? `this prompt speaks for ${authority.orchestrator}` : 'this prompt names none';
@@ -199,7 +208,6 @@ export function retaskRefusal(authority: Authority, template: 'fact-baseline' | 
     : `the worker's assignment (${authority.recorded ? sourceOf(authority.recorded).replace(/^the worker's /, 'its ') : 'recorded'}) names orchestrator ${authority.recorded?.orchestrator}`;
   return (
     `authority rule 1: ${names}, but ${speaks}; ` +
-    `only the session holding the orchestrating authority may ${what} the worker. ` +
-    'Confirm that it holds the authority to send (CLI: --i-hold-authority)'
+    `only the session holding the orchestrating authority may ${what} the worker.`
   );
 }

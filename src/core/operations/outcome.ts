@@ -1,7 +1,8 @@
 // The outcome of every operator action as data: what happened, what the row says, what the log
 // line says and what a host shows a person (the notice), each formatted here once. A prompt that
 // did not go out is kept in the outcome with how to retry it, so it is never lost.
-import type { PromptTemplate } from '../actions';
+import type { PromptTemplate, SendRefusalCode } from '../actions';
+import type { ActRefusalCode } from '../actions/reverify';
 import type { MarkConsidered } from '../actions/recover';
 import type { EpochMs, ModelRef } from '../model';
 import type { Delivery } from '../actions/send';
@@ -45,6 +46,12 @@ export interface Notice {
   detail?: string;
 }
 
+/**
+ * Why an action did nothing, as a typed code (the send guard's, the act-once re-read's, or `busy`:
+ * another action held the session). What the UI, the logs and the metrics read; never the text.
+ */
+export type RefusalCode = SendRefusalCode | ActRefusalCode;
+
 export interface ActionOutcome {
   action: OperatorAction;
   rowKey: string;
@@ -67,6 +74,8 @@ export interface ActionOutcome {
   /** dispatch refused: a model of the provider to dispatch on instead. */
   instead: ModelRef | null;
   notice: Notice | null;
+  /** outcome refused or busy: the refusal's typed code (`stale`: the session moved since the decision); else null. */
+  code: RefusalCode | null;
   /**
    * Whether the action's POST reached the backend (the prompt of a wake, recovery or dispatch; the
    * abort of an abort): "unknown" when it was made and its answer never came (never "not sent").
@@ -101,6 +110,7 @@ export function outcomeOf(
     marks: [],
     instead: null,
     notice: null,
+    code: null,
     sent: false,
     ...base,
     ...fields,

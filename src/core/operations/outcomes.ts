@@ -34,6 +34,7 @@ export function abortOutcome(base: OutcomeBase, result: AbortResult): ActionOutc
   if (result.outcome === 'refused')
     return outcomeOf(base, {
       outcome: 'refused',
+      code: result.refusal?.code ?? null,
       rowText: `refused: ${result.refusal?.reason ?? result.message}`,
       message: result.message,
       notice: { level: 'warning', text: `"${base.label}": ${result.message}` },
@@ -104,6 +105,7 @@ export function wakeOutcome(
       return outcomeOf(base, {
         ...common,
         outcome: 'refused',
+        code: result.refusal?.code ?? null,
         rowText: `refused: ${result.refusal?.reason ?? result.message}`,
         ...undelivered(result.refusal?.model ?? null),
       });
@@ -182,6 +184,7 @@ export function recoverOutcome(
       return outcomeOf(base, {
         ...common,
         outcome: 'refused',
+        code: result.refusal?.code ?? null,
         rowText: `refused: ${result.refusal?.reason ?? result.message}`,
         ...(result.prompt ? undelivered : { notice: { level: 'warning', text: result.message } }),
       });
@@ -202,6 +205,7 @@ export function dispatchOutcome(base: OutcomeBase, result: DispatchResult, inste
   return outcomeOf(base, {
     ...common,
     outcome: result.outcome === 'refused' ? 'refused' : 'failed',
+    code: result.outcome === 'refused' ? (result.refusal?.code ?? null) : null,
     rowText: result.message,
     instead,
     notice: result.instead

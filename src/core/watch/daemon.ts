@@ -119,7 +119,8 @@ export function actionOutcomeLabel(o: ActionOutcome): ActionOutcomeLabel {
       return 'escalated';
     case 'refused':
     case 'busy':
-      return /\bstale\b|moved since the decision/.test(o.message) ? 'stale' : 'refused';
+      // From the refusal's typed code, never its text.
+      return o.code === 'stale' ? 'stale' : 'refused';
     default:
       return 'failed';
   }

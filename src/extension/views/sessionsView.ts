@@ -102,12 +102,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
 
   private applyChange(change: MonitorChange): void {
     const structural = change.structural.length > 0 || this.nodes.backendsChanged();
-    // Reports: every row after a structural change, else only the rows that changed.
-    this.reports.sync(
-      structural ? null : change.rows,
-      () => this.monitor.rows(),
-      (key) => this.monitor.row(key) !== undefined,
-    );
+    // The operator keeps the rows' completion reports itself (src/core/operations/operator.ts).
     if (structural) {
       // The set of sessions (or a backend's status) changed: re-render those backends' subtrees;
       // the set of backends changed (one added or removed, all removed): re-render the root.

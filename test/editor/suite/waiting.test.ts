@@ -144,7 +144,7 @@ describe('Sessions waiting for a person (real opencode)', function () {
     }
     // The abort-and-wake path refuses in the core: nothing is aborted, the request stays.
     await assert.rejects(
-      Promise.resolve(api.operator.wake(row, { abortFirst: true, automatic: true })),
+      Promise.resolve(api.operator.wake({ target: row, abortFirst: true, automatic: true })),
       /waiting for a person/,
     );
     await vscode.commands.executeCommand('sessionOps.allowOnce', row);

@@ -417,8 +417,8 @@ export async function runFleet(server: SpecServer, fleet: Fleet): Promise<Trace>
     if (!ok) return;
     handStart = seq;
     try {
-      if (s.hand === 'recover') await operator.recover(row);
-      else await operator.wake(row, { abortFirst: s.hand === 'abort-and-wake' });
+      if (s.hand === 'recover') await operator.recover({ target: row });
+      else await operator.wake({ target: row, abortFirst: s.hand === 'abort-and-wake' });
     } catch (err) {
       trace.thrown.push(`${s.hand} ${id}: ${err instanceof Error ? err.message : String(err)}`);
     } finally {

@@ -6,5 +6,5 @@ import { waitingRow } from '../ui/waiting';
 
 export async function answerPermission(ctx: CommandContext, target: Target, reply: PermissionReply): Promise<void> {
   const row = await waitingRow(ctx, target, 'permission');
-  await showOutcome(ctx, await ctx.operator.answerPermission(row, reply));
+  await showOutcome(ctx, (await ctx.operator.answer({ target: row, permission: reply })).outcome);
 }

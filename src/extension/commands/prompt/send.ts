@@ -1,6 +1,7 @@
 // The Send button of a prompt document: a reviewed wake prompt goes out through the same guard as
 // a click; a dispatch runs the pre-dispatch check and, refused, offers the provider to use instead.
 import * as vscode from 'vscode';
+import type { Authority } from '../../../core/actions';
 import { isFactBaselineDocument } from '../../../core/prompt/wake-rules';
 import type { CommandContext } from '../context';
 import { confirmAuthority, confirmRetask } from '../ui/confirm';
@@ -26,9 +27,10 @@ export async function sendPrompt(ctx: CommandContext, uri?: vscode.Uri): Promise
     if (held === null) return;
     const model = target.model;
     if (!model) throw new Error('choose a model first');
-    const o = await vscode.window.withProgress(
+    const { outcome: o } = await vscode.window.withProgress(
       { location: { viewId: 'sessionOps.sessions' }, title: `dispatching: ${label}` },
-      () => ctx.operator.dispatch(row, text, model, { holdsAuthority: held, effort: target.effort ?? null }),
+      () =>
+        ctx.operator.dispatch({ target: row, task: text, model, holdsAuthority: held, effort: target.effort ?? null }),
     );
     if (o.outcome === 'confirmed') return ctx.prompts.sent(doc.uri);
     if (o.outcome === 'busy' || !o.instead) return showOutcome(ctx, o);
@@ -44,17 +46,32 @@ export async function sendPrompt(ctx: CommandContext, uri?: vscode.Uri): Promise
   }
   // A fact baseline (composed, or any document holding one) re-tasks the worker: authority rule 1.
   let held = false;
+  let authority: Authority | undefined;
   if (target.origin === 'fact-baseline' || isFactBaselineDocument(text)) {
     const confirmed = await confirmRetask(ctx, row, 'fact-baseline');
     if (confirmed === null) return;
     held = confirmed;
-  } else if (!(await confirmAuthority(ctx, row))) return;
-  const o = await runWithProgress(ctx, `sending: ${label}`, () =>
-    ctx.operator.send(row, text, target.model, {
-      abortFirst: target.abortFirst ?? false,
-      promptOrigin: target.origin,
-      holdsAuthority: held,
-    }),
+  } else {
+    // Whom the prompt speaks for, as the person saw it: the act uses it and does not ask again.
+    const shown = await confirmAuthority(ctx, row);
+    if (!shown) return;
+    authority = shown;
+  }
+  const o = await runWithProgress(
+    ctx,
+    `sending: ${label}`,
+    async () =>
+      (
+        await ctx.operator.send({
+          target: row,
+          text,
+          model: target.model,
+          abortFirst: target.abortFirst ?? false,
+          promptOrigin: target.origin,
+          holdsAuthority: held,
+          authority,
+        })
+      ).outcome,
   );
   if (o.outcome === 'confirmed' || o.outcome === 'not-confirmed') ctx.prompts.sent(doc.uri);
 }

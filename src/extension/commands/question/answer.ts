@@ -44,5 +44,5 @@ export async function answerQuestion(ctx: CommandContext, target: Target): Promi
     }
     answers.push(labels);
   }
-  await showOutcome(ctx, await ctx.operator.answerQuestion(row, answers));
+  await showOutcome(ctx, (await ctx.operator.answer({ target: row, question: answers })).outcome);
 }

@@ -13,8 +13,11 @@ export async function abortAndWake(ctx: CommandContext, target: Target): Promise
   if (refusal) throw new Error(refusal);
   const confirm = abortAndWakeNeedsConfirmation(row);
   if (confirm && !(await confirmModal(confirm, 'Abort and Wake'))) return;
-  if (!(await confirmAuthority(ctx, row))) return;
-  await runWithProgress(ctx, `aborting, then waking: ${row.title ?? row.id}`, () =>
-    ctx.operator.wake(row, { abortFirst: true }),
+  const authority = await confirmAuthority(ctx, row);
+  if (!authority) return;
+  await runWithProgress(
+    ctx,
+    `aborting, then waking: ${row.title ?? row.id}`,
+    async () => (await ctx.operator.wake({ target: row, abortFirst: true, authority })).outcome,
   );
 }

@@ -8,5 +8,9 @@ import { pickRow } from '../ui/rows';
 export async function recover(ctx: CommandContext, target: Target): Promise<void> {
   const row = await pickRow(ctx, target, 'Recover on Another Provider', QUALIFIES.recover);
   if (!row || !(await confirmAuthority(ctx, row))) return;
-  await runWithProgress(ctx, `recovering: ${row.title ?? row.id}`, () => ctx.operator.recover(row));
+  await runWithProgress(
+    ctx,
+    `recovering: ${row.title ?? row.id}`,
+    async () => (await ctx.operator.recover({ target: row })).outcome,
+  );
 }

@@ -7,6 +7,13 @@ import { pickRow } from '../ui/rows';
 
 export async function wake(ctx: CommandContext, target: Target): Promise<void> {
   const row = await pickRow(ctx, target, 'Wake', QUALIFIES.wake);
-  if (!row || !(await confirmAuthority(ctx, row))) return;
-  await runWithProgress(ctx, `waking: ${row.title ?? row.id}`, () => ctx.operator.wake(row));
+  if (!row) return;
+  // Whom the prompt speaks for, as the person saw it: the act uses it and does not ask again.
+  const authority = await confirmAuthority(ctx, row);
+  if (!authority) return;
+  await runWithProgress(
+    ctx,
+    `waking: ${row.title ?? row.id}`,
+    async () => (await ctx.operator.wake({ target: row, authority })).outcome,
+  );
 }

@@ -2,7 +2,8 @@
 // speaks for (a modal only when the worker names another orchestrator; for a fact baseline or a
 // dispatch, authority rule 1: the person confirms holding the orchestrating authority).
 import * as vscode from 'vscode';
-import { retaskRefusal } from '../../../core/actions/authority';
+import { retaskReason } from '../../../core/actions/authority';
+import type { Authority } from '../../../core/actions';
 import type { SessionRow } from '../../../core/monitor/row';
 import { speaksFor } from '../../../core/operations/targets';
 import type { CommandContext } from '../context';
@@ -25,12 +26,15 @@ export async function confirmModal(text: string, button: string): Promise<boolea
   return (await vscode.window.showWarningMessage(text, { modal: true }, button)) === button;
 }
 
-export async function confirmAuthority(ctx: CommandContext, row: SessionRow): Promise<boolean> {
+/** Whom the prompt speaks for, once the person accepted it (null: declined); the act is given it. */
+export async function confirmAuthority(ctx: CommandContext, row: SessionRow): Promise<Authority | null> {
   const authority = ctx.operator.authority(row);
   const speaks = speaksFor(authority.orchestrator);
   ctx.log.info(`prompt to ${row.id} ${speaks}`);
-  if (authority.warnings.length === 0) return true;
-  return confirmModal(`${authority.warnings.join('\n')}\n\nThis prompt ${speaks}.`, 'Send Anyway');
+  if (authority.warnings.length === 0) return authority;
+  return (await confirmModal(`${authority.warnings.join('\n')}\n\nThis prompt ${speaks}.`, 'Send Anyway'))
+    ? authority
+    : null;
 }
 
 /**
@@ -44,8 +48,7 @@ export async function confirmRetask(
 ): Promise<boolean | null> {
   // Rule 1 whatever the newest message is: the worker's durable record (dispatch record, first user message) too.
   const authority = await ctx.operator.recordedAuthority(row);
-  if (!authority.mismatch) return (await confirmAuthority(ctx, row)) ? false : null;
-  const refusal = retaskRefusal(authority, template) ?? '';
-  const text = `${refusal.replace(/ Confirm that .*$/, '')}\n\nConfirm only if this session holds the orchestrating authority now.`;
+  if (!authority.mismatch) return (await confirmAuthority(ctx, row)) !== null ? false : null;
+  const text = `${retaskReason(authority, template) ?? ''}\n\nConfirm only if this session holds the orchestrating authority now.`;
   return (await confirmModal(text, 'I Hold the Authority')) ? true : null;
 }

@@ -34,7 +34,7 @@ function offerRetry(ctx: CommandContext, o: ActionOutcome, text: string): void {
   // Not awaited: the command ends now; the prompt stays reachable from the message's buttons.
   void vscode.window.showErrorMessage(text, ...buttons).then(async (choice) => {
     try {
-      if (choice === 'Retry') await showOutcome(ctx, await ctx.operator.retry(o));
+      if (choice === 'Retry') await showOutcome(ctx, (await ctx.operator.retry(o)).outcome);
       else if (choice === 'Open Prompt' && u.prompt) await openUndelivered(ctx, o);
     } catch (err) {
       ctx.log.error(`retry of the prompt to ${o.sessionId}: ${describeError(err)}`);

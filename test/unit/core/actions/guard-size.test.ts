@@ -77,11 +77,11 @@ describe('send guard: the cap follows the host setting through the Operator', fu
     try {
       const id = server.directory('/w').addSession({ state: 'idle' });
       const target = { key: rowKey('cli', '/w', id), backendKey: 'cli', directory: '/w', id, title: null };
-      return await operator.wakeTarget(
+      return await operator.wake({
         target,
-        { prompt, model: { providerID: 'openai', modelID: 'gpt-5' }, confirm: { withinMs: 3000 } },
-        'custom',
-      );
+        request: { prompt, model: { providerID: 'openai', modelID: 'gpt-5' }, confirm: { withinMs: 3000 } },
+        promptOrigin: 'custom',
+      });
     } finally {
       operator.dispose();
     }

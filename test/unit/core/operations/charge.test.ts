@@ -211,7 +211,7 @@ describe('core/operations/charge: the operator acts only in its charge', functio
       logs.some((l) => l.includes(`automatic wake on ${child} not taken: sub-agent of ${parent}`)),
       logs.join('\n'),
     );
-    const byHand = await operator.wake(childRow);
+    const byHand = (await operator.wake({ target: childRow })).outcome;
     assert.equal(byHand.outcome, 'confirmed', byHand.message);
     assert.equal(promptsTo(child), 1);
   });
@@ -264,7 +264,7 @@ describe('core/operations/charge: the operator acts only in its charge', functio
     assert.equal(operator.automaticSkip(sampled(id))?.reason, 'stuck');
 
     // A person acts: the count starts again and automatic mode may wake it.
-    const byHand = await operator.wake(sampled(id));
+    const byHand = (await operator.wake({ target: sampled(id) })).outcome;
     assert.equal(byHand.outcome, 'confirmed', byHand.message);
     assert.equal(operator.wakes.count(wakeKey(DIR, id)), 0);
     timers.advance(HOUR + 1);
@@ -356,10 +356,13 @@ describe('core/operations/charge: the operator acts only in its charge', functio
     const ticketed = idleSession('ticketed');
     assert.equal(await consider([sampled(plain)]), null);
     assert.equal(operator.automaticSkip(sampled(plain))?.reason, 'not-ticketed');
-    const dispatched = await operator.dispatchTarget(sampled(ticketed), {
-      task: 'Fix the parser.',
-      model: { providerID: 'openai', modelID: 'gpt-5' },
-      authority: resolveAuthority({ ticket: 'PAY-42', orchestrator: 'ses_orch' }),
+    const dispatched = await operator.dispatch({
+      target: sampled(ticketed),
+      request: {
+        task: 'Fix the parser.',
+        model: { providerID: 'openai', modelID: 'gpt-5' },
+        authority: resolveAuthority({ ticket: 'PAY-42', orchestrator: 'ses_orch' }),
+      },
     });
     assert.equal(dispatched.outcome.outcome, 'confirmed', dispatched.outcome.message);
     assert.equal(operator.dispatches.ticket(sampled(ticketed).key), 'PAY-42');

@@ -58,7 +58,7 @@ describe('core/operations/operator: a walled session is woken only with the quot
       failureText: 'Weekly usage limit reached',
     });
     fleet.setRows([r]);
-    const o = await operator.wake(r);
+    const { outcome: o } = await operator.wake({ target: r });
     assert.equal(o.outcome, 'confirmed', o.message);
     const text = server.prompts[0].payload.parts[0].text;
     assert.equal(quotaWakeDocumentProblem(text), null, text);
@@ -69,7 +69,7 @@ describe('core/operations/operator: a walled session is woken only with the quot
     const id = walledSession();
     const r = row(id, { badge: 'idle', verdict: 'idle', action: 'wake', quotaWall: null });
     fleet.setRows([r]);
-    const o = await operator.wake(r);
+    const { outcome: o } = await operator.wake({ target: r });
     assert.equal(o.outcome, 'refused', o.message);
     assert.match(o.rowText, /quota wall/);
     assert.match(o.message, /Recover on Another Provider|session-ops recover/);

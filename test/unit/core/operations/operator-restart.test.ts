@@ -101,7 +101,7 @@ describe('operator restart: planned work survives (src/core/operations/operator.
     const r = walledSession();
     const first = start();
     await first.restored;
-    const scheduled = await first.recover(r);
+    const scheduled = (await first.recover({ target: r })).outcome;
     assert.equal(scheduled.outcome, 'scheduled', scheduled.message);
     await first.flush();
     first.dispose(); // the window reloads, the daemon restarts: its timers are gone
@@ -187,7 +187,7 @@ describe('operator restart: planned work survives (src/core/operations/operator.
     const r = walledSession();
     const first = start();
     await first.restored;
-    assert.equal((await first.recover(r)).outcome, 'scheduled');
+    assert.equal((await first.recover({ target: r })).outcome.outcome, 'scheduled');
     first.cancelScheduled(r.key);
     await first.flush();
     first.dispose();

@@ -61,8 +61,8 @@ describe('core/operations/operator: actions on a target named by id', function (
         model: { providerID: 'openai', modelID: 'gpt-5' },
         confirm: { withinMs: 3000 },
       };
-      const first = operator.wakeTarget(target(id), request, 'custom');
-      const second = await operator.wakeTarget(target(id), request, 'custom');
+      const first = operator.wake({ target: target(id), request, promptOrigin: 'custom' });
+      const second = await operator.wake({ target: target(id), request, promptOrigin: 'custom' });
       assert.equal(second.outcome.outcome, 'busy');
       assert.equal(second.result, null);
       const done = await first;
@@ -99,7 +99,7 @@ describe('core/operations/operator: actions on a target named by id', function (
     for (const arm of [false, true]) {
       const operator = operatorWith(arm);
       try {
-        const acted = await operator.recoverTarget(target(id), request);
+        const acted = await operator.recover({ target: target(id), request });
         assert.equal(acted.result?.decision, 'wait-for-reset', acted.outcome.message);
         assert.equal(acted.result?.waitUntil, now + HOUR);
         assert.equal(acted.outcome.at, now + HOUR);

@@ -96,7 +96,7 @@ describe('core/operations/operator', function () {
 
   it('a recovery with a reset within reach schedules one retry; it fires after the reset and recovers with the settings current then', async () => {
     const r = wallWithResetInReach();
-    const scheduled = await operator.recover(r);
+    const scheduled = (await operator.recover({ target: r })).outcome;
     assert.equal(scheduled.outcome, 'scheduled', scheduled.message);
     assert.ok(scheduled.at && scheduled.at > Date.now() + HOUR / 2);
     assert.equal(operator.book.scheduled(r.key), true);
@@ -130,7 +130,7 @@ describe('core/operations/operator', function () {
 
   it('a scheduled retry is cancelled: the row says so and nothing fires', async () => {
     const r = wallWithResetInReach();
-    assert.equal((await operator.recover(r)).outcome, 'scheduled');
+    assert.equal((await operator.recover({ target: r })).outcome.outcome, 'scheduled');
     assert.equal(operator.cancelScheduled(r.key), true);
     assert.equal(operator.book.get(r.key)?.outcome, 'cancelled');
     assert.equal(timers.size, 0, 'the timer is gone');
@@ -153,7 +153,7 @@ describe('core/operations/operator', function () {
     );
     fleet.setRows([row(clicked)]);
 
-    const byClick = await operator.wake(row(clicked));
+    const byClick = (await operator.wake({ target: row(clicked) })).outcome;
     assert.equal(byClick.outcome, 'confirmed', byClick.message);
 
     operator.updateSettings({ ...settings, 'automatic.wakeIdle': true });
@@ -232,7 +232,7 @@ describe('core/operations/operator', function () {
       { purpose: 'test' },
       () => new Promise<void>((resolve) => (release = resolve)),
     );
-    const o = await operator.wake(r);
+    const { outcome: o } = await operator.wake({ target: r });
     assert.equal(o.outcome, 'busy');
     assert.equal(o.notice?.level, 'info');
     assert.equal(server.prompts.length, 0);

@@ -75,10 +75,12 @@ describe('Operator.retry keeps the I Hold the Authority confirmation (issue 28 i
   it('confirmed, the send failed: the retry carries the confirmation and sends the same fact baseline', async () => {
     const r = worker();
     server.fault({ method: 'POST', path: /prompt_async/, status: 500, body: '{"error":"boom"}' });
-    const first = await op.send(r, BASELINE, MODEL, { promptOrigin: 'fact-baseline', holdsAuthority: true });
+    const first = (
+      await op.send({ target: r, text: BASELINE, model: MODEL, promptOrigin: 'fact-baseline', holdsAuthority: true })
+    ).outcome;
     assert.ok(first.undelivered, `${first.outcome}: ${first.rowText}`);
     assert.equal(server.prompts.length, 0);
-    const again = await op.retry(first);
+    const again = (await op.retry(first)).outcome;
     assert.doesNotMatch(again.message, /authority rule 1/);
     assert.equal(again.outcome, 'confirmed', again.message);
     assert.equal(server.prompts.length, 1, `${again.outcome}: ${again.rowText}`);
@@ -88,9 +90,12 @@ describe('Operator.retry keeps the I Hold the Authority confirmation (issue 28 i
   it('the confirmation belongs to that outcome: a new send of the same text without it is still refused by rule 1', async () => {
     const r = worker();
     server.fault({ method: 'POST', path: /prompt_async/, status: 500, body: '{"error":"boom"}' });
-    const first = await op.send(r, BASELINE, MODEL, { promptOrigin: 'fact-baseline', holdsAuthority: true });
+    const first = (
+      await op.send({ target: r, text: BASELINE, model: MODEL, promptOrigin: 'fact-baseline', holdsAuthority: true })
+    ).outcome;
     assert.ok(first.undelivered);
-    const unconfirmed = await op.send(r, BASELINE, MODEL, { promptOrigin: 'fact-baseline' });
+    const unconfirmed = (await op.send({ target: r, text: BASELINE, model: MODEL, promptOrigin: 'fact-baseline' }))
+      .outcome;
     assert.equal(unconfirmed.outcome, 'refused');
     assert.match(unconfirmed.message, /authority rule 1/);
     assert.equal(server.prompts.length, 0);

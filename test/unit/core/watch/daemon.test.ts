@@ -140,15 +140,29 @@ describe('core/watch/daemon', () => {
   });
 
   it('action outcomes map onto the metric labels done / refused / failed / scheduled / escalated / stale', () => {
-    const o = (outcome: ActionOutcome['outcome'], message = '') => ({ outcome, message }) as ActionOutcome;
+    const o = (outcome: ActionOutcome['outcome'], message = '', code: ActionOutcome['code'] = null) =>
+      ({ outcome, message, code }) as ActionOutcome;
     assert.equal(actionOutcomeLabel(o('confirmed')), 'done');
     assert.equal(actionOutcomeLabel(o('idle')), 'done');
     assert.equal(actionOutcomeLabel(o('not-confirmed')), 'failed');
     assert.equal(actionOutcomeLabel(o('failed')), 'failed');
     assert.equal(actionOutcomeLabel(o('scheduled')), 'scheduled');
     assert.equal(actionOutcomeLabel(o('escalated')), 'escalated');
-    assert.equal(actionOutcomeLabel(o('refused', 'not idle')), 'refused');
-    assert.equal(actionOutcomeLabel(o('refused', 'the session moved since the decision: x')), 'stale');
-    assert.equal(actionOutcomeLabel(o('busy')), 'refused');
+    assert.equal(actionOutcomeLabel(o('refused', 'not idle', 'not-idle')), 'refused');
+    assert.equal(actionOutcomeLabel(o('refused', 'the session moved since the decision: x', 'stale')), 'stale');
+    assert.equal(actionOutcomeLabel(o('busy', 'not started: wake is already running', 'busy')), 'refused');
+  });
+
+  it('the label comes from the refusal code, not its text: a reworded refusal keeps its label', () => {
+    const o = (message: string, code: ActionOutcome['code']) =>
+      ({ outcome: 'refused', message, code }) as ActionOutcome;
+    assert.equal(actionOutcomeLabel(o('refused, nothing sent: someone else spoke first', 'stale')), 'stale');
+    assert.equal(actionOutcomeLabel(o('', 'stale')), 'stale');
+    // Text that reads like a stale refusal but is another one (a fact baseline's lost part names a stale worldview).
+    assert.equal(
+      actionOutcomeLabel(o('the worldview is stale: the session moved since the decision', 'compose-failed')),
+      'refused',
+    );
+    assert.equal(actionOutcomeLabel(o('stale', null)), 'refused');
   });
 });
