@@ -5,7 +5,7 @@
 import type { StatusProvider, StatusSession } from '../core/health/status-document';
 import type { QuestionItem } from '../core/model';
 
-/** A pending permission or question of a row, as the API lists them. */
+/** A pending permission or question of a row, with what the person answers it from. */
 export interface PageRequest {
   kind: 'permission' | 'question';
   requestID: string;
@@ -14,12 +14,16 @@ export interface PageRequest {
   questions: QuestionItem[];
 }
 
-/** One session's row: the `status --json` session, plus what the API adds. */
+/** What `/api/fleet` adds to a row's waiting request: the permission's patterns or the questions. */
+export type WaitingDetail =
+  | { kind: 'permission'; tool: string; patterns: string[]; always: string[] }
+  | { kind: 'question'; questions: QuestionItem[] };
+
+/** One session's row: the `status --json` session, plus what `/api/fleet` adds. */
 export type PageRow = StatusSession & {
-  /** Every pending request (the row's `waiting` is the first). */
-  requests?: PageRequest[];
-  /** A scheduled retry (wait-for-reset), when the daemon holds one. */
-  retry?: { at?: number; action?: string; [k: string]: unknown } | null;
+  waitingDetail?: WaitingDetail | null;
+  /** A scheduled retry (wait-for-reset): the reset it waits for, when it fires. */
+  retry?: { at: number; firesAt: number } | null;
 };
 
 export interface PageDirectory {
@@ -186,11 +190,19 @@ export function attentionList(fleet: PageFleet): AttentionItem[] {
     .map((x) => x.item);
 }
 
-/** The pending requests of a row: its `requests`, else the one its `waiting` names. */
+/** The pending request of a row (its `waiting`, with the detail `/api/fleet` adds), or none. */
 export function requestsOf(row: PageRow): PageRequest[] {
-  if (Array.isArray(row.requests) && row.requests.length) return row.requests;
   if (!row.waiting) return [];
-  return [{ ...row.waiting, permission: null, questions: [] }];
+  const d = row.waitingDetail;
+  return [
+    {
+      kind: row.waiting.kind,
+      requestID: row.waiting.requestID,
+      title: row.waiting.title,
+      permission: d?.kind === 'permission' ? { tool: d.tool, patterns: d.patterns, always: d.always } : null,
+      questions: d?.kind === 'question' ? d.questions : [],
+    },
+  ];
 }
 
 // ------------------------------------------------------------------ events

@@ -124,17 +124,11 @@ async function loadDetail(key: string, id: string): Promise<void> {
   };
   render();
   try {
+    // {backend, directory, session, audit} (docs/daemon-api.md)
     const answer = await api<Record<string, unknown>>(
       `/api/sessions/${encodeURIComponent(id)}?backend=${encodeURIComponent(key)}`,
     );
-    const row = (answer.row ?? answer.session ?? null) as PageRow | null;
-    const merged = row
-      ? ({
-          ...row,
-          ...(Array.isArray(answer.requests) ? { requests: answer.requests } : {}),
-          ...('retry' in answer ? { retry: answer.retry } : {}),
-        } as PageRow)
-      : (known?.row ?? null);
+    const merged = ((answer.session as PageRow | null) ?? known?.row ?? null) as PageRow | null;
     const audit = Array.isArray(answer.audit) ? (answer.audit as AuditEntry[]) : (state.audit.get(id) ?? []);
     state.detail = {
       key,
@@ -178,13 +172,8 @@ function onEvent(e: SseEvent): void {
   if (state.detail && (e.type === 'row' || e.type === 'removed')) {
     const found = findRow(state.fleet, state.detail.key, state.detail.id);
     if (found) {
-      const { requests, retry } = state.detail.row ?? {};
-      state.detail.row = {
-        ...found.row,
-        ...(requests && !found.row.requests ? { requests } : {}),
-        ...(retry !== undefined && found.row.retry === undefined ? { retry } : {}),
-      };
-      if (found.row.waiting === null && found.row.verdict !== 'waiting') delete state.detail.row.requests;
+      state.detail.row = found.row;
+      state.detail.directory = found.directory;
     }
   }
   render();

@@ -315,7 +315,7 @@ export function sessionDetail(
       [
         'Scheduled retry',
         row.retry
-          ? `${typeof row.retry.at === 'number' ? relativeTime(row.retry.at, ctx.now) : 'scheduled'}${row.retry.action ? ` (${row.retry.action})` : ''}`
+          ? `wakes ${relativeTime(row.retry.firesAt, ctx.now)} (the reset ${relativeTime(row.retry.at, ctx.now)})`
           : '',
       ],
     ]),

@@ -132,17 +132,23 @@ describe('web/fleet-model', () => {
     assert.deepEqual(attentionOf(row('fine')), []);
   });
 
-  it("a row's requests: the listed ones, else the one its waiting field names", () => {
+  it("a row's request: its waiting field, with the permission's patterns or the questions in full", () => {
     const waiting = { kind: 'question' as const, title: 'question: Colour', requestID: 'que1' };
     assert.deepEqual(requestsOf(row('a', { waiting })), [{ ...waiting, permission: null, questions: [] }]);
-    const listed = [
-      {
-        ...waiting,
-        permission: null,
-        questions: [{ question: 'Which?', header: null, options: [], multiple: false, custom: true }],
-      },
-    ];
-    assert.deepEqual(requestsOf(row('a', { waiting, requests: listed })), listed);
+    const questions = [{ question: 'Which?', header: null, options: [], multiple: false, custom: true }];
+    assert.deepEqual(requestsOf(row('a', { waiting, waitingDetail: { kind: 'question', questions } })), [
+      { ...waiting, permission: null, questions },
+    ]);
+    const perm = { kind: 'permission' as const, title: 'permission: bash ls', requestID: 'per1' };
+    assert.deepEqual(
+      requestsOf(
+        row('b', {
+          waiting: perm,
+          waitingDetail: { kind: 'permission', tool: 'bash', patterns: ['ls'], always: ['ls *'] },
+        }),
+      ),
+      [{ ...perm, permission: { tool: 'bash', patterns: ['ls'], always: ['ls *'] }, questions: [] }],
+    );
     assert.deepEqual(requestsOf(row('a')), []);
   });
 
