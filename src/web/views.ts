@@ -41,16 +41,26 @@ export interface ViewContext {
 export const sessionHash = (backendKey: string, sessionId: string) =>
   `#/session/${encodeURIComponent(backendKey)}/${encodeURIComponent(sessionId)}`;
 
+const BADGE_TEXT: Readonly<Record<string, string>> = {
+  waiting: 'waiting for you',
+  'quota-wall': 'quota wall',
+  'malformed-report': 'malformed report',
+  unreadable: 'unreadable',
+  pending: 'pending',
+};
+
+/** The badge: the row's headline (data-badge), in words; a report says its status. */
 function badge(row: PageRow): HTMLElement {
-  const text =
-    row.headline === 'report' && row.report && 'status' in row.report
-      ? `report ${row.report.status ?? ''}`.trim()
-      : row.headline;
+  const report = row.headline === 'report' && row.report && !('malformed' in row.report) ? row.report : null;
+  const text = report ? `report: ${report.status}` : (BADGE_TEXT[row.headline] ?? row.headline);
   return h('span', { class: `badge badge-${row.headline}`, 'data-badge': row.headline, title: row.basis ?? '' }, text);
 }
 
+/** The attention reasons the badge does not already say (a waiting or hung badge says its own). */
 function reasonChips(row: PageRow): Child[] {
-  return attentionOf(row).map((r) => h('span', { class: `chip chip-${r}`, 'data-reason': r }, ATTENTION_LABEL[r]));
+  return attentionOf(row)
+    .filter((r) => r !== row.headline)
+    .map((r) => h('span', { class: `chip chip-${r}` }, ATTENTION_LABEL[r]));
 }
 
 function auditLine(e: AuditEntry, now: number): HTMLElement {
@@ -147,7 +157,13 @@ export function sessionCard(backend: PageBackend, directory: string, row: PageRo
   const last = ctx.auditOf(row.id).slice(-3);
   return h(
     'article',
-    { class: 'session', 'data-session': row.id, 'data-backend': backend.key, 'data-headline': row.headline },
+    {
+      class: 'session',
+      'data-session': row.id,
+      'data-backend': backend.key,
+      'data-headline': row.headline,
+      'data-reasons': attentionOf(row).join(' '),
+    },
     h(
       'header',
       null,
