@@ -5,12 +5,19 @@
 // the sum over each whole transcript (read once here, for the truth), a sub-agent's toward its
 // parent; a long transcript is read in pages with the `before` cursor the server names; liveness
 // reads stay limit=1; after a move only the moved session's newer messages are read. Without the
-// proxy (stock opencode: list totals), `messages` is the count of assistant messages.
+// proxy (stock opencode: list totals), `messages` is the count of assistant messages; a move is
+// counted from the event stream's message.updated, without a page read.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ActivityCounter } from '../../src/core/backend/activity';
+import { BackendClient } from '../../src/core/backend/client';
+import { readEventStream } from '../../src/core/backend/events';
 import { BODY_LIMITS } from '../../src/core/backend/limits';
+import { MessageLedger } from '../../src/core/cost/message-ledger';
+import { SampleHistory } from '../../src/core/health/sample-history';
+import { sampleDirectoryOnce } from '../../src/core/health/sample-directory';
 import { startLoggingProxy, type LoggedRequest, type LoggingProxy } from '../support/logging-proxy';
 import { launchSession, startOpencode, type OpencodeServer } from '../support/opencode';
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
@@ -168,27 +175,75 @@ describe('the message ledger against the real opencode server (list totals strip
     );
     assert.equal(await metric('session_ops_session_tokens', `session="${long}",type="input"`), truth.long.tokens.input);
 
-    // A move: the lone session gets another turn; only its newer messages are read, within a round or two.
-    const mark = proxy.log.length;
-    const q = `directory=${encodeURIComponent(dir)}`;
-    const sent = await fetch(`${oc.baseUrl}session/${lone}/prompt_async?${q}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: { providerID: 'local', modelID: 'm1' }, parts: [{ type: 'text', text: 'again' }] }),
+    // Stock opencode with its event stream (as watch and the editor read it): a first round reads
+    // each session once; after a move, the ledger counts from message.updated, without a page.
+    const stockProxy = await startLoggingProxy(oc.baseUrl);
+    const stockClient = new BackendClient({ baseUrl: stockProxy.url, timeoutMs: 10_000 });
+    const counter = new ActivityCounter();
+    const events = new AbortController();
+    let streamOpen = false;
+    void readEventStream(stockClient.transport, {
+      directory: dir,
+      signal: events.signal,
+      onEvent: (e) => counter.onEvent(e),
+      onState: (s) => {
+        streamOpen = s === 'open';
+        counter.onStreamState(s);
+      },
     });
-    assert.equal(sent.status, 204);
-    await settled(4, [lone]);
-    const after = await truthOf(lone);
-    assert.equal(after.messages, truth.lone.messages + 1);
-    await waitFor('the lone gauge to follow', async () => near(await gauge(lone), after.usd), 30_000);
-    // The spend counter: the sessions summed in watch's first rounds are its baseline; the move is spend.
-    const spent = await metric('session_ops_provider_cost_usd_total', 'provider="local"');
-    assert.ok(near(spent, after.usd - truth.lone.usd), `spent ${spent}, the move ${after.usd - truth.lone.usd}`);
-    const moved = proxy.log.slice(mark).filter((r) => isMessageRead(r) && !isLiveness(r));
-    assert.ok(moved.length >= 1, 'the moved session was read');
-    assert.ok(
-      moved.every((r) => r.path.includes(lone) && !r.query.has('before') && r.query.get('limit') === '4'),
-      JSON.stringify(moved.map((r) => `${r.path}?${r.query}`)),
-    );
+    const stockLedger = new MessageLedger();
+    const stockHistory = new SampleHistory({ spacingMs: 45_000 });
+    const stockRound = async () => {
+      const at = stockProxy.log.length;
+      const r = await sampleDirectoryOnce(stockClient, dir, stockHistory, { ledger: stockLedger, activity: counter });
+      const pages = stockProxy.log.slice(at).filter((x) => isMessageRead(x) && !isLiveness(x));
+      return { session: (id: string) => r!.samples.find((x) => x.session.id === id)!.session, pages };
+    };
+    try {
+      await waitFor('the event stream open', () => streamOpen, 10_000);
+      const first = await stockRound();
+      assert.equal(first.session(long).cost?.messages, truth.long.messages);
+      assert.ok(first.pages.length >= 4, 'first sight: each session read');
+
+      // A move: the lone session gets another turn; only its newer messages are read, within a round or two.
+      const mark = proxy.log.length;
+      const q = `directory=${encodeURIComponent(dir)}`;
+      const sent = await fetch(`${oc.baseUrl}session/${lone}/prompt_async?${q}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: { providerID: 'local', modelID: 'm1' },
+          parts: [{ type: 'text', text: 'again' }],
+        }),
+      });
+      assert.equal(sent.status, 204);
+      await settled(4, [lone]);
+      const after = await truthOf(lone);
+      assert.equal(after.messages, truth.lone.messages + 1);
+      const newest = (await get(`session/${lone}/message?limit=1`)) as Array<{ info: { id: string } }>;
+      await waitFor(
+        'message.updated of the new answer, finished',
+        () => counter.announcedAfter(lone, null).some((m) => m.id === newest[0].info.id && m.final),
+        10_000,
+      );
+      const stockMoved = await stockRound();
+      assert.deepEqual(stockMoved.pages, [], 'the move was counted from the event stream');
+      assert.equal(stockMoved.session(lone).cost?.messages, after.messages);
+      close(stockMoved.session(lone).cost?.usd, after.usd, 'stock lone after the move');
+      await waitFor('the lone gauge to follow', async () => near(await gauge(lone), after.usd), 30_000);
+      // The spend counter: the sessions summed in watch's first rounds are its baseline; the move is spend.
+      const spent = await metric('session_ops_provider_cost_usd_total', 'provider="local"');
+      assert.ok(near(spent, after.usd - truth.lone.usd), `spent ${spent}, the move ${after.usd - truth.lone.usd}`);
+      const moved = proxy.log.slice(mark).filter((r) => isMessageRead(r) && !isLiveness(r));
+      assert.ok(moved.length >= 1, 'the moved session was read');
+      assert.ok(
+        moved.every((r) => r.path.includes(lone) && !r.query.has('before') && r.query.get('limit') === '4'),
+        JSON.stringify(moved.map((r) => `${r.path}?${r.query}`)),
+      );
+    } finally {
+      events.abort();
+      await stockClient.close();
+      await stockProxy.stop();
+    }
   });
 });

@@ -42,13 +42,19 @@ export const msgId = (i: number): string => `msg_${String(i).padStart(5, '0')}`;
 
 export class PagedTranscripts {
   readonly sessions = new Map<string, RawMessage[]>();
+  /** Told of every message appended (the event stream of serveTranscripts announces it). */
+  readonly appended = new Set<(sessionId: string, message: RawMessage) => void>();
 
   /** Appends a user message and `replies` assistant messages (each $`usd`, 10 in, 5 out) to a session. */
   turn(sessionId: string, replies = 1, usd = 0.001): void {
     const list = this.sessions.get(sessionId) ?? [];
-    list.push(user(msgId(list.length)));
-    for (let r = 0; r < replies; r++) list.push(assistant(msgId(list.length), usd, 10, 5));
+    const add = (m: RawMessage) => {
+      list.push(m);
+      for (const tell of this.appended) tell(sessionId, m);
+    };
     this.sessions.set(sessionId, list);
+    add(user(msgId(list.length)));
+    for (let r = 0; r < replies; r++) add(assistant(msgId(list.length), usd, 10, 5));
   }
 
   /** The truth: the sum over a session's assistant messages, read whole. */
@@ -115,19 +121,44 @@ export interface TranscriptServer {
   url: string;
   /** Every request: path, query and answer bytes. */
   log: Array<{ path: string; query: URLSearchParams; bytes: number }>;
+  /** Event streams open now (GET /event). */
+  streams(): number;
+  /** Ends every open event stream (the client sees it break off). */
+  breakStreams(): void;
   stop(): Promise<void>;
 }
 
+export interface TranscriptServerOptions {
+  /** Each listed session carries its own cost and tokens, the sums of its messages (stock opencode 1.18). */
+  listTotals?: boolean;
+}
+
 /**
- * A loopback backend with stock opencode's shapes over `t`: a session list without totals (the
- * sessions of `t`, with `parentID` from `parents`), an empty status map (every session idle), no
- * pending requests, one provider `local`, and the paged message reads.
+ * A loopback backend with stock opencode's shapes over `t`: a session list (the sessions of `t`,
+ * with `parentID` from `parents`; without totals unless `listTotals`), an empty status map (every
+ * session idle), no pending requests, one provider `local`, the paged message reads, and
+ * GET /event announcing every message appended to `t` as stock opencode does (`message.updated`
+ * with the message's info), with `server.connected` first.
  */
 export async function serveTranscripts(
   t: PagedTranscripts,
   parents: ReadonlyMap<string, string> = new Map(),
+  options: TranscriptServerOptions = {},
 ): Promise<TranscriptServer> {
   const log: TranscriptServer['log'] = [];
+  const streams = new Set<http.ServerResponse>();
+  const announce = (sessionId: string, m: RawMessage) => {
+    const line = `data: ${JSON.stringify({ type: 'message.updated', properties: { sessionID: sessionId, info: { ...m.info, sessionID: sessionId } } })}\n\n`;
+    for (const res of streams) res.write(line);
+  };
+  t.appended.add(announce);
+  const totals = (id: string) => {
+    const sum = t.sum(id);
+    return {
+      cost: sum.usd,
+      tokens: { input: sum.input, output: sum.output, reasoning: 0, cache: { read: 0, write: 0 } },
+    };
+  };
   const server = http.createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     const send = (body: unknown) => {
@@ -135,6 +166,14 @@ export async function serveTranscripts(
       log.push({ path: u.pathname, query: u.searchParams, bytes: Buffer.byteLength(text) });
       res.writeHead(200, { 'content-type': 'application/json' }).end(text);
     };
+    if (u.pathname === '/event') {
+      log.push({ path: u.pathname, query: u.searchParams, bytes: 0 });
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify({ type: 'server.connected', properties: {} })}\n\n`);
+      streams.add(res);
+      res.on('close', () => streams.delete(res));
+      return;
+    }
     if (u.pathname === '/session')
       return send(
         [...t.sessions.keys()].map((id) => ({
@@ -142,6 +181,7 @@ export async function serveTranscripts(
           title: id,
           time: { created: 1, updated: 2 },
           ...(parents.has(id) ? { parentID: parents.get(id) } : {}),
+          ...(options.listTotals ? totals(id) : {}),
         })),
       );
     if (u.pathname === '/session/status') return send({});
@@ -153,11 +193,19 @@ export async function serveTranscripts(
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as { port: number }).port;
+  const breakStreams = () => {
+    for (const res of streams) res.destroy();
+    streams.clear();
+  };
   return {
     url: `http://127.0.0.1:${port}/`,
     log,
+    streams: () => streams.size,
+    breakStreams,
     stop: () =>
       new Promise<void>((r) => {
+        t.appended.delete(announce);
+        breakStreams();
         server.closeAllConnections();
         server.close(() => r());
       }),

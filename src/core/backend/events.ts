@@ -10,6 +10,7 @@ import type { HttpTransport, Query } from './http';
 import { directoryProblem } from './ids';
 import { DEFAULT_EVENT_IDLE_TIMEOUT_MS, MAX_EVENT_CHARS } from './limits';
 import { SseOverflow, SseParser } from './sse';
+import { readMessageFigures, type MessageFigures } from './wire/message-page';
 import { readTodoList } from './wire/todo';
 
 /** The minimal, secret-free view of one event: what it is and which session it concerns. */
@@ -20,6 +21,8 @@ export interface BackendEvent {
   state: SessionState | null;
   /** For todo.updated: the session's todo list in numbers (null when unreadable). */
   todos?: TodoProgress | null;
+  /** For message.updated: the message as the event shows it (id, role, finished, cost and tokens); absent when unreadable. */
+  message?: MessageFigures;
 }
 
 /**
@@ -93,7 +96,20 @@ function eventOf(v: object | null): BackendEvent | null {
     }
     return { type: e.type, sessionID, state, todos };
   }
+  if (e.type === 'message.updated' && typeof p.info === 'object' && p.info !== null) {
+    const message = messageOf(p.info as Record<string, unknown>);
+    if (message) return { type: e.type, sessionID, state, message };
+  }
   return { type: e.type, sessionID, state };
+}
+
+/** A message.updated event's info into its figures; undefined when it is not readable. */
+function messageOf(info: Record<string, unknown>): MessageFigures | undefined {
+  try {
+    return readMessageFigures(info, 'message.updated');
+  } catch {
+    return undefined;
+  }
 }
 
 /**

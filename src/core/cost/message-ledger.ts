@@ -13,6 +13,12 @@
 // An assistant message is final once it has a completion time or an error, or once a newer
 // assistant message exists; a message not final is counted as last read and read again when the
 // session moves.
+//
+// Where the list carries the totals, a session that moved is not read again when the round brings
+// the event stream's announcements (`message.updated`, read anyway by the monitor) and the stream
+// stayed open since the session was last counted: its new messages are counted from them. A read
+// of pages happens only when the stream was not open all that time, or when the newest message
+// the liveness read saw was not announced yet.
 import { BackendError } from '../backend/errors';
 import type { MessageFigures, MessagePage } from '../backend/wire/message-page';
 import type { BackendCapabilities, MessageSnapshot, SessionCost, SessionSample, SessionSnapshot } from '../model';
@@ -30,11 +36,27 @@ export interface LedgerBackend {
   ): Promise<MessagePage>;
 }
 
+/** What the event stream announced (src/core/backend/activity.ts), as the ledger reads it. */
+export interface MessageAnnouncements {
+  /** The same object while the stream stayed open and announced every message of the session; null otherwise. */
+  continuity(sessionId: string): object | null;
+  /** A read of the session's pages starts now. */
+  resume(sessionId: string): void;
+  /** Assistant messages announced newer than `afterId` (all: null), oldest first. */
+  announcedAfter(sessionId: string, afterId: string | null): MessageFigures[];
+  /** The latest announcement of one message. */
+  announcement(sessionId: string, messageId: string): MessageFigures | undefined;
+  /** Forget the announcements up to `upToId` (counted). */
+  settle(sessionId: string, upToId: string | null): void;
+}
+
 /** The round as the ledger reads it: its samples and, for a whole round, every listed session. */
 export interface LedgerRound {
   samples: readonly SessionSample[];
   /** Every session the list named (forgets the others); absent for a partial round. */
   listed?: readonly string[] | null;
+  /** The event stream's announcements, when a stream runs for this directory. */
+  announced?: MessageAnnouncements | null;
 }
 
 export interface MessageLedgerOptions {
@@ -55,6 +77,8 @@ export interface MessageLedgerOptions {
 export interface LedgerReport {
   /** Page requests made. */
   pages: number;
+  /** Sessions that moved and were counted from the event stream's announcements, without a read. */
+  announced: number;
   /** Sessions still waiting for (part of) a read when the round's page budget ran out. */
   deferred: number;
   warnings: string[];
@@ -98,6 +122,8 @@ interface Chain {
   sawAssistant: boolean;
   /** An assistant message carried no readable figures. */
   unreported: boolean;
+  /** The event stream's continuity when the read started (null: no stream, or not open). */
+  stream: object | null;
 }
 
 interface Entry {
@@ -114,6 +140,8 @@ interface Entry {
   /** The signature a read failed at: not tried again until the session moves. */
   failedAt: string | null;
   unreported: boolean;
+  /** The stream's continuity under which every message newer than `top` is announced (null: none). */
+  stream: object | null;
 }
 
 /** The newest message as the liveness read saw it: a new id, or a message that finished, is a move. */
@@ -153,14 +181,14 @@ export class MessageLedger {
     round: LedgerRound,
     opts: { signal?: AbortSignal } = {},
   ): Promise<LedgerReport> {
-    const report: LedgerReport = { pages: 0, deferred: 0, warnings: [] };
+    const report: LedgerReport = { pages: 0, announced: 0, deferred: 0, warnings: [] };
     const read = client.messagePage?.bind(client);
     if (!client.capabilities?.messageCost || !read) return report;
     if (round.listed) {
       const listed = new Set(round.listed);
       for (const id of this.entries.keys()) if (!listed.has(id)) this.entries.delete(id);
     }
-    const work = this.plan(round.samples);
+    const work = this.plan(round, report);
     let budget = this.options.pagesPerRound;
     const deadline = this.now() + this.options.timeBudgetMs;
     const next = () => work.shift();
@@ -191,14 +219,22 @@ export class MessageLedger {
     };
     await Promise.all(Array.from({ length: this.options.concurrency }, worker));
     report.deferred += work.length;
-    for (const sample of round.samples) this.apply(sample.session);
+    for (const sample of round.samples) {
+      const entry = this.entries.get(sample.session.id);
+      if (entry?.counted && !entry.chain) round.announced?.settle(sample.session.id, entry.top);
+      this.apply(sample.session);
+    }
     return report;
   }
 
-  /** The sessions to read this round, in order: moved, unfinished first reads, new (newest first). */
-  private plan(samples: readonly SessionSample[]): Array<{ sample: SessionSample; entry: Entry; rank: number }> {
+  /**
+   * The sessions to read this round, in order: moved, unfinished first reads, new (newest first).
+   * A moved session whose new messages the stream announced is counted here, without a read.
+   */
+  private plan(round: LedgerRound, report: LedgerReport): Array<{ sample: SessionSample; entry: Entry; rank: number }> {
     const work: Array<{ sample: SessionSample; entry: Entry; rank: number }> = [];
-    for (const sample of samples) {
+    const announced = round.announced ?? null;
+    for (const sample of round.samples) {
       const id = sample.session.id;
       const signature = messageSignature(sample.newest);
       let entry = this.entries.get(id);
@@ -212,6 +248,7 @@ export class MessageLedger {
           chain: null,
           failedAt: null,
           unreported: false,
+          stream: null,
         };
         this.entries.set(id, entry);
         if (sample.newest === null) {
@@ -223,9 +260,17 @@ export class MessageLedger {
       let rank: number;
       if (entry.chain) rank = entry.counted ? 0 : 1;
       else if (entry.signature === signature || entry.failedAt === signature) continue;
-      else {
+      else if (announced && this.countAnnounced(entry, sample, announced)) {
+        report.announced++;
+        continue;
+      } else {
         rank = entry.counted ? 0 : 2;
-        entry.chain = this.newChain(signature, entry.counted ? this.options.movedLimit : this.options.pageLimit);
+        announced?.resume(id);
+        entry.chain = this.newChain(
+          signature,
+          entry.counted ? this.options.movedLimit : this.options.pageLimit,
+          announced?.continuity(id) ?? null,
+        );
       }
       work.push({ sample, entry, rank });
     }
@@ -233,7 +278,33 @@ export class MessageLedger {
     return work.sort((a, b) => a.rank - b.rank || updated(b.sample.session) - updated(a.sample.session));
   }
 
-  private newChain(signature: string, limit: number): Chain {
+  /**
+   * Counts a moved session's new messages from the stream's announcements: only when the list
+   * carries its totals (only the count comes from here), the stream stayed open since the session
+   * was counted, and the newest message the liveness read saw is announced (else false: read).
+   */
+  private countAnnounced(entry: Entry, sample: SessionSample, announced: MessageAnnouncements): boolean {
+    const id = sample.session.id;
+    if (!entry.counted || !sample.session.cost || !entry.stream || announced.continuity(id) !== entry.stream)
+      return false;
+    const news = announced.announcedAfter(id, entry.top);
+    const newestAnnounced = news.length > 0 ? news[news.length - 1].id : entry.top;
+    const newest = sample.newest;
+    if (newest?.role === 'assistant' && (newestAnnounced === null || newest.id > newestAnnounced)) return false;
+    const messages = [...news];
+    for (const openId of entry.open.keys()) {
+      const again = announced.announcement(id, openId);
+      if (again) messages.push(again);
+    }
+    messages.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const chain = this.newChain(messageSignature(newest), this.options.pageLimit, entry.stream);
+    chain.top = news.length > 0 ? newestAnnounced : null;
+    this.absorb(entry, chain, messages);
+    this.commit(entry, chain);
+    return true;
+  }
+
+  private newChain(signature: string, limit: number, stream: object | null): Chain {
     return {
       signature,
       top: null,
@@ -245,6 +316,7 @@ export class MessageLedger {
       reread: new Map(),
       sawAssistant: false,
       unreported: false,
+      stream,
     };
   }
 
@@ -277,7 +349,18 @@ export class MessageLedger {
       chain.top ??= messages[messages.length - 1].id;
       chain.oldest = messages[0].id;
     }
-    // The oldest message an earlier read counted that must be read again: its oldest open one, else its newest.
+    const reached = this.absorb(entry, chain, messages);
+    chain.limit = Math.min(chain.limit * 2, this.options.pageLimit);
+    chain.cursor = page.next;
+    if (reached || page.next === null || messages.length === 0) this.commit(entry, chain);
+  }
+
+  /**
+   * Takes messages (oldest first) into the chain, newest first: new assistant messages into its sum
+   * or its open ones, open ones of the earlier read into `reread`. True when they reach back to
+   * what the earlier read must see again (its oldest open message, else its newest).
+   */
+  private absorb(entry: Entry, chain: Chain, messages: readonly MessageFigures[]): boolean {
     const bound = entry.open.size > 0 ? [...entry.open.keys()].sort()[0] : entry.top;
     let reached = false;
     for (let i = messages.length - 1; i >= 0; i--) {
@@ -294,9 +377,7 @@ export class MessageLedger {
       else if (final) chain.sum = addCosts(chain.sum, m.cost);
       else chain.open.set(m.id, m);
     }
-    chain.limit = Math.min(chain.limit * 2, this.options.pageLimit);
-    chain.cursor = page.next;
-    if (reached || page.next === null || messages.length === 0) this.commit(entry, chain);
+    return reached;
   }
 
   private commit(entry: Entry, chain: Chain): void {
@@ -315,6 +396,7 @@ export class MessageLedger {
     entry.counted = true;
     entry.unreported ||= chain.unreported;
     entry.failedAt = null;
+    entry.stream = chain.stream;
     entry.chain = null;
   }
 

@@ -5,7 +5,8 @@
 // sample (`activity`, fed by the caller's event stream reader); adds the samples to the
 // directory's SampleHistory; after a whole round forgets the sessions no longer listed; and, on a
 // backend without quota objects, records the quota walls it saw in the mark book. With a message
-// ledger, the cost of sessions whose messages carry it is summed after the liveness reads.
+// ledger, the cost of sessions whose messages carry it is summed after the liveness reads (and,
+// where the list carries the totals, their messages counted from what the event stream announced).
 import type { ActivityCounter } from '../backend/activity';
 import type { BackendClient, SampleRound } from '../backend/client';
 import type { MessageLedger } from '../cost/message-ledger';
@@ -50,7 +51,7 @@ export async function sampleDirectoryOnce(
     const cost = await options.ledger.update(
       client,
       directory,
-      { samples: round.samples, listed: round.partial ? null : listedIds(round) },
+      { samples: round.samples, listed: round.partial ? null : listedIds(round), announced: activity ?? null },
       { signal },
     );
     if (options.stale?.()) return null;

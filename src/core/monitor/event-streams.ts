@@ -1,7 +1,9 @@
 // The event streams of one backend runtime: one GET /global/event per backend where the backend
 // has it (capabilities.globalEvents), else one GET /event per directory. Each event feeds the
-// directory's output counter (a live signal between two samples) and is handed to the monitor,
-// which nudges sampling (isNudge) and updates todo lists. Events are a hint, never the truth.
+// directory's counter (output: a live signal between two samples; announced messages: counted by
+// the message ledger while the stream stays open, which the counter learns from the stream's
+// states) and is handed to the monitor, which nudges sampling (isNudge) and updates todo lists.
+// Events are a hint, never the truth.
 import {
   ActivityCounter,
   readEventStream,
@@ -23,6 +25,7 @@ export interface EventStreamHandlers {
 export function syncEventStreams(rt: BackendRuntime, want: boolean, handlers: EventStreamHandlers): void {
   if (!want || !rt.client) {
     if (rt.events) {
+      for (const counter of rt.activity.values()) counter.onStreamState('stopped');
       rt.events.abort();
       rt.events = null;
       rt.state.eventStream = 'stopped';
@@ -48,7 +51,10 @@ export function syncEventStreams(rt: BackendRuntime, want: boolean, handlers: Ev
         directory,
         signal: controller.signal,
         onEvent: (e) => onDirectoryEvent(directory, e),
-        onState,
+        onState: (s) => {
+          onState(s);
+          rt.activity.get(directory)?.onStreamState(s);
+        },
       }).catch(handlers.onError);
     }
   };
@@ -67,6 +73,7 @@ export function syncEventStreams(rt: BackendRuntime, want: boolean, handlers: Ev
     },
     onState: (s) => {
       onState(s);
+      for (const directory of directories) rt.activity.get(directory)?.onStreamState(s);
       if (s === 'unsupported' && !controller.signal.aborted) perDirectory();
     },
   }).catch(handlers.onError);

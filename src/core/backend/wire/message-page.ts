@@ -5,7 +5,7 @@
 // cursor, absent on the last page. A message id is not a cursor (400).
 import type { SessionCost } from '../../model';
 import { readCost } from './cost';
-import { arr, isObj, looseStr, obj, str } from './shape';
+import { arr, isObj, looseStr, obj, str, type Obj } from './shape';
 
 /** What summing needs of one message. */
 export interface MessageFigures {
@@ -28,23 +28,27 @@ export interface MessagePage {
 /** A raw message list (body) and the answer's headers into a page. Throws ShapeError. */
 export function readMessagePage(json: unknown, headers: Record<string, string | string[] | undefined>): MessagePage {
   const list = arr(json, 'message list');
-  const messages = list.map((m, i): MessageFigures => {
-    const info = obj(obj(m, `message ${i}`).info, `message ${i} info`);
-    const id = str(info.id, `message ${i} info.id`);
-    const role = str(info.role, `message ${i} info.role`);
-    const time = isObj(info.time) ? info.time : {};
-    const assistant = role === 'assistant';
-    const model = isObj(info.model) ? info.model : {};
-    return {
-      id,
-      assistant,
-      final: !assistant || typeof time.completed === 'number' || (info.error !== undefined && info.error !== null),
-      cost: assistant ? readCost(info, 1) : null,
-      providerID: looseStr(info.providerID) ?? looseStr(model.providerID),
-    };
-  });
+  const messages = list.map((m, i) =>
+    readMessageFigures(obj(obj(m, `message ${i}`).info, `message ${i} info`), `message ${i}`),
+  );
   messages.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { messages, next: nextCursor(headers) };
+}
+
+/** One message's `info` (of a page, or of a `message.updated` event) into its figures. Throws ShapeError. */
+export function readMessageFigures(info: Obj, label: string): MessageFigures {
+  const id = str(info.id, `${label} info.id`);
+  const role = str(info.role, `${label} info.role`);
+  const time = isObj(info.time) ? info.time : {};
+  const assistant = role === 'assistant';
+  const model = isObj(info.model) ? info.model : {};
+  return {
+    id,
+    assistant,
+    final: !assistant || typeof time.completed === 'number' || (info.error !== undefined && info.error !== null),
+    cost: assistant ? readCost(info, 1) : null,
+    providerID: looseStr(info.providerID) ?? looseStr(model.providerID),
+  };
 }
 
 /** `X-Next-Cursor`, else the `before` of the `Link` rel="next"; null when neither names one. */

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { ActivityCounter, MAX_ANNOUNCED_PER_SESSION } from '../../../../src/core/backend/activity';
 import { BackendError } from '../../../../src/core/backend/errors';
+import { toBackendEvent } from '../../../../src/core/backend/events';
 import { toMessageSnapshot } from '../../../../src/core/backend/wire/message';
 import { readMessagePage } from '../../../../src/core/backend/wire/message-page';
 import { ShapeError } from '../../../../src/core/backend/wire/shape';
@@ -373,5 +375,129 @@ describe('cost/message-ledger: assistant messages summed off the liveness path',
     c.calls.length = 0;
     await other.update(c, '/w', { samples: [sample(t, 'ses_a')], listed: ['ses_a'] });
     assert.equal(c.calls.length, 0, 'not until it moves');
+  });
+});
+
+describe('cost/message-ledger: counting from the event stream where the list carries the totals', () => {
+  const listCost: SessionCost = {
+    usd: 0.5,
+    tokens: { input: 1, output: 2, reasoning: 0, cacheRead: 0, cacheWrite: 0 },
+    messages: null,
+  };
+
+  /** Transcripts whose every appended message the counter hears of, as the event stream tells it. */
+  function announcing(counter: ActivityCounter, quiet: () => boolean = () => false) {
+    const t = new PagedTranscripts();
+    t.appended.add((sessionID, m) => {
+      if (quiet()) return;
+      const e = toBackendEvent(JSON.stringify({ type: 'message.updated', properties: { sessionID, info: m.info } }));
+      counter.onEvent(e!);
+    });
+    return t;
+  }
+
+  it('message.updated carries the message: id, role, finished, cost and tokens; an unreadable one none', () => {
+    const e = toBackendEvent(
+      JSON.stringify({
+        type: 'message.updated',
+        properties: { sessionID: 'ses_a', info: assistant('msg_1', 0.25, 10, 5).info },
+      }),
+    );
+    assert.equal(e?.message?.id, 'msg_1');
+    assert.equal(e?.message?.assistant, true);
+    assert.equal(e?.message?.final, true);
+    assert.equal(e?.message?.cost?.usd, 0.25);
+    const bad = toBackendEvent(JSON.stringify({ type: 'message.updated', properties: { info: { id: 7 } } }));
+    assert.equal(bad?.message, undefined);
+  });
+
+  it('a moved session is counted from the announcements, without a read; a message being written counts once', async () => {
+    const counter = new ActivityCounter();
+    counter.onStreamState('open');
+    const t = announcing(counter);
+    t.turn('ses_a', 2);
+    const ledger = new MessageLedger();
+    const c = backend(t);
+    const round = async () => {
+      const s = sample(t, 'ses_a', listCost);
+      const r = await ledger.update(c, '/w', { samples: [s], listed: ['ses_a'], announced: counter });
+      return { s, r };
+    };
+    assert.equal((await round()).r.pages, 1, 'first sight: read once');
+    t.turn('ses_a', 3);
+    const moved = await round();
+    assert.deepEqual([moved.r.pages, moved.r.announced], [0, 1]);
+    assert.equal(moved.s.session.cost?.messages, 5);
+    assert.deepEqual(counter.announcedAfter('ses_a', null), [], 'the counted announcements are settled');
+    // A message still being written counts once, and once more never when it finishes.
+    const list = t.sessions.get('ses_a')!;
+    const tell = (m: ReturnType<typeof assistant>) =>
+      counter.onEvent(
+        toBackendEvent(JSON.stringify({ type: 'message.updated', properties: { sessionID: 'ses_a', info: m.info } }))!,
+      );
+    const open = assistant(msgId(list.length), 0.1, 1, 1, true);
+    list.push(open);
+    tell(open);
+    assert.deepEqual([(await round()).r.pages, (await round()).s.session.cost?.messages], [0, 6]);
+    const done = assistant(open.info.id, 0.2, 2, 2);
+    list[list.length - 1] = done;
+    tell(done);
+    const finished = await round();
+    assert.deepEqual([finished.r.pages, finished.r.announced, finished.s.session.cost?.messages], [0, 1, 6]);
+  });
+
+  it('reads pages when the list has no totals, when the stream broke off, or when the newest message was not announced', async () => {
+    const counter = new ActivityCounter();
+    let quiet = false;
+    counter.onStreamState('open');
+    const t = announcing(counter, () => quiet);
+    t.turn('ses_a', 1);
+    const ledger = new MessageLedger();
+    const c = backend(t);
+    const round = async (cost: SessionCost | null = listCost) => {
+      const s = sample(t, 'ses_a', cost);
+      const r = await ledger.update(c, '/w', { samples: [s], listed: ['ses_a'], announced: counter });
+      return { s, r };
+    };
+    await round();
+    t.turn('ses_a', 1);
+    assert.equal((await round(null)).r.pages, 1, 'no totals: the figures come from the pages');
+    t.turn('ses_a', 1);
+    counter.onStreamState('closed');
+    counter.onStreamState('open');
+    const broken = await round();
+    assert.equal(broken.r.pages, 1, 'the stream was not open throughout');
+    assert.equal(broken.s.session.cost?.messages, 3);
+    quiet = true;
+    t.turn('ses_a', 1);
+    const unheard = await round();
+    assert.equal(unheard.r.pages, 1, 'the newest message was not announced');
+    assert.equal(unheard.s.session.cost?.messages, 4);
+    quiet = false;
+    t.turn('ses_a', 1);
+    const again = await round();
+    assert.deepEqual([again.r.pages, again.s.session.cost?.messages], [0, 5]);
+  });
+
+  it('announcements nobody settles are bounded: past the cap they are dropped and the session is read again', async () => {
+    const counter = new ActivityCounter();
+    counter.onStreamState('open');
+    const t = announcing(counter);
+    t.turn('ses_a', 1);
+    const ledger = new MessageLedger({ pagesPerRound: 1_000 });
+    const c = backend(t);
+    const round = async () => {
+      const s = sample(t, 'ses_a', listCost);
+      const r = await ledger.update(c, '/w', { samples: [s], listed: ['ses_a'], announced: counter });
+      return { s, r };
+    };
+    await round();
+    for (let k = 0; k <= MAX_ANNOUNCED_PER_SESSION; k++) t.turn('ses_a', 1);
+    assert.equal(counter.continuity('ses_a'), null, 'the session lost announcements');
+    const r = await round();
+    assert.ok(r.r.pages >= 1);
+    assert.equal(r.s.session.cost?.messages, t.sum('ses_a').messages);
+    t.turn('ses_a', 1);
+    assert.deepEqual([(await round()).r.pages], [0], 'trusted again after the read');
   });
 });

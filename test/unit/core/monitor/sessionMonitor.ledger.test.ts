@@ -8,6 +8,7 @@ import { parseBackendConfigs } from '../../../../src/core/config/backends';
 import { costTooltipLine, rowCostText } from '../../../../src/core/cost/present';
 import { SessionMonitor } from '../../../../src/core/monitor/sessionMonitor';
 import { PagedTranscripts, serveTranscripts, type TranscriptServer } from '../../../support/paged-transcripts';
+import { waitFor } from '../../../support/wait-for';
 
 const DIR = '/work/repo';
 
@@ -69,5 +70,47 @@ describe('core/monitor/sessionMonitor: cost from the message ledger', () => {
     await m.refresh();
     assert.ok(near(row('ses_01').cost?.usd, t.sum('ses_01').usd));
     assert.equal(row('ses_01').cost?.messages, 31);
+  });
+
+  it('the list carries the totals and the event stream runs: moves are counted from it, no page read', async () => {
+    const s = new PagedTranscripts();
+    const ids = Array.from({ length: 20 }, (_, i) => `ses_${String(i).padStart(2, '0')}`);
+    for (const id of ids) s.turn(id, 2);
+    const stock = await serveTranscripts(s, new Map(), { listTotals: true });
+    const m = new SessionMonitor({
+      createClient: (config) => new BackendClient({ baseUrl: config.baseUrl, timeoutMs: 5_000 }),
+      getCredentials: async () => undefined,
+      spacingMs: 45_000,
+      resetWithinReachMs: 2 * 3600_000,
+      useEventStream: true,
+      nudgeDelayMs: 3_600_000, // rounds here are the test's own refresh() calls
+    });
+    try {
+      m.setBackends(parseBackendConfigs([{ baseUrl: stock.url, directories: [DIR] }], []).backends);
+      m.setActive(true);
+      const counted = () => ids.every((id) => m.rows().find((r) => r.id === id)?.cost?.messages === s.sum(id).messages);
+      await waitFor('the first reads, and the stream open', async () => {
+        await m.refresh();
+        return counted() && m.backends()[0].eventStream === 'open' && stock.streams() === 1;
+      });
+      const pagesSince = (at: number) =>
+        stock.log.slice(at).filter((r) => r.path.endsWith('/message') && r.query.get('limit') !== '1');
+      // A session counted before the stream was open (the first round may be) is read once more.
+      const before = stock.log.length;
+      for (const id of ids) s.turn(id, 1);
+      await m.refresh();
+      assert.ok(counted());
+      assert.ok(pagesSince(before).length <= ids.length);
+      for (let k = 0; k < 2; k++) {
+        const at = stock.log.length;
+        for (const id of ids) s.turn(id, 1);
+        await m.refresh();
+        assert.ok(counted(), `move ${k + 1}: every count follows`);
+        assert.deepEqual(pagesSince(at), [], `move ${k + 1}: no page read`);
+      }
+    } finally {
+      m.dispose();
+      await stock.stop();
+    }
   });
 });
