@@ -7,9 +7,9 @@ import { backendInventory, type WorktreeInventory } from '../core/actions/invent
 import { parseModelRef } from '../core/actions/model-choice';
 import { systemClock, type ActionContext, type Clock } from '../core/actions/context';
 import type { ModelRef } from '../core/model';
-import { sessionLockerFor, type SessionLocker } from '../core/operations/lock';
+import { sessionLockerFor, type SessionLocker } from '../core/state/session-locker';
 import type { OperatorLog } from '../core/operations/operator';
-import { stateDir } from '../core/operations/state-dir';
+import { stateDir } from '../core/state/state-dir';
 import { UsageError, type ParsedArgs } from './args';
 import type { CommandIo } from './command';
 import { parseProviderScope, type ProviderScope } from '../core/health/provider-choice';

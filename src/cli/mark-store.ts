@@ -10,7 +10,7 @@ import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { QuotaMarkBook, type QuotaMarkBookOptions } from '../core/backend/quota-marks';
 import type { EpochMs } from '../core/model';
-import { stateDir } from '../core/operations/state-dir';
+import { stateDir } from '../core/state/state-dir';
 import { describeError } from '../core/error-message';
 
 export { stateDir };

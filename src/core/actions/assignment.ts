@@ -3,43 +3,13 @@
 // to the worker), else the worker's first user message, read once (the whole transcript, never a
 // liveness read) and remembered in the operator state so it is not read again. A read that fails
 // is said (`source: 'unread'`) and not remembered; only a cancelled action (aborted) throws.
-import type { EpochMs } from '../model';
 import { orchestratorIn, ticketIn } from './authority';
 import { BackendError } from '../backend/errors';
 import { describeError } from '../error-message';
 import { callOpts, clockOf, type ActionContext } from './context';
 
-/** Where a recorded assignment comes from. */
-export type AssignmentSource = 'dispatch' | 'fact-baseline' | 'first-message';
-
-export interface AssignmentRecord {
-  directory: string;
-  sessionId: string;
-  /** The orchestrator session the assignment names (null: it names none). */
-  orchestrator: string | null;
-  /** The ticket it names, when it names one. */
-  ticket: string | null;
-  source: AssignmentSource;
-  /** When it was recorded (a newer record of the same rank wins; a dispatch outranks a first message). */
-  at: EpochMs;
-}
-
-/** The durable record of assignments (the operator state file, or this process's memory). */
-export interface AssignmentBook {
-  /** The session's record, read from the durable record now (another process may have written it). */
-  get(directory: string, sessionId: string): Promise<AssignmentRecord | null>;
-  /** Records an assignment (merged with what other processes wrote). */
-  record(entry: AssignmentRecord): Promise<void>;
-}
-
-/** Who assigned the worker, and where that was read. */
-export interface Assigner {
-  orchestrator: string | null;
-  ticket: string | null;
-  /** 'unread': neither a record nor the first user message could be read (`detail` says why). */
-  source: AssignmentSource | 'unread';
-  detail: string;
-}
+export type { Assigner, AssignmentBook, AssignmentRecord, AssignmentSource } from './assignment-book';
+import type { Assigner, AssignmentRecord } from './assignment-book';
 
 /** How a source reads in a message ("its dispatch record", "its first user message"). */
 export function sourceText(source: Assigner['source']): string {

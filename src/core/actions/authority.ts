@@ -10,7 +10,7 @@
 // user message) is compared too, and without an orchestrator of its own a prompt's report goes to
 // that recorded one rather than to a placeholder.
 import type { ReportProtocol } from '../prompt/clauses';
-import type { Assigner } from './assignment';
+import type { Assigner } from './assignment-book';
 
 export interface AuthorityInput {
   ticket?: string | null;

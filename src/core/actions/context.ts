@@ -3,8 +3,8 @@
 import type { BackendClient } from '../backend/client';
 import { BackendError } from '../backend/errors';
 import type { EpochMs } from '../model';
-import type { SessionLocker } from '../operations/lock';
-import type { AssignmentBook } from './assignment';
+import type { SessionLocker } from '../state/session-locker';
+import type { AssignmentBook } from './assignment-book';
 
 export type ActionBackend = Pick<
   BackendClient,

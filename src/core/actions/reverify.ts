@@ -5,8 +5,8 @@
 // message of any role, another state, the session gone) it refuses as stale and sends nothing;
 // otherwise it POSTs while still holding the lock, so the next actor's re-read sees the result.
 import type { MessageSnapshot, SessionSnapshot, SessionState } from '../model';
-import { sessionLockerFor, type SessionLocker } from '../operations/lock';
-import { stateDir } from '../operations/state-dir';
+import { sessionLockerFor, type SessionLocker } from '../state/session-locker';
+import { stateDir } from '../state/state-dir';
 import { callOpts, readSession, type ActionContext } from './context';
 
 /** The samples a decision rests on: the session's state and newest message when it was taken. */

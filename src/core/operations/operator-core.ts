@@ -14,7 +14,7 @@ import { assignmentBook } from './assignments';
 import { AutomaticPolicy } from './automatic';
 import { OperationBook } from './book';
 import { DispatchRecords, WakeStreaks } from './charge';
-import type { SessionLocker } from './lock';
+import type { SessionLocker } from '../state/session-locker';
 import { ReportBook } from './reports';
 import { InProcessSessionLock, type SessionLock } from './session-lock';
 import type { JsonStateFile } from './state-store';

@@ -11,7 +11,7 @@ import type { AssignmentRecord } from '../actions/assignment';
 import type { EpochMs } from '../model';
 import { mergeDispatches, mergeStreaks, type DispatchRecord, type WakeStreak } from './charge';
 import { newestTimes, OPERATOR_STATE_KEEP_MS } from './memory-bounds';
-import { stateDir } from './state-dir';
+import { stateDir } from '../state/state-dir';
 import { assignmentKey } from '../actions/assignment';
 import { JsonStateFile, type StateCodec } from './state-store';
 

@@ -5,7 +5,7 @@
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { FileSessionLocker, type SessionLocker } from './lock';
+import { FileSessionLocker, type SessionLocker } from '../state/session-locker';
 
 /** How a state is read from JSON (dropping what is malformed), merged and started empty. */
 export interface StateCodec<T> {

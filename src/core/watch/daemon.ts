@@ -18,10 +18,10 @@ import {
 } from '../metrics/watch-metrics';
 import { MIN_SPACING_MS } from '../health/verdict';
 import { parseRowKey } from '../ids';
-import { sessionLockerFor } from '../operations/lock';
+import { sessionLockerFor } from '../state/session-locker';
 import { Operator } from '../operations/operator';
 import type { ActionOutcome } from '../operations/outcome';
-import { stateDir } from '../operations/state-dir';
+import { stateDir } from '../state/state-dir';
 import { operatorStateFor } from '../operations/state-store-operator';
 import { automaticSwitches, monitorSettings } from '../settings/operator-settings';
 import { describeError } from '../error-message';

@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { stateDir } from '../../../src/core/operations/state-dir';
+import { stateDir } from '../../../src/core/state/state-dir';
 import type { SessionOpsApi } from '../../../src/extension/extension';
 import { startSpecServer, type SpecServer } from '../../support/spec-server';
 import { waitFor } from './harness';

@@ -14,7 +14,7 @@ import { SessionMonitor } from '../../../src/core/monitor/sessionMonitor';
 import type { SessionRow } from '../../../src/core/monitor/row';
 import { Operator } from '../../../src/core/operations/operator';
 import type { ActionOutcome } from '../../../src/core/operations/outcome';
-import { ProcessSessionLocker } from '../../../src/core/operations/lock';
+import { ProcessSessionLocker } from '../../../src/core/state/session-locker';
 import { QUALIFIES } from '../../../src/core/operations/targets';
 import { monitorSettings, operatorDefaults, type OperatorSettings } from '../../../src/core/settings/operator-settings';
 import type { MessageInit, SpecProvider, SpecServer } from '../spec-server';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { answerRequest } from '../../../../src/core/actions/answer';
 import type { ActionBackend, ActionContext } from '../../../../src/core/actions/context';
-import { ProcessSessionLocker } from '../../../../src/core/operations/lock';
+import { ProcessSessionLocker } from '../../../../src/core/state/session-locker';
 
 function fakeBackend(pending: string[]): ActionBackend {
   const session = {

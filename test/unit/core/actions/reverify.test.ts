@@ -10,7 +10,7 @@ import type { ActionContext } from '../../../../src/core/actions/context';
 import { actOnce, basisOf, movedSince } from '../../../../src/core/actions/reverify';
 import { wakeSession } from '../../../../src/core/actions/wake';
 import { BackendClient } from '../../../../src/core/backend/client';
-import { FileSessionLocker } from '../../../../src/core/operations/lock';
+import { FileSessionLocker } from '../../../../src/core/state/session-locker';
 import { startSpecServer, type SpecServer } from '../../../support/spec-server';
 
 const DIR = '/work/project';

@@ -8,7 +8,7 @@ import { operatorDefaults, type OperatorSettings } from '../../../../src/core/se
 import type { ActionOutcome } from '../../../../src/core/operations/outcome';
 import { Operator } from '../../../../src/core/operations/operator';
 import { RETRY_AFTER_RESET_MS } from '../../../../src/core/operations/retries';
-import type { LockOutcome, LockRequest } from '../../../../src/core/operations/lock';
+import type { LockOutcome, LockRequest } from '../../../../src/core/state/session-locker';
 import { InProcessSessionLock } from '../../../../src/core/operations/session-lock';
 import { ManualTimers } from '../../../support/manual-timers';
 import { rowsMonitor, sessionRow } from '../../../support/session-rows';

@@ -11,11 +11,11 @@ import {
   ProcessSessionLocker,
   sessionLockerFor,
   type SessionLocker,
-} from '../../../../src/core/operations/lock';
+} from '../../../../src/core/state/session-locker';
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('per-session lock (src/core/operations/lock.ts)', function () {
+describe('per-session lock (src/core/state/session-locker.ts)', function () {
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'session-ops-lock-'));
