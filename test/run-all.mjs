@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: builds (with type-check) and lints, then runs every test layer and prints a summary.
 //   installs    started first, beside everything: the one-time installs of a fresh machine (Debian's
-//               chromium, ripgrep, libkrb5-dev and prometheus, code-server into .cache), in one go
-//               (test/support/one-time-installs.mjs); the layers marked * wait for it
+//               chromium, ripgrep, libkrb5-dev, prometheus and prometheus-alertmanager, code-server into
+//               .cache), in one go (test/support/one-time-installs.mjs); the layers marked * wait for it
 //   0. build, lint  required, run side by side: nothing else starts when either fails (ESLint, zero warnings)
 //   1. unit       mocha, plain Node, the pure modules
 //   2. lsp        the built language server spoken to over LSP

@@ -1,6 +1,7 @@
 // Installs what the Prometheus tests need when it is missing: Debian's `prometheus` package (the
-// server and promtool), the way ensure-editor.mjs installs Chromium. Fails with a clear message
-// where it cannot; it never lets a test skip itself.
+// server and promtool) and `prometheus-alertmanager` (Alertmanager and amtool), the way
+// ensure-editor.mjs installs Chromium. Fails with a clear message where it cannot; it never lets a
+// test skip itself.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { aptInstall } from './apt.mjs';
@@ -33,4 +34,29 @@ export function ensurePrometheus(log = (m) => console.error(`[prometheus harness
   if (!prometheus || !promtool)
     fail('prometheus and promtool are still missing after apt-get installed the Debian package prometheus');
   return { prometheus, promtool };
+}
+
+/** The Debian packages the Alertmanager tests need that are not installed (ALERTMANAGER_PATH / AMTOOL_PATH count). */
+export function missingAlertmanagerPackages() {
+  return findAlertmanager() && find('amtool', 'AMTOOL_PATH') ? [] : ['prometheus-alertmanager'];
+}
+
+/** Debian names the server prometheus-alertmanager; upstream's tarball names it alertmanager. */
+function findAlertmanager() {
+  return find('prometheus-alertmanager', 'ALERTMANAGER_PATH') ?? find('alertmanager', 'ALERTMANAGER_PATH');
+}
+
+/** Paths of Alertmanager and `amtool` (ALERTMANAGER_PATH / AMTOOL_PATH override), installing Debian's prometheus-alertmanager when missing. */
+export function ensureAlertmanager(log = (m) => console.error(`[prometheus harness] ${m}`)) {
+  let alertmanager = findAlertmanager();
+  let amtool = find('amtool', 'AMTOOL_PATH');
+  if (alertmanager && amtool) return { alertmanager, amtool };
+  aptInstall(missingAlertmanagerPackages(), log, (m) => fail(`${m} (Or set ALERTMANAGER_PATH and AMTOOL_PATH.)`));
+  alertmanager = findAlertmanager();
+  amtool = find('amtool', 'AMTOOL_PATH');
+  if (!alertmanager || !amtool)
+    fail(
+      'prometheus-alertmanager and amtool are still missing after apt-get installed the Debian package prometheus-alertmanager',
+    );
+  return { alertmanager, amtool };
 }

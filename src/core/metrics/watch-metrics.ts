@@ -174,6 +174,16 @@ export class WatchMetrics {
       },
     });
     new Gauge({
+      name: 'session_ops_backend_info',
+      help: "1 per backend, with its key: the daemon's identifier of the backend (its normalized base URL), which the daemon's page and API name it by (the alert rules' page_url link).",
+      labelNames: ['backend', 'key'],
+      registers,
+      collect() {
+        this.reset();
+        for (const b of source.backends()) this.set({ backend: b.config.name, key: b.config.key }, 1);
+      },
+    });
+    new Gauge({
       name: 'session_ops_sessions',
       help: 'Sessions per verdict (healthy, idle, hung, waiting, unknown, pending).',
       labelNames: ['backend', 'directory', 'verdict'],

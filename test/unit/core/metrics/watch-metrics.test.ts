@@ -43,7 +43,7 @@ function lines(text: string, name: string): string[] {
 }
 
 describe('core/metrics/watch-metrics', () => {
-  it('backend_up, sessions per verdict (all six) and one verdict series per session', async () => {
+  it('backend_up, backend_info (the key), sessions per verdict (all six) and one verdict series per session', async () => {
     const state = [
       backend('a', [
         row('s1'),
@@ -59,6 +59,11 @@ describe('core/metrics/watch-metrics', () => {
     assert.deepEqual(lines(body, 'session_ops_backend_up'), [
       'session_ops_backend_up{backend="a"} 1',
       'session_ops_backend_up{backend="down"} 0',
+    ]);
+    // The backend's key (the daemon's identifier, its normalized base URL) for the alerts' page link.
+    assert.deepEqual(lines(body, 'session_ops_backend_info'), [
+      'session_ops_backend_info{backend="a",key="http://a/"} 1',
+      'session_ops_backend_info{backend="down",key="http://down/"} 1',
     ]);
     assert.deepEqual(lines(body, 'session_ops_sessions'), [
       'session_ops_sessions{backend="a",directory="/w",verdict="healthy"} 1',
