@@ -13,8 +13,8 @@
 // The test's copies of the shipped files change only timing fields, so it runs in seconds: the
 // rules' `for:` from minutes to as many seconds, Alertmanager's group_wait / group_interval /
 // repeat_interval / resolve_timeout to seconds; and, not timing, each receiver's webhook URL to
-// this test's receiver (the shipped one is a placeholder). Prometheus scrapes and evaluates every
-// second; watch samples every 2 s (--allow-short-spacing).
+// this test's receiver (the shipped one is a placeholder). Prometheus scrapes every 2 s and
+// evaluates every second; watch samples every 2 s (--allow-short-spacing).
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -176,6 +176,21 @@ describe('Alertmanager fed by Prometheus over watch on real opencode: alerts rea
       (n) => n.at >= since && n.alerts.some((a) => a.status === 'firing' && a.labels.alertname === alertname),
     );
 
+  /** What Prometheus saw, for a failure message: the target's health and its alerts. */
+  async function promSays(): Promise<string> {
+    try {
+      const targets = (await (await fetch(`${promUrl}/api/v1/targets`)).json()) as {
+        data: { activeTargets: Array<{ health: string; lastError: string; lastScrapeDuration: number }> };
+      };
+      const alerts = (await (await fetch(`${promUrl}/api/v1/alerts`)).json()) as {
+        data: { alerts: Array<{ labels: Record<string, string>; state: string }> };
+      };
+      return `Prometheus: targets ${JSON.stringify(targets.data.activeTargets.map((t) => [t.health, t.lastError, t.lastScrapeDuration]))}, alerts ${JSON.stringify(alerts.data.alerts.map((a) => [a.labels.alertname, a.labels.session, a.state]))}`;
+    } catch (err) {
+      return `Prometheus unreadable: ${String(err)}`;
+    }
+  }
+
   async function amAlerts(): Promise<AmAlert[]> {
     const res = await fetch(`${amUrl}/api/v2/alerts`);
     assert.equal(res.status, 200);
@@ -249,7 +264,8 @@ describe('Alertmanager fed by Prometheus over watch on real opencode: alerts rea
     writeFileSync(
       promConfig,
       [
-        'global: { scrape_interval: 1s, evaluation_interval: 1s }',
+        // A scrape may take up to its interval: 2 s, so a loaded machine's slow /metrics is not a down target.
+        'global: { scrape_interval: 2s, scrape_timeout: 2s, evaluation_interval: 1s }',
         `rule_files: ["${rules}"]`,
         `alerting: { alertmanagers: [ { static_configs: [ { targets: ["127.0.0.1:${amPort}"] } ] } ] }`,
         'scrape_configs:',
@@ -291,8 +307,10 @@ describe('Alertmanager fed by Prometheus over watch on real opencode: alerts rea
             .find(({ a }) => a.labels.alertname === alertname && a.labels.session === session),
         90_000,
         250,
-      ).catch((err: Error) => {
-        throw new Error(`${err.message}\nreceived: ${JSON.stringify(received)}\nAlertmanager: ${amLog.slice(-2000)}`);
+      ).catch(async (err: Error) => {
+        throw new Error(
+          `${err.message}\nreceived: ${JSON.stringify(received)}\n${await promSays()}\nAlertmanager: ${amLog.slice(-2000)}`,
+        );
       });
 
     const w = await firing('SessionOpsSessionWaitingForPerson', waiting);
@@ -351,10 +369,11 @@ describe('Alertmanager fed by Prometheus over watch on real opencode: alerts rea
     assert.equal(down.receiver, 'session-ops-critical');
     assert.deepEqual(down.groupLabels, { backend: 'oc' });
 
+    let seen: AmAlert[] = [];
     const suppressed = await waitFor(
       'the session alerts inhibited in Alertmanager',
       async () => {
-        const alerts = await amAlerts();
+        const alerts = (seen = await amAlerts());
         const source = alerts.find((a) => a.labels.alertname === 'SessionOpsBackendDown');
         const sessions = alerts.filter((a) => a.labels.session);
         return source &&
@@ -363,9 +382,12 @@ describe('Alertmanager fed by Prometheus over watch on real opencode: alerts rea
           ? { source, sessions }
           : null;
       },
-      30_000,
+      60_000,
       250,
-    );
+    ).catch(async (err: Error) => {
+      const brief = seen.map((a) => ({ labels: a.labels, status: a.status, fingerprint: a.fingerprint }));
+      throw new Error(`${err.message}\nAlertmanager's alerts: ${JSON.stringify(brief)}\n${await promSays()}`);
+    });
     assert.equal(suppressed.source.status.state, 'active');
     const named = (alerts: Array<{ labels: Record<string, string> }>) =>
       [...new Set(alerts.map((a) => `${a.labels.alertname} ${a.labels.session}`))].sort();
