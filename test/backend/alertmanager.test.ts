@@ -235,7 +235,7 @@ describe('Alertmanager fed by Prometheus over watch on real opencode: alerts rea
         enabled_providers: ['local'],
       }),
     });
-    watch = await startWatch(tmp, oc.baseUrl, dir);
+    watch = await startWatch(tmp, oc.baseUrl, dir, { page: true });
     waiting = await launchSession(oc, dir, 'needs a yes', 'look around [ask-perm]');
     walled = await launchSession(oc, dir, 'out of credit', 'go on [wall]');
 
@@ -335,6 +335,11 @@ describe('Alertmanager fed by Prometheus over watch on real opencode: alerts rea
       `Session ${walled} on oc is stopped at a quota wall of provider local, and no provider is free`,
     );
     assert.equal(q.a.annotations.page_url, pageOf(walled));
+    // The link opens the daemon's page (the fragment is the page's route, never sent to the server).
+    const page = await fetch(new URL(q.a.annotations.page_url));
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(await page.text(), /<div id="app"><\/div>/);
     // The link's backend key is the daemon's (session_ops_backend_info), the base URL the daemon was given.
     assert.equal(
       await watch.metric('session_ops_backend_info', 'backend="oc"'),

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { bundleCli } from './cli-bundle';
+import { bundleCli, bundleCliWithPage } from './cli-bundle';
 import { waitFor } from './helpers';
 
 export interface WatchProcess {
@@ -16,10 +16,18 @@ export interface WatchProcess {
   stop(): void;
 }
 
-/** Bundles the CLI into `tmp` and starts watch on `baseUrl` for `directory` (state and home in `tmp`). */
-export async function startWatch(tmp: string, baseUrl: string, directory: string): Promise<WatchProcess> {
+/**
+ * Bundles the CLI into `tmp` (with the web page beside it when `page`) and starts watch on
+ * `baseUrl` for `directory` (state and home in `tmp`).
+ */
+export async function startWatch(
+  tmp: string,
+  baseUrl: string,
+  directory: string,
+  options: { page?: boolean } = {},
+): Promise<WatchProcess> {
   const cli = path.join(tmp, 'cli.js');
-  await bundleCli(cli);
+  await (options.page ? bundleCliWithPage : bundleCli)(cli);
   const config = path.join(tmp, 'session-ops.yaml');
   writeFileSync(
     config,
