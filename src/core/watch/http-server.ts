@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { wantsOpenMetrics } from '../metrics/watch-metrics';
 import type { RouteApiAnswer } from './route-api';
-import type { WebPage } from './web-page';
+import type { PageAnswer } from './web-page';
 
 export interface WatchEndpoints {
   metrics(openMetrics: boolean): Promise<{ contentType: string; body: string }>;
@@ -18,8 +18,8 @@ export interface WatchEndpoints {
   status(): unknown;
   /** GET /api/route: the answer for the query (absent: 404 like an unknown path). */
   route?(query: URLSearchParams): Promise<RouteApiAnswer>;
-  /** GET / and /assets/*: the web page (absent: 404 like an unknown path). */
-  page?: WebPage;
+  /** GET / and /assets/*: the web page's file for a path, null when the path is not the page's (./web-page.ts). */
+  page?: (path: string) => PageAnswer | null;
 }
 
 const PATHS = new Set(['/metrics', '/healthz', '/api/status', '/api/route']);
@@ -79,7 +79,9 @@ export class WatchHttpServer {
     const url = req.url ?? '/';
     if (url.length > MAX_URL_CHARS) return send(res, 414, 'text/plain; charset=utf-8', 'request URL too long\n');
     const [path, search = ''] = url.split(/\?(.*)/s, 2);
-    if (this.endpoints.page?.owns(path)) return this.servePage(this.endpoints.page, path, req, res);
+    const head = req.method === 'HEAD';
+    const page = (req.method === 'GET' || head) && this.endpoints.page ? this.endpoints.page(path) : null;
+    if (page) return sendPage(res, page, head);
     if (!PATHS.has(path) || (path === '/api/route' && !this.endpoints.route))
       return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -117,18 +119,14 @@ export class WatchHttpServer {
       return send(res, 500, 'text/plain; charset=utf-8', 'internal error\n');
     }
   }
+}
 
-  private servePage(page: WebPage, path: string, req: IncomingMessage, res: ServerResponse): void {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.setHeader('allow', 'GET, HEAD');
-      return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed\n');
-    }
-    const a = page.answer(path);
-    res.statusCode = a.status;
-    for (const [k, v] of Object.entries(a.headers)) res.setHeader(k, v);
-    res.setHeader('content-length', Buffer.byteLength(a.body));
-    res.end(req.method === 'HEAD' ? undefined : a.body);
-  }
+function sendPage(res: ServerResponse, page: PageAnswer, head: boolean): void {
+  res.statusCode = page.status;
+  for (const [k, v] of Object.entries(page.headers)) res.setHeader(k, v);
+  res.setHeader('content-type', page.contentType);
+  res.setHeader('content-length', Buffer.byteLength(page.body));
+  res.end(head ? undefined : page.body);
 }
 
 function send(res: ServerResponse, status: number, contentType: string, body: string, head = false): void {

@@ -53,21 +53,21 @@ const ASSETS: Readonly<Record<string, string>> = {
   'icon.svg': 'image/svg+xml',
 };
 
+/** A file of the page; the HTTP server adds content-length and sends the body (none for HEAD). */
 export interface PageAnswer {
   status: number;
-  headers: Record<string, string>;
+  contentType: string;
   body: string | Buffer;
+  /** The CSP and the other page headers. */
+  headers: Record<string, string>;
 }
 
-export interface WebPage {
-  /** True for the paths the page owns: "/" and "/assets/...". */
-  owns(path: string): boolean;
-  /** The answer for a GET/HEAD of an owned path. */
-  answer(path: string): PageAnswer;
-}
-
-/** The page over the bundle in `dir` (dist/web), read now; a file that is missing answers 503. */
-export function webPage(dir: string): WebPage {
+/**
+ * The page over the bundle in `dir` (dist/web), read now: the answer for GET "/" or "/assets/NAME"
+ * (404 for a name that is not one of the bundle's files, 503 for one not built); null for any
+ * other path (not the page's).
+ */
+export function webPage(dir: string): (path: string) => PageAnswer | null {
   const files = new Map<string, Buffer>();
   for (const name of Object.keys(ASSETS)) {
     try {
@@ -76,29 +76,28 @@ export function webPage(dir: string): WebPage {
       /* not built: answered 503 below */
     }
   }
-  const answer = (status: number, type: string, body: string | Buffer): PageAnswer => ({
+  const answer = (status: number, contentType: string, body: string | Buffer): PageAnswer => ({
     status,
-    headers: { ...PAGE_HEADERS, 'content-type': type },
+    contentType,
     body,
+    headers: { ...PAGE_HEADERS },
   });
-  return {
-    owns: (p) => p === '/' || p.startsWith('/assets/'),
-    answer(p) {
-      if (p === '/') {
-        if (!files.has('app.js'))
-          return answer(
-            503,
-            'text/plain; charset=utf-8',
-            'the web page is not built (no app.js beside the CLI): run "npm run build"\n',
-          );
-        return answer(200, 'text/html; charset=utf-8', PAGE_SHELL);
-      }
-      const name = p.slice('/assets/'.length);
-      const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
-      if (!type) return answer(404, 'text/plain; charset=utf-8', 'not found\n');
-      const body = files.get(name);
-      if (!body) return answer(503, 'text/plain; charset=utf-8', `the web page is not built (no ${name})\n`);
-      return answer(200, type, body);
-    },
+  return (p) => {
+    if (p === '/') {
+      if (!files.has('app.js'))
+        return answer(
+          503,
+          'text/plain; charset=utf-8',
+          'the web page is not built (no app.js beside the CLI): run "npm run build"\n',
+        );
+      return answer(200, 'text/html; charset=utf-8', PAGE_SHELL);
+    }
+    if (!p.startsWith('/assets/')) return null;
+    const name = p.slice('/assets/'.length);
+    const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+    if (!type) return answer(404, 'text/plain; charset=utf-8', 'not found\n');
+    const body = files.get(name);
+    if (!body) return answer(503, 'text/plain; charset=utf-8', `the web page is not built (no ${name})\n`);
+    return answer(200, type, body);
   };
 }
