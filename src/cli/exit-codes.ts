@@ -15,6 +15,8 @@ export const EXIT = {
   escalated: 5,
   /** `status --budget-usd`: a session's cost reached the budget. */
   overBudget: 6,
+  /** `watch`: refused to listen on a non-loopback address without a tokens file (auth.tokensFile). */
+  unprotectedListen: 7,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

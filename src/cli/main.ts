@@ -64,6 +64,11 @@ const COMMANDS: ReadonlyArray<{ name: string; summary: string; load: () => Promi
     summary: 'Run unattended: sample continuously, serve Prometheus metrics, act when configured',
     load: async () => (await import('./watch')).runWatch,
   },
+  {
+    name: 'token',
+    summary: 'Create, list or remove the tokens of the watch daemon\'s API (printed once, stored hashed)',
+    load: async () => (await import('./token')).runToken,
+  },
 ];
 
 const USAGE = `Usage: session-ops <command> [options]

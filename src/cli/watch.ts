@@ -1,10 +1,11 @@
 // `session-ops watch`: the headless daemon. A thin host over src/core/watch: loads the
 // configuration (exit 2 on any problem, before anything is sampled), runs the WatchDaemon and its
-// read-only HTTP endpoints, and maps signals: SIGTERM/SIGINT stop it (exit 0 within 5 s), SIGHUP
+// HTTP API (docs/daemon-api.md), and maps signals: SIGTERM/SIGINT stop it (exit 0 within 5 s), SIGHUP
 // re-reads the configuration (a bad one is logged and the old one kept). Logs JSON lines on stdout.
 //   exit 0  stopped by SIGTERM/SIGINT
 //   1       the listen address could not be bound
 //   2       usage error, or the configuration could not be read or has an error
+//   7       a non-loopback --listen address without a tokens file (auth.tokensFile)
 import path from 'node:path';
 import { UsageError } from './args';
 import { defineCommand, runCommand, type CommandIo } from './command';
@@ -15,36 +16,43 @@ import { isLoopbackListen, parseListen, WatchHttpServer, type ListenAddress } fr
 import { loadWatchConfig } from '../core/watch/load';
 import { answerRoute } from '../core/watch/route-api';
 import { webPage } from '../core/watch/web-page';
+import { readRoutes } from '../core/watch/api/read';
+import { FailureLimiter } from '../core/watch/auth/rate-limit';
+import type { LoadedConfig } from '../core/watch/load';
 import { isLogLevel, jsonLineLogger, LOG_LEVELS, type Logger, type LogLevel } from '../core/watch/log';
 import { describeError } from '../core/error-message';
-import type { WatchConfig } from '../core/watch/config';
 
 const USAGE = `Usage: session-ops watch --config FILE [--listen HOST:PORT] [--log-level LEVEL]
                          [--allow-short-spacing]
 
 Runs unattended: samples every configured backend continuously (the editor's monitor, verdicts
-and limits), runs the automatic policy when the configuration switches it on, and serves
-read-only endpoints for Prometheus:
-  GET /metrics      Prometheus text exposition (OpenMetrics when the Accept header asks)
-  GET /healthz      200 "ok" while the sampling loop runs, 503 when it is stuck
-  GET /api/status   the "status --json" document of each backend directory
-  GET /             the web page (its bundle at /assets/*: static, no fleet data in it)
+and limits), runs the automatic policy when the configuration switches it on, and serves:
+  GET /metrics      Prometheus text exposition (OpenMetrics when the Accept header asks); public
+                    unless auth.metrics is true
+  GET /healthz      200 "ok" while the sampling loop runs, 503 when it is stuck; public
+  GET /             the web page (its bundle at /assets/*: static, no fleet data in it); public
+  /api/...          the API (docs/daemon-api.md): the fleet, providers, sessions, the audit trail,
+                    the event stream, and acts; each needs "Authorization: Bearer TOKEN" of a token
+                    in auth.tokensFile (session-ops token add); without a tokens file it is closed (401)
+  GET /api/status   the "status --json" document of each backend directory (read token)
   GET /api/route?label=Kind/X[&label=...][&highRisk=1]
                     a ticket's effective route in the configuration's routing table (its routing:
                     key), as "route --json" answers it; 404 without one, 409 {"ambiguous": [...]},
-                    422 {"diagnostics": [...]} for an invalid table, 400 for a bad query
+                    422 {"diagnostics": [...]} for an invalid table, 400 for a bad query (read token)
 
 Options:
   --config FILE            session-ops.yaml (YAML or JSON; schemas/session-ops.schema.json)
   --listen HOST:PORT       where the endpoints listen (default 127.0.0.1:9464); a non-loopback
-                           address is warned about (the metrics name sessions)
+                           address needs auth.tokensFile (else exit 7), and without tls: the
+                           tokens travel in clear text (warned)
   --log-level LEVEL        debug, info, warn or error: the least severe line logged (default: the
                            configuration's logLevel, else info; debug adds one line per sampling round)
   --allow-short-spacing    accept sampleSpacingSeconds under 30 (for tests and demos only)
 
 Signals: SIGTERM/SIGINT stop (exit 0), SIGHUP re-reads the configuration (a bad one is logged,
 the old one kept). Logs one JSON line per event on stdout.
-Exit codes: 0 stopped by a signal, 1 the listen address could not be bound, 2 usage or configuration error.
+Exit codes: 0 stopped by a signal, 1 the listen address could not be bound, 2 usage or configuration error,
+7 a non-loopback --listen address without auth.tokensFile.
 
 Example:
   session-ops watch --config /etc/session-ops/session-ops.yaml --listen 127.0.0.1:9464`;
@@ -111,10 +119,22 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
   let configLevel = first.loaded.config.logLevel;
   const log = jsonLineLogger(io.stdout, { minLevel: () => args.logLevel ?? configLevel });
   for (const w of first.loaded.warnings) log('warn', 'config-warning', { message: w });
-  if (!isLoopbackListen(args.listen.host))
-    log('warn', 'listen-not-loopback', {
-      message: `listening on ${args.listen.host}: the metrics and /api/status name sessions and directories; keep the port off untrusted networks`,
-    });
+  if (!isLoopbackListen(args.listen.host)) {
+    if (!first.loaded.tokens) {
+      io.stderr(
+        `session-ops watch: refusing to listen on ${args.listen.host}: a non-loopback address needs a tokens file (auth.tokensFile in ${args.config}; create one with "session-ops token add NAME --scope read --tokens-file FILE"), or listen on 127.0.0.1\n`,
+      );
+      return EXIT.unprotectedListen;
+    }
+    if (!first.loaded.tls)
+      log('warn', 'listen-not-loopback', {
+        message: `listening on ${args.listen.host} without tls: tokens and fleet data travel in clear text; set tls.certFile/tls.keyFile or put a TLS reverse proxy in front (deploy/reverse-proxy/)`,
+      });
+    if (!first.loaded.config.auth.metrics)
+      log('warn', 'metrics-public', {
+        message: `/metrics is public on ${args.listen.host} and names sessions and directories; set auth.metrics: true to require a read token`,
+      });
+  }
   const daemon = new WatchDaemon({
     loaded: first.loaded,
     log,
@@ -123,16 +143,26 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
     // The quota marks of stock opencode, in the same store as the other commands'.
     openMarks: (baseUrl) => openMarkStore(`${baseUrl}/`, io.env, Date.now),
   });
-  // The routing table of the configuration in use (followed across reloads).
-  let routing = first.loaded.config.routing;
-  const server = new WatchHttpServer({
-    metrics: (om) => daemon.metrics.render(om),
-    health: () => daemon.health(),
-    status: () => daemon.status(),
-    route: (query) => answerRoute(routing, query),
-    // The page's bundle, built beside the CLI's (dist/web next to dist/cli.js).
-    page: webPage(path.join(__dirname, 'web')),
-  });
+  // The configuration in use (followed across reloads): its routing table and tokens.
+  let current: LoadedConfig = first.loaded;
+  const server = new WatchHttpServer(
+    {
+      metrics: (om) => daemon.metrics.render(om),
+      health: () => daemon.health(),
+      status: () => daemon.status(),
+      route: (query) => answerRoute(current.config.routing, query),
+      // The page's bundle, built beside the CLI's (dist/web next to dist/cli.js).
+      page: webPage(path.join(__dirname, 'web')),
+    },
+    {
+      tokens: () => current.tokens ?? null,
+      metricsNeedToken: () => current.config.auth.metrics,
+      limiter: new FailureLimiter(),
+      log,
+      routes: [...readRoutes(daemon.fleetView())],
+      tls: first.loaded.tls ?? undefined,
+    },
+  );
   let address;
   try {
     address = await server.listen(args.listen);
@@ -142,7 +172,11 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
   }
   await daemon.start();
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  log('info', 'listening', { metricsUrl: `http://${host}:${address.port}/metrics` });
+  log('info', 'listening', {
+    metricsUrl: `${server.protocol}://${host}:${address.port}/metrics`,
+    apiUrl: `${server.protocol}://${host}:${address.port}/api/`,
+    tokens: first.loaded.tokens?.size ?? 0,
+  });
   return new Promise<number>((resolve) => {
     let reloading = false;
     const offs = [
@@ -150,10 +184,10 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
         if (reloading) return;
         reloading = true;
         void reload(load, daemon, log)
-          .then((config) => {
-            if (!config) return;
-            configLevel = config.logLevel;
-            routing = config.routing;
+          .then((loaded) => {
+            if (!loaded) return;
+            configLevel = loaded.config.logLevel;
+            current = loaded;
           })
           .finally(() => (reloading = false));
       }),
@@ -191,13 +225,17 @@ async function reload(
   load: () => ReturnType<typeof loadWatchConfig>,
   daemon: WatchDaemon,
   log: Logger,
-): Promise<WatchConfig | null> {
+): Promise<LoadedConfig | null> {
   const next = await load();
   if (!next.ok) {
     log('error', 'config-reload-failed', { errors: next.errors, kept: 'the configuration in use' });
     return null;
   }
   for (const w of next.loaded.warnings) log('warn', 'config-warning', { message: w });
+  if (next.loaded.tls)
+    log('info', 'tls-kept', {
+      message: 'the TLS certificate and key in use are those read at start: restart to load new ones',
+    });
   await daemon.reload(next.loaded);
-  return next.loaded.config;
+  return next.loaded;
 }

@@ -5,6 +5,7 @@
 // as down; a backend that hangs, resets or answers garbage never stalls the loop for the others;
 // SIGHUP with a bad configuration keeps the old one; SIGTERM exits 0 within 5 s; the log never
 // carries a password or an API key.
+import { hashToken } from '../../src/core/watch/auth/tokens';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -95,6 +96,8 @@ function startWatch(cli: string, config: string, env: Record<string, string>): P
   );
 }
 
+const READ_TOKEN = 'sot_backend-watch-test-token-0123456789abcdefghij';
+
 describe('watch: the daemon scraped by a real Prometheus', function () {
   this.timeout(180_000);
   let bins: { prometheus: string; promtool: string };
@@ -151,6 +154,10 @@ describe('watch: the daemon scraped by a real Prometheus', function () {
     doomedDir.addMessage(doomedDir.addSession({ state: 'idle' }), { role: 'assistant', text: 'x', finish: 'stop' });
 
     writeFileSync(path.join(tmp, 'spec-pw'), `${SPEC_PASSWORD}\n`);
+    writeFileSync(
+      path.join(tmp, 'tokens.json'),
+      JSON.stringify({ version: 1, tokens: [{ name: 'ops', scope: 'read', sha256: hashToken(READ_TOKEN) }] }),
+    );
     goodConfig = [
       'backends:',
       `  - { name: opencode, baseUrl: "${oc.baseUrl}", directories: ["${ocDir}"] }`,
@@ -160,6 +167,7 @@ describe('watch: the daemon scraped by a real Prometheus', function () {
       `  - { name: reset, baseUrl: "${bad[1].url}", directories: [/x] }`,
       `  - { name: garbage, baseUrl: "${bad[2].url}", directories: [/x] }`,
       'sampleSpacingSeconds: 2',
+      'auth: { tokensFile: tokens.json }',
       '',
     ].join('\n');
     config = path.join(tmp, 'session-ops.yaml');
@@ -274,7 +282,9 @@ describe('watch: the daemon scraped by a real Prometheus', function () {
   });
 
   it('/api/status: the status --json document of each backend directory; /metrics in OpenMetrics on request; nothing acts', async () => {
-    const status = (await (await fetch(`${daemon.base}/api/status`)).json()) as {
+    assert.equal((await fetch(`${daemon.base}/api/status`)).status, 401, 'no token: 401');
+    const auth = { authorization: `Bearer ${READ_TOKEN}` };
+    const status = (await (await fetch(`${daemon.base}/api/status`, { headers: auth })).json()) as {
       backends: Array<{ backend: string; up: boolean; documents: StatusDocument[] }>;
     };
     const specStatus = status.backends.find((b) => b.backend === 'spec')!;
@@ -288,7 +298,7 @@ describe('watch: the daemon scraped by a real Prometheus', function () {
     const om = await fetch(daemon.metricsUrl, { headers: { accept: 'application/openmetrics-text; version=1.0.0' } });
     assert.match(om.headers.get('content-type')!, /^application\/openmetrics-text/);
     assert.match(await om.text(), /# EOF\n$/);
-    assert.equal((await fetch(`${daemon.base}/api/status`, { method: 'POST' })).status, 405);
+    assert.equal((await fetch(`${daemon.base}/api/status`, { method: 'POST', headers: auth })).status, 405);
     assert.equal(spec.prompts.length + spec.aborts.length, 0, 'automatic is off: nothing was sent');
   });
 

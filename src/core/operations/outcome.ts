@@ -81,6 +81,8 @@ export interface ActionOutcome {
    * abort of an abort): "unknown" when it was made and its answer never came (never "not sent").
    */
   sent: Delivery;
+  /** The prompt the action sent or meant to send (the audit trail keeps its hash and first line); absent: none. */
+  prompt?: string | null;
 }
 
 export function modelName(model: ModelRef | null): string | null {

@@ -49,7 +49,7 @@ export function abortOutcome(base: OutcomeBase, result: AbortResult): ActionOutc
 }
 
 /** A wake or a send of given text; `retry` sends the same prompt again. */
-export function wakeOutcome(
+function wakeOutcomeOf(
   base: OutcomeBase,
   result: WakeResult,
   promptOrigin: PromptOrigin,
@@ -125,7 +125,7 @@ export function wakeOutcome(
 }
 
 /** A recovery; `schedule` arms the retry after a reset within reach and gives the row text. */
-export function recoverOutcome(
+function recoverOutcomeOf(
   base: OutcomeBase,
   result: RecoverResult,
   now: EpochMs,
@@ -194,7 +194,7 @@ export function recoverOutcome(
 }
 
 /** A dispatch; `instead` is a model of the provider the pre-dispatch check names instead, if any. */
-export function dispatchOutcome(base: OutcomeBase, result: DispatchResult, instead: ModelRef | null): ActionOutcome {
+function dispatchOutcomeOf(base: OutcomeBase, result: DispatchResult, instead: ModelRef | null): ActionOutcome {
   const common = { message: result.message, model: result.model, sent: result.sent };
   if (result.sent)
     return outcomeOf(base, {
@@ -212,4 +212,19 @@ export function dispatchOutcome(base: OutcomeBase, result: DispatchResult, inste
       ? { level: 'warning', text: result.message }
       : { level: 'error', text: `${result.message} The task stays in its document.` },
   });
+}
+
+/** wakeOutcomeOf with the prompt kept in the outcome (for the audit trail). */
+export function wakeOutcome(...args: Parameters<typeof wakeOutcomeOf>): ActionOutcome {
+  return { ...wakeOutcomeOf(...args), prompt: args[1].prompt };
+}
+
+/** recoverOutcomeOf with the prompt kept in the outcome (for the audit trail). */
+export function recoverOutcome(...args: Parameters<typeof recoverOutcomeOf>): ActionOutcome {
+  return { ...recoverOutcomeOf(...args), prompt: args[1].prompt };
+}
+
+/** dispatchOutcomeOf with the prompt kept in the outcome (for the audit trail). */
+export function dispatchOutcome(...args: Parameters<typeof dispatchOutcomeOf>): ActionOutcome {
+  return { ...dispatchOutcomeOf(...args), prompt: args[1].prompt };
 }

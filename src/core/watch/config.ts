@@ -77,6 +77,12 @@ export interface WatchConfig {
   logLevel: LogLevel;
   /** The routing table GET /api/route resolves in (as written; load.ts resolves it from the file's folder); null: none. */
   routing: string | null;
+  /** The API's tokens (auth.tokensFile; load.ts resolves it from the file's folder; null: none, the API is closed) and whether /metrics needs one. */
+  auth: { tokensFile: string | null; metrics: boolean };
+  /** HTTPS with these PEM files (resolved like auth.tokensFile); null: plain HTTP. */
+  tls: { certFile: string; keyFile: string } | null;
+  /** The audit trail's rotation. */
+  audit: { maxBytes: number; keep: number };
 }
 
 export interface ParseOptions {
@@ -348,6 +354,9 @@ function toConfig(v: Record<string, unknown>): WatchConfig {
   }
   const orchestrator = get<string | undefined>('orchestrator', null);
   const routing = get<string | undefined>('routing', null);
+  const tokensFile = get<string | undefined>('auth.tokensFile', null);
+  const certFile = get<string | undefined>('tls.certFile', null);
+  const keyFile = get<string | undefined>('tls.keyFile', null);
   return {
     backends,
     orchestrator: typeof orchestrator === 'string' ? orchestrator.trim() : null,
@@ -355,6 +364,9 @@ function toConfig(v: Record<string, unknown>): WatchConfig {
     metrics: { maxSessionSeries: get('metrics.maxSessionSeries') },
     logLevel: get('logLevel'),
     routing: typeof routing === 'string' && routing.trim() !== '' ? routing.trim() : null,
+    auth: { tokensFile: typeof tokensFile === 'string' ? tokensFile.trim() : null, metrics: get('auth.metrics') },
+    tls: typeof certFile === 'string' && typeof keyFile === 'string' ? { certFile, keyFile } : null,
+    audit: { maxBytes: get<number>('audit.maxMiB') * 1024 * 1024, keep: get('audit.keep') },
   };
 }
 

@@ -31,6 +31,9 @@ import type { WatchConfig } from './config';
 import type { LoadedConfig } from './load';
 import type { Logger } from './log';
 import { backendStatuses, type BackendStatus } from './status';
+import { AuditLog, type AuditQuery } from '../audit/audit-log';
+import { auditEntry } from '../audit/audit-entry';
+import type { FleetView } from './api/read';
 
 /** Per-request deadline of the daemon's backend requests. */
 export const WATCH_REQUEST_TIMEOUT_MS = 15_000;
@@ -148,6 +151,8 @@ export class WatchDaemon {
   /** Per base URL: the stored marks, and the monitor's book they are merged with. */
   private readonly marks = new Map<string, { stored: StoredMarks; live: QuotaMarkBook | null }>();
   private markTimer: ReturnType<typeof setInterval> | undefined;
+  /** The audit trail in the state directory (null: no state directory, nothing is recorded). */
+  readonly audit: AuditLog | null;
 
   constructor(private readonly options: WatchDaemonOptions) {
     this.loaded = options.loaded;
@@ -236,6 +241,33 @@ export class WatchDaemon {
       });
     });
     this.operator.onDidAct((o) => this.onAct(o));
+    const dir = stateDir(options.env ?? {});
+    this.audit = dir
+      ? new AuditLog({ dir, maxBytes: this.loaded.config.audit.maxBytes, keep: this.loaded.config.audit.keep })
+      : null;
+  }
+
+  /** What the API's read routes read. */
+  fleetView(): FleetView {
+    return {
+      backends: () => this.monitor.backends(),
+      status: () => this.status(),
+      retryOf: (key) => {
+        const r = this.operator.retries.get(key);
+        return r ? { at: r.at, firesAt: r.firesAt } : null;
+      },
+      audit: async (q: AuditQuery) => {
+        if (!this.audit) return { entries: [], truncated: false };
+        const r = await this.audit.query(q);
+        return { entries: r.entries, truncated: r.truncated };
+      },
+      now: () => this.now(),
+    };
+  }
+
+  /** The backend's name for a backend key (its base URL with a trailing slash). */
+  nameOf(backendKey: string): string {
+    return this.backendName(backendKey);
   }
 
   /** Starts sampling every backend (at once, then each on its own schedule). */
@@ -341,6 +373,7 @@ export class WatchDaemon {
     if (this.acting.size > 0) await this.actionsSettled(1_000);
     // Every outcome so far in the operator's state file (written atomically), then the marks.
     await this.operator.flush();
+    await this.audit?.flush();
     await this.saveMarks();
   }
 
@@ -400,6 +433,20 @@ export class WatchDaemon {
       message: o.message,
       ...(o.at !== null ? { retryAt: new Date(o.at).toISOString() } : {}),
     });
+    if (o.automatic && o.outcome !== 'busy' && this.audit)
+      void this.audit
+        .append(
+          auditEntry({
+            at: this.now(),
+            who: { kind: 'automatic', name: 'automatic' },
+            backend,
+            directory: row?.directory ?? parseRowKey(o.rowKey)?.directory ?? '',
+            outcome: o,
+            row: row ?? null,
+            prompt: o.prompt ?? null,
+          }),
+        )
+        .then((warning) => warning && this.log('warn', 'audit', { message: warning }));
     for (const check of [...this.settled]) check();
   }
 

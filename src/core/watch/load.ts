@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { formatProblem, parseWatchConfig, type WatchConfig } from './config';
+import { MAX_TOKENS_FILE_BYTES, parseTokensFile, TokenBook } from './auth/tokens';
 
 /** A configuration file larger than this is refused. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -17,7 +18,14 @@ export interface LoadedConfig {
   credentials: Map<string, { username: string; password: string }>;
   /** Warnings to log once (clear-text http off this machine ...). */
   warnings: string[];
+  /** The API's tokens (auth.tokensFile); null: none configured, the API is closed. */
+  tokens?: TokenBook | null;
+  /** The TLS certificate and key (tls:), read; null: plain HTTP. */
+  tls?: { cert: Buffer; key: Buffer } | null;
 }
+
+/** A certificate or key file larger than this is refused. */
+export const MAX_PEM_BYTES = 1024 * 1024;
 
 export type LoadResult = { ok: true; loaded: LoadedConfig } | { ok: false; errors: string[] };
 
@@ -61,12 +69,46 @@ export async function loadWatchConfig(
       credentials.set(b.name, { username: b.username, password: read.password });
     }
   }
+  // The routing table's, the tokens file's and the TLS files' paths are taken from the configuration file's folder.
+  const here = (p: string) => resolve(dirname(file), p);
+  const c = parsed.config;
+  const config: WatchConfig = {
+    ...c,
+    routing: c.routing ? here(c.routing) : null,
+    auth: { ...c.auth, tokensFile: c.auth.tokensFile ? here(c.auth.tokensFile) : null },
+    tls: c.tls ? { certFile: here(c.tls.certFile), keyFile: here(c.tls.keyFile) } : null,
+  };
+  let tokens: TokenBook | null = null;
+  if (config.auth.tokensFile) {
+    const read = await readSmall(config.auth.tokensFile, MAX_TOKENS_FILE_BYTES);
+    if ('error' in read) errors.push(`auth.tokensFile ${config.auth.tokensFile}: cannot read it: ${read.error}`);
+    else
+      try {
+        tokens = new TokenBook(parseTokensFile(read.data.toString('utf8')));
+      } catch (err) {
+        errors.push(`auth.tokensFile ${config.auth.tokensFile}: ${(err as Error).message}`);
+      }
+  }
+  let tls: LoadedConfig['tls'] = null;
+  if (config.tls) {
+    const cert = await readSmall(config.tls.certFile, MAX_PEM_BYTES);
+    const key = await readSmall(config.tls.keyFile, MAX_PEM_BYTES);
+    if ('error' in cert) errors.push(`tls.certFile ${config.tls.certFile}: cannot read it: ${cert.error}`);
+    if ('error' in key) errors.push(`tls.keyFile ${config.tls.keyFile}: cannot read it: ${key.error}`);
+    if ('data' in cert && 'data' in key) tls = { cert: cert.data, key: key.data };
+  }
   if (errors.length > 0) return { ok: false, errors };
-  // The routing table's path is taken from the configuration file's folder.
-  const config = parsed.config.routing
-    ? { ...parsed.config, routing: resolve(dirname(file), parsed.config.routing) }
-    : parsed.config;
-  return { ok: true, loaded: { config, credentials, warnings } };
+  return { ok: true, loaded: { config, credentials, warnings, tokens, tls } };
+}
+
+async function readSmall(file: string, max: number): Promise<{ data: Buffer } | { error: string }> {
+  try {
+    const data = await readFile(file);
+    if (data.length > max) return { error: `larger than ${max} bytes` };
+    return { data };
+  } catch (err) {
+    return { error: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
+  }
 }
 
 async function readPasswordFile(file: string): Promise<{ password: string } | { error: string }> {

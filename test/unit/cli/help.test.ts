@@ -11,6 +11,7 @@ import { runStatus } from '../../../src/cli/status';
 import { runValidate } from '../../../src/cli/validate';
 import { runWake } from '../../../src/cli/wake';
 import { runWatch } from '../../../src/cli/watch';
+import { runToken } from '../../../src/cli/token';
 
 describe('session-ops commands: --help and usage', () => {
   const commands = {
@@ -25,6 +26,7 @@ describe('session-ops commands: --help and usage', () => {
     route: runRoute,
     lsp: runLsp,
     watch: runWatch,
+    token: runToken,
   };
   /** The commands that talk to a backend name its password's environment variable. */
   const backendCommands = ['status', 'abort', 'wake', 'recover', 'dispatch', 'compose', 'route'];
@@ -38,7 +40,7 @@ describe('session-ops commands: --help and usage', () => {
       assert.match(out, new RegExp(`Example:\\n  (session-ops|echo) `));
       if (backendCommands.includes(name)) assert.match(out, /SESSION_OPS_PASSWORD/);
       assert.equal(await run(['--no-such-flag'], io), 2);
-      assert.match(err, /unknown argument|report needs|unknown report command/);
+      assert.match(err, /unknown argument|report needs|unknown report command|unknown token command/);
     });
   }
   it('the top-level help lists every action and the exit codes', async () => {
