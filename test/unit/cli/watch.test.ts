@@ -122,9 +122,25 @@ describe('cli/watch', () => {
     assert.equal(await flagged.running, 0);
   });
 
-  it('runs until SIGTERM (exit 0), warns about a non-loopback --listen, reloads on SIGHUP keeping a good config', async () => {
+  it('refuses a non-loopback --listen without a tokens file (exit 7, nothing started)', async () => {
     const file = path.join(dir, 'session-ops.yaml');
     writeFileSync(file, 'backends:\n  - { name: a, baseUrl: "http://127.0.0.1:1", directories: [/w] }\n');
+    const r = await run(['--config', file, '--listen', '0.0.0.0:0']);
+    assert.equal(r.code, 7);
+    assert.match(
+      r.err,
+      /refusing to listen on 0\.0\.0\.0: a non-loopback address needs a tokens file \(auth\.tokensFile/,
+    );
+    assert.equal(r.out, '', 'nothing logged: the daemon never started');
+  });
+
+  it('runs until SIGTERM (exit 0), warns about a non-loopback --listen without tls, reloads on SIGHUP keeping a good config', async () => {
+    const file = path.join(dir, 'session-ops.yaml');
+    writeFileSync(path.join(dir, 'tokens.json'), '{"version": 1, "tokens": []}');
+    writeFileSync(
+      file,
+      'backends:\n  - { name: a, baseUrl: "http://127.0.0.1:1", directories: [/w] }\nauth: { tokensFile: tokens.json }\n',
+    );
     const { running, handlers, events } = startInProcess(
       ['--config', file, '--listen', '0.0.0.0:0'],
       path.join(dir, 'state'),

@@ -56,7 +56,7 @@ export function parseTokensFile(text: string): StoredToken[] {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new Error(`not JSON (${(err as Error).message})`);
+    throw new Error(`not JSON (${(err as Error).message})`, { cause: err });
   }
   if (!json || typeof json !== 'object' || Array.isArray(json))
     throw new Error('expected {"version": 1, "tokens": [...]}');

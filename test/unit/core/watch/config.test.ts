@@ -51,6 +51,9 @@ describe('core/watch/config', () => {
       metrics: { maxSessionSeries: 5000 },
       logLevel: 'info',
       routing: null,
+      auth: { tokensFile: null, metrics: false },
+      tls: null,
+      audit: { maxBytes: 10 * 1024 * 1024, keep: 3 },
     });
   });
 
@@ -235,7 +238,21 @@ describe('core/watch/config', () => {
         v.type === 'object' && v.properties ? flat(v as typeof configSchema, `${prefix}${k}.`) : [`${prefix}${k}`],
       );
     const schemaKeys = flat(configSchema).filter(
-      (k) => !['$schema', 'backends', 'orchestrator', 'metrics.maxSessionSeries', 'logLevel', 'routing'].includes(k),
+      (k) =>
+        ![
+          '$schema',
+          'backends',
+          'orchestrator',
+          'metrics.maxSessionSeries',
+          'logLevel',
+          'routing',
+          'auth.tokensFile',
+          'auth.metrics',
+          'tls.certFile',
+          'tls.keyFile',
+          'audit.maxMiB',
+          'audit.keep',
+        ].includes(k),
     );
     assert.deepEqual(schemaKeys.sort(), [...OPERATOR_SETTING_KEYS].sort());
   });

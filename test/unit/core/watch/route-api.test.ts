@@ -8,6 +8,10 @@ import path from 'node:path';
 import { runRoute } from '../../../../src/cli/route';
 import { parseWatchConfig } from '../../../../src/core/watch/config';
 import { MAX_URL_CHARS, WatchHttpServer } from '../../../../src/core/watch/http-server';
+import { hashToken, TokenBook } from '../../../../src/core/watch/auth/tokens';
+
+const TOKEN = 'sot_route-api-test-token-aaaaaaaaaaaaaaaaaaaaaaaaa';
+const AUTH = { authorization: `Bearer ${TOKEN}` };
 import { loadWatchConfig } from '../../../../src/core/watch/load';
 import { answerRoute } from '../../../../src/core/watch/route-api';
 
@@ -23,12 +27,15 @@ describe('core/watch GET /api/route', () => {
   before(async () => {
     tmp = mkdtempSync(path.join(os.tmpdir(), 'session-ops-route-api-'));
     file = path.join(tmp, 'routing.yaml');
-    server = new WatchHttpServer({
-      metrics: () => Promise.resolve({ contentType: 'text/plain', body: '' }),
-      health: () => ({ ok: true, detail: 'ok' }),
-      status: () => ({ backends: [] }),
-      route: (q) => answerRoute(routing, q),
-    });
+    server = new WatchHttpServer(
+      {
+        metrics: () => Promise.resolve({ contentType: 'text/plain', body: '' }),
+        health: () => ({ ok: true, detail: 'ok' }),
+        status: () => ({ backends: [] }),
+        route: (q) => answerRoute(routing, q),
+      },
+      { tokens: () => new TokenBook([{ name: 'ops', scope: 'read', sha256: hashToken(TOKEN), createdAt: null }]) },
+    );
     base = `http://127.0.0.1:${(await server.listen({ host: '127.0.0.1', port: 0 })).port}`;
   });
   beforeEach(() => {
@@ -41,7 +48,7 @@ describe('core/watch GET /api/route', () => {
   });
 
   const get = async (query: string) => {
-    const res = await fetch(`${base}/api/route${query}`);
+    const res = await fetch(`${base}/api/route${query}`, { headers: AUTH });
     return { status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as unknown };
   };
 
@@ -97,7 +104,7 @@ describe('core/watch GET /api/route', () => {
     assert.equal((await get(`?${Array.from({ length: 65 }, (_, i) => `label=L${i}`).join('&')}`)).status, 400);
     const long = await fetch(`${base}/api/route?label=${'x'.repeat(MAX_URL_CHARS)}`);
     assert.equal(long.status, 414);
-    assert.equal((await fetch(`${base}/api/route?label=Kind/Bug`, { method: 'POST' })).status, 405);
+    assert.equal((await fetch(`${base}/api/route?label=Kind/Bug`, { method: 'POST', headers: AUTH })).status, 405);
     const bare = new WatchHttpServer({
       metrics: () => Promise.resolve({ contentType: 'text/plain', body: '' }),
       health: () => ({ ok: true, detail: 'ok' }),
