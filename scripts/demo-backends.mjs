@@ -4,17 +4,19 @@
 //     onto, and the built-in `opencode` provider disabled. One session per state stock opencode
 //     can show: a tool loop (healthy), a stream that stalls (hung), a completion report (harvest),
 //     an idle session with unfinished work (wake), a long retry-after 429 (quota wall), a 402
-//     balance failure (escalate) and a bash call waiting for a permission;
+//     balance failure (escalate) and a bash call waiting for a permission; and, in the same
+//     directory, sessions driven through opencode's `/api` engine (as new frontends drive them: a
+//     stream that stalls, a completion report, unfinished work), read and acted on through `/api`;
 //     Every message on `local` costs $0.05 (DEMO_PRICE): the tool loop of DEMO-1 crosses the
 //     demo's $1 budget per session within a minute or two;
 //   - a spec-dialect server for what stock opencode cannot show: progress counters and quota
 //     objects with reset times, and a line meant as a completion report that does not parse.
 // Every request the demo makes here has a deadline.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { startOpencode, startScriptedModel, startSpecServer } from '../test/support/backends.mjs';
+import { opencodeConfig, startOpencode, startScriptedModel, startSpecServer } from '../test/support/backends.mjs';
 
 const SPEC_DIR = '/demo/ports/payments';
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -30,6 +32,10 @@ export const OPENCODE_SESSIONS = [
   { title: 'DEMO-6 public API', text: 'port the public API [broke]', badge: 'quota wall', provider: 'prepaid' },
   // Its `git push` waits for a permission (GET /permission lists it).
   { title: 'DEMO-7 release', text: 'publish the release [ask]', badge: 'waiting for you' },
+  // Driven through the `/api` engine (created by the old routes for their titles, prompted on `/api`).
+  { title: 'DEMO-8 schema migration (/api)', text: 'migrate the schema [stall]', badge: 'hung', engine: 'api' },
+  { title: 'DEMO-9 changelog (/api)', text: 'write the changelog [api-report]', badge: 'report: done', engine: 'api' },
+  { title: 'DEMO-10 CLI flags (/api)', text: 'port the CLI flags [lazy]', badge: 'idle', engine: 'api' },
 ];
 
 /** The spec-dialect sessions and the badge each settles on. */
@@ -161,6 +167,16 @@ function demoConfig(modelUrl) {
   });
 }
 
+/** Polls `probe` every 200 ms until it is true; throws naming `what` after 20 s. */
+async function waitUntil(what, probe) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (await probe().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 async function request(url, init, auth) {
   const res = await fetch(url, {
     ...init,
@@ -195,6 +211,11 @@ export async function startDemoBackends({ log = console.log } = {}) {
       text: 'All checks pass.\nticket=DEMO-3 status=done pr=#1 summary="README example verified"',
       chunks: 4,
     });
+    model.when('[api-report]', {
+      kind: 'reply',
+      text: 'Changelog written.\nticket=DEMO-9 status=done summary="changelog for 0.1.0 written"',
+      chunks: 4,
+    });
     model.when('[lazy]', { kind: 'reply', text: 'I mapped half of the error codes; the rest comes next.' });
     model.when('[walled]', {
       kind: 'rate-limit',
@@ -210,8 +231,19 @@ export async function startDemoBackends({ log = console.log } = {}) {
     stops.push(() => oc.stop());
     const workDir = mkdtempSync(path.join(os.tmpdir(), 'session-ops-demo-'));
     stops.push(async () => rmSync(workDir, { recursive: true, force: true }));
+    // The `/api` engine reads its config from the directory, not from OPENCODE_CONFIG_CONTENT.
+    writeFileSync(
+      path.join(workDir, 'opencode.json'),
+      JSON.stringify(demoConfig(model.url)(await opencodeConfig(model.url, 'sk-local-demo'))),
+    );
     const auth = `Basic ${Buffer.from(`${oc.username}:${password}`).toString('base64')}`;
     const q = `directory=${encodeURIComponent(workDir)}`;
+    const apiHeaders = { 'content-type': 'application/json', 'x-opencode-directory': encodeURIComponent(workDir) };
+    // A cold directory's first `/api` model listing is empty for about a second.
+    await waitUntil('the /api model listing of the demo directory', async () => {
+      const res = await request(`${oc.baseUrl}api/model`, { headers: apiHeaders }, auth);
+      return (await res.json()).data.some((m) => m.providerID === 'local');
+    });
     for (const s of OPENCODE_SESSIONS) {
       const res = await request(
         `${oc.baseUrl}session?${q}`,
@@ -219,6 +251,14 @@ export async function startDemoBackends({ log = console.log } = {}) {
         auth,
       );
       const { id } = await res.json();
+      if (s.engine === 'api') {
+        await request(
+          `${oc.baseUrl}api/session/${id}/prompt`,
+          { method: 'POST', headers: apiHeaders, body: JSON.stringify({ prompt: { text: s.text } }) },
+          auth,
+        );
+        continue;
+      }
       await request(
         `${oc.baseUrl}session/${id}/prompt_async?${q}`,
         {
@@ -238,7 +278,7 @@ export async function startDemoBackends({ log = console.log } = {}) {
       { name: 'spec-dialect backend', baseUrl: spec.url.replace(/\/$/, ''), directories: [SPEC_DIR] },
     ];
     log(
-      `[demo] opencode ${oc.baseUrl} (password-protected, ${OPENCODE_SESSIONS.length} sessions in ${workDir}); spec dialect ${spec.url} (${SPEC_SESSIONS.length} sessions)`,
+      `[demo] opencode ${oc.baseUrl} (password-protected, ${OPENCODE_SESSIONS.length} sessions in ${workDir}, ${OPENCODE_SESSIONS.filter((s) => s.engine === 'api').length} of them driven through /api); spec dialect ${spec.url} (${SPEC_SESSIONS.length} sessions)`,
     );
     return {
       settings,

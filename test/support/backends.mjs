@@ -26,6 +26,11 @@ export async function startOpencode(options) {
   return (await load('./opencode.ts')).startOpencode(options);
 }
 
+/** The config startOpencode gives the server (provider `local` on the scripted model), e.g. for a directory's opencode.json. */
+export async function opencodeConfig(modelUrl, apiKey = 'sk-local-test-key') {
+  return (await load('./opencode.ts')).opencodeConfig(modelUrl, apiKey);
+}
+
 /** A scripted model plus an opencode server pointed at it; stop() ends both. */
 export async function startOpencodeWithModel(options = {}) {
   const model = await startScriptedModel(options.model);
