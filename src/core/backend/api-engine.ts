@@ -36,6 +36,10 @@ export interface ApiCall {
   timeoutMs?: number;
 }
 
+/** The first user message is looked for in the oldest FIRST_USER_PAGES pages of FIRST_USER_PAGE messages. */
+const FIRST_USER_PAGE = 20;
+const FIRST_USER_PAGES = 5;
+
 /** How many switch markers a liveness read steps over (one limit=1 read each) before it gives up. */
 export const MAX_MARKERS_SKIPPED = 8;
 
@@ -124,6 +128,31 @@ export class ApiEngine {
       },
       sessionId,
     );
+  }
+
+  /**
+   * The session's first user message (its assignment, authority rule 1), oldest first
+   * (`order=asc`), a page at a time, at most FIRST_USER_PAGES pages; null when none is found there.
+   * Never a liveness read.
+   */
+  async firstUserMessage(directory: string, sessionId: string, opts: ApiCall): Promise<Obj | null> {
+    const op = 'GET /api/session/{id}/message (first user message)';
+    let cursor: string | undefined;
+    for (let i = 0; i < FIRST_USER_PAGES; i++) {
+      const json = await this.get(
+        `api/session/${segment(sessionId)}/message`,
+        { limit: FIRST_USER_PAGE, order: 'asc', cursor },
+        op,
+        opts,
+        { directory, sessionId, maxBytes: BODY_LIMITS.messagePage },
+      );
+      const page = this.shaped(op, () => readApiMessagePage(json), sessionId);
+      const user = page.messages.find((m) => isObj(m.info) && m.info.role === 'user');
+      if (user) return user;
+      if (page.count < FIRST_USER_PAGE || !page.next) return null;
+      cursor = page.next;
+    }
+    return null;
   }
 
   /** POST /api/session/{id}/interrupt (204). Idle is confirmed by reads afterwards (the caller's). */

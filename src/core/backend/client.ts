@@ -351,6 +351,10 @@ export class BackendClient {
     const op = 'GET /session/{id}/message (first user message)';
     this.checkDirectory(directory, op);
     this.checkSession(sessionId, op);
+    if ((await this.engineFor(directory, sessionId, opts)) === 'api') {
+      const raw = await this.api.firstUserMessage(directory, sessionId, opts);
+      return raw ? this.shaped(op, () => toMessageSnapshot(raw), sessionId) : null;
+    }
     const res = await this.http.request({
       method: 'GET',
       path: `session/${segment(sessionId)}/message`,

@@ -15,16 +15,29 @@ interface Fake {
   model: { id: string; providerID: string; variant?: string } | null;
   /** Set: every model switch is overwritten by this one (another client switching in between). */
   hijack: { id: string; providerID: string; variant?: string } | null;
+  /** The session's `/api` messages, oldest first (GET .../message?order=asc pages them, cursor = an index). */
+  messages: Array<Record<string, unknown>>;
+  /** Every GET of the message list, as its query. */
+  pages: string[];
   stop(): Promise<void>;
 }
 
 async function fakeApi(): Promise<Fake> {
-  const fake: Fake = { url: '', posts: [], model: null, hijack: null, stop: async () => undefined };
+  const fake: Fake = {
+    url: '',
+    posts: [],
+    model: null,
+    hijack: null,
+    messages: [],
+    pages: [],
+    stop: async () => undefined,
+  };
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
     req.on('end', () => {
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const url = new URL(req.url ?? '/', 'http://x');
+      const path = url.pathname;
       const json = (status: number, body: unknown) =>
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       if (req.method === 'GET' && path === '/api/model')
@@ -41,6 +54,14 @@ async function fakeApi(): Promise<Fake> {
             },
           ],
         });
+      if (req.method === 'GET' && path === '/api/session/ses_a/message') {
+        fake.pages.push(url.search);
+        if (url.searchParams.get('order') !== 'asc') return json(400, { _tag: 'InvalidRequestError' });
+        const from = Number(url.searchParams.get('cursor') ?? 0);
+        const limit = Number(url.searchParams.get('limit'));
+        const data = fake.messages.slice(from, from + limit);
+        return json(200, { data, cursor: { previous: null, next: String(from + data.length) } });
+      }
       if (req.method === 'GET' && path === '/api/session/ses_a')
         return json(200, { data: { id: 'ses_a', agent: 'build', ...(fake.model ? { model: fake.model } : {}) } });
       if (req.method === 'POST') {
@@ -111,5 +132,27 @@ describe('/api engine: a prompt on an explicit model and variant', () => {
     fake.hijack = { id: 'm1', providerID: 'local', variant: 'low' };
     await assert.rejects(send('high'), /reads local\/m1 variant low after the switch to local\/m1 variant high/);
     assert.deepEqual(paths(), ['model'], 'no prompt');
+  });
+
+  it("the first user message (authority rule 1's assignment) is read oldest first, a page at a time, past markers and turns", async () => {
+    const at = (i: number) => ({ created: 1_000 + i });
+    fake.messages = [
+      { id: 'msg_001', type: 'model-switched', time: at(1), model: { id: 'm1', providerID: 'local' } },
+      ...Array.from({ length: 25 }, (_, i) => ({
+        id: `msg_1${String(i).padStart(2, '0')}`,
+        type: 'assistant',
+        time: at(2 + i),
+        content: [],
+      })),
+      { id: 'msg_200', type: 'user', time: at(40), text: 'orchestrator ses_orch1 assigns PROJ-9' },
+      { id: 'msg_201', type: 'user', time: at(41), text: 'a later one' },
+    ];
+    const first = await engine.firstUserMessage('/w/a', 'ses_a', {});
+    assert.equal(first && (first.info as { id: string }).id, 'msg_200');
+    assert.deepEqual(first?.parts, [{ type: 'text', text: 'orchestrator ses_orch1 assigns PROJ-9' }]);
+    assert.equal(fake.pages.length, 2, 'two pages of 20');
+    assert.match(fake.pages[0], /limit=20&order=asc/);
+    fake.messages = fake.messages.slice(0, 3);
+    assert.equal(await engine.firstUserMessage('/w/a', 'ses_a', {}), null, 'no user message: null');
   });
 });
