@@ -12,13 +12,19 @@ import { BackendClient } from '../../src/core/backend/client';
 import { launchSession, startOpencode, type OpencodeServer } from '../support/opencode';
 import { startOldSurfaceBlocker, type OldSurfaceBlocker } from '../support/old-surface-blocker';
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
+import { PRICE } from '../support/transcript-cost';
 import { cli } from './actions-cli';
 import { assertDocumentShape, status, statusArgs, waitFor, type StatusRun } from './helpers';
+import { startWatch, type WatchProcess } from './watch-process';
 
 const API_KEY = 'sk-engines-DO-NOT-PRINT-7731';
 const LOCAL = { providerID: 'local', modelID: 'm1' };
 /** The local model lists a variant table (its options are opencode's business: sent as reasoning_effort). */
-const M1 = { name: 'M1', variants: { high: { reasoningEffort: 'high' }, low: { reasoningEffort: 'low' } } };
+const M1 = {
+  name: 'M1',
+  cost: PRICE,
+  variants: { high: { reasoningEffort: 'high' }, low: { reasoningEffort: 'low' } },
+};
 const ROUTING = `version: 1
 default: {entry: {skill: null, mode: null}}
 routes:
@@ -63,6 +69,28 @@ async function post(url: string, body: unknown): Promise<Record<string, unknown>
   return res.status === 204 ? {} : ((await res.json()) as Record<string, unknown>);
 }
 
+/** The cost and tokens of a session summed over its `/api` assistant messages (the whole list: the truth). */
+async function apiTruth(
+  baseUrl: string,
+  directory: string,
+  id: string,
+): Promise<{ usd: number; input: number; output: number; messages: number }> {
+  const res = await fetch(`${baseUrl}api/session/${id}/message?limit=200`, {
+    headers: { 'x-opencode-directory': encodeURIComponent(directory) },
+  });
+  const list = ((await res.json()) as { data: Array<Record<string, unknown>> }).data;
+  const truth = { usd: 0, input: 0, output: 0, messages: 0 };
+  for (const m of list)
+    if (m.type === 'assistant') {
+      const tokens = m.tokens as { input: number; output: number };
+      truth.usd += m.cost as number;
+      truth.input += tokens.input;
+      truth.output += tokens.output;
+      truth.messages++;
+    }
+  return truth;
+}
+
 /** A session created and prompted through `/api` (as new frontends do). */
 async function apiLaunch(baseUrl: string, directory: string, prompt: string): Promise<string> {
   const created = (await post(`${baseUrl}api/session`, { location: { directory } })).data as { id: string };
@@ -83,6 +111,8 @@ describe('both engines of opencode 1.18.33, and opencode 2 (old routes blocked)'
   const outputs: string[] = [];
 
   before(async function () {
+    // Three surfaces of scripted states, and the old engine's healthy stream waited out: slow on a loaded machine.
+    this.timeout(300_000);
     model = await startScriptedModel();
     oc = await startOpencode({
       modelUrl: model.url,
@@ -287,6 +317,108 @@ describe('both engines of opencode 1.18.33, and opencode 2 (old routes blocked)'
     assert.ok(blocker.log.some((r) => r.path === '/api/event'));
     const proxied = runs.get('proxy')!;
     assert.equal(proxied.code, 0, proxied.stderr);
+  });
+
+  it('watch over the old-surface-blocking proxy: /api/status rows and /metrics show the /api sessions with their verdicts, cost and tokens summed from messages', async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'session-ops-engines-watch-'));
+    let watch: WatchProcess | undefined;
+    try {
+      watch = await startWatch(tmp, blocker.url, proxyDir);
+      const base = watch.metricsUrl.replace(/\/metrics$/, '');
+      // The states that hold still while nothing acts (automatic mode is off). A wall's action
+      // follows the provider listing the daemon holds (recover onto a free provider, else escalate).
+      const want: Record<string, [string, string[]]> = {
+        hung: ['hung', ['abort-and-wake', 'recover', 'escalate']],
+        '402': ['idle', ['escalate']],
+        'quota wall': ['idle', ['recover', 'escalate']],
+        report: ['idle', ['harvest']],
+        'idle with work': ['idle', ['wake']],
+        waiting: ['waiting', ['answer']],
+      };
+      type Row = {
+        id: string;
+        verdict: string;
+        action: string;
+        engine: string | null;
+        basis: string;
+        actionBasis: string;
+        quotaWall: unknown;
+        cost: { usd: number; tokens: { input: number; output: number }; messages: number | null } | null;
+      };
+      let seen = '';
+      const rows = await waitFor(
+        'the /api sessions settled in /api/status',
+        async () => {
+          const body = (await (await fetch(`${base}/api/status`)).json()) as {
+            backends: Array<{ up: boolean; documents: Array<{ dialect: string; sessions: Row[] }> }>;
+          };
+          const doc = body.backends[0]?.documents[0];
+          if (!body.backends[0]?.up || !doc) return null;
+          const byState = new Map(
+            Object.keys(want).map((state) => [state, doc.sessions.find((x) => x.id === ids.get(`proxy:${state}`))]),
+          );
+          seen = [...byState]
+            .map(
+              ([state, r]) =>
+                `${state}: ${r ? `${r.verdict} / ${r.action} cost ${JSON.stringify(r.cost)} | ${r.basis} | ${r.actionBasis} | ${JSON.stringify(r.quotaWall)}` : 'absent'}`,
+            )
+            .join('\n');
+          const settled = [...byState].every(
+            ([state, r]) => r && r.verdict === want[state][0] && want[state][1].includes(r.action),
+          );
+          return settled && byState.get('report')?.cost ? { doc, byState } : null;
+        },
+        60_000,
+        500,
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}\n${seen}\n${watch?.output().slice(-3000)}`, { cause: err });
+      });
+      assert.equal(rows.doc.dialect, 'opencode');
+      for (const [state, r] of rows.byState) assert.equal(r!.engine, 'api', state);
+      assert.equal(
+        (rows.byState.get('quota wall')!.quotaWall as { category?: string } | null)?.category,
+        'rate-limit',
+        'the 429 stored by the /api engine reads as a rate-limit wall',
+      );
+      assert.equal((rows.byState.get('402')!.quotaWall as { category?: string } | null)?.category, 'balance');
+      const report = rows.byState.get('report')!;
+      const truth = await apiTruth(oc.baseUrl, proxyDir, ids.get('proxy:report')!);
+      assert.ok(truth.input > 0, 'the scripted model reported usage');
+      assert.deepEqual(
+        [report.cost!.usd, report.cost!.tokens.input, report.cost!.tokens.output, report.cost!.messages],
+        [truth.usd, truth.input, truth.output, truth.messages],
+        'summed from the /api messages',
+      );
+      // /metrics: one verdict series per session with its action, the tokens and the cost.
+      const metrics = await (await fetch(watch.metricsUrl)).text();
+      for (const [state, [verdict]] of Object.entries(want)) {
+        const line = metrics
+          .split('\n')
+          .find(
+            (l) => l.startsWith('session_ops_session_verdict{') && l.includes(`session="${ids.get(`proxy:${state}`)}"`),
+          );
+        assert.ok(line?.includes(`verdict="${verdict}"`), `${state}: ${line}`);
+        assert.ok(line?.endsWith(' 1'), `${state}: ${line}`);
+      }
+      const session = `session="${ids.get('proxy:report')}"`;
+      assert.equal(await watch.metric('session_ops_session_tokens', `${session},type="input"`), truth.input);
+      assert.equal(await watch.metric('session_ops_session_tokens', `${session},type="output"`), truth.output);
+      assert.equal(await watch.metric('session_ops_session_cost_usd', session), truth.usd);
+      assert.equal(await watch.metric('session_ops_backend_up', 'backend="oc"'), 1);
+      // status --json over the proxy: the same figures.
+      const run = await status(statusArgs(blocker.url, proxyDir));
+      outputs.push(run.stdout, run.stderr);
+      const cost = run.session(ids.get('proxy:report')!).cost;
+      assert.deepEqual([cost?.usd, cost?.tokens.input, cost?.tokens.output], [truth.usd, truth.input, truth.output]);
+      assert.ok(
+        blocker.log.filter((r) => !r.blocked).every((r) => r.path.startsWith('/api/') || r.path === '/doc'),
+        'nothing of the old surface went through',
+      );
+    } finally {
+      if (watch) outputs.push(watch.output());
+      watch?.stop();
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 
   it('abort through the engine that holds it: the /api hung session is interrupted, idle confirmed; the old engine never ran it', async () => {
