@@ -179,7 +179,25 @@ function onEvent(e: SseEvent): void {
   render();
 }
 
+/** While the stream is not live (reconnecting, or a proxy that holds it back), the fleet is re-read this often. */
+const POLL_WHEN_NOT_LIVE_MS = 10_000;
+let pollTimer: ReturnType<typeof setInterval> | null = null;
+
+function startPolling(): void {
+  if (pollTimer) return;
+  pollTimer = setInterval(() => {
+    if (!state.who || state.stream === 'live') return;
+    void loadFleet()
+      .catch(
+        (err: unknown) =>
+          (state.error = `The fleet cannot be read: ${err instanceof Error ? err.message : String(err)}`),
+      )
+      .then(render);
+  }, POLL_WHEN_NOT_LIVE_MS);
+}
+
 function startStream(): void {
+  startPolling();
   closeStream?.();
   closeStream = openEventStream({
     onEvent,

@@ -152,7 +152,14 @@ function requestsBlock(backendKey: string, row: PageRow, ctx: ViewContext): Chil
 }
 
 /** One session's card (the attention list and the fleet list). */
-export function sessionCard(backend: PageBackend, directory: string, row: PageRow, ctx: ViewContext): HTMLElement {
+export function sessionCard(
+  backend: PageBackend,
+  directory: string,
+  row: PageRow,
+  ctx: ViewContext,
+  /** Say the backend and directory (the attention list; the fleet list's headings say them). */
+  where = false,
+): HTMLElement {
   const cost = costText(row);
   const last = ctx.auditOf(row.id).slice(-3);
   return h(
@@ -176,7 +183,7 @@ export function sessionCard(backend: PageBackend, directory: string, row: PageRo
       { class: 'facts' },
       h('span', null, `${row.verdict} · ${row.action}${row.settled ? '' : ' · not settled'}`),
       cost ? h('span', { class: 'cost' }, cost) : null,
-      h('span', { class: 'muted where' }, `${backend.name} · ${directory}`),
+      where ? h('span', { class: 'muted where' }, `${backend.name} · ${directory}`) : null,
     ),
     h('p', { class: 'evidence' }, row.basis ?? ''),
     row.escalation ? h('p', { class: 'escalation' }, row.escalation.message) : null,
@@ -193,7 +200,7 @@ export function attentionSection(fleet: PageFleet, ctx: ViewContext): HTMLElemen
     { id: 'attention', 'aria-labelledby': 'attention-h' },
     h('h2', { id: 'attention-h' }, `Needs attention (${items.length})`),
     items.length
-      ? h('div', { class: 'cards' }, ...items.map((i) => sessionCard(i.backend, i.directory, i.row, ctx)))
+      ? h('div', { class: 'cards' }, ...items.map((i) => sessionCard(i.backend, i.directory, i.row, ctx, true)))
       : h(
           'p',
           { class: 'muted' },

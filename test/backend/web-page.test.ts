@@ -121,7 +121,7 @@ describe('the web page of session-ops watch in real Chromium (real daemon, real 
     assert.equal(res?.status(), 200);
     assert.match(res?.headers()['content-security-policy'] ?? '', /default-src 'self'/);
     assert.equal(res?.headers()['set-cookie'], undefined);
-    await page.waitForSelector('form#login input#token[type=password]');
+    await see(page, 'form#login input#token[type=password]');
     assert.equal(await page.title(), 'Session Ops');
     // The browser enforces the CSP: an inline script added to the document does not run.
     // (A string: this file is type-checked without the DOM's types.)
@@ -157,28 +157,37 @@ describe('the web page of session-ops watch in real Chromium (real daemon, real 
   /** The text of the first element the selector matches ('' when it has none). */
   const text = async (page: Page, selector: string) => (await page.textContent(selector)) ?? '';
 
+  /** Waits for `selector`; on a timeout the error carries what the page shows and the daemon's last lines. */
+  async function see(page: Page, selector: string, timeout = 30_000, state: 'visible' | 'detached' = 'visible') {
+    await page.waitForSelector(selector, { timeout, state }).catch(async (err: Error) => {
+      const shown = await page.textContent('#app').catch(() => '(no page)');
+      throw new Error(`${err.message.split('\n')[0]}\nthe page shows: ${shown}\nwatch: ${out.slice(-1500)}`);
+    });
+  }
+
   const card = (where: string, id: string) => `${where} article.session[data-session="${id}"]`;
 
   it('an act token: the attention list and every session with its badge; Allow once from the page lets the session go on', async () => {
     const { page, problems } = await signIn(tokens.act);
-    await page.waitForSelector('#top .who[data-scope=act]');
+    await see(page, '#top .who[data-scope=act]');
     assert.match(await text(page, '#top .who'), /^alice · can act$/);
     // Verdicts need two samples: the waiting session settles into the attention list.
-    await page.waitForSelector(`${card('#attention', waitingId)}[data-headline=waiting]`, { timeout: 60_000 });
+    await see(page, `${card('#attention', waitingId)}[data-headline=waiting]`, 60_000);
     assert.equal(await page.textContent(`${card('#attention', waitingId)} .badge`), 'waiting for you');
     assert.match(await text(page, `${card('#attention', waitingId)} .request-title`), /^permission: bash ls -la$/);
-    await page.waitForSelector(`${card('#sessions', doneId)}[data-headline=idle]`, { timeout: 60_000 });
+    await see(page, `${card('#sessions', doneId)}[data-headline=idle]`, 60_000);
     assert.equal(await page.textContent(`${card('#sessions', doneId)} .title`), 'WEB-2 say hello');
     assert.equal(await page.locator(card('#attention', doneId)).count(), 0, 'the idle session needs nobody');
-    await page.waitForSelector('#top .stream[data-stream=live]');
+    await see(page, '#top .stream[data-stream=live]');
 
     // Allow once: a confirmation first, then the outcome the daemon answered.
     await page.click(`${card('#attention', waitingId)} [data-act=allow-once]`);
-    await page.waitForSelector('dialog[open] [data-act=confirm]');
+    await see(page, 'dialog[open] [data-act=confirm]');
     assert.match(await text(page, 'dialog[open] .says'), /WEB-1 list the files asks: permission: bash ls -la/);
     assert.equal(await page.locator('dialog[open] .outcome *').count(), 0, 'nothing is sent before the confirmation');
     await page.click('dialog[open] [data-act=confirm]');
-    const outcome = await page.waitForSelector('dialog[open] .outcome [data-outcome]:not(.sent)', { timeout: 30_000 });
+    await see(page, 'dialog[open] .outcome [data-outcome]:not(.sent)', 30_000);
+    const outcome = page.locator('dialog[open] .outcome [data-outcome]:not(.sent)').first();
     assert.equal(await outcome.getAttribute('class'), 'done', (await outcome.textContent()) ?? '');
     // On the backend: the permission is answered and the session goes on.
     await waitFor(
@@ -190,8 +199,8 @@ describe('the web page of session-ops watch in real Chromium (real daemon, real 
     assert.equal((await client.listPermissions(directory)).requests.length, 0);
     await page.click('dialog[open] button.secondary');
     // Live: the session leaves the attention list; its card shows who acted (the audit trail).
-    await page.waitForSelector(card('#attention', waitingId), { state: 'detached', timeout: 30_000 });
-    await page.waitForSelector(`${card('#sessions', waitingId)} .last-acts .who`, { timeout: 30_000 });
+    await see(page, card('#attention', waitingId), 30_000, 'detached');
+    await see(page, `${card('#sessions', waitingId)} .last-acts .who`, 30_000);
     assert.equal(await page.textContent(`${card('#sessions', waitingId)} .last-acts .who`), 'alice');
     assert.deepEqual(problems, []);
     await page.context().close();
@@ -199,12 +208,12 @@ describe('the web page of session-ops watch in real Chromium (real daemon, real 
 
   it('a read token: no act button anywhere, the deep link opens the session, and a forged POST is 403', async () => {
     const { page, problems } = await signIn(tokens.read, { width: 390, height: 844 });
-    await page.waitForSelector('#top .who[data-scope=read]');
-    await page.waitForSelector(card('#sessions', doneId), { timeout: 60_000 });
+    await see(page, '#top .who[data-scope=read]');
+    await see(page, card('#sessions', doneId), 60_000);
     assert.equal(await page.locator('[data-act]').count(), 0, 'a read token is offered no act');
     const key = await page.getAttribute(card('#sessions', doneId), 'data-backend');
     await page.goto(`${base}/#/session/${encodeURIComponent(key!)}/${encodeURIComponent(doneId)}`);
-    await page.waitForSelector(`#detail[data-session="${doneId}"]`);
+    await see(page, `#detail[data-session="${doneId}"]`);
     assert.match(await text(page, '#detail h2'), /WEB-2 say hello/);
     assert.equal(await page.locator('#detail .actions, [data-act]').count(), 0);
     // A forged act with the read token from the page itself: refused before anything is read or sent.
@@ -236,7 +245,7 @@ describe('the web page of session-ops watch in real Chromium (real daemon, real 
     const calls: string[] = [];
     page.on('request', (r) => calls.push(new URL(r.url()).pathname));
     await page.goto(`${base}/`);
-    await page.waitForSelector('form#login');
+    await see(page, 'form#login');
     assert.deepEqual(
       calls.filter((c) => c.startsWith('/api/')),
       [],
@@ -259,7 +268,7 @@ describe('the web page of session-ops watch in real Chromium (real daemon, real 
       await page.fill('#token', `wrong-token-${i}`);
       await page.click('#login button[type=submit]');
       await waitFor('the answer to the attempt', () => answers.length > before, 10_000, 20);
-      await page.waitForSelector('#login .error');
+      await see(page, '#login .error');
     }
     const first429 = answers.findIndex((a) => a.status === 429);
     assert.ok(first429 >= 5, `429 after five failures, not before: ${JSON.stringify(answers)}`);
@@ -273,7 +282,7 @@ describe('the web page of session-ops watch in real Chromium (real daemon, real 
     await new Promise((r) => setTimeout(r, Number(answers[first429].retryAfter) * 1000 + 100));
     await page.fill('#token', tokens.read);
     await page.click('#login button[type=submit]');
-    await page.waitForSelector('#top .who[data-scope=read]', { timeout: 15_000 });
+    await see(page, '#top .who[data-scope=read]', 15_000);
     await page.context().close();
   });
 });
