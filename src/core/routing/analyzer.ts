@@ -5,14 +5,14 @@
 // Pure: never import 'vscode'.
 import type { Diagnostic } from '../diagnostics';
 import { checkDuplicateKeys, checkRoute, duplicateRouteDiag, overCapDiag, type PreflightInfo } from './checks';
-import { splitDocument, type ChunkSpan, type Split } from './chunks';
+import { splitSteps, type ChunkSpan, type Split } from './chunks';
 import { MAX_DIAGNOSTICS, MAX_NESTING } from './limits';
 import { lineEndAt, lineOf, normalizeLineEnds, rangeAt } from './lines';
 import { mapSchemaErrors } from './messages';
 import { parseText, type ParsedText } from './parse';
 import { diffTexts, resplit, type TextChange } from './resplit';
 import { getPair, parsePointer, setProp, type PathSeg, type RMap, type RNode } from './rnode';
-import { validators, type ErrorObject } from './schema';
+import { routingSchema, TOP_KEYS, validators, type ErrorObject } from './schema';
 import { SOURCE, type RelDiag, type RoutingDiagnosticData } from './types';
 
 export interface AnalyzedChunk {
@@ -27,6 +27,10 @@ export interface AnalyzedChunk {
   /** Path from the document root to the chunk's root node: [] or ['routes']. */
   prefix: readonly PathSeg[];
   header?: boolean;
+  /** Not parsed: past MAX_DIAGNOSTICS problems, where none is listed (its text is ''). */
+  skipped?: boolean;
+  /** Unknown top-level keys after `name` in this chunk (see ChunkSpan.more). */
+  more?: number;
 }
 
 export interface AnalysisStats {
@@ -36,6 +40,8 @@ export interface AnalysisStats {
   reused: number;
   /** Chunks the `yaml` library had to parse (outside the fast subset). */
   yamlParsed: number;
+  /** Chunks not parsed: past MAX_DIAGNOSTICS problems (unknown top-level keys and routes). */
+  skipped?: number;
   ms: number;
 }
 
@@ -67,6 +73,24 @@ interface Placed {
 }
 
 const YIELD_EVERY = 200;
+/** Chunks gone through between two yields in the passes over every chunk after they are parsed. */
+const YIELD_POST = 20000;
+
+/**
+ * Of the top-level keys the schema does not know (each an error, whatever its value), the first
+ * this many are validated and listed (hostile input has hundreds of thousands); the root's errors
+ * are cut after them and the required keys' errors (which come first).
+ */
+const UNKNOWN_KEYS_LISTED = MAX_DIAGNOSTICS + 1;
+const REQUIRED_KEYS = routingSchema.required?.length ?? 0;
+
+/** The result of a chunk that is not parsed (after more than MAX_DIAGNOSTICS problems): nothing. */
+const SKIPPED: ChunkResult = Object.freeze({
+  text: '',
+  parsed: Object.freeze({ root: null, syntax: Object.freeze([]), anchors: false, fast: true }),
+  local: Object.freeze([]),
+  preflights: Object.freeze([]),
+});
 
 /** The prefixes of route and top chunks, and the empty lists of a chunk without findings (shared by every chunk). */
 const ROUTE_PREFIX: readonly PathSeg[] = Object.freeze(['routes']);
@@ -150,7 +174,7 @@ export class RoutingAnalyzer {
     const change = prev ? diffTexts(prev.text, text) : undefined;
     const split =
       (prev && change && this.options.chunking !== false ? resplit(prev.text, prev.split, text, change) : null) ??
-      splitDocument(text);
+      (yield* splitSteps(text));
     let result: RoutingAnalysis | undefined;
     try {
       if (split.chunks && split.chunks.length > 0 && this.options.chunking !== false) {
@@ -205,25 +229,46 @@ export class RoutingAnalyzer {
     let a = 0;
     let reused = 0;
     let yamlParsed = 0;
+    // Problems certain to be listed before the chunk at hand (its predecessors' own, and one per
+    // key the schema does not know at the top, as many as the root's errors can take): once more
+    // than MAX_DIAGNOSTICS, no problem further on is ever listed, so unknown top-level keys and
+    // routes from there on are not parsed (known top-level keys still are: they decide the root's
+    // problems, listed earlier).
+    let certain = 0;
+    let unknownKeys = 0;
+    let skipped = 0;
     for (let i = 0; i < spans.length; i++) {
       const span = spans[i];
+      const skip =
+        (certain > MAX_DIAGNOSTICS || span.more !== undefined) && !(span.role === 'top' && TOP_KEYS.has(span.name));
       let r: ChunkResult | undefined;
       let chunk: AnalyzedChunk | undefined;
-      if (prev && change) {
+      if (skip) {
+        r = SKIPPED;
+        skipped++;
+      } else if (prev && change) {
         const shift = span.end <= change.prefix ? 0 : span.start >= changedEnd ? delta : undefined;
         if (shift !== undefined) {
           const at = span.start - shift;
           while (a < old.length && old[a].start < at) a++;
           const o = old[a];
-          if (o && o.start === at && o.end === span.end - shift && o.role === span.role && !o.header === !span.header) {
+          if (
+            o &&
+            o.start === at &&
+            o.end === span.end - shift &&
+            o.role === span.role &&
+            !o.header === !span.header &&
+            prev.results[a] !== SKIPPED
+          ) {
             r = prev.results[a];
             const c = prev.chunks[a];
             chunk = shift === 0 ? c : { ...c, start: span.start, end: span.end };
           }
         }
       }
-      if (r) reused++;
-      else {
+      if (r) {
+        if (!skip) reused++;
+      } else {
         const slice = text.slice(span.start, span.end);
         r = computeChunk(span, prev ? copyOf(slice) : slice);
         if (!r.parsed.fast) yamlParsed++;
@@ -240,20 +285,44 @@ export class RoutingAnalyzer {
           parsed: r.parsed,
           prefix: span.role === 'route' ? ROUTE_PREFIX : TOP_PREFIX,
           header: span.header,
+          skipped: r === SKIPPED,
+          more: span.more,
         },
       );
+      if (!skip) {
+        certain += r.local.length;
+        // an unknown key the root's errors name (as chosen below: its chunk parsed without error)
+        if (span.role === 'top' && !TOP_KEYS.has(span.name) && unknownKeys < UNKNOWN_KEYS_LISTED) {
+          const root = r.parsed.root;
+          if (
+            root &&
+            root.kind === 'map' &&
+            root.pairs.length === 1 &&
+            !r.parsed.syntax.some((d) => d.severity === 'error')
+          ) {
+            unknownKeys++;
+            certain++;
+          }
+        }
+      }
       if (i % YIELD_EVERY === YIELD_EVERY - 1) yield;
     }
     this.prev = { text, split, results, chunks };
 
     const placed: Placed[] = [];
-    for (let i = 0; i < chunks.length; i++) for (const d of results[i].local) placed.push({ base: chunks[i].start, d });
+    for (let i = 0; i < chunks.length; i++) {
+      for (const d of results[i].local) placed.push({ base: chunks[i].start, d });
+      if (i % YIELD_POST === YIELD_POST - 1) yield;
+    }
 
-    // The root object, with the routes stubbed (route chunks are validated on their own).
+    // The root object, with the routes stubbed (route chunks are validated on their own), and
+    // the first UNKNOWN_KEYS_LISTED unknown keys parsed without error.
     const rootValue: Record<string, unknown> = {};
     const broken = new Set<string>();
     const topByName = new Map<string, number>();
+    let unknown = 0;
     for (let i = 0; i < chunks.length; i++) {
+      if (i % YIELD_POST === YIELD_POST - 1) yield;
       const c = chunks[i];
       if (c.role !== 'top') continue;
       topByName.set(c.name, i);
@@ -263,12 +332,13 @@ export class RoutingAnalyzer {
         broken.add(c.name);
         continue;
       }
+      if (!TOP_KEYS.has(c.name) && ++unknown > UNKNOWN_KEYS_LISTED) continue;
       setProp(rootValue, c.name, c.header ? {} : pair.value.value);
     }
     const validate = validators().root;
     if (!validate(rootValue) && validate.errors) {
       const groups = new Map<number, ErrorObject[]>();
-      for (const e of validate.errors.slice(0, MAX_DIAGNOSTICS + 1)) {
+      for (const e of validate.errors.slice(0, UNKNOWN_KEYS_LISTED + REQUIRED_KEYS)) {
         const segs = parsePointer(e.instancePath);
         let target: number | undefined;
         if (segs.length === 0) {
@@ -295,6 +365,7 @@ export class RoutingAnalyzer {
     // Cross-chunk checks: duplicate route keys, preflight lists over the policy's cap.
     const firstRoute = new Map<string, number>();
     for (let i = 0; i < chunks.length; i++) {
+      if (i % YIELD_POST === YIELD_POST - 1) yield;
       const c = chunks[i];
       if (c.role !== 'route') continue;
       const root = c.parsed.root;
@@ -322,7 +393,7 @@ export class RoutingAnalyzer {
       lineStarts,
       chunks,
       placed,
-      { mode: 'chunked', chunks: chunks.length, reused, yamlParsed, ms: 0 },
+      { mode: 'chunked', chunks: chunks.length, reused, yamlParsed, ms: 0, ...(skipped ? { skipped } : {}) },
       t0,
     );
   }

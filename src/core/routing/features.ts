@@ -470,6 +470,15 @@ export function documentSymbols(analysis: RoutingAnalysis, limit = MAX_SYMBOLS):
   let budget = limit;
   for (const c of analysis.chunks) {
     const root = c.parsed.root;
+    if (c.skipped && c.role === 'top' && budget > 0) {
+      // not parsed (past the listed problems): its name, over its lines
+      const range = rangeAt(ls, c.start, Math.max(c.start, c.end - 1));
+      const sel = rangeAt(ls, c.start, c.start + c.name.length);
+      const detail = c.more ? `and ${c.more.toLocaleString('en-US')} more unknown keys` : undefined;
+      out.push({ name: c.name, kind: 'property', range, selectionRange: sel, ...(detail ? { detail } : {}) });
+      budget--;
+      continue;
+    }
     if (!root || root.kind !== 'map') continue;
     if (budget <= 0) {
       // nothing more is listed; the routes' count still says how many there are

@@ -3,6 +3,9 @@
 // - MAX_NESTING: nesting deeper than this many levels is not checked (real tables nest about 6);
 // - MAX_KEY_LENGTH: an implicit key longer than this is a YAML error (as in `yaml`, YAML 1.2);
 // - MAX_DIAGNOSTICS: problems past this many in one document are not listed (one diagnostic says so);
+//   past that point unknown top-level keys and routes are not even parsed (nothing of them would be
+//   listed; hover, lenses and the outline's detail are not given there), and past MAX_DIAGNOSTICS + 1
+//   unknown top-level keys, a run of further ones is one chunk, named by its first key in the outline;
 // - MAX_SYMBOLS: the outline (document symbols) lists at most this many entries, nested ones counted
 //   (every route of a 10,000-route table is listed; a hostile file of 500,000 keys is not sent whole);
 // - aliases: see MAX_ALIAS_EXPANSION in rnode.ts.

@@ -31,6 +31,8 @@ export interface JsonSchema {
 export const routingSchema = schemaJson as unknown as JsonSchema;
 export const SCHEMA_ID = routingSchema.$id as string;
 export const SCHEMA_FILE_NAME = 'routing.schema.json';
+/** The top-level keys the schema knows. */
+export const TOP_KEYS: ReadonlySet<string> = new Set(Object.keys(routingSchema.properties ?? {}));
 
 export interface Validators {
   root: ValidateFunction;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { RoutingAnalyzer, validateRouting } from '../../../../src/core/routing';
+import { documentSymbols, RoutingAnalyzer, validateRouting } from '../../../../src/core/routing';
 import type { Diagnostic } from '../../../../src/core/diagnostics';
 
 const complete = readFileSync(path.resolve(__dirname, '../../../fixtures/routing/valid/complete.routing.yaml'), 'utf8');
@@ -247,6 +247,31 @@ describe('routing analyzer', () => {
     assert.equal(a.latest, r.value);
     assert.ok(steps > 1, 'the request yields between batches too');
     assert.equal(r.value.stats.chunks, 4 + 1000);
+  });
+
+  it('past the listed problems, unknown top-level keys and routes are not parsed; the listed ones are those of the whole analysis', () => {
+    const unknown = Array.from({ length: 3000 }, (_, i) => `key_${i}: ${i}`).join('\n');
+    const bad = table(30).replace(/effort: high/g, 'effort: hihg');
+    const text = `${unknown}\n${bad}`;
+    const a = new RoutingAnalyzer();
+    const chunked = a.analyze(text);
+    assert.ok((chunked.stats.skipped ?? 0) > 0, JSON.stringify(chunked.stats));
+    // the unknown keys past the first 1,001 are one chunk, never parsed
+    assert.ok(chunked.stats.chunks < 1001 + 40, JSON.stringify(chunked.stats));
+    const whole = new RoutingAnalyzer({ chunking: false }).analyze(text).diagnostics;
+    assert.deepEqual(show(chunked.diagnostics), show(whole));
+    assert.equal(chunked.diagnostics.length, 1001);
+    assert.equal(chunked.diagnostics[1000].code, 'routing.limit');
+    // the known keys after them still decide the root's problems (version, default, routes are there)
+    assert.ok(!chunked.diagnostics.some((d) => d.message.includes('Missing required')));
+    // the outline still names the gathered keys
+    const symbols = documentSymbols(chunked);
+    assert.ok(symbols.some((x) => /more unknown keys/.test(x.detail ?? '')));
+    // without the unknown keys, nothing is skipped, and no skipped chunk is taken over
+    const after = a.analyze(bad);
+    assert.equal(after.stats.skipped, undefined);
+    assert.deepEqual(show(after.diagnostics), show(new RoutingAnalyzer().analyze(bad).diagnostics));
+    assert.equal(after.diagnostics.filter((d) => d.code.startsWith('schema.')).length, 30);
   });
 
   it('a route with more problems than are shown maps only the shown ones', () => {
