@@ -14,6 +14,15 @@ import { fileUri, LspClient } from './support/lspClient';
 const pad = (i: number) => String(i).padStart(6, '0');
 /** 100,000 unknown top-level keys, 14 bytes a line: 1.4 MB. */
 const flatKeys = (n: number) => Array.from({ length: n }, (_, i) => `key_${pad(i)}: 1`).join('\n') + '\n';
+/** Unknown top-level keys (14 bytes a line) up to `mb` MB: hostile input under the 8 MB limit. */
+function flatKeysOfSize(mb: number): string {
+  const out: string[] = [];
+  for (let i = 0, size = 0; size < mb * MB; i++) {
+    out.push(`key_${pad(i)}: 1`);
+    size += 15;
+  }
+  return out.join('\n') + '\n';
+}
 /** A valid table of n full routes. */
 function table(n: number): string {
   const lines = ['version: 1', 'default: {}', 'preflight:', '  max_items: 4', 'routes:'];
@@ -125,6 +134,104 @@ describe('language server answers every request in time', function () {
     assert.ok(s === 'answered' || s.startsWith('-32801'), s);
     assert.ok(current.ms < 5000, `hover took ${current.ms.toFixed(0)} ms`);
     await client.diagnosticsFor(uri, (p) => p.version === 3, mark, 120000);
+    client.close(uri);
+  });
+
+  /**
+   * Sends document symbols and hover for `version` at once, then edits again (version + 1) and
+   * sends a later hover: every request is answered (the earlier ones with their result or
+   * ContentModified) and each within 5 s.
+   */
+  async function answeredWhileMovingOn(uri: string, version: number, at: Pos, what: string, cpu0: number) {
+    const doc = { textDocument: { uri } };
+    // a request that needs no analysis, sent every 100 ms: how long the server leaves messages unread
+    let pinging = true;
+    let slowestPing = 0;
+    const pings = (async () => {
+      while (pinging) {
+        const p = await timed(client.request('sessionOps/stats', { uri }));
+        slowestPing = Math.max(slowestPing, p.ms);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    const settle = <T>(p: Promise<T>) =>
+      timed(
+        p.then(
+          (v) => ({ v, error: undefined as string | undefined }),
+          (e: Error) => ({ v: undefined, error: e.message }),
+        ),
+      );
+    const symbols = settle(client.request<unknown[]>('textDocument/documentSymbol', doc));
+    const hover = settle(client.request('textDocument/hover', { ...doc, position: at }));
+    await new Promise((r) => setTimeout(r, 50));
+    const mark = client.change(uri, version + 1, [
+      { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '# edited\n' },
+    ]);
+    const later = settle(
+      client.request('textDocument/hover', { ...doc, position: { line: at.line + 1, character: at.character } }),
+    );
+    const laterSymbols = settle(client.request<unknown[]>('textDocument/documentSymbol', doc));
+    const out: Record<string, { ms: number; error?: string }> = {};
+    for (const [kind, p] of Object.entries({ symbols, hover, 'later hover': later, 'later symbols': laterSymbols })) {
+      const r = await p;
+      out[kind] = { ms: r.ms, error: r.value.error };
+      report(`${what}: ${kind}${r.value.error ? ` (${r.value.error})` : ''}`, r.ms);
+    }
+    // the requests for the current version are answered with a result; the earlier ones may be superseded
+    assert.equal(out['later hover'].error, undefined);
+    assert.equal(out['later symbols'].error, undefined);
+    assert.ok(Array.isArray((await laterSymbols).value.v));
+    for (const [kind, r] of Object.entries(out)) {
+      if (r.error) assert.ok(r.error.startsWith('-32801'), `${kind}: ${r.error}`);
+      assert.ok(r.ms < 5000, `${kind} took ${r.ms.toFixed(0)} ms`);
+    }
+    const t = performance.now();
+    const published = await client.diagnosticsFor(uri, (p) => p.version === version + 1, mark, 120000);
+    pinging = false;
+    await pings;
+    const cpu = cpuMs(client.proc.pid!) - cpu0;
+    report(`${what}: diagnostics of the later version`, published.at - t + out['later hover'].ms);
+    report(`${what}: the slowest answer to a request that needs no analysis`, slowestPing);
+    report(`${what}: the server's CPU for the whole exchange`, cpu);
+    assert.ok(published.at - t + out['later hover'].ms < 5000, 'diagnostics of the later version within 5 s');
+    // never a long block: other messages are read between slices (wall time, on a shared machine)
+    assert.ok(slowestPing < 2000, `a request that needs no analysis waited ${slowestPing.toFixed(0)} ms`);
+    // the work itself (CPU, which the machine's load does not inflate) stays well inside the 5 s
+    assert.ok(cpu < 2500, `the server used ${cpu.toFixed(0)} ms of CPU`);
+    return published;
+  }
+
+  it('answers symbols and hover within 5 s on opening 7.9 MB of unknown top-level keys, and a later request is not stuck', async () => {
+    const text = flatKeysOfSize(7.9);
+    assert.ok(text.length < 8 * MB);
+    const dir = path.join(ws, 'flat79');
+    mkdirSync(dir);
+    const uri = fileUri(path.join(dir, 'routing.yaml'));
+    const cpu0 = cpuMs(client.proc.pid!);
+    client.open(uri, text);
+    await answeredWhileMovingOn(uri, 1, { line: 300000, character: 2 }, '7.9 MB of top-level keys, on open', cpu0);
+    client.close(uri);
+  });
+
+  it("answers symbols and hover within 5 s after an edit that breaks a 7.9 MB table's structure, and a later request is not stuck", async () => {
+    const text = routingTableOfSize(7.9);
+    const uri = await openIn('broken', text);
+    const lines = text.split('\n');
+    const line = lines.indexOf('  Kind/Route007000:');
+    // the route key moves to column 0: the rest of the table (about 4 MB) is no longer under routes
+    const cpu0 = cpuMs(client.proc.pid!);
+    client.change(uri, 2, [{ range: { start: { line, character: 0 }, end: { line, character: 2 } }, text: '' }]);
+    const broken = await answeredWhileMovingOn(
+      uri,
+      2,
+      { line: line + 100, character: 6 },
+      '7.9 MB table, structure broken',
+      cpu0,
+    );
+    assert.ok(
+      broken.diagnostics.some((d) => d.severity === 1 && d.range.start.line > line),
+      'the broken structure is reported',
+    );
     client.close(uri);
   });
 

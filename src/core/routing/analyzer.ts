@@ -9,7 +9,7 @@ import { splitSteps, type ChunkSpan, type Split } from './chunks';
 import { MAX_DIAGNOSTICS, MAX_NESTING } from './limits';
 import { lineEndAt, lineOf, normalizeLineEnds, rangeAt } from './lines';
 import { mapSchemaErrors } from './messages';
-import { parseText, type ParsedText } from './parse';
+import { parseTextSteps, type ParsedText } from './parse';
 import { diffTexts, resplit, type TextChange } from './resplit';
 import { getPair, parsePointer, setProp, type PathSeg, type RMap, type RNode } from './rnode';
 import { routingSchema, TOP_KEYS, validators, type ErrorObject } from './schema';
@@ -180,7 +180,7 @@ export class RoutingAnalyzer {
       if (split.chunks && split.chunks.length > 0 && this.options.chunking !== false) {
         result = yield* this.chunked(text, split, split.chunks, t0, prev, change);
       }
-      if (!result) result = this.whole(text, split.lineStarts, t0);
+      if (!result) result = yield* this.whole(text, split.lineStarts, t0);
     } catch (e) {
       // the backstop behind tooDeepAt's estimate: nesting that still overflows a parser's stack
       if (!(e instanceof RangeError)) throw e;
@@ -270,7 +270,7 @@ export class RoutingAnalyzer {
         if (!skip) reused++;
       } else {
         const slice = text.slice(span.start, span.end);
-        r = computeChunk(span, prev ? copyOf(slice) : slice);
+        r = yield* computeChunk(span, prev ? copyOf(slice) : slice);
         if (!r.parsed.fast) yamlParsed++;
         if (r.parsed.anchors) return undefined; // anchors may point across chunks: analyse whole
       }
@@ -398,12 +398,12 @@ export class RoutingAnalyzer {
     );
   }
 
-  private whole(text: string, lineStarts: number[], t0: number): RoutingAnalysis {
+  private *whole(text: string, lineStarts: number[], t0: number): Generator<void, RoutingAnalysis, void> {
     this.prev = undefined;
-    const parsed = parseText(text);
+    const parsed = yield* parseTextSteps(text);
     const placed: Placed[] = parsed.syntax.map((d) => ({ base: 0, d }));
     const root: RNode = parsed.root ?? { kind: 'scalar', start: 0, end: 0, value: null, style: 'empty' };
-    if (!parsed.syntax.some((d) => d.severity === 'error')) {
+    if (!parsed.pieces && !parsed.syntax.some((d) => d.severity === 'error')) {
       const out: RelDiag[] = [];
       // Like the chunked path: the root with its routes stubbed, then each route on its own (so
       // that both paths report the same, including routes shadowed by a duplicate key).
@@ -498,8 +498,8 @@ function copyOf(s: string): string {
 }
 
 /** Parses and checks one chunk; the result depends only on the chunk's text. */
-function computeChunk(span: ChunkSpan, text: string): ChunkResult {
-  const r = checkChunk(span, text);
+function* computeChunk(span: ChunkSpan, text: string): Generator<void, ChunkResult, void> {
+  const r = checkChunk(span, text, yield* parseTextSteps(text));
   return {
     text,
     parsed: r.parsed,
@@ -508,8 +508,7 @@ function computeChunk(span: ChunkSpan, text: string): ChunkResult {
   };
 }
 
-function checkChunk(span: ChunkSpan, text: string): ChunkResult {
-  const parsed = parseText(text);
+function checkChunk(span: ChunkSpan, text: string, parsed: ParsedText): ChunkResult {
   const local: RelDiag[] = [...parsed.syntax];
   const preflights: PreflightInfo[] = [];
   if (parsed.syntax.some((d) => d.severity === 'error')) return { text, parsed, local, preflights };

@@ -5,6 +5,7 @@ import { isAlias, isNode, parseDocument, visit, type YAMLError } from 'yaml';
 import { BAIL, fastParse } from './fastParse';
 import { tooDeepAt, MAX_DIAGNOSTICS, MAX_NESTING } from './limits';
 import { computeLineStarts, lineEndAt, lineOf, lineStartAt, normalizeLineEnds } from './lines';
+import { parsePieces, YAML_PIECE_MAX } from './pieces';
 import { fromYaml, MAX_ALIAS_EXPANSION, type AliasIssue, type RNode } from './rnode';
 import type { RelDiag } from './types';
 
@@ -17,6 +18,24 @@ export interface ParsedText {
   anchors: boolean;
   /** True when the fast parser handled it. */
   fast: boolean;
+  /** Parsed entry by entry (pieces.ts): YAML syntax only, no tree. */
+  pieces?: boolean;
+}
+
+/**
+ * parseText for a text of any size: one larger than YAML_PIECE_MAX that the fast parser does not
+ * read is parsed entry by entry, with yields between entries (pieces.ts).
+ */
+export function* parseTextSteps(input: string): Generator<void, ParsedText, void> {
+  if (input.length <= YAML_PIECE_MAX) return parseText(input);
+  const text = normalizeLineEnds(input);
+  const deep = tooDeepAt(text);
+  if (deep >= 0) return { root: null, syntax: [tooDeepDiag(text, deep)], anchors: false, fast: false };
+  yield;
+  const f = fastParse(text);
+  if (f !== BAIL) return { root: f, syntax: NO_DIAGNOSTICS, anchors: false, fast: true };
+  yield;
+  return yield* parsePieces(text, parseText);
 }
 
 /** The syntax diagnostics of a text the fast parser read: none (one array shared by every such text). */
