@@ -4,6 +4,7 @@
 // with [{routingFile: uri, label: key}]): another LSP client runs them only if it provides
 // commands of those names. None on a document past the size limit.
 import type { CodeLens } from 'vscode-languageserver/node';
+import { MAX_LENS_KEYS } from '../../src/core/routing/limits';
 import type { ServerContext } from '../context';
 import { readyDocument } from './ready';
 
@@ -15,7 +16,8 @@ export function registerCodeLensHandler(ctx: ServerContext): void {
     const uri = params.textDocument.uri;
     const s = await readyDocument(ctx, uri, token);
     if (!s || !s.session.routeLenses) return [];
-    return s.session.routeLenses(s.text).flatMap(({ key, range }) => [
+    const keys = s.session.routeLenses(s.text);
+    const lenses: CodeLens[] = keys.slice(0, MAX_LENS_KEYS).flatMap(({ key, range }) => [
       { range, command: { title: 'Effective route', command: EFFECTIVE_ROUTE_COMMAND, arguments: [uri, key] } },
       {
         range,
@@ -26,5 +28,17 @@ export function registerCodeLensHandler(ctx: ServerContext): void {
         },
       },
     ]);
+    if (keys.length > MAX_LENS_KEYS) {
+      // a lens without a command: the editor shows its title as text
+      const rest = keys.length - MAX_LENS_KEYS;
+      lenses.push({
+        range: keys[MAX_LENS_KEYS].range,
+        command: {
+          title: `No lenses on this and the ${(rest - 1).toLocaleString('en-US')} route keys after it (lenses go on the first ${MAX_LENS_KEYS.toLocaleString('en-US')}); hover a route key for its effective route`,
+          command: '',
+        },
+      });
+    }
+    return lenses;
   });
 }

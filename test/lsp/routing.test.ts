@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { fileUri, LspClient, ROOT, type InitializeResultLike, type LspDiagnostic } from './support/lspClient';
+import { MAX_LENS_KEYS } from '../../src/core/routing/limits';
 
 const complete = readFileSync(path.join(ROOT, 'test', 'fixtures', 'routing', 'valid', 'complete.routing.yaml'), 'utf8');
 const show = (d: LspDiagnostic) =>
@@ -346,13 +347,23 @@ describe('language server: routing tables', function () {
     };
     for (const routes of [2, 3000]) {
       const { uri, text, lenses } = await lensesOf(routes);
-      assert.equal(lenses.length, 2 * (routes + 1), `${routes} routes and default, two lenses each`);
+      // on the first MAX_LENS_KEYS route keys (default counted), then one lens saying how many have none
+      const shown = Math.min(routes + 1, MAX_LENS_KEYS);
+      const capped = routes + 1 > MAX_LENS_KEYS;
+      assert.equal(lenses.length, 2 * shown + (capped ? 1 : 0), `${routes} routes and default, two lenses each`);
       const lines = text.split('\n');
       const keys = lenses
+        .slice(0, 2 * shown)
         .filter((_, i) => i % 2 === 0)
         .map((l) => lines[l.range.start.line].trim().replace(/:.*$/, ''));
       assert.deepEqual(keys.slice(0, 3), ['default', 'Kind/R00000', 'Kind/R00001']);
-      assert.equal(keys[keys.length - 1], `Kind/R${String(routes - 1).padStart(5, '0')}`);
+      assert.equal(keys[keys.length - 1], `Kind/R${String(shown - 2).padStart(5, '0')}`);
+      if (capped) {
+        const note = lenses[lenses.length - 1];
+        assert.equal(note.command.command, '');
+        assert.match(note.command.title, /this and the 1,000 route keys after it/);
+        assert.equal(lines[note.range.start.line].trim(), `Kind/R${String(shown - 1).padStart(5, '0')}:`);
+      }
       assert.deepEqual(lenses[2].range.start, { line: 5, character: 2 });
       assert.deepEqual(lenses[2].command, {
         title: 'Effective route',

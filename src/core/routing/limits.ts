@@ -8,6 +8,7 @@
 //   unknown top-level keys, a run of further ones is one chunk, named by its first key in the outline;
 // - MAX_SYMBOLS: the outline (document symbols) lists at most this many entries, nested ones counted
 //   (every route of a 10,000-route table is listed; a hostile file of 500,000 keys is not sent whole);
+// - MAX_LENS_KEYS: CodeLenses go on at most this many route keys (one lens past them says so);
 // - aliases: see MAX_ALIAS_EXPANSION in rnode.ts.
 // The depth is an upper bound read line by line (block indentation levels, compact `- `/`? `
 // indicators, open flow brackets outside quotes and comments): it may over-count odd layouts,
@@ -17,6 +18,12 @@ export const MAX_NESTING = 100;
 export const MAX_KEY_LENGTH = 1024;
 export const MAX_DIAGNOSTICS = 1000;
 export const MAX_SYMBOLS = 20000;
+/**
+ * CodeLenses are put on at most this many route keys (the first, `default` counted; two lenses
+ * each): past them one lens, without a command, says how many keys have none (a 14,000-route table
+ * would otherwise send 28,000 lenses on every request).
+ */
+export const MAX_LENS_KEYS = 2000;
 
 /** The offset of the first place nested deeper than `limit` levels, or -1. */
 export function tooDeepAt(text: string, limit = MAX_NESTING): number {
