@@ -31,7 +31,8 @@ export interface ActionContext {
   timeoutMs?: number;
   /**
    * The per-session lock held around the re-read and the POST (src/core/actions/reverify.ts);
-   * absent: the machine-wide lock of this process's state directory.
+   * absent: the machine-wide lock of this process's state directory. An operator act passes one
+   * that knows the act holds it already (src/core/operations/act-lock.ts).
    */
   locker?: SessionLocker;
   /** How long to wait for that lock before refusing as busy (default the locker's, 10 s). */

@@ -4,6 +4,8 @@
 // (limit=1) and compares them with the samples the decision rests on. When either moved (a newer
 // message of any role, another state, the session gone) it refuses as stale and sends nothing;
 // otherwise it POSTs while still holding the lock, so the next actor's re-read sees the result.
+// An operator act holds that lock for the whole act (src/core/operations/act-lock.ts) and hands
+// the action a locker that knows it: actOnce then runs under it without taking it again.
 import type { MessageSnapshot, SessionSnapshot, SessionState } from '../model';
 import { sessionLockerFor, type SessionLocker } from '../state/session-locker';
 import { stateDir } from '../state/state-dir';
@@ -57,7 +59,12 @@ const processLockers = new Map<string, SessionLocker>();
  * (SESSION_OPS_STATE_DIR, XDG_STATE_HOME, HOME), so that a caller that names none still takes turns.
  */
 export function lockerOf(ctx: ActionContext): SessionLocker {
-  if (ctx.locker) return ctx.locker;
+  return machineLocker(ctx.locker);
+}
+
+/** `locker`, else the machine-wide locker of this process's state directory. */
+export function machineLocker(given?: SessionLocker): SessionLocker {
+  if (given) return given;
   const dir = stateDir(process.env) ?? '';
   let locker = processLockers.get(dir);
   if (!locker) {

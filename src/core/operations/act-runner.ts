@@ -1,11 +1,14 @@
-// The one path of every operator action: the session's action lock is taken here and only here
-// (a held lock gives outcome `busy`), the start is recorded in the operation book (what the row
+// The one path of every operator action: the act's one lock (act-lock.ts: this process's and the
+// machine-wide one) is taken here and only here (a held lock gives outcome `busy`), the start is recorded in the operation book (what the row
 // shows), the core action runs with its context, and the outcome is recorded, logged once and
 // announced; then the session is sampled again. Automatic actions are busy from the decision on
 // (`claim`), so nothing starts a second action on the session before this one holds its lock.
 import type { ActionContext } from '../actions';
+import { machineLocker } from '../actions/reverify';
 import { describeError } from '../error-message';
 import { monitorSettings } from '../settings/operator-settings';
+import type { SessionLocker } from '../state/session-locker';
+import { ActLock } from './act-lock';
 import type { OperatorAction } from './book';
 import { label, type OperatorCore } from './operator-core';
 import { logLine, outcomeOf, type ActionOutcome } from './outcome';
@@ -21,11 +24,16 @@ export class ActRunner {
    */
   private readonly decided = new Map<string, symbol>();
 
+  /** The one lock of an act (this process's and the machine-wide one), taken in `run` only. */
+  private readonly lock: ActLock;
+
   constructor(
     private readonly core: OperatorCore,
     /** Runs first on every finished outcome (the automatic runner counts wakes). */
     private readonly beforeFinish: (o: ActionOutcome) => void,
-  ) {}
+  ) {
+    this.lock = new ActLock(core.lock, () => machineLocker(core.o.postLocker));
+  }
 
   /** Every finished action (clicked, automatic or a fired retry). */
   onDidAct(listener: (o: ActionOutcome) => void): () => void {
@@ -35,7 +43,7 @@ export class ActRunner {
 
   /** Whether an action runs on the session now (the lock is held, the book says running, or one is decided). */
   busy(rowKey: string): boolean {
-    return this.core.lock.held(rowKey) || this.core.book.busy(rowKey) || this.decided.has(rowKey);
+    return this.lock.held(rowKey) || this.core.book.busy(rowKey) || this.decided.has(rowKey);
   }
 
   /** An automatic action was decided on the session: busy until it holds the lock (or `release`). */
@@ -70,17 +78,23 @@ export class ActRunner {
     };
     const seen: { result: R | null } = { result: null };
     try {
-      const locked = await this.core.lock.withSessionLock(target.key, { purpose: action }, async () => {
-        this.core.book.start(target.key, action, runningText);
-        this.decided.delete(target.key); // from here the lock and the book say busy
-        try {
-          seen.result = await run(this.context(target, await this.core.client(target.backendKey)));
-          return outcome(base, seen.result);
-        } catch (err) {
-          this.core.book.finish(target.key, 'failed', `failed: ${describeError(err)}`);
-          throw err;
-        }
-      });
+      const locked = await this.lock.hold(
+        target,
+        action,
+        () => {
+          this.core.book.start(target.key, action, runningText);
+          this.decided.delete(target.key); // from here the lock and the book say busy
+        },
+        async (locker) => {
+          try {
+            seen.result = await run(this.context(target, await this.core.client(target.backendKey), locker));
+            return outcome(base, seen.result);
+          } catch (err) {
+            this.core.book.finish(target.key, 'failed', `failed: ${describeError(err)}`);
+            throw err;
+          }
+        },
+      );
       const o = locked.acquired
         ? locked.value
         : outcomeOf(base, {
@@ -97,12 +111,12 @@ export class ActRunner {
     }
   }
 
-  private context(target: ActionTarget, client: ActionContext['backend']): ActionContext {
+  private context(target: ActionTarget, client: ActionContext['backend'], locker: SessionLocker): ActionContext {
     return {
       backend: client,
       directory: target.directory,
       clock: this.core.o.actionClock,
-      locker: this.core.o.postLocker,
+      locker,
       maxPromptBytes: monitorSettings(this.core.settings).maxPromptBytes,
       assignments: this.core.assignments,
     };

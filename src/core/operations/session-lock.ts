@@ -1,8 +1,9 @@
 // The operator's per-session action lock: at most one operator action (abort, wake, recover ...)
 // runs on a session at a time in this process. It has the shape of the machine-wide lock
-// (src/core/state/session-locker.ts, `SessionLocker`), so a host can hand the operator any locker; this one is a set of
-// busy keys that refuses at once, and it also says whether a key is held (the menus and the
-// automatic policy ask). The POSTs inside an action still take the machine-wide lock.
+// (src/core/state/session-locker.ts, `SessionLocker`), so a host can hand the operator any
+// locker; this one is a set of busy keys that refuses at once, and it also says whether a key is
+// held (the menus and the automatic policy ask). The act runner takes it with the machine-wide
+// lock as one (act-lock.ts).
 import type { LockOutcome, LockRequest, SessionLocker } from '../state/session-locker';
 
 export interface SessionLock extends SessionLocker {

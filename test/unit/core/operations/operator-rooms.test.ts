@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { BackendClient } from '../../../../src/core/backend/client';
 import type { SessionRow } from '../../../../src/core/monitor/row';
 import { Operator } from '../../../../src/core/operations/operator';
+import { ProcessSessionLocker, type LockOutcome, type LockRequest } from '../../../../src/core/state/session-locker';
 import { operatorDefaults } from '../../../../src/core/settings/operator-settings';
 import { rowsMonitor, sessionRow } from '../../../support/session-rows';
 import { startSpecServer, type SpecServer } from '../../../support/spec-server';
@@ -22,6 +23,7 @@ describe('core/operations/operator rooms', function () {
   let fleet: ReturnType<typeof rowsMonitor>;
   let operator: Operator;
   let asked: number;
+  let machine: CountingLocker;
 
   beforeEach(async () => {
     server = await startSpecServer();
@@ -29,7 +31,9 @@ describe('core/operations/operator rooms', function () {
     client = new BackendClient({ baseUrl: server.url });
     fleet = rowsMonitor(() => client);
     asked = 0;
+    machine = new CountingLocker(300);
     operator = new Operator({
+      postLocker: machine,
       monitor: fleet.monitor,
       settings: operatorDefaults(),
       log: () => undefined,
@@ -111,4 +115,48 @@ describe('core/operations/operator rooms', function () {
     assert.equal(asked, 0, 'the act used what the person was shown');
     assert.match(server.prompts.find((p) => p.sessionId === second)?.payload.parts[0].text ?? '', /ses_orch1/);
   });
+
+  it('one lock per act: an abort and wake takes the machine-wide lock once, and its POSTs run under it', async () => {
+    server.setProviders([{ id: 'openai', models: ['gpt-5'] }], ['openai']);
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'generating' });
+    d.addMessage(id, { text: 'Working on it', info: { providerID: 'openai', modelID: 'gpt-5' } });
+    const r = row(id, { state: 'generating', verdict: 'hung', action: 'abort-and-wake' });
+    fleet.setRows([r]);
+    const { outcome, result } = await operator.wake({ target: r, abortFirst: true });
+    assert.equal(outcome.outcome, 'confirmed', outcome.message);
+    assert.equal(result?.aborted, true, 'the abort went out first');
+    assert.deepEqual(machine.taken, [id], 'taken once, for the whole act');
+  });
+
+  it('another actor holding the session past the wait: the act refuses as busy at its POST, nothing sent', async () => {
+    server.setProviders([{ id: 'openai', models: ['gpt-5'] }], ['openai']);
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'idle' });
+    d.addMessage(id, { text: 'I will continue later', info: { providerID: 'openai', modelID: 'gpt-5' } });
+    fleet.setRows([row(id)]);
+    let release!: () => void;
+    const other = machine.withSessionLock(id, { purpose: 'wake' }, () => new Promise<void>((ok) => (release = ok)));
+    const { outcome, result } = await operator.wake({ target: row(id) });
+    release();
+    await other;
+    assert.equal(outcome.outcome, 'refused', outcome.message);
+    assert.equal(outcome.code, 'busy');
+    assert.equal(result?.refusal?.code, 'busy', 'the core result says it, as a CLI prints it');
+    assert.match(outcome.message, /is busy/);
+    assert.equal(server.prompts.length, 0, 'nothing sent');
+  });
 });
+
+/** The process lock, counting the sessions an act took it for. */
+class CountingLocker extends ProcessSessionLocker {
+  readonly taken: string[] = [];
+  override withSessionLock<T>(
+    sessionId: string,
+    request: LockRequest,
+    body: () => Promise<T>,
+  ): Promise<LockOutcome<T>> {
+    this.taken.push(sessionId);
+    return super.withSessionLock(sessionId, request, body);
+  }
+}
