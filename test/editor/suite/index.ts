@@ -56,6 +56,7 @@ export function run(): Promise<void> {
     require('./cost.test');
     require('./retask.test');
     require('./dispatch-ticket.test');
+    require('./engines.test');
   }
   /* eslint-enable @typescript-eslint/no-require-imports */
 
