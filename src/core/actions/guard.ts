@@ -4,7 +4,7 @@
 // (the brand lives in src/core/backend/guarded-prompt.ts, where BackendClient.promptAsync checks it).
 import type { ModelRef, ProviderListing, ProviderRecord } from '../model';
 import { issueGuardedPrompt, type GuardedPrompt } from '../backend/guarded-prompt';
-import { payloadProblem, textPrompt } from '../backend/payload';
+import { payloadFault, textPrompt } from '../backend/payload';
 import { DEFAULT_MONITOR_SETTINGS } from '../settings/operator-settings';
 import { sizeText, utf8Length } from '../utf8';
 import { quotaOf, recordOf } from '../health/provider-records';
@@ -152,11 +152,11 @@ export function guardPrompt(input: GuardInput): GuardResult {
       `${name}: the provider listing shows no variant "${variant}" for this model: a variant is sent only from the model's variant table`,
     );
   const payload = textPrompt(input.agent, model, input.text, variant);
-  const problem = payloadProblem(payload);
-  if (problem)
+  const fault = payloadFault(payload);
+  if (fault)
     return refuse(
       'invalid-payload',
-      `the prompt payload is invalid: ${problem}${/agent/.test(problem) ? ' (set --agent NAME)' : ''}`,
+      `the prompt payload is invalid: ${fault.text}${fault.field === 'agent' ? ' (set --agent NAME)' : ''}`,
     );
   const prompt = issueGuardedPrompt({
     directory: input.directory,

@@ -23,28 +23,37 @@ export function textPrompt(agent: string, model: ModelRef, text: string, variant
   };
 }
 
+/** The field of the payload a problem is in (`payload`: not an object at all). */
+export type PayloadField = 'payload' | 'agent' | 'model' | 'parts' | 'variant';
+
 /** Null when the payload is acceptable, otherwise why not. */
 export function payloadProblem(p: unknown): string | null {
-  if (typeof p !== 'object' || p === null) return 'payload must be an object';
+  return payloadFault(p)?.text ?? null;
+}
+
+/** Null when the payload is acceptable, otherwise the field at fault and why. */
+export function payloadFault(p: unknown): { field: PayloadField; text: string } | null {
+  const fault = (field: PayloadField, text: string) => ({ field, text });
+  if (typeof p !== 'object' || p === null) return fault('payload', 'payload must be an object');
   const x = p as Partial<PromptPayload>;
-  if (typeof x.agent !== 'string' || x.agent.trim() === '') return 'agent must be a non-empty string';
+  if (typeof x.agent !== 'string' || x.agent.trim() === '') return fault('agent', 'agent must be a non-empty string');
   if (typeof x.model !== 'object' || x.model === null)
-    return 'model {providerID, modelID} is required: every launch or wake names a model';
+    return fault('model', 'model {providerID, modelID} is required: every launch or wake names a model');
   if (
     typeof x.model.providerID !== 'string' ||
     x.model.providerID === '' ||
     typeof x.model.modelID !== 'string' ||
     x.model.modelID === ''
   ) {
-    return 'model.providerID and model.modelID must be non-empty strings';
+    return fault('model', 'model.providerID and model.modelID must be non-empty strings');
   }
-  if (!Array.isArray(x.parts) || x.parts.length === 0) return 'parts must be a non-empty array';
+  if (!Array.isArray(x.parts) || x.parts.length === 0) return fault('parts', 'parts must be a non-empty array');
   for (const part of x.parts) {
     if (typeof part !== 'object' || part === null || part.type !== 'text' || typeof part.text !== 'string')
-      return 'each part must be {type: "text", text: string}';
+      return fault('parts', 'each part must be {type: "text", text: string}');
   }
   if (x.variant !== undefined && (typeof x.variant !== 'string' || x.variant.trim() === ''))
-    return 'variant, when given, must be a non-empty string';
+    return fault('variant', 'variant, when given, must be a non-empty string');
   return null;
 }
 

@@ -9,7 +9,7 @@ import {
 } from '../../../../src/core/backend/errors';
 import { toBackendEvent } from '../../../../src/core/backend/events';
 import { directoryProblem, isValidRequestId, isValidSessionId } from '../../../../src/core/backend/ids';
-import { payloadBody, payloadProblem, textPrompt } from '../../../../src/core/backend/payload';
+import { payloadBody, payloadFault, payloadProblem, textPrompt } from '../../../../src/core/backend/payload';
 import { QuotaMarkBook } from '../../../../src/core/backend/quota-marks';
 import { SseOverflow, SseParser } from '../../../../src/core/backend/sse';
 
@@ -147,6 +147,10 @@ describe('backend: ids and payloads', () => {
     assert.match(payloadProblem({ agent: 'build', parts: [{ type: 'text', text: 'x' }] }) ?? '', /model/);
     assert.match(payloadProblem({ agent: '', model: { providerID: 'a', modelID: 'b' }, parts: [] }) ?? '', /agent/);
     assert.match(payloadProblem({ agent: 'a', model: { providerID: 'a', modelID: 'b' }, parts: [] }) ?? '', /parts/);
+    // The field at fault is data (the guard's "set --agent" hint reads it, not the text).
+    assert.equal(payloadFault({ agent: ' ', model: { providerID: 'a', modelID: 'b' }, parts: [] })?.field, 'agent');
+    assert.equal(payloadFault({ agent: 'agentic', parts: [{ type: 'text', text: 'x' }] })?.field, 'model');
+    assert.equal(payloadFault({ agent: 'a', model: { providerID: 'a', modelID: 'b' }, parts: [] })?.field, 'parts');
     const extra = { ...p, evil: true, parts: [{ type: 'text' as const, text: 'x', other: 1 }] };
     assert.deepEqual(Object.keys(JSON.parse(payloadBody(extra))), ['agent', 'model', 'parts']);
     assert.deepEqual(JSON.parse(payloadBody(extra)).parts, [{ type: 'text', text: 'x' }]);
