@@ -2,7 +2,10 @@
 // and with --prometheus a local Prometheus scraping it with the shipped alert rules
 // (deploy/prometheus/session-ops.rules.yml). Both are tracked children (test/support/processes.mjs),
 // killed on every exit path. The opencode password reaches watch through an environment variable
-// named by the configuration (passwordEnv), never in the file.
+// named by the configuration (passwordEnv), never in the file. Its API and web page take the act token
+// made here with `session-ops token add` (auth.tokensFile): printed for a person, used by the
+// screenshot mode.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -35,7 +38,8 @@ async function until(what, probe) {
 }
 
 /**
- * Starts watch over the demo backends (and Prometheus with `prometheus`). Returns the URLs and stop().
+ * Starts watch over the demo backends (and Prometheus with `prometheus`). Returns the URLs (the
+ * metrics, the web page, the alerts), the web page's act token, and stop().
  */
 export async function startDemoWatch(backends, { log = console.log, prometheus = false } = {}) {
   const cli = path.join(root, 'dist', 'cli.js');
@@ -49,6 +53,15 @@ export async function startDemoWatch(backends, { log = console.log, prometheus =
     for (const s of stops.reverse()) await s().catch(() => {});
   };
   try {
+    // The API's token: made by the CLI, which keeps only its hash in the tokens file.
+    const tokensFile = path.join(dir, 'tokens.json');
+    const made = spawnSync(
+      process.execPath,
+      [cli, 'token', 'add', 'demo', '--scope', 'act', '--tokens-file', tokensFile, '--json'],
+      { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } },
+    );
+    if (made.status !== 0) throw new Error(`session-ops token add failed: ${made.stderr.trim()}`);
+    const { token } = JSON.parse(made.stdout);
     const config = path.join(dir, 'session-ops.yaml');
     const [oc, spec] = backends.settings;
     writeFileSync(
@@ -60,6 +73,7 @@ export async function startDemoWatch(backends, { log = console.log, prometheus =
         'sampleSpacingSeconds: 30',
         // The editor's demo budget: session_ops_budget_session_usd, the budget log lines and alert.
         'budget: { sessionUsd: 1 }',
+        `auth: { tokensFile: "${tokensFile}" }`,
         '',
       ].join('\n'),
     );
@@ -81,7 +95,8 @@ export async function startDemoWatch(backends, { log = console.log, prometheus =
       const line = out.split('\n').find((l) => l.includes('"event":"listening"'));
       return line ? JSON.parse(line).metricsUrl : null;
     });
-    log(`[demo] session-ops watch: ${metricsUrl} (also /healthz and /api/status)`);
+    const pageUrl = `${new URL(metricsUrl).origin}/`;
+    log(`[demo] session-ops watch: ${metricsUrl} (also /healthz); its web page: ${pageUrl} (token ${token})`);
     let alertsUrl = null;
     if (prometheus) {
       const { ensurePrometheus } = await import('../test/support/ensure-prometheus.mjs');
@@ -116,7 +131,7 @@ export async function startDemoWatch(backends, { log = console.log, prometheus =
         `[demo] Prometheus with the shipped rules: ${alertsUrl} (alerts turn pending after two samples, firing 2 min later)`,
       );
     }
-    return { metricsUrl, alertsUrl, stop };
+    return { metricsUrl, pageUrl, token, alertsUrl, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -6,11 +6,13 @@
 //   node scripts/demo.mjs                      code-server until Ctrl+C; prints the URL and the password to set
 //   node scripts/demo.mjs --screenshots DIR    headless: sets the password through the command, waits until every
 //                                              badge has settled, saves screenshots to DIR, exits 0 (1 with the reason)
+//   node scripts/demo.mjs --screenshots DIR --web-only   only the web page's screenshots (no editor)
 //   node scripts/demo.mjs --backend-only       only the backends, and the settings to paste into a desktop VS Code
 //   --prometheus                               with any of the above: also a local Prometheus scraping watch with
 //                                              the shipped alert rules (its alerts page URL is printed)
 // Every mode also runs `session-ops watch` over the demo backends (scripts/demo-watch.mjs; its
-// /metrics URL is printed).
+// /metrics URL, its web page and the page's act token are printed). The screenshot mode also takes
+// the web page's screenshots (scripts/demo-web-screenshots.mjs), after the editor's.
 //
 // Every child runs in a process group of its own and is killed on every exit path
 // (test/support/processes.mjs), Ctrl+C included.
@@ -31,11 +33,13 @@ const flag = (name) => {
 const screenshotsDir = flag('--screenshots');
 const backendOnly = argv.includes('--backend-only');
 const withPrometheus = argv.includes('--prometheus');
+const webOnly = argv.includes('--web-only');
 if (
   screenshotsDir === '' ||
-  argv.some((a) => a.startsWith('--') && !['--screenshots', '--backend-only', '--prometheus'].includes(a))
+  (webOnly && !screenshotsDir) ||
+  argv.some((a) => a.startsWith('--') && !['--screenshots', '--backend-only', '--prometheus', '--web-only'].includes(a))
 ) {
-  console.error('usage: node scripts/demo.mjs [--screenshots DIR | --backend-only] [--prometheus]');
+  console.error('usage: node scripts/demo.mjs [--screenshots DIR [--web-only] | --backend-only] [--prometheus]');
   process.exit(2);
 }
 
@@ -108,7 +112,38 @@ async function stopAll(cs, code) {
   process.exit(code);
 }
 
-if (backendOnly) {
+/** The web page's screenshots into `out` (the demo's sessions listed and settled, the waiting and hung ones in its attention list). */
+async function webScreenshots(out) {
+  const { takeWebScreenshots } = await import('./demo-web-screenshots.mjs');
+  return takeWebScreenshots({
+    pageUrl: watch.pageUrl,
+    token: watch.token,
+    out,
+    log,
+    titles: [...OPENCODE_SESSIONS, ...SPEC_SESSIONS].map((s) => s.title),
+    attention: [
+      { title: 'DEMO-7 release', reason: 'waiting' },
+      { title: 'PAY-102 data model', reason: 'hung' },
+    ],
+  });
+}
+
+if (screenshotsDir && webOnly) {
+  const out = path.resolve(screenshotsDir);
+  mkdirSync(out, { recursive: true });
+  let code = 0;
+  try {
+    const report = await webScreenshots(out);
+    log(
+      `${report.files.length} screenshots of the web page in ${path.relative(process.cwd(), out) || '.'}: ${report.files.join(', ')}`,
+    );
+    for (const note of report.notes) log(note);
+  } catch (err) {
+    console.error(`[demo] FAILED: ${err.message}`);
+    code = 1;
+  }
+  await stopAll(undefined, code);
+} else if (backendOnly) {
   console.log(
     `\nThe demo backends are running. Paste into your VS Code user settings (settings.json):\n\n${JSON.stringify(settings, null, 2)}\n`,
   );
@@ -118,7 +153,7 @@ if (backendOnly) {
   console.log('(a throwaway password for this run; the opencode backend answers 401 until it is set).');
   console.log(`The sessions' directory is ${backends.opencode.directory}.`);
   console.log(
-    `session-ops watch: ${watch.metricsUrl}${watch.alertsUrl ? `; alerts: ${watch.alertsUrl}` : ''}. Stop: Ctrl+C\n`,
+    `session-ops watch: ${watch.metricsUrl}${watch.alertsUrl ? `; alerts: ${watch.alertsUrl}` : ''}; its web page: ${watch.pageUrl} (token ${watch.token}). Stop: Ctrl+C\n`,
   );
   process.on('SIGINT', () => stopAll(undefined, 0));
   process.on('SIGTERM', () => stopAll(undefined, 0));
@@ -154,6 +189,10 @@ if (backendOnly) {
         `every badge settled ${report.settledSeconds.toFixed(0)} s after the view opened; ${report.files.length} screenshots in ${path.relative(process.cwd(), out) || '.'}: ${report.files.join(', ')}`,
       );
       for (const note of report.notes) log(note);
+      // The web page of the same watch, after the editor's acts.
+      const web = await webScreenshots(out);
+      log(`${web.files.length} screenshots of the web page: ${web.files.join(', ')}`);
+      for (const note of web.notes) log(note);
     } catch (err) {
       console.error(`[demo] FAILED: ${err.message}`);
       code = 1;
@@ -162,6 +201,7 @@ if (backendOnly) {
   } else {
     console.log(`\nSession Ops demo is running.\n  Open: ${url.href}\n  Backends: ${backends.describe}`);
     console.log(`  session-ops watch metrics: ${watch.metricsUrl}`);
+    console.log(`  session-ops watch web page: ${watch.pageUrl} (paste the token ${watch.token})`);
     if (watch.alertsUrl) console.log(`  Prometheus alerts (the shipped rules): ${watch.alertsUrl}`);
     console.log(
       `  The opencode backend is password-protected: run "Session Ops: Set Backend Password..." (F1), pick "${backends.opencode.name}",`,
