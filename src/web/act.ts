@@ -137,7 +137,8 @@ function showOutcome(into: HTMLElement, answer: unknown, err: unknown): void {
   const inner = (o.outcome && typeof o.outcome === 'object' ? o.outcome : o) as Record<string, unknown>;
   const code = typeof inner.outcome === 'string' ? inner.outcome : typeof inner.code === 'string' ? inner.code : null;
   const message = typeof inner.message === 'string' ? inner.message : null;
-  const sent = typeof inner.sent === 'boolean' ? inner.sent : typeof o.sent === 'boolean' ? o.sent : null;
+  const sentValue = inner.sent ?? o.sent;
+  const sent = typeof sentValue === 'boolean' || sentValue === 'unknown' ? sentValue : null;
   const lines: Child[] = [];
   if (err instanceof ApiError) {
     lines.push(
@@ -154,7 +155,18 @@ function showOutcome(into: HTMLElement, answer: unknown, err: unknown): void {
     lines.push(
       h('p', { class: 'done', 'data-outcome': code ?? 'answered' }, [code, message].filter(Boolean).join(': ')),
     );
-  if (sent !== null) lines.push(h('p', { class: 'sent' }, sent ? 'Sent to the backend.' : 'Nothing was sent.'));
+  if (sent !== null)
+    lines.push(
+      h(
+        'p',
+        { class: 'sent' },
+        sent === 'unknown'
+          ? 'Whether the backend received it is unknown (the request did not end cleanly).'
+          : sent
+            ? 'Sent to the backend.'
+            : 'Nothing was sent.',
+      ),
+    );
   if (!lines.length) lines.push(h('p', { class: 'done', 'data-outcome': 'answered' }, 'Done.'));
   replaceChildren(into, ...lines);
 }
