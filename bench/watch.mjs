@@ -7,7 +7,11 @@
 //   CPU per round (all backends), the daemon's vs the bare monitor's (goal: within 1.3x)
 //   RSS after the last round vs after round 3, both after gc (goal: growth under 10 %), and the JS heap after gc
 //   /metrics render time (median of 7) and size, Prometheus text and OpenMetrics (goal: < 100 ms at 5,000)
-//   node bench/watch.mjs [--size 20x250] [--rounds 30] [--spacing 2] [--smoke]
+//   the daemon serving its API with SSE clients connected (default 50, another process) beside the
+//   same daemon with none (issue 32): CPU per round (goal: within 1.3x), a change's latency to every
+//   client (goal: within 1 s), GET /api/status over HTTP with a token (goal: < 100 ms at 5,000),
+//   memory over the rounds (flat)
+//   node bench/watch.mjs [--size 20x250] [--rounds 30] [--spacing 2] [--clients 50] [--smoke]
 // --smoke: 2 backends x 10 sessions, 4 rounds, 1 s spacing (npm test's bench-smoke layer: it must
 // complete and print its table).
 import { mkdirSync } from 'node:fs';
@@ -27,6 +31,7 @@ const [backendCount, perBackend] = arg('--size', smoke ? '2x10' : '20x250')
   .map(Number);
 const rounds = Number(arg('--rounds', smoke ? '4' : '30'));
 const spacing = Number(arg('--spacing', smoke ? '1' : '2'));
+const clients = Number(arg('--clients', smoke ? '3' : '50'));
 if (!(backendCount >= 1 && perBackend >= 1 && rounds >= 4 && spacing > 0))
   throw new Error('--size BxN (B, N >= 1), --rounds (>= 4) and --spacing (> 0 s)');
 
@@ -50,6 +55,10 @@ await esbuild.build({
       "export { parseBackendConfigs } from './src/core/config/backends';",
       "export { parseWatchConfig } from './src/core/watch/config';",
       "export { WatchDaemon } from './src/core/watch/daemon';",
+      "export { WatchHttpServer } from './src/core/watch/http-server';",
+      "export { EventHub } from './src/core/watch/api/events';",
+      "export { readRoutes } from './src/core/watch/api/read';",
+      "export { TokenBook, hashToken } from './src/core/watch/auth/tokens';",
     ].join('\n'),
     resolveDir: root,
     loader: 'ts',
@@ -78,7 +87,14 @@ function side(mode) {
   return new Promise((resolve, reject) => {
     const child = forkTracked(
       path.join(root, 'bench/watch/child.mjs'),
-      [mode, JSON.stringify(urls.slice(0, backendCount)), `/bench/s${perBackend}`, String(rounds), String(spacing)],
+      [
+        mode,
+        JSON.stringify(urls.slice(0, backendCount)),
+        `/bench/s${perBackend}`,
+        String(rounds),
+        String(spacing),
+        String(clients),
+      ],
       { execArgv: ['--expose-gc'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
     );
     let out = '';
@@ -98,7 +114,9 @@ try {
   );
   const bare = await side('bare');
   const daemon = await side('daemon');
-  for (const r of [bare, daemon]) if (r.rows !== n) throw new Error(`${r.mode}: expected ${n} rows, got ${r.rows}`);
+  const api = await side('api');
+  for (const r of [bare, daemon, api])
+    if (r.rows !== n) throw new Error(`${r.mode}: expected ${n} rows, got ${r.rows}`);
   const mb = (b) => (b / 1024 / 1024).toFixed(1);
   const growth = (r) => ((r.rssEnd / r.rss3 - 1) * 100).toFixed(1);
   console.log('');
@@ -125,6 +143,26 @@ try {
   console.log(`| /metrics render, OpenMetrics (ms) | | ${daemon.render.openMetricsMs.toFixed(1)} | |`);
   console.log(`| /metrics size, text (kB) | | ${(daemon.render.textBytes / 1024).toFixed(0)} | |`);
   console.log(`| log lines / kB over the run | | ${daemon.log.lines} / ${(daemon.log.bytes / 1024).toFixed(0)} | |`);
+  console.log('');
+  console.log(
+    `| ${n} sessions / ${backendCount} backends | daemon, no API client | daemon + ${clients} SSE clients | ratio |`,
+  );
+  console.log('|---|---|---|---|');
+  console.log(
+    `| CPU per round (ms) | ${daemon.cpuMsPerRound.toFixed(1)} | ${api.cpuMsPerRound.toFixed(1)} | ${(api.cpuMsPerRound / daemon.cpuMsPerRound).toFixed(2)}x |`,
+  );
+  console.log(`| RSS growth 3 -> ${rounds} | ${growth(daemon)} % | ${growth(api)} % | |`);
+  console.log(
+    `| heap after gc, round 3 -> ${rounds} (MB) | ${mb(daemon.heap3)} -> ${mb(daemon.heapEnd)} | ${mb(api.heap3)} -> ${mb(api.heapEnd)} | |`,
+  );
+  const l = api.latency;
+  console.log(
+    `| change -> every client (ms): p50 / p99 / max over ${l.events} events | | ${l.p50} / ${l.p99} / ${l.max} | |`,
+  );
+  console.log(`| events missed by a client / clients dropped | | ${l.incomplete} / ${api.dropped} | |`);
+  console.log(
+    `| GET /api/status over HTTP (ms, median of 7; kB) | | ${api.statusMs.toFixed(1)} (${(api.statusBytes / 1024).toFixed(0)}) | |`,
+  );
 } finally {
   if (servers.connected) servers.send('stop');
   await stopGroup(servers, 2_000);

@@ -6,21 +6,30 @@
 // did `rounds` rounds; RSS and heap (after gc) after round 3 and after the last; CPU per round between them.
 // The daemon side then renders /metrics (Prometheus text and OpenMetrics) and times it.
 // Prints one JSON line on stdout.
+import { fork } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   BackendClient,
+  EventHub,
+  hashToken,
   parseBackendConfigs,
   parseWatchConfig,
+  readRoutes,
   SessionMonitor,
+  TokenBook,
   WatchDaemon,
+  WatchHttpServer,
 } from '../../.bench/watch/watch.mjs';
 
-const [mode, urlsJson, dir, roundsArg, spacingArg] = process.argv.slice(2);
+const [mode, urlsJson, dir, roundsArg, spacingArg, clientsArg] = process.argv.slice(2);
 const urls = JSON.parse(urlsJson);
 const rounds = Number(roundsArg);
 const spacingS = Number(spacingArg);
 const gc = globalThis.gc;
 if (!gc) throw new Error('run with --expose-gc');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const afterGc = () => {
   gc();
   gc();
@@ -48,6 +57,7 @@ if (mode === 'bare') {
   monitor.setBackends(backends);
   monitor.setActive(true);
 } else {
+  // `daemon` and `api`: the whole daemon core (`api` also serves its HTTP API, below).
   const text = [
     'backends:',
     ...urls.map((u, i) => `  - { name: bench-${i + 1}, baseUrl: "${u}", directories: ["${dir}"] }`),
@@ -67,6 +77,51 @@ if (mode === 'bare') {
   });
   monitor = daemon.monitor;
   await daemon.start();
+}
+
+// The `api` side: the daemon's HTTP API with its event stream, and SSE clients in another process.
+const TOKEN = 'sot_bench-read-token-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
+let server;
+let hub;
+let clientsChild;
+let apiPort;
+/** Per event id: when it was published. */
+const published = new Map();
+if (mode === 'api') {
+  hub = new EventHub();
+  const publish = hub.publish.bind(hub);
+  hub.publish = (events) => {
+    if (hub.size > 0 && events.length > 0) {
+      const at = Date.now();
+      const first = hub.nextId;
+      for (let i = 0; i < events.length; i++) published.set(String(first + i), at);
+    }
+    publish(events);
+  };
+  daemon.feed(hub);
+  server = new WatchHttpServer(
+    { metrics: (om) => daemon.metrics.render(om), health: () => daemon.health(), status: () => daemon.status() },
+    {
+      tokens: () => new TokenBook([{ name: 'bench', scope: 'read', sha256: hashToken(TOKEN), createdAt: null }]),
+      routes: [
+        ...readRoutes(daemon.fleetView()),
+        {
+          method: 'GET',
+          path: '/api/events',
+          scope: 'read',
+          handle: (ctx) => Promise.resolve(hub.attach(ctx.req, ctx.res, 'bench')),
+        },
+      ],
+    },
+  );
+  const addr = await server.listen({ host: '127.0.0.1', port: 0 });
+  apiPort = addr.port;
+  clientsChild = fork(
+    path.join(path.dirname(fileURLToPath(import.meta.url)), 'sse-clients.mjs'),
+    [`http://127.0.0.1:${addr.port}`, TOKEN, clientsArg],
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
+  await new Promise((resolve) => clientsChild.once('message', resolve));
 }
 
 const backendRounds = () => monitor.stats().rounds / urls.length;
@@ -121,7 +176,6 @@ if (daemon) {
       size[om ? 'openMetrics' : 'text'] = Buffer.byteLength(r.body);
     }
   }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   out.render = {
     textMs: median(times.text),
     openMetricsMs: median(times.openMetrics),
@@ -129,6 +183,40 @@ if (daemon) {
     openMetricsBytes: size.openMetrics,
   };
   out.log = { lines: logLines, bytes: logBytes };
+  if (mode === 'api') {
+    const statusTimes = [];
+    let statusBytes = 0;
+    for (let i = 0; i < 7; i++) {
+      const s = performance.now();
+      const res = await fetch(`http://127.0.0.1:${apiPort}/api/status`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      statusBytes = (await res.text()).length;
+      statusTimes.push(performance.now() - s);
+    }
+    out.statusMs = median(statusTimes);
+    out.statusBytes = statusBytes;
+    await sleep(1500);
+    clientsChild.send('report');
+    const { seen } = await new Promise((resolve) => clientsChild.once('message', resolve));
+    const clients = Number(clientsArg);
+    const lat = [];
+    let incomplete = 0;
+    for (const [id, [count, last]] of seen) {
+      const at = published.get(id);
+      if (at === undefined) continue;
+      if (count < clients) incomplete++;
+      lat.push(last - at);
+    }
+    for (const id of published.keys()) if (!seen.some(([s]) => s === id)) incomplete++;
+    lat.sort((a, b) => a - b);
+    const q = (p) => (lat.length ? lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] : null);
+    out.latency = { events: lat.length, p50: q(0.5), p99: q(0.99), max: lat.at(-1) ?? null, incomplete };
+    out.dropped = hub.dropped;
+    clientsChild.send('stop');
+    hub.close();
+    await server.close();
+  }
   await daemon.stop(0);
 } else monitor.dispose();
 process.stdout.write(`${JSON.stringify(out)}\n`, () => process.exit(0));

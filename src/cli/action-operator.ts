@@ -6,9 +6,14 @@
 // nothing but this: a person acted on a session automatic mode had woken, so its count of wakes
 // without a report starts again (kept in the state directory's operator-state.json, which the editor and
 // the daemon re-read while a session is stuck), and who assigned a worker (its dispatch records, a
-// first user message read once). Its log lines go to `io.operatorLog` (by default nowhere: the
+// first user message read once). Each action is appended to the audit trail in the state directory
+// (who: this host, kind cli), the file the daemon serves at /api/audit. Its log lines go to `io.operatorLog` (by default nowhere: the
 // command prints its own messages, which are its contract).
+import { hostname } from 'node:os';
 import type { BackendClient } from '../core/backend/client';
+import { AuditLog } from '../core/audit/audit-log';
+import { auditEntry } from '../core/audit/audit-entry';
+import { stateDir } from '../core/state/state-dir';
 import { MIN_SPACING_MS } from '../core/health/verdict';
 import { rowKey } from '../core/ids';
 import type { ActionOutcome } from '../core/operations/outcome';
@@ -66,13 +71,34 @@ export async function withOperator<T>(
     title: session.title ?? null,
   };
   let acted = false;
-  const off = operator.onDidAct((o) => (acted ||= o.outcome !== 'busy'));
+  const audits: Array<Promise<string | null>> = [];
+  const dir = stateDir(io.env);
+  const audit = dir ? new AuditLog({ dir }) : null;
+  const off = operator.onDidAct((o) => {
+    acted ||= o.outcome !== 'busy';
+    // The audit trail the daemon serves: who is this machine (a one-shot CLI action).
+    if (audit && o.outcome !== 'busy')
+      audits.push(
+        audit.append(
+          auditEntry({
+            at: io.clock.now(),
+            who: { kind: 'cli', name: hostname() },
+            backend: backend.baseUrl,
+            directory: backend.directory,
+            outcome: o,
+            row: null,
+            prompt: o.prompt ?? null,
+          }),
+        ),
+      );
+  });
   try {
     return await body({ operator, target });
   } finally {
     off();
     operator.dispose();
     if (acted) await notePersonActed(io, target);
+    for (const warning of await Promise.all(audits)) if (warning) io.operatorLog('warn', warning);
   }
 }
 

@@ -66,7 +66,7 @@ const COMMANDS: ReadonlyArray<{ name: string; summary: string; load: () => Promi
   },
   {
     name: 'token',
-    summary: 'Create, list or remove the tokens of the watch daemon\'s API (printed once, stored hashed)',
+    summary: "Create, list or remove the tokens of the watch daemon's API (printed once, stored hashed)",
     load: async () => (await import('./token')).runToken,
   },
 ];

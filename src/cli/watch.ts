@@ -17,6 +17,8 @@ import { loadWatchConfig } from '../core/watch/load';
 import { answerRoute } from '../core/watch/route-api';
 import { webPage } from '../core/watch/web-page';
 import { readRoutes } from '../core/watch/api/read';
+import { actRoutes } from '../core/watch/api/act';
+import { EventHub } from '../core/watch/api/events';
 import { FailureLimiter } from '../core/watch/auth/rate-limit';
 import type { LoadedConfig } from '../core/watch/load';
 import { isLogLevel, jsonLineLogger, LOG_LEVELS, type Logger, type LogLevel } from '../core/watch/log';
@@ -143,6 +145,11 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
     // The quota marks of stock opencode, in the same store as the other commands'.
     openMarks: (baseUrl) => openMarkStore(`${baseUrl}/`, io.env, Date.now),
   });
+  // The event stream's clients: a slow one is dropped (its buffer bounded), never waited for.
+  const events = new EventHub({
+    onDrop: (name, bytes) => log('warn', 'events-client-dropped', { tokenName: name, bufferedBytes: bytes }),
+  });
+  const offEvents = daemon.feed(events);
   // The configuration in use (followed across reloads): its routing table and tokens.
   let current: LoadedConfig = first.loaded;
   const server = new WatchHttpServer(
@@ -159,7 +166,16 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
       metricsNeedToken: () => current.config.auth.metrics,
       limiter: new FailureLimiter(),
       log,
-      routes: [...readRoutes(daemon.fleetView())],
+      routes: [
+        ...readRoutes(daemon.fleetView()),
+        ...actRoutes(daemon.actView()),
+        {
+          method: 'GET',
+          path: '/api/events',
+          scope: 'read',
+          handle: (ctx) => Promise.resolve(events.attach(ctx.req, ctx.res, ctx.principal.name)),
+        },
+      ],
       tls: first.loaded.tls ?? undefined,
     },
   );
@@ -202,6 +218,8 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
       for (const off of offs) off();
       const deadline = setTimeout(() => finish(), STOP_DEADLINE_MS);
       deadline.unref?.();
+      offEvents();
+      events.close();
       void daemon
         .stop()
         .then(() => server.close())

@@ -34,6 +34,9 @@ import { backendStatuses, type BackendStatus } from './status';
 import { AuditLog, type AuditQuery } from '../audit/audit-log';
 import { auditEntry } from '../audit/audit-entry';
 import type { FleetView } from './api/read';
+import type { ActView } from './api/act';
+import type { EventHub } from './api/events';
+import { feedEvents } from './api/event-feed';
 
 /** Per-request deadline of the daemon's backend requests. */
 export const WATCH_REQUEST_TIMEOUT_MS = 15_000;
@@ -263,6 +266,40 @@ export class WatchDaemon {
       },
       now: () => this.now(),
     };
+  }
+
+  /** What the API's act routes act through: this daemon's operator, and its audit trail. */
+  actView(): ActView {
+    return {
+      backends: () => this.monitor.backends(),
+      operator: this.operator,
+      nameOf: (key) => this.backendName(key),
+      record: (entry) => {
+        if (!this.audit) return;
+        void this.audit.append(entry).then((warning) => warning && this.log('warn', 'audit', { message: warning }));
+      },
+      now: () => this.now(),
+    };
+  }
+
+  /** Feeds the event stream from the monitor, the operator and the audit trail; the unsubscribe. */
+  feed(hub: EventHub): () => void {
+    return feedEvents(hub, {
+      backends: () => this.monitor.backends(),
+      statusOf: (backends) =>
+        backendStatuses(backends, this.now(), this.loaded.config.operator['budget.sessionUsd'], (row) =>
+          this.operator.automaticSkip(row),
+        ),
+      retryOf: (key) => {
+        const r = this.operator.retries.get(key);
+        return r ? { at: r.at, firesAt: r.firesAt } : null;
+      },
+      onDidChange: (l) => this.monitor.onDidChange(l),
+      onTransition: (l) => this.monitor.onTransition(l),
+      onDidAct: (l) => this.operator.onDidAct(l),
+      audit: this.audit,
+      nameOf: (key) => this.backendName(key),
+    });
   }
 
   /** The backend's name for a backend key (its base URL with a trailing slash). */

@@ -3,6 +3,7 @@
 // the state directory is taken around the POST, a wait-for-reset arms no retry and persists no plan,
 // and the commands' output and exit codes are those of their contract.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +20,7 @@ import {
   parseOperatorState,
 } from '../../../src/core/operations/state-store-operator';
 import { startSpecServer, type SpecServer } from '../../support/spec-server';
+import type { AuditEntry } from '../../../src/core/audit/audit-log';
 
 const DIR = '/work/project';
 const HOUR = 3_600_000;
@@ -94,6 +96,22 @@ describe('cli: one-shot actions through the core Operator', function () {
     assert.equal(server.prompts.length, 1);
     assert.equal(woken.log.length, 1);
     assert.match(woken.log[0], new RegExp(`^info wake ${id}: .*openai/gpt-5`));
+    // Both in the audit trail the daemon serves: who is this host (cli), the prompt as hash and first line.
+    const audit = readFileSync(path.join(tmp, 'state', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as AuditEntry);
+    assert.deepEqual(
+      audit.map((e) => [e.who, e.action, e.sessionId, e.backend, e.directory, e.outcome.code, e.outcome.sent]),
+      [
+        [{ kind: 'cli', name: os.hostname() }, 'abort', id, server.url, DIR, 'idle', true],
+        [{ kind: 'cli', name: os.hostname() }, 'wake', id, server.url, DIR, 'confirmed', true],
+      ],
+    );
+    assert.equal(audit[1].model, 'openai/gpt-5');
+    assert.equal(audit[1].prompt?.firstLine, 'Continue with the next step.');
+    const text = server.prompts[0].payload.parts.map((p) => p.text).join('');
+    assert.equal(audit[1].prompt?.sha256, createHash('sha256').update(text).digest('hex'), 'the hash of the text sent');
   });
 
   it('a refused wake: exit 3, the refusal on stderr and in the log line, nothing sent', async () => {

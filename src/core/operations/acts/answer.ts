@@ -37,7 +37,8 @@ export async function answerAct(rooms: ActRooms, req: AnswerAct): Promise<Acted<
       return answerRequest(ctx, { sessionId: row.id, requestID, send: () => send(client) });
     },
     (base, result) => {
-      if (result.outcome === 'answered') return outcomeOf(base, { outcome: 'answered', rowText, message: logText });
+      if (result.outcome === 'answered')
+        return outcomeOf(base, { outcome: 'answered', rowText, message: logText, sent: true });
       const refused = result.outcome === 'refused';
       return outcomeOf(base, {
         outcome: refused ? 'refused' : 'failed',

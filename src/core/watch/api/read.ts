@@ -63,15 +63,20 @@ export function fleet(view: FleetView): { backends: FleetBackend[] } {
         lastRoundAt: st.lastRoundAt,
         directories: st.documents.map((doc, j) => {
           const rows = new Map((b.directories[j]?.rows ?? []).map((r) => [r.id, r]));
-          return { ...doc, sessions: doc.sessions.map((s) => fleetSession(s, rows.get(s.id), view)) };
+          return { ...doc, sessions: doc.sessions.map((s) => fleetRow(s, rows.get(s.id), (k) => view.retryOf(k))) };
         }),
       };
     }),
   };
 }
 
-function fleetSession(s: StatusSession, row: SessionRow | undefined, view: FleetView): FleetSession {
-  return { ...s, waitingDetail: row?.waiting?.detail ?? null, retry: row ? view.retryOf(row.key) : null };
+/** A fleet row: the `status --json` session, its waiting request in full, its scheduled retry. */
+export function fleetRow(
+  s: StatusSession,
+  row: SessionRow | undefined,
+  retryOf: (rowKey: string) => { at: EpochMs; firesAt: EpochMs } | null,
+): FleetSession {
+  return { ...s, waitingDetail: row?.waiting?.detail ?? null, retry: row ? retryOf(row.key) : null };
 }
 
 export function providers(view: FleetView): unknown {

@@ -1,0 +1,102 @@
+// The event stream: events reach every client with monotonic ids, nothing is serialised without a
+// client, a client that does not read is dropped once its buffer passes the bound (memory stays
+// bounded), at most maxClients streams, keep-alive comments.
+import { strict as assert } from 'node:assert';
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { EventHub } from '../../../../../src/core/watch/api/events';
+
+describe('core/watch/api/events', () => {
+  let hub: EventHub;
+  let server: http.Server;
+  let port: number;
+
+  beforeEach(async () => {
+    hub = new EventHub({ maxClients: 3, maxBufferedBytes: 64 * 1024, keepAliveMs: 50 });
+    server = http.createServer((req, res) => hub.attach(req, res, 'test'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterEach(async () => {
+    hub.close();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+
+  async function reader(): Promise<{ text: () => string; close: () => void }> {
+    const res = await fetch(`http://127.0.0.1:${port}/`);
+    assert.equal(res.headers.get('content-type'), 'text/event-stream; charset=utf-8');
+    assert.equal(res.headers.get('cache-control'), 'no-store');
+    let text = '';
+    const r = res.body!.getReader();
+    const ctl = new AbortController();
+    void (async () => {
+      for (;;) {
+        const { value, done } = await r.read().catch(() => ({ value: undefined, done: true }));
+        if (done) return;
+        text += Buffer.from(value!).toString();
+        if (ctl.signal.aborted) return;
+      }
+    })();
+    return { text: () => text, close: () => (ctl.abort(), void r.cancel().catch(() => undefined)) };
+  }
+
+  const until = async (check: () => boolean) => {
+    const end = Date.now() + 3_000;
+    while (!check()) {
+      if (Date.now() > end) throw new Error('not in time');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+
+  it('publishes to every client, ids monotonic, one write per batch; keep-alive comments', async () => {
+    const a = await reader();
+    const b = await reader();
+    await until(() => hub.size === 2);
+    hub.publish([
+      { event: 'row', data: { n: 1 } },
+      { event: 'alert', data: { kind: 'hung' } },
+    ]);
+    for (const c of [a, b]) await until(() => c.text().includes('event: alert'));
+    assert.match(a.text(), /id: 1\nevent: row\ndata: \{"n":1\}\n\nid: 2\nevent: alert\ndata: \{"kind":"hung"\}\n\n/);
+    await until(() => a.text().includes(': keep-alive'));
+    a.close();
+    b.close();
+    await until(() => hub.size === 0);
+  });
+
+  it('a client that does not read is dropped when its buffer passes the bound; the others go on', async () => {
+    const fast = await reader();
+    // A raw socket that sends the request and never reads.
+    const slow = net.connect(port, '127.0.0.1');
+    slow.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    slow.pause();
+    await until(() => hub.size === 2);
+    const big = 'x'.repeat(16 * 1024);
+    for (let i = 0; i < 400 && hub.dropped === 0; i++) {
+      hub.publish([{ event: 'row', data: big }]);
+      await new Promise((r) => setImmediate(r));
+    }
+    assert.equal(hub.dropped, 1, 'the slow client was dropped');
+    await until(() => hub.size === 1);
+    hub.publish([{ event: 'outcome', data: 'after' }]);
+    await until(() => fast.text().includes('"after"'));
+    fast.close();
+    slow.destroy();
+  });
+
+  it('at most maxClients streams: the next is 503', async () => {
+    const rs = [await reader(), await reader(), await reader()];
+    await until(() => hub.size === 3);
+    const res = await fetch(`http://127.0.0.1:${port}/`);
+    assert.equal(res.status, 503);
+    for (const r of rs) r.close();
+  });
+
+  it('nothing is serialised without a client', () => {
+    let called = false;
+    hub.publish([{ event: 'row', data: { toJSON: () => ((called = true), 1) } }]);
+    assert.equal(called, false);
+  });
+});
