@@ -231,19 +231,6 @@ export function answerQuestion(t: ActTarget, req: PageRequest): void {
   });
 }
 
-export function rejectQuestion(t: ActTarget, req: PageRequest): void {
-  open({
-    title: 'Reject the question?',
-    says: [h('p', null, who(t), ' asks: ', req.title), h('p', null, 'The agent is told the question was dismissed.')],
-    confirm: 'Reject',
-    send: () =>
-      api(sessionPath(t, `questions/${encodeURIComponent(req.requestID)}`), {
-        method: 'POST',
-        body: { backend: t.backend, reject: true },
-      }),
-  });
-}
-
 export function abort(t: ActTarget): void {
   open({
     title: 'Abort the running turn?',
@@ -270,18 +257,11 @@ export function recover(t: ActTarget): void {
         null,
         'Runs the recovery procedure on ',
         who(t),
-        ': two samples, then a wake on a connected provider without a quota mark, or a scheduled retry, or an escalation.',
+        ': two samples, then a wake on a connected provider without a quota mark, or a retry scheduled for the reset, or an escalation.',
       ),
     ],
-    fields: [
-      { name: 'model', label: 'Model (provider/model, optional)', kind: 'text', placeholder: 'the recovery picks one' },
-    ],
     confirm: 'Recover',
-    send: (v) =>
-      api(sessionPath(t, 'recover'), {
-        method: 'POST',
-        body: { backend: t.backend, ...(v.model ? { model: String(v.model).trim() } : {}) },
-      }),
+    send: () => api(sessionPath(t, 'recover'), { method: 'POST', body: { backend: t.backend } }),
   });
 }
 
@@ -294,7 +274,7 @@ export function wake(t: ActTarget): void {
         null,
         'Sends a prompt to ',
         who(t),
-        '. The daemon refuses unless it is idle and the model is known to work.',
+        '. The daemon re-reads it first and refuses unless it is idle; a composed prompt goes to a model the rules choose.',
       ),
     ],
     fields: [
@@ -303,29 +283,37 @@ export function wake(t: ActTarget): void {
         label: 'Prompt',
         kind: 'select',
         options: [
-          { value: 'wake', label: "composed: wake (the session's task, its files, the report line)" },
-          { value: 'quota-wake', label: 'composed: quota-wake' },
-          { value: 'text', label: 'my text below' },
+          { value: 'composed', label: "composed by the daemon for the session's state (wake or quota-wake)" },
+          { value: 'text', label: 'my text below, to the model I name' },
         ],
-        value: 'wake',
+        value: 'composed',
       },
-      { name: 'prompt', label: 'Text (for "my text below")', kind: 'textarea', placeholder: 'Continue with the task.' },
-      { name: 'model', label: 'Model (provider/model)', kind: 'text', placeholder: 'e.g. anthropic/claude-sonnet-4' },
+      { name: 'prompt', label: 'Text', kind: 'textarea', placeholder: 'Continue with the task.' },
+      {
+        name: 'model',
+        label: 'Model (provider/model, with my text)',
+        kind: 'text',
+        placeholder: 'e.g. anthropic/claude-sonnet-4',
+      },
     ],
     confirm: 'Wake',
     check: (v) => {
-      if (v.kind === 'text' && !String(v.prompt).trim()) return 'Write the prompt text, or choose a composed prompt.';
-      if (v.model && !/^[^/\s]+\/\S+$/.test(String(v.model).trim())) return 'The model is provider/model.';
+      if (v.kind !== 'text')
+        return v.model || String(v.prompt).trim()
+          ? 'A composed prompt takes no text or model: choose "my text below".'
+          : null;
+      if (!String(v.prompt).trim()) return 'Write the prompt text.';
+      if (!/^[^/\s]+\/\S+$/.test(String(v.model).trim()))
+        return 'Name the model as provider/model: a wake never goes without one.';
       return null;
     },
     send: (v) =>
       api(sessionPath(t, 'wake'), {
         method: 'POST',
-        body: {
-          backend: t.backend,
-          ...(v.kind === 'text' ? { prompt: String(v.prompt) } : { kind: String(v.kind) }),
-          ...(v.model ? { model: String(v.model).trim() } : {}),
-        },
+        body:
+          v.kind === 'text'
+            ? { backend: t.backend, prompt: String(v.prompt), model: String(v.model).trim() }
+            : { backend: t.backend },
       }),
   });
 }

@@ -14,6 +14,7 @@ import {
   attentionSection,
   providersSection,
   sessionDetail,
+  sessionHash,
   sessionsSection,
   type AuditEntry,
   type ViewContext,
@@ -40,7 +41,8 @@ const state = {
   stream: 'connecting' as StreamState,
   streamDetail: '',
   error: null as string | null,
-  alert: null as string | null,
+  /** The last alert of the stream: what happened and the session's page. */
+  alert: null as { text: string; hash: string | null } | null,
   detail: null as DetailState | null,
 };
 
@@ -166,8 +168,11 @@ function onEvent(e: SseEvent): void {
     addAudit(entry);
     if (state.detail && entry.sessionId === state.detail.id) state.detail.audit = [...state.detail.audit, entry];
   } else if (e.type === 'alert') {
-    const a = data as { kind?: string; sessionId?: string; title?: string; message?: string };
-    state.alert = [a.kind, a.title ?? a.sessionId, a.message].filter(Boolean).join(': ');
+    const a = data as { kind?: string; backend?: string; sessionId?: string; title?: string | null; message?: string };
+    state.alert = {
+      text: `${new Date().toLocaleTimeString()} ${[a.kind, a.title || a.sessionId, a.message].filter(Boolean).join(': ')}`,
+      hash: a.backend && a.sessionId ? sessionHash(a.backend, a.sessionId) : null,
+    };
   } else return;
   if (state.detail && (e.type === 'row' || e.type === 'removed')) {
     const found = findRow(state.fleet, state.detail.key, state.detail.id);
@@ -297,7 +302,13 @@ function draw(): void {
   );
   const notices = [
     state.error ? h('p', { class: 'error', role: 'alert' }, state.error) : null,
-    state.alert ? h('p', { class: 'alert', role: 'status' }, state.alert) : null,
+    state.alert
+      ? h(
+          'p',
+          { class: 'alert', role: 'status' },
+          state.alert.hash ? h('a', { href: state.alert.hash }, state.alert.text) : state.alert.text,
+        )
+      : null,
   ];
   const r = route();
   let main: HTMLElement;

@@ -111,27 +111,16 @@ function requestButtons(backendKey: string, row: PageRow, req: PageRequest): Chi
         'Reject',
       ),
     ];
-  return [
-    ...(req.questions.length
-      ? [
-          h(
-            'button',
-            { type: 'button', 'data-act': 'answer', on: { click: () => act.answerQuestion(t, req) } },
-            'Answer...',
-          ),
-        ]
-      : []),
-    h(
-      'button',
-      {
-        type: 'button',
-        'data-act': 'reject-question',
-        class: 'danger',
-        on: { click: () => act.rejectQuestion(t, req) },
-      },
-      'Reject',
-    ),
-  ];
+  // A question is answered, not dismissed: the daemon offers no rejection of one.
+  return req.questions.length
+    ? [
+        h(
+          'button',
+          { type: 'button', 'data-act': 'answer', on: { click: () => act.answerQuestion(t, req) } },
+          'Answer...',
+        ),
+      ]
+    : [];
 }
 
 function requestsBlock(backendKey: string, row: PageRow, ctx: ViewContext): Child {
