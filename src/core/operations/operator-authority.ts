@@ -41,8 +41,9 @@ export class OperatorAuthority {
    * `of` with the worker's durable record read: what a person confirms before a fact baseline or
    * a dispatch (rule 1).
    */
-  async recorded(row: SessionRow, holdsAuthority = false): Promise<Authority> {
-    return assignedBy(this.of(row, holdsAuthority), null, await this.assigner(row));
+  async recorded(row: SessionRow, holdsAuthority = false, shown?: Authority): Promise<Authority> {
+    const speaks = shown ? { ...shown, held: holdsAuthority } : this.of(row, holdsAuthority);
+    return assignedBy(speaks, null, await this.assigner(row));
   }
 
   /**

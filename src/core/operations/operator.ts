@@ -17,7 +17,7 @@
  *   send(SendAct): Acted<WakeResult>             recover(RecoverAct): Acted<RecoverResult>
  *   dispatch(DispatchAct): Acted<DispatchResult> answer(AnswerAct): Acted<AnswerResult>
  *   retry(ActionOutcome): Acted<WakeResult | RecoverResult>
- *   authority(row, holds?), recordedAuthority(row, holds?), wakeTemplate(row),
+ *   authority(row, holds?), recordedAuthority(row, holds?, shown?), wakeTemplate(row),
  *   compose(row, template, model, baseline?, holds?, assigned?), chooseModel(row), providers(row)
  *   busy(key), armed(), automaticSkip(row), considerAutomatic(), claimsSettled(), chargeSettled(),
  *   cancelScheduled(key, announce?), onDidAct(l), onDidStartAutomatic(l), settings,
@@ -231,9 +231,10 @@ export class Operator {
   /**
    * `authority` with the worker's durable record read (its dispatch record, else its first user
    * message, read once): what a person confirms before a fact baseline or a dispatch (rule 1).
+   * `shown`: the authority the host resolved already (not asked again).
    */
-  recordedAuthority(row: SessionRow, holdsAuthority = false): Promise<Authority> {
-    return this.rooms.authority.recorded(row, holdsAuthority);
+  recordedAuthority(row: SessionRow, holdsAuthority = false, shown?: Authority): Promise<Authority> {
+    return this.rooms.authority.recorded(row, holdsAuthority, shown);
   }
 
   /** The prompt template a wake of this session sends: the quota-wall prompt after a wall, else the wake prompt. */

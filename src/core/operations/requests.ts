@@ -76,7 +76,7 @@ export interface SendAct extends ActionOptions, WithAuthority {
 
 /** Recover after a quota wall (spec: recovery procedure), from the row, or with the host's request. */
 export type RecoverAct =
-  | (ActionOptions & { target: SessionRow; request?: undefined })
+  | (ActionOptions & WithAuthority & { target: SessionRow; request?: undefined })
   | (ActionOptions & { target: ActionTarget; request: Omit<RecoverRequest, 'sessionId'> });
 
 /** Dispatch a task (pre-dispatch check first; the completion-report block appended). */

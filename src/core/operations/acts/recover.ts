@@ -4,6 +4,7 @@
 import {
   recoverSession,
   RECOVERY_SPACING_MS,
+  type Authority,
   type PromptFacts,
   type RecoverRequest,
   type RecoverResult,
@@ -17,7 +18,7 @@ import type { ActRooms } from './rooms';
 
 export function recoverAct(rooms: ActRooms, req: RecoverAct): Promise<Acted<RecoverResult>> {
   const target = req.target;
-  const request = req.request ?? rowRequest(rooms, req.target);
+  const request = req.request ?? rowRequest(rooms, req.target, req.authority ?? rooms.authority.of(req.target));
   rooms.retries.cancel(target.key, false);
   const spacing = `${(request.spacingMs ?? RECOVERY_SPACING_MS) / 1000} s`;
   return rooms.runner.run(
@@ -31,11 +32,10 @@ export function recoverAct(rooms: ActRooms, req: RecoverAct): Promise<Acted<Reco
 }
 
 /** A row's recovery: the quota-wall prompt composed for it, the settings' providers, spacing and waits. */
-function rowRequest(rooms: ActRooms, row: SessionRow): Omit<RecoverRequest, 'sessionId'> {
+function rowRequest(rooms: ActRooms, row: SessionRow, authority: Authority): Omit<RecoverRequest, 'sessionId'> {
   const settings = monitorSettings(rooms.core.settings);
   const minSpacingMs = rooms.core.monitor.minSpacingMs();
   const waits = rooms.core.waits;
-  const authority = rooms.authority.of(row);
   return {
     prompt: (facts: PromptFacts) => rooms.prompts.compose(row, 'quota-wake', facts.model, { authority }),
     providers: [...rooms.core.settings['recovery.providers']],

@@ -23,14 +23,22 @@ export async function sendPrompt(ctx: CommandContext, uri?: vscode.Uri): Promise
   if (text.trim() === '') throw new Error('the prompt is empty');
   const label = row.title ?? row.id;
   if (target.dispatch) {
-    const held = await confirmRetask(ctx, row, 'dispatch');
-    if (held === null) return;
+    const confirmed = await confirmRetask(ctx, row, 'dispatch');
+    if (confirmed === null) return;
+    const { held, authority } = confirmed;
     const model = target.model;
     if (!model) throw new Error('choose a model first');
     const { outcome: o } = await vscode.window.withProgress(
       { location: { viewId: 'sessionOps.sessions' }, title: `dispatching: ${label}` },
       () =>
-        ctx.operator.dispatch({ target: row, task: text, model, holdsAuthority: held, effort: target.effort ?? null }),
+        ctx.operator.dispatch({
+          target: row,
+          task: text,
+          model,
+          holdsAuthority: held,
+          authority,
+          effort: target.effort ?? null,
+        }),
     );
     if (o.outcome === 'confirmed') return ctx.prompts.sent(doc.uri);
     if (o.outcome === 'busy' || !o.instead) return showOutcome(ctx, o);
@@ -50,7 +58,8 @@ export async function sendPrompt(ctx: CommandContext, uri?: vscode.Uri): Promise
   if (target.origin === 'fact-baseline' || isFactBaselineDocument(text)) {
     const confirmed = await confirmRetask(ctx, row, 'fact-baseline');
     if (confirmed === null) return;
-    held = confirmed;
+    held = confirmed.held;
+    authority = confirmed.authority;
   } else {
     // Whom the prompt speaks for, as the person saw it: the act uses it and does not ask again.
     const shown = await confirmAuthority(ctx, row);

@@ -7,10 +7,13 @@ import { pickRow } from '../ui/rows';
 
 export async function recover(ctx: CommandContext, target: Target): Promise<void> {
   const row = await pickRow(ctx, target, 'Recover on Another Provider', QUALIFIES.recover);
-  if (!row || !(await confirmAuthority(ctx, row))) return;
+  if (!row) return;
+  // Whom the prompt speaks for, as the person saw it: the act uses it and does not ask again.
+  const authority = await confirmAuthority(ctx, row);
+  if (!authority) return;
   await runWithProgress(
     ctx,
     `recovering: ${row.title ?? row.id}`,
-    async () => (await ctx.operator.recover({ target: row })).outcome,
+    async () => (await ctx.operator.recover({ target: row, authority })).outcome,
   );
 }

@@ -32,7 +32,7 @@ export async function wakeWithPrompt(ctx: CommandContext, target: Target): Promi
   if (kindPick.compose === 'fact-baseline') {
     const confirmed = await confirmRetask(ctx, row, 'fact-baseline');
     if (confirmed === null) return;
-    held = confirmed;
+    held = confirmed.held;
     baseline = await askFacts();
     if (!baseline) return;
   }

@@ -27,8 +27,11 @@ export async function confirmModal(text: string, button: string): Promise<boolea
 }
 
 /** Whom the prompt speaks for, once the person accepted it (null: declined); the act is given it. */
-export async function confirmAuthority(ctx: CommandContext, row: SessionRow): Promise<Authority | null> {
-  const authority = ctx.operator.authority(row);
+export async function confirmAuthority(
+  ctx: CommandContext,
+  row: SessionRow,
+  authority: Authority = ctx.operator.authority(row),
+): Promise<Authority | null> {
   const speaks = speaksFor(authority.orchestrator);
   ctx.log.info(`prompt to ${row.id} ${speaks}`);
   if (authority.warnings.length === 0) return authority;
@@ -38,17 +41,19 @@ export async function confirmAuthority(ctx: CommandContext, row: SessionRow): Pr
 }
 
 /**
- * Before a fact baseline or a dispatch: null when the person declines; true when they confirmed
- * holding the orchestrating authority against a worker assigned by another orchestrator.
+ * Before a fact baseline or a dispatch: null when the person declines; else whom the prompt
+ * speaks for (asked once; the act is given it) and `held`: true when they confirmed holding the
+ * orchestrating authority against a worker assigned by another orchestrator.
  */
 export async function confirmRetask(
   ctx: CommandContext,
   row: SessionRow,
   template: 'fact-baseline' | 'dispatch',
-): Promise<boolean | null> {
+): Promise<{ held: boolean; authority: Authority } | null> {
+  const shown = ctx.operator.authority(row);
   // Rule 1 whatever the newest message is: the worker's durable record (dispatch record, first user message) too.
-  const authority = await ctx.operator.recordedAuthority(row);
-  if (!authority.mismatch) return (await confirmAuthority(ctx, row)) !== null ? false : null;
-  const text = `${retaskReason(authority, template) ?? ''}\n\nConfirm only if this session holds the orchestrating authority now.`;
-  return (await confirmModal(text, 'I Hold the Authority')) ? true : null;
+  const recorded = await ctx.operator.recordedAuthority(row, false, shown);
+  if (!recorded.mismatch) return (await confirmAuthority(ctx, row, shown)) ? { held: false, authority: shown } : null;
+  const text = `${retaskReason(recorded, template) ?? ''}\n\nConfirm only if this session holds the orchestrating authority now.`;
+  return (await confirmModal(text, 'I Hold the Authority')) ? { held: true, authority: shown } : null;
 }

@@ -114,6 +114,12 @@ describe('core/operations/operator rooms', function () {
     assert.equal(given.outcome.outcome, 'confirmed', given.outcome.message);
     assert.equal(asked, 0, 'the act used what the person was shown');
     assert.match(server.prompts.find((p) => p.sessionId === second)?.payload.parts[0].text ?? '', /ses_orch1/);
+
+    // A dispatch's or fact baseline's confirmation reads the durable record with what was shown.
+    asked = 0;
+    const recorded = await operator.recordedAuthority(row(second), false, shown);
+    assert.equal(recorded.orchestrator, 'ses_orch1');
+    assert.equal(asked, 0, 'the record is compared with what was shown, not asked again');
   });
 
   it('one lock per act: an abort and wake takes the machine-wide lock once, and its POSTs run under it', async () => {
