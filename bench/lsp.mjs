@@ -23,6 +23,10 @@
 //   8 MiB sessionOps.maxDocumentMB; --smoke: 100): the slowest request kind at the size limit, document
 //   symbols sent right after a one-token edit, timed to its answer, for every build and
 //   yaml-language-server, --runs times alternating (issue 31 item 6: within 5 s).
+// The hostile rows (issue 31 item 6): document symbols on the hostile documents at the size limit,
+//   --hostile-mb of unknown top-level keys (symbols sent with the open) and the --cap-routes table
+//   after an edit that breaks its structure (the middle route key moved to column 0), for every
+//   build and yaml-language-server, --runs times alternating.
 import * as esbuild from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -46,6 +50,10 @@ const SIZES = opt('--sizes', SMOKE ? '100' : '100,1000,10000')
 const EDITS = Number(opt('--edits', SMOKE ? '3' : '7'));
 const CAP_ROUTES = Number(opt('--cap-routes', SMOKE ? '100' : '14000'));
 const REDHAT = !args.includes('--no-redhat');
+// --hostile-mb M: the size of the hostile 'keys' document (default 7.9 MiB, under the 8 MiB limit; --smoke: 0.05)
+const HOSTILE_MB = Number(opt('--hostile-mb', SMOKE ? '0.05' : '7.9'));
+/** A hostile row's request with no answer after this long counts as unanswered. */
+const HOSTILE_TIMEOUT_MS = SMOKE ? 60000 : 300000;
 // --cpu-prof DIR: our server writes a V8 CPU profile there when it exits (node --cpu-prof)
 const CPU_PROF = opt('--cpu-prof', undefined);
 const RUNS = Number(opt('--runs', '1'));
@@ -312,6 +320,121 @@ async function measureSymbolsAfterEdit(client, n, text, run) {
   return { ms, cpu, entries: count(answer) };
 }
 
+/** Unknown top-level keys (15 bytes a line) up to `mb` MiB: hostile input under the size limit. */
+function hostileKeys(mb) {
+  const out = [];
+  for (let i = 0, size = 0; size < mb * 1024 * 1024; i++, size += 15) out.push(`key_${String(i).padStart(6, '0')}: 1`);
+  return out.join('\n') + '\n';
+}
+
+/** A request's answer, or { timedOut } after `ms`. */
+const answerWithin = (p, ms) => Promise.race([p, new Promise((r) => setTimeout(() => r({ timedOut: true }), ms))]);
+
+/**
+ * The hostile rows: document symbols (the slowest request kind) on the hostile documents at the
+ * size limit. 'keys': HOSTILE_MB of unknown top-level keys, symbols sent with the open, timed from
+ * the open. 'broken': the request row's table, open and validated, then one edit that moves the
+ * middle route key to column 0 (the rest of the table leaves `routes`), symbols sent with it,
+ * timed from the edit.
+ */
+async function measureHostile(client, scenario, text, run) {
+  const dir = path.join(work, `${client.name.replace(/[^A-Za-z0-9_-]/g, '_')}-hostile-${scenario}-${run}`);
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'routing.yaml');
+  writeFileSync(file, text);
+  const uri = pathToFileURL(file).href;
+  const doc = { textDocument: { uri } };
+  let t;
+  let cpu0;
+  if (scenario === 'keys') {
+    cpu0 = cpuMs(client.proc.pid);
+    t = performance.now();
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+  } else {
+    const opened = client.waitFor(isDiag(uri), 600000);
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+    await opened;
+    const line = text.split('\n').indexOf(`  Kind/Route${String(Math.floor(CAP_ROUTES / 2)).padStart(5, '0')}:`);
+    cpu0 = cpuMs(client.proc.pid);
+    t = performance.now();
+    client.notify('textDocument/didChange', {
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ range: { start: { line, character: 0 }, end: { line, character: 2 } }, text: '' }],
+    });
+  }
+  const answer = await answerWithin(client.request('textDocument/documentSymbol', doc), HOSTILE_TIMEOUT_MS);
+  const ms = performance.now() - t;
+  const cpu = cpuMs(client.proc.pid) - cpu0;
+  client.notify('textDocument/didClose', { textDocument: { uri } });
+  if (answer?.timedOut) return { ms: NaN, cpu, entries: 'no answer', timedOut: true };
+  if (!Array.isArray(answer))
+    throw new Error(`${client.name}: documentSymbol answered ${JSON.stringify(answer).slice(0, 200)}`);
+  const count = (xs) => xs.reduce((k, x) => k + 1 + count(x.children ?? []), 0);
+  return { ms, cpu, entries: count(answer) };
+}
+
+async function hostileRows(builds, rh) {
+  const texts = { keys: hostileKeys(HOSTILE_MB), broken: generate(CAP_ROUTES) };
+  const clients = [...builds, ...(rh ? [rh] : [])];
+  const got = new Map();
+  for (const scenario of Object.keys(texts)) {
+    process.stderr.write(`hostile row ${scenario}:`);
+    for (let run = 0; run < RUNS; run++)
+      for (const c of clients) {
+        process.stderr.write(` ${c.name}...`);
+        const key = `${scenario} ${c.name}`;
+        if (!got.has(key)) got.set(key, []);
+        got.get(key).push(await measureHostile(c, scenario, texts[scenario], run));
+      }
+    process.stderr.write('\n');
+  }
+  const mb = (x) => (Buffer.byteLength(x) / (1024 * 1024)).toFixed(2);
+  return () => {
+    console.log(
+      `\nHostile documents at the size limit, document symbols (the slowest request kind), ${RUNS} run(s) alternating: median (min-max); the ratio is taken within each run; CPU = the server process's CPU time to the answer; no answer within ${HOSTILE_TIMEOUT_MS / 1000} s counts as that. keys: ${mb(texts.keys)} MiB of unknown top-level keys, symbols sent with the open. broken: the ${CAP_ROUTES.toLocaleString('en')}-route table (${mb(texts.broken)} MiB), one edit moving the middle route key to column 0, symbols sent with it.`,
+    );
+    const head = ['document', 'build', 'to symbols', 'CPU', 'entries', 'ours / yaml-ls'];
+    const spread = (xs) => {
+      const ok = xs.filter((x) => !Number.isNaN(x));
+      const none = xs.length - ok.length;
+      if (!ok.length) return `no answer (${none}/${xs.length})`;
+      return `${fmt(median(ok))} (${fmt(Math.min(...ok))}-${fmt(Math.max(...ok))})${none ? `, ${none} no answer` : ''}`;
+    };
+    const body = [];
+    for (const scenario of Object.keys(texts))
+      for (const c of clients) {
+        const m = got.get(`${scenario} ${c.name}`);
+        const rhRuns = rh && got.get(`${scenario} ${rh.name}`);
+        const ratios =
+          rhRuns && c !== rh
+            ? m
+                .map((x, i) => x.ms / (rhRuns[i].timedOut ? HOSTILE_TIMEOUT_MS : rhRuns[i].ms))
+                .filter((x) => !Number.isNaN(x))
+            : undefined;
+        body.push([
+          scenario,
+          c === rh ? 'yaml-language-server' : c.name,
+          spread(m.map((x) => x.ms)),
+          spread(m.map((x) => x.cpu)),
+          String(m[0].entries),
+          ratios && ratios.length
+            ? `${median(ratios).toFixed(3)}x (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)})`
+            : '-',
+        ]);
+      }
+    const w = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+    const row = (cells) => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(w[i]) : c.padStart(w[i]))).join(' | ')} |`;
+    console.log(row(head));
+    console.log(`|${w.map((x) => '-'.repeat(x + 2)).join('|')}|`);
+    for (const b of body) console.log(row(b));
+    const ours = Object.keys(texts).flatMap((k) => got.get(`${k} ours`).map((x) => x.ms));
+    const worst = ours.some((x) => Number.isNaN(x)) ? Infinity : Math.max(...ours);
+    console.log(
+      `goal document symbols on hostile documents at the size limit within 5 s: slowest ${fmt(worst)} ${worst < 5000 ? 'met' : 'NOT met'}`,
+    );
+  };
+}
+
 /** The request row for every build and yaml-language-server, RUNS times alternating; returns the printer of its table. */
 async function symbolsRow(builds, rh) {
   const text = generate(CAP_ROUTES);
@@ -480,6 +603,7 @@ async function main() {
     rows.at(-1).flags = new Map(builds.map((b) => [b.name, b.flags]));
   }
   const printSymbolsRow = await symbolsRow(builds, rh);
+  const printHostileRows = await hostileRows(builds, rh);
   for (const b of builds) await b.stop();
   await rh?.stop();
 
@@ -621,6 +745,7 @@ async function main() {
       `goal 1,000 routes, edit median < 50 ms: ${fmt(median(mid.o.edits))} ${median(mid.o.edits) < 50 ? 'met' : 'NOT met'}`,
     );
   printSymbolsRow();
+  printHostileRows();
 }
 
 /** Every build's open time over the runs and its ratio to yaml-language-server's open in the same run. */
