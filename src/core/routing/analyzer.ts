@@ -420,7 +420,9 @@ export class RoutingAnalyzer {
         out.push(...mapSchemaErrors(validate.errors.slice(0, MAX_DIAGNOSTICS + 1), { root, text, prefix: [] }));
       if (routesMap) {
         const validateRoutes = validators().routes;
+        let k = 0;
         for (const p of routesMap.pairs) {
+          if (++k % YIELD_EVERY === 0) yield;
           const one: RMap = {
             kind: 'map',
             start: p.key.start,
@@ -446,7 +448,10 @@ export class RoutingAnalyzer {
         if (def) checkRoute(text, def.value, ['default'], out, preflights);
         const routes = getPair(root, 'routes');
         if (routes && routes.value.kind === 'map')
-          for (const p of routes.value.pairs) checkRoute(text, p.value, ['routes', p.name], out, preflights);
+          for (const [k, p] of routes.value.pairs.entries()) {
+            if (k % YIELD_EVERY === YIELD_EVERY - 1) yield;
+            checkRoute(text, p.value, ['routes', p.name], out, preflights);
+          }
         checkDag(text, getPair(root, 'dag')?.value, out, preflights);
       }
       checkDuplicateKeys(root, [], out, (o) => lineOf(lineStarts, o));
