@@ -323,7 +323,9 @@ describe('both engines of opencode 1.18.33, and opencode 2 (old routes blocked)'
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'session-ops-engines-watch-'));
     let watch: WatchProcess | undefined;
     try {
-      watch = await startWatch(tmp, blocker.url, proxyDir);
+      const token = 'sot_engines-watch-test-token-0123456789abcdefghij';
+      const auth = { authorization: `Bearer ${token}` };
+      watch = await startWatch(tmp, blocker.url, proxyDir, { readToken: token });
       const base = watch.metricsUrl.replace(/\/metrics$/, '');
       // The states that hold still while nothing acts (automatic mode is off). A wall's action
       // follows the provider listing the daemon holds (recover onto a free provider, else escalate).
@@ -349,7 +351,7 @@ describe('both engines of opencode 1.18.33, and opencode 2 (old routes blocked)'
       const rows = await waitFor(
         'the /api sessions settled in /api/status',
         async () => {
-          const body = (await (await fetch(`${base}/api/status`)).json()) as {
+          const body = (await (await fetch(`${base}/api/status`, { headers: auth })).json()) as {
             backends: Array<{ up: boolean; documents: Array<{ dialect: string; sessions: Row[] }> }>;
           };
           const doc = body.backends[0]?.documents[0];

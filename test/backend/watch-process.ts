@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { hashToken } from '../../src/core/watch/auth/tokens';
 import { bundleCli, bundleCliWithPage } from './cli-bundle';
 import { waitFor } from './helpers';
 
@@ -24,17 +25,24 @@ export async function startWatch(
   tmp: string,
   baseUrl: string,
   directory: string,
-  options: { page?: boolean } = {},
+  options: { page?: boolean; readToken?: string } = {},
 ): Promise<WatchProcess> {
   const cli = path.join(tmp, 'cli.js');
   await (options.page ? bundleCliWithPage : bundleCli)(cli);
   const config = path.join(tmp, 'session-ops.yaml');
+  // The API is closed without a tokens file: `readToken` opens its read routes (/api/status) to it.
+  if (options.readToken)
+    writeFileSync(
+      path.join(tmp, 'tokens.json'),
+      JSON.stringify({ version: 1, tokens: [{ name: 'test', scope: 'read', sha256: hashToken(options.readToken) }] }),
+    );
   writeFileSync(
     config,
     [
       'backends:',
       `  - { name: oc, baseUrl: "${baseUrl}", directories: ["${directory}"] }`,
       'sampleSpacingSeconds: 2',
+      ...(options.readToken ? ['auth: { tokensFile: tokens.json }'] : []),
       '',
     ].join('\n'),
   );
