@@ -31,9 +31,7 @@ export async function takeWebScreenshots({ pageUrl, token, out, log, titles, att
       );
       page.on('response', (r) => {
         const where = new URL(r.url()).pathname;
-        // /api/events: 404 from a daemon that serves no event stream yet (the page then re-reads the fleet).
-        if (r.status() >= 400 && !(where === '/api/events' && r.status() === 404))
-          errors.push(`${r.status()} ${where}`);
+        if (r.status() >= 400) errors.push(`${r.status()} ${where}`);
       });
       await page.goto(pageUrl);
       await page.fill('#token', token);
@@ -57,14 +55,10 @@ export async function takeWebScreenshots({ pageUrl, token, out, log, titles, att
     notes.push(
       `web page: ${titles.length} sessions listed with settled badges ${((Date.now() - started) / 1000).toFixed(0)} s after sign-in`,
     );
-    // Live on the daemon's event stream when it serves one (docs/daemon-api.md); else the page re-reads the fleet.
-    const live = await desktop.page
-      .waitForSelector('#top .stream[data-stream=live]', { timeout: 15_000 })
-      .then(() => true)
-      .catch(() => false);
-    notes.push(
-      `web page: ${live ? 'live on the event stream' : 'not live (no event stream): it re-reads the fleet every 10 s'}`,
-    );
+    await desktop.page.waitForSelector('#top .stream[data-stream=live]', { timeout: 15_000 }).catch(() => {
+      throw new Error("the page did not go live on the daemon's event stream");
+    });
+    notes.push('web page: live on the event stream');
     await shot(desktop.page, 'web-fleet');
 
     // One session's page (the deep link), with the confirmation of Allow once.
