@@ -2,7 +2,7 @@
 // playwright-core) on the page of a real `session-ops watch` (the bundled CLI with the page's bundle
 // beside it, tokens made by `session-ops token add`) over the real opencode server with scripted
 // sessions: one waits for a permission (its bash call asks), one finished. The page lists them with
-// their badges; Allow once from the page lets the waiting one go on (seen on the backend); a read
+// their badges (a title written as markup shown as text); Allow once from the page lets the waiting one go on (seen on the backend); a read
 // token sees no act button and its forged POST is 403; no token is 401; a wrong token five times is
 // slowed down (429 with Retry-After), and the page says so.
 import assert from 'node:assert/strict';
@@ -31,6 +31,9 @@ describe('the web page of session-ops watch in real Chromium (real daemon, real 
   const tokens = { act: '', read: '' };
   let waitingId: string;
   let doneId: string;
+  /** A session whose title is markup: the page must show it as text. */
+  let markupId: string;
+  const MARKUP_TITLE = '<img src=x onerror="window.injected=1"><b>WEB-3</b>';
 
   before(async function () {
     tmp = mkdtempSync(path.join(os.tmpdir(), 'session-ops-web-page-'));
@@ -45,9 +48,10 @@ describe('the web page of session-ops watch in real Chromium (real daemon, real 
       then: 'listed the files',
     });
     model.when('[done]', { kind: 'reply', text: 'all done here' });
-    [waitingId, doneId] = await Promise.all([
+    [waitingId, doneId, markupId] = await Promise.all([
       launchSession(oc, directory, 'WEB-1 list the files', 'list the files [perm]'),
       launchSession(oc, directory, 'WEB-2 say hello', 'say hello [done]'),
+      launchSession(oc, directory, MARKUP_TITLE, 'say hello [done]'),
     ]);
     // The tokens, as an owner makes them: only their hashes go into the file.
     const tokensFile = path.join(tmp, 'tokens.json');
@@ -206,11 +210,16 @@ describe('the web page of session-ops watch in real Chromium (real daemon, real 
     await page.context().close();
   });
 
-  it('a read token: no act button anywhere, the deep link opens the session, and a forged POST is 403', async () => {
+  it('a read token: no act button anywhere, markup in a title shown as text, the deep link opens the session, and a forged POST is 403', async () => {
     const { page, problems } = await signIn(tokens.read, { width: 390, height: 844 });
     await see(page, '#top .who[data-scope=read]');
     await see(page, card('#sessions', doneId), 60_000);
     assert.equal(await page.locator('[data-act]').count(), 0, 'a read token is offered no act');
+    // Server text is text: a title written as markup is shown as written, and nothing of it runs.
+    await see(page, card('#sessions', markupId), 60_000);
+    assert.equal(await text(page, `${card('#sessions', markupId)} a.title`), MARKUP_TITLE);
+    assert.equal(await page.locator('#app img, #app b').count(), 0);
+    assert.equal(await page.evaluate('window.injected'), undefined);
     const key = await page.getAttribute(card('#sessions', doneId), 'data-backend');
     await page.goto(`${base}/#/session/${encodeURIComponent(key!)}/${encodeURIComponent(doneId)}`);
     await see(page, `#detail[data-session="${doneId}"]`);
