@@ -81,6 +81,17 @@ describe('docs: links', () => {
     assert.deepEqual(broken, []);
   });
 
+  it('every path ARCHITECTURE.md names exists (the map stays true when a file moves)', () => {
+    const text = fs.readFileSync(path.join(ROOT, 'ARCHITECTURE.md'), 'utf8');
+    const named = [...text.matchAll(/`([^`\s]+)`/g)]
+      .map((m) => m[1])
+      .filter((t) => /^(src|server|test|schemas|bench|deploy|docs|scripts|media)\//.test(t) || t === 'package.json')
+      .filter((t) => !/<|\.\.\./.test(t)); // a pattern (`src/cli/<verb>.ts`, `test/unit/core/...`), not a path
+    assert.ok(named.length > 50, `${named.length} paths named`);
+    const missing = [...new Set(named)].filter((p) => !fs.existsSync(path.join(ROOT, p.replace(/\/$/, ''))));
+    assert.deepEqual(missing, [], 'paths ARCHITECTURE.md names that are not in the tree');
+  });
+
   it('every link of README.md (the Marketplace page) reaches a file the .vsix ships', function () {
     this.timeout(60_000);
     const ls = spawnSync('npx', ['--no-install', 'vsce', 'ls', '--no-dependencies'], {
