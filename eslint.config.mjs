@@ -32,6 +32,44 @@ const disableNeedsReason = {
   },
 };
 
+// The raw timers only the clock module arms (src/core/clock.ts).
+const RAW_TIMERS = new Set(['setTimeout', 'setInterval', 'clearTimeout', 'clearInterval']);
+const GLOBAL_OBJECTS = new Set(['globalThis', 'global', 'window']);
+
+/** @type {import('eslint').Rule.RuleModule} */
+const noRawTimers = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'read the time and wait only through an injected Clock (src/core/clock.ts)' },
+    schema: [],
+    messages: {
+      raw: '`{{name}}` outside the clock: read the time and wait through an injected Clock (src/core/clock.ts).',
+    },
+  },
+  create(context) {
+    const report = (node, name) => context.report({ node, messageId: 'raw', data: { name } });
+    return {
+      // setTimeout & co. as globals: called, passed on or aliased.
+      'Program:exit'(program) {
+        const scope = context.sourceCode.getScope(program);
+        const refs = [...scope.through];
+        for (const name of RAW_TIMERS) refs.push(...(scope.set.get(name)?.references ?? []));
+        for (const ref of refs) if (RAW_TIMERS.has(ref.identifier.name)) report(ref.identifier, ref.identifier.name);
+      },
+      MemberExpression(node) {
+        if (node.computed || node.object.type !== 'Identifier' || node.property.type !== 'Identifier') return;
+        if (node.object.name === 'Date' && node.property.name === 'now') report(node, 'Date.now');
+        else if (GLOBAL_OBJECTS.has(node.object.name) && RAW_TIMERS.has(node.property.name))
+          report(node, `${node.object.name}.${node.property.name}`);
+      },
+      NewExpression(node) {
+        if (node.callee.type === 'Identifier' && node.callee.name === 'Date' && node.arguments.length === 0)
+          report(node, 'new Date()');
+      },
+    };
+  },
+};
+
 // The runtime globals our files use (no `globals` package needed for this short list).
 const nodeGlobals = Object.fromEntries(
   [
@@ -97,7 +135,7 @@ export default tseslint.config(
   },
   {
     linterOptions: { reportUnusedDisableDirectives: 'error' },
-    plugins: { 'session-ops': { rules: { 'disable-needs-reason': disableNeedsReason } } },
+    plugins: { 'session-ops': { rules: { 'disable-needs-reason': disableNeedsReason, 'no-raw-timers': noRawTimers } } },
     rules: { 'session-ops/disable-needs-reason': 'error' },
   },
   js.configs.recommended,
@@ -119,6 +157,14 @@ export default tseslint.config(
       // from prompts, reports and terminal output.
       'no-control-regex': 'off',
     },
+  },
+  // One clock (src/core/clock.ts): outside it, time is read and waited on only through an injected
+  // Clock. Tests, benches and scripts may use the real timers; so may the web page (src/web), which
+  // runs in the browser, not on the Node processes' clock.
+  {
+    files: ['src/**/*.ts', 'server/**/*.ts'],
+    ignores: ['src/core/clock.ts', 'src/web/**'],
+    rules: { 'session-ops/no-raw-timers': 'error' },
   },
   {
     files: ['test/editor/**/*.{ts,mjs}', 'bench/**/*.{ts,mjs}', 'scripts/**/*.mjs'],

@@ -1,5 +1,6 @@
 // The open documents: their text (TextDocuments, incremental sync) and the server's state of each
 // (its kind, its session, the last validated version and diagnostics).
+import { systemClock, type TimerHandle } from '../src/core/clock';
 import { pathToFileURL } from 'node:url';
 import { TextDocuments } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -13,7 +14,7 @@ export interface DocState {
   path: string;
   kind?: DocumentKind;
   session?: DocumentSession;
-  timer?: NodeJS.Timeout;
+  timer?: TimerHandle;
   /** When the last edit was scheduled (performance.now()), to tell a burst of edits. */
   editedAt?: number;
   running?: Promise<void>;
@@ -55,7 +56,7 @@ export class DocumentStore {
     const st = this.states.get(uri);
     if (!st) return undefined;
     st.closed = true;
-    if (st.timer) clearTimeout(st.timer);
+    if (st.timer) systemClock.clearTimeout(st.timer);
     this.states.delete(uri);
     return st;
   }

@@ -4,6 +4,7 @@
 // and when one member changes the other open members of its folder are validated again.
 // Folder-level diagnostics (a missing page) go on one open member of the folder (see the page
 // kind's anchorPage). Changes are announced with sessionOps/portAnalysisChanged, coalesced.
+import { systemClock, type TimerHandle } from '../src/core/clock';
 import type { Diagnostic } from '../src/core/diagnostics';
 import { PortAnalysisChangedNotification } from '../src/shared/protocol';
 import { groupSettings, type ServerContext } from './context';
@@ -18,7 +19,7 @@ const CHANGED_WINDOW_MS = 50;
 export class GroupCoordinator implements CrossFileChecks {
   readonly files = new GroupFiles();
   private readonly changedFolders = new Set<string>();
-  private changedTimer: NodeJS.Timeout | undefined;
+  private changedTimer: TimerHandle | undefined;
 
   constructor(
     private readonly ctx: ServerContext,
@@ -128,7 +129,7 @@ export class GroupCoordinator implements CrossFileChecks {
   private changed(folders: Iterable<string>): void {
     for (const f of folders) this.changedFolders.add(f);
     if (this.changedFolders.size === 0 || this.changedTimer) return;
-    this.changedTimer = setTimeout(() => {
+    this.changedTimer = systemClock.setTimeout(() => {
       this.changedTimer = undefined;
       const folders = [...this.changedFolders].sort();
       this.changedFolders.clear();

@@ -4,6 +4,7 @@
 // gives way to other messages between slices, and is abandoned when a newer version arrives, the
 // document closes or its kind changes. A document past sessionOps.maxDocumentMB is not analysed: it gets one diagnostic. Cross-file checks of grouped kinds come from the group
 // coordinator (server/groups.ts); diagnostics are published for the validated version only.
+import { systemClock } from '../src/core/clock';
 import type { Diagnostic } from '../src/core/diagnostics';
 import { tooLargeDiagnostic } from '../src/core/document-size';
 import { kindSettings, type ServerContext } from './context';
@@ -74,8 +75,8 @@ export class DocumentScheduler {
       delay = st.editedAt !== undefined && now - st.editedAt < debounce ? debounce : 0;
       st.editedAt = now;
     }
-    if (st.timer) clearTimeout(st.timer);
-    st.timer = setTimeout(() => {
+    if (st.timer) systemClock.clearTimeout(st.timer);
+    st.timer = systemClock.setTimeout(() => {
       st.timer = undefined;
       void this.validate(st);
     }, delay);

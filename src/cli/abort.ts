@@ -40,7 +40,7 @@ export const abortCommand = defineCommand<AbortOptions, ActionIo>({
     json: a.flags.has('--json'),
   }),
   async run({ session, backend, waitMs, json }, io) {
-    const client = clientFor(backend, io.env, { now: io.clock.now });
+    const client = clientFor(backend, io.env, { clock: io.clock });
     try {
       const acted = await withOperator(client, backend, { id: session }, io, ({ operator, target }) =>
         operator.abort({ target, waitMs }),

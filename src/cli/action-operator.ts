@@ -56,7 +56,7 @@ export async function withOperator<T>(
     },
     settings,
     log: io.operatorLog,
-    actionClock: io.clock,
+    clock: io.clock,
     postLocker: lockerFor(io.env),
     state: null,
     // Who assigned each worker: the state directory's record, shared with the daemon and the editor.
@@ -104,14 +104,14 @@ export async function withOperator<T>(
 
 /** Records in the state directory that a person acted on the session (never fails the command: a warning at most). */
 async function notePersonActed(io: ActionIo, target: ActionTarget): Promise<void> {
-  const file = operatorStateFor(io.env, Date.now);
+  const file = operatorStateFor(io.env, io.clock.now);
   if (!file) return;
   // Only a count there is to reset: a session automatic mode never woke leaves the file as it is.
   const { state } = await file.load();
   if (!(state.wakes[wakeKey(target.directory, target.id)]?.count > 0)) return;
   const saved = await file.save({
     ...emptyOperatorState(),
-    wakes: personActed(target.directory, target.id, Date.now()),
+    wakes: personActed(target.directory, target.id, io.clock.now()),
   });
   if (saved.warning) io.operatorLog('warn', `operator state: ${saved.warning}`);
 }

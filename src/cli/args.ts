@@ -5,6 +5,7 @@
 // silently wins). Plus the common backend flags (--base-url, --directory) and the client built
 // from them with the password taken from the environment only.
 import { BackendClient } from '../core/backend/client';
+import type { Clock } from '../core/clock';
 import { BackendError } from '../core/backend/errors';
 import { EXIT } from './exit-codes';
 import type { QuotaMarkBook } from '../core/backend/quota-marks';
@@ -118,7 +119,7 @@ export function backendArgs(a: ParsedArgs): BackendArgs {
 export function clientFor(
   b: BackendArgs,
   env: Record<string, string | undefined>,
-  extra: { timeoutMs?: number; now?: () => number; marks?: QuotaMarkBook } = {},
+  extra: { timeoutMs?: number; clock?: Clock; marks?: QuotaMarkBook } = {},
 ): BackendClient {
   const password = env.SESSION_OPS_PASSWORD;
   const surface =
@@ -130,7 +131,7 @@ export function clientFor(
     username: env.SESSION_OPS_USERNAME || DEFAULT_USERNAME,
     password: password && password !== '' ? password : undefined,
     timeoutMs: extra.timeoutMs,
-    now: extra.now,
+    clock: extra.clock,
     ...(extra.marks ? { marks: extra.marks } : {}),
   });
 }

@@ -114,7 +114,7 @@ export const composeCommand = defineCommand<ComposeOptions, ActionIo>({
   },
   async run(o, io) {
     const { template, session, backend } = o;
-    const client = clientFor(backend, io.env, { now: io.clock.now });
+    const client = clientFor(backend, io.env, { clock: io.clock });
     return readingBackend('compose', client, io, async () => {
       const ctx = contextFor(client, backend.directory, io);
       const [list, newest, listing] = await Promise.all([

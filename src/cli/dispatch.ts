@@ -186,7 +186,7 @@ export const dispatchCommand = defineCommand<DispatchOptions, ActionIo>({
       route = r.route;
     }
     return withMarkStore('dispatch', o.backend.baseUrl, io, io.clock.now, {}, async (marks) => {
-      const client = clientFor(o.backend, io.env, { now: io.clock.now, marks });
+      const client = clientFor(o.backend, io.env, { clock: io.clock, marks });
       try {
         const sessions = await client.listSessions(o.backend.directory).catch(() => null);
         let id = o.session;

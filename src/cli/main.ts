@@ -2,6 +2,7 @@
 // server use. Each command is declared in its own file the one way src/cli/command.ts describes,
 // and listed once in COMMANDS below (loaded only when run); its exit codes are named in
 // src/cli/exit-codes.ts.
+import { systemClock, unrefTimer } from '../core/clock';
 import { describeError } from '../core/error-message';
 import { EXIT } from './exit-codes';
 
@@ -108,7 +109,7 @@ if (require.main === module) {
     (code) => {
       process.exitCode = code;
       // The daemon has stopped: a connection still closing must not hold the process past its deadline.
-      if (process.argv[2] === 'watch') setTimeout(() => process.exit(code), 500).unref();
+      if (process.argv[2] === 'watch') unrefTimer(systemClock.setTimeout(() => process.exit(code), 500));
     },
     (err: unknown) => {
       process.stderr.write(`session-ops: ${describeError(err)}\n`);

@@ -142,7 +142,7 @@ export const recoverCommand = defineCommand<RecoverOptions, ActionIo>({
   },
   run: (o, io) =>
     withMarkStore('recover', o.backend.baseUrl, io, io.clock.now, {}, async (marks) => {
-      const client = clientFor(o.backend, io.env, { now: io.clock.now, marks });
+      const client = clientFor(o.backend, io.env, { clock: io.clock, marks });
       try {
         const builder = promptBuilder({
           template: 'quota-wake',

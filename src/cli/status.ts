@@ -4,6 +4,7 @@
 //   exit 1  the backend, or a session's newest message, could not be read (message on stderr)
 //   exit 2  usage error
 //   exit 6  --budget-usd N: a session's cost (with its sub-agents') reached N
+import { systemClock, type Clock } from '../core/clock';
 import type { BackendClient } from '../core/backend/client';
 import { plainHttpWarning } from '../core/config/backends';
 import {
@@ -72,9 +73,8 @@ ${ENVIRONMENT_HELP}`;
 
 export interface StatusIo extends CommandIo {
   env: Record<string, string | undefined>;
-  /** Waits between samples (tests may shorten nothing: spacing is real time). */
-  sleep: (ms: number) => Promise<void>;
-  now: () => number;
+  /** The one clock (src/core/clock.ts): the time read and the waits between samples. */
+  clock: Clock;
 }
 
 interface StatusOptions {
@@ -144,8 +144,7 @@ const defaultIo = (): StatusIo => ({
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
   env: process.env,
-  sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-  now: Date.now,
+  clock: systemClock,
 });
 
 export const statusCommand = defineCommand<StatusOptions, StatusIo>({
@@ -158,7 +157,7 @@ export const statusCommand = defineCommand<StatusOptions, StatusIo>({
     // Said once per run, on stderr, never in the JSON document.
     const plain = plainHttpWarning(args.baseUrl);
     if (plain) io.stderr(`session-ops status: warning: ${plain}\n`);
-    return withMarkStore('status', args.baseUrl, io, io.now, { maxAgeMs: args.markMaxAgeMs }, (marks) =>
+    return withMarkStore('status', args.baseUrl, io, io.clock.now, { maxAgeMs: args.markMaxAgeMs }, (marks) =>
       statusWith(args, io, marks),
     );
   },
@@ -167,10 +166,10 @@ export const statusCommand = defineCommand<StatusOptions, StatusIo>({
 export const runStatus = (argv: string[], io: Partial<StatusIo> = {}) => runCommand(statusCommand, argv, io);
 
 async function statusWith(args: StatusOptions, io: StatusIo, marks: QuotaMarkBook): Promise<number> {
-  const client = clientFor(args, io.env, { timeoutMs: args.timeoutMs, now: io.now, marks });
+  const client = clientFor(args, io.env, { timeoutMs: args.timeoutMs, clock: io.clock, marks });
   return readingBackend('status', client, io, async () => {
     const doc = await collect(client, args, io);
-    io.stdout(args.json ? `${JSON.stringify(doc)}\n` : renderTable(doc, io.now()));
+    io.stdout(args.json ? `${JSON.stringify(doc)}\n` : renderTable(doc, io.clock.now()));
     for (const e of doc.errors) io.stderr(`session-ops status: ${e.message}\n`);
     // A session that vanished between the list and its message read is no read failure.
     if (doc.errors.some((e) => e.kind !== 'not-found')) return EXIT.failed;
@@ -183,14 +182,14 @@ async function collect(client: BackendClient, args: StatusOptions, io: StatusIo)
   const settled = await collectSettledSamples(client, args.directory, {
     spacingMs: args.spacingMs,
     maxSamples: args.maxSamples,
-    sleep: io.sleep,
+    clock: io.clock,
     minSpacingMs,
     retryWaitMs: args.retryWaitMs,
     toolCeilingMs: args.toolCeilingMs,
     ledger: new MessageLedger(),
   });
   const listing = await client.listProviders(args.directory);
-  const now = io.now();
+  const now = io.clock.now();
   const assessments = assessSettled(settled, listing, {
     now,
     resetWithinReachMs: args.reachMs,

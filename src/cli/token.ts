@@ -3,6 +3,7 @@
 // written atomically with mode 0600), and names the file. `token list --tokens-file FILE` prints the
 // names and scopes; `token remove NAME --tokens-file FILE` revokes one. The daemon reads the file at
 // start and on SIGHUP (auth.tokensFile in its configuration).
+import { systemClock } from '../core/clock';
 import { randomBytes } from 'node:crypto';
 import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
 import {
@@ -62,7 +63,7 @@ const defaultIo = (): TokenIo => ({
     await chmod(tmp, 0o600);
     await rename(tmp, file);
   },
-  now: Date.now,
+  now: systemClock.now,
   random: randomBytes,
 });
 

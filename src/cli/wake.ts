@@ -194,7 +194,7 @@ export const wakeCommand = defineCommand<WakeOptions, ActionIo>({
   },
   run: (o, io) =>
     withMarkStore('wake', o.backend.baseUrl, io, io.clock.now, {}, async (marks) => {
-      const client = clientFor(o.backend, io.env, { now: io.clock.now, marks });
+      const client = clientFor(o.backend, io.env, { clock: io.clock, marks });
       try {
         const builder =
           'compose' in o.prompt

@@ -7,6 +7,7 @@
 //   2       usage error, or the configuration could not be read or has an error
 //   7       a non-loopback --listen address without a tokens file (auth.tokensFile)
 import path from 'node:path';
+import { systemClock, unrefTimer } from '../core/clock';
 import { UsageError } from './args';
 import { defineCommand, runCommand, type CommandIo } from './command';
 import { EXIT } from './exit-codes';
@@ -143,7 +144,7 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
     allowShortSpacing: args.allowShort,
     env: io.env,
     // The quota marks of stock opencode, in the same store as the other commands'.
-    openMarks: (baseUrl) => openMarkStore(`${baseUrl}/`, io.env, Date.now),
+    openMarks: (baseUrl) => openMarkStore(`${baseUrl}/`, io.env, systemClock.now),
   });
   // The event stream's clients: a slow one is dropped (its buffer bounded), never waited for.
   const events = new EventHub({
@@ -216,15 +217,14 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
       stopping = true;
       log('info', 'stopping', { signal });
       for (const off of offs) off();
-      const deadline = setTimeout(() => finish(), STOP_DEADLINE_MS);
-      deadline.unref?.();
+      const deadline = unrefTimer(systemClock.setTimeout(() => finish(), STOP_DEADLINE_MS));
       offEvents();
       events.close();
       void daemon
         .stop()
         .then(() => server.close())
         .then(() => {
-          clearTimeout(deadline);
+          systemClock.clearTimeout(deadline);
           finish();
         });
     };

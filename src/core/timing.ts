@@ -1,22 +1,7 @@
-// Time for every host: the clock and timers (injected, so a test or a host decides when time
-// passes; `systemTimers` is the process's own), and the few timed shapes the hosts use, built on
-// them: a debounce, a coalescing delay, a ticker, a queue that hands items out in slices, one
-// that hands them out one per turn, a deadline on a promise.
-import type { EpochMs } from './model';
-
-export type TimerHandle = { readonly timer: unknown };
-
-export interface Timers {
-  now(): EpochMs;
-  setTimeout(fn: () => void, ms: number): TimerHandle;
-  clearTimeout(handle: TimerHandle): void;
-}
-
-export const systemTimers: Timers = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => ({ timer: setTimeout(fn, ms) }),
-  clearTimeout: (handle) => clearTimeout(handle.timer as ReturnType<typeof setTimeout>),
-};
+// The few timed shapes the hosts use, each on an injected Clock (src/core/clock.ts): a debounce, a
+// coalescing delay, a ticker, a queue that hands items out in slices, one that hands them out one
+// per turn, a deadline on a promise.
+import { systemClock, unrefTimer, type Clock, type TimerHandle } from './clock';
 
 /** A run of `fn` `ms` from when it is armed, until it runs or is cancelled. */
 class OneShot {
@@ -25,7 +10,7 @@ class OneShot {
   constructor(
     private readonly ms: number,
     private readonly fn: () => void,
-    private readonly timers: Timers = systemTimers,
+    private readonly timers: Clock = systemClock,
   ) {}
 
   get pending(): boolean {
@@ -60,23 +45,28 @@ export class Coalesce extends OneShot {
   }
 }
 
-/** Runs `fn` every `ms` between `start` and `stop`. */
+/** Runs `fn` every `ms` between `start` and `stop` (`unref`: its timers alone keep no process alive). */
 export class Ticker {
   private handle: TimerHandle | undefined;
 
   constructor(
     private readonly ms: number,
     private readonly fn: () => void,
-    private readonly timers: Timers = systemTimers,
+    private readonly timers: Clock = systemClock,
+    private readonly options: { unref?: boolean } = {},
   ) {}
 
   start(): void {
     this.stop();
+    const arm = () => {
+      const handle = this.timers.setTimeout(tick, this.ms);
+      this.handle = this.options.unref ? unrefTimer(handle) : handle;
+    };
     const tick = () => {
-      this.handle = this.timers.setTimeout(tick, this.ms);
+      arm();
       this.fn();
     };
-    this.handle = this.timers.setTimeout(tick, this.ms);
+    arm();
   }
 
   stop(): void {
@@ -100,7 +90,7 @@ export class SlicedQueue<T> {
     private readonly size: number,
     private readonly gapMs: number,
     private readonly emit: (slice: T[]) => void,
-    private readonly timers: Timers = systemTimers,
+    private readonly timers: Clock = systemClock,
     /** What an item costs against `size` (an item that stands for many, e.g. a tree parent re-fetching its children). */
     private readonly weight: (item: T) => number = () => 1,
   ) {}
@@ -149,7 +139,7 @@ export class TurnQueue<T> {
 
   constructor(
     private readonly handle: (item: T) => void,
-    private readonly timers: Timers = systemTimers,
+    private readonly timers: Clock = systemClock,
   ) {}
 
   add(item: T): void {
@@ -183,7 +173,7 @@ export class TurnQueue<T> {
 }
 
 /** Resolves after `ms` (0: after the current turn of the event loop). */
-export function delay(ms: number, timers: Timers = systemTimers): Promise<void> {
+export function delay(ms: number, timers: Clock = systemClock): Promise<void> {
   return new Promise((resolve) => timers.setTimeout(resolve, ms));
 }
 
@@ -192,7 +182,7 @@ export async function withDeadline<T>(
   promise: Promise<T>,
   ms: number,
   onTimeout: () => Error,
-  timers: Timers = systemTimers,
+  timers: Clock = systemClock,
 ): Promise<T> {
   let handle: TimerHandle | undefined;
   const deadline = new Promise<never>((_, reject) => {

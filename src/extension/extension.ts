@@ -54,7 +54,7 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
   const passwords = new PasswordStore(context.secrets);
   const testHooks = createTestHooks(); // inert unless the editor test runner asked for them
   const monitor = new SessionMonitor({
-    ...(testHooks.enabled ? { now: testHooks.now } : {}),
+    clock: testHooks.clock,
     createClient: (config, credentials, marks) =>
       new BackendClient({
         baseUrl: config.baseUrl,
@@ -75,7 +75,8 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
     log: (level, message) => log[level](message),
     authority: (row) => authority.of(row),
     trusted: () => vscode.workspace.isTrusted,
-    state: operatorStateFor(process.env, Date.now),
+    state: operatorStateFor(process.env, testHooks.clock.now),
+    clock: testHooks.clock,
   });
   context.subscriptions.push({ dispose: () => operator.dispose() });
   const operations = operator.book;

@@ -1,5 +1,5 @@
-// Test-only hooks into the session monitor, for the editor suite: the monitor's clock (an offset
-// added to Date.now) and the shortest spacing a verdict accepts, so the views tests need not wait
+// Test-only hooks into the session monitor, for the editor suite: the extension's clock (the
+// system's, with an offset the tests move on) and the shortest spacing a verdict accepts, so the views tests need not wait
 // 30 s of real time. And the answers to confirmation modals, which VS Code refuses to show in
 // extension tests: `sessionOps.test.answerModals` takes the buttons to press in turn (null:
 // dismissed; no list: modals are shown again) and returns the modals shown since the last call.
@@ -7,7 +7,7 @@
 // extension host's environment; they are not contributed in package.json and never registered
 // for users.
 import * as vscode from 'vscode';
-import type { EpochMs } from '../core/model';
+import { offsetClock, systemClock, type Clock } from '../core/clock';
 import type { SessionMonitor } from '../core/monitor/sessionMonitor';
 import { scriptModals, type ScriptedModal } from './commands/ui/confirm';
 
@@ -27,8 +27,8 @@ export interface MonitorTestSettings {
 
 export interface TestHooks {
   readonly enabled: boolean;
-  /** The monitor's clock: real time, plus the offset the tests set. */
-  now(): EpochMs;
+  /** The extension's one clock: the system's, plus (hooks enabled) the offset the tests set. */
+  readonly clock: Clock;
   register(monitor: SessionMonitor): vscode.Disposable;
 }
 
@@ -37,7 +37,7 @@ export function createTestHooks(env: NodeJS.ProcessEnv = process.env): TestHooks
   let offsetMs = 0;
   return {
     enabled,
-    now: () => Date.now() + offsetMs,
+    clock: enabled ? offsetClock(systemClock, () => offsetMs) : systemClock,
     register(monitor) {
       if (!enabled) return new vscode.Disposable(() => undefined);
       return vscode.Disposable.from(registerConfigureMonitor(monitor), registerAnswerModals());

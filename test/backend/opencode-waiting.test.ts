@@ -6,6 +6,7 @@
 // the GET and the todo.updated event), a sub-agent session under its parent (a task call), and the
 // dialect of a directory with no sessions yet.
 import assert from 'node:assert/strict';
+import { clockReading } from '../support/manual-clock';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -295,14 +296,14 @@ describe('stock opencode: sessions waiting for a person, todos, sub-agents (real
     const { backends } = parseBackendConfigs([{ baseUrl: oc.baseUrl, directories: [dir] }], []);
     let clock = Date.now();
     const monitor = new SessionMonitor({
-      createClient: (config) => new BackendClient({ baseUrl: config.baseUrl, now: () => clock }),
+      createClient: (config) => new BackendClient({ baseUrl: config.baseUrl, clock: clockReading(() => clock) }),
       getCredentials: async () => undefined,
       spacingMs: 600_000,
       minSpacingMs: 0,
       resetWithinReachMs: 2 * 3600_000,
       useEventStream: true,
       nudgeDelayMs: 50,
-      now: () => clock,
+      clock: clockReading(() => clock),
     });
     const transitions: Transition[] = [];
     monitor.onTransition((t) => transitions.push(t));

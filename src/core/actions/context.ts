@@ -2,7 +2,7 @@
 // directory, a clock whose sleep honours an AbortSignal, and the signal. Every wait is bounded.
 import type { BackendClient } from '../backend/client';
 import { BackendError } from '../backend/errors';
-import type { EpochMs } from '../model';
+import { systemClock, type Clock } from '../clock';
 import type { SessionLocker } from '../state/session-locker';
 import type { AssignmentBook } from './assignment-book';
 
@@ -17,14 +17,10 @@ export type ActionBackend = Pick<
   /** What the backend's dialect offers (a backend without it: nothing beyond the spec, e.g. no payload variant). */
   Partial<Pick<BackendClient, 'capabilities'>>;
 
-export interface Clock {
-  now(): EpochMs;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
-
 export interface ActionContext {
   backend: ActionBackend;
   directory: string;
+  /** The one clock (src/core/clock.ts): the actions read the time and wait on it (default the system's). */
   clock?: Clock;
   signal?: AbortSignal;
   /** Per-request timeout for the reads and posts of an action (default: the client's). */
@@ -45,24 +41,6 @@ export interface ActionContext {
    */
   assignments?: AssignmentBook;
 }
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      const aborted = () => new BackendError({ code: 'aborted', operation: 'wait', baseUrl: '' });
-      if (signal?.aborted) return reject(aborted());
-      const onAbort = () => {
-        clearTimeout(t);
-        reject(aborted());
-      };
-      const t = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-};
 
 export function clockOf(ctx: ActionContext): Clock {
   return ctx.clock ?? systemClock;

@@ -137,7 +137,7 @@ export async function recoverSession(ctx: ActionContext, req: RecoverRequest): P
       spacingMs,
       maxSamples,
       minSpacingMs,
-      sleep: (ms) => clock.sleep(ms, ctx.signal),
+      clock,
       sessionIds: [id],
       narrow: true,
       signal: ctx.signal,

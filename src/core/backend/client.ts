@@ -17,6 +17,7 @@ import type {
   TodoProgress,
   WaitingRequest,
 } from '../model';
+import { systemClock, type Clock } from '../clock';
 import type { ActivityCounter } from './activity';
 import { ApiEngine } from './api-engine';
 import { opencodeApiDialect } from './dialects/opencode-api';
@@ -57,7 +58,8 @@ export interface BackendClientOptions extends TransportOptions {
    * 404/400; `api` / `legacy` force one (./engines.ts).
    */
   surface?: Surface;
-  now?: () => EpochMs;
+  /** The one clock (src/core/clock.ts) the client reads the time from (default the system's). */
+  clock?: Clock;
 }
 
 export interface CallOptions {
@@ -122,7 +124,7 @@ export class BackendClient {
   constructor(options: BackendClientOptions) {
     this.http = new HttpTransport(options);
     this.baseUrl = this.http.baseUrl;
-    this.now = options.now ?? Date.now;
+    this.now = (options.clock ?? systemClock).now;
     this.marks = options.marks ?? new QuotaMarkBook(this.now);
     this.providerTimeoutMs =
       options.providerTimeoutMs ??

@@ -5,6 +5,7 @@
 // a silent stream (no heartbeat) as dead, and stops on the caller's AbortSignal. A backend
 // without the endpoint (the spec's dialect) or one that refuses the credentials ends the reader.
 import type { SessionState, TodoProgress } from '../model';
+import { systemClock } from '../clock';
 import { BackendError } from './errors';
 import type { HttpTransport, Query } from './http';
 import { directoryProblem } from './ids';
@@ -295,7 +296,7 @@ async function streamLoop(
         idleTimeout,
       );
       setState('open');
-      const openedAt = Date.now();
+      const openedAt = systemClock.now();
       const parser = new SseParser(options.maxEventChars ?? MAX_EVENT_CHARS);
       const decoder = new TextDecoder();
       const dropped = (kind: BackendError['code'], detail: string) =>
@@ -307,17 +308,21 @@ async function streamLoop(
       // The heartbeat watch: a complete line (an event, a heartbeat, a comment) restarts it; bytes
       // alone do not (a stream dripping one endless line is as dead as a silent one).
       let silent = false;
-      const watch = setTimeout(() => {
+      const silence = () => {
         silent = true;
         body.destroy();
-      }, idleTimeout);
+      };
+      let watch = systemClock.setTimeout(silence, idleTimeout);
       try {
         for await (const chunk of body) {
           const linesBefore = parser.lines;
           for (const msg of parser.push(decoder.decode(chunk as Buffer, { stream: true }))) {
             onData(msg.data);
           }
-          if (parser.lines !== linesBefore) watch.refresh();
+          if (parser.lines !== linesBefore) {
+            systemClock.clearTimeout(watch);
+            watch = systemClock.setTimeout(silence, idleTimeout);
+          }
         }
         if (silent) end = { state: 'silent', error: dropped('timeout', `no event or heartbeat for ${idleTimeout} ms`) };
       } catch (err) {
@@ -327,10 +332,10 @@ async function streamLoop(
         else if (err instanceof SseOverflow) end = { state: 'closed', error: dropped('too-large', err.message) };
         else end = { state: 'closed', error: dropped('network', 'the event stream broke off') };
       } finally {
-        clearTimeout(watch);
+        systemClock.clearTimeout(watch);
         client.destroy().catch(() => undefined);
       }
-      healthy = Date.now() - openedAt > 10_000 || (target.reopenAfterClose === true && end.state === 'closed');
+      healthy = systemClock.now() - openedAt > 10_000 || (target.reopenAfterClose === true && end.state === 'closed');
       if (!options.signal.aborted) setState(end.state, end.error);
     } catch (err) {
       if (options.signal.aborted) break;
@@ -352,15 +357,8 @@ async function streamLoop(
     if (options.signal.aborted) break;
     backoff = healthy ? minBackoff : Math.min(maxBackoff, backoff);
     setState('backoff');
-    await new Promise<void>((resolve) => {
-      const t = setTimeout(done, backoff);
-      function done() {
-        clearTimeout(t);
-        options.signal.removeEventListener('abort', done);
-        resolve();
-      }
-      options.signal.addEventListener('abort', done, { once: true });
-    });
+    // Until the backoff passes or the stream is stopped.
+    await systemClock.sleep(backoff, options.signal).catch(() => undefined);
     backoff = Math.min(maxBackoff, backoff * 2);
   }
   setState('stopped');

@@ -2,7 +2,8 @@
 // requests in flight, a total deadline (headers and body together) and the caller's AbortSignal
 // on every request, HTTP Basic auth when a password is configured, a size cap on every body
 // (reading stops as soon as it is passed), and one typed BackendError for every failure.
-// Defaults and where they are configured: ./limits.ts.
+// Defaults and where they are configured: ./limits.ts. Deadlines are wall time for I/O: timers on
+// the system clock (src/core/clock.ts), whatever clock the client reads.
 import type { Client, Dispatcher, Pool } from 'undici';
 
 // undici is loaded on first use, not when this module loads: the extension host pays for it only
@@ -13,6 +14,7 @@ function undici(): typeof import('undici') {
   undiciModule ??= require('undici') as typeof import('undici');
   return undiciModule;
 }
+import { systemClock, type TimerHandle } from '../clock';
 import { BackendError, codeForStatus, codeForTransportError, transportDetail } from './errors';
 import { DEFAULT_USERNAME } from './credentials';
 import { BODY_LIMITS, DEFAULT_REQUEST_TIMEOUT_MS } from './limits';
@@ -315,7 +317,7 @@ export class HttpTransport {
       new BackendError({ code, operation, baseUrl: this.baseUrl, ...extra });
     // The answer's headers within the request deadline (a server may drip them too).
     let headersLate = false;
-    const headersTimer = setTimeout(() => {
+    const headersTimer = systemClock.setTimeout(() => {
       headersLate = true;
       client.destroy().catch(() => undefined);
     }, this.timeoutMs);
@@ -347,7 +349,7 @@ export class HttpTransport {
       if (headersLate) throw fail('timeout', { detail: `no answer within ${this.timeoutMs} ms` });
       throw fail(codeForTransportError(err), { detail: transportDetail(err), cause: err });
     } finally {
-      clearTimeout(headersTimer);
+      systemClock.clearTimeout(headersTimer);
     }
   }
 
@@ -404,7 +406,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   private settle!: (outcome: ExchangeOutcome) => void;
   private settled = false;
   private abort: ((err: Error) => void) | null = null;
-  private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly timer: TimerHandle;
   private readonly onCallerAbort: (() => void) | null = null;
   private expired = false;
   private status = 0;
@@ -423,7 +425,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     private readonly caller: AbortSignal | undefined,
   ) {
     this.done = new Promise((resolve) => (this.settle = resolve));
-    this.timer = setTimeout(() => {
+    this.timer = systemClock.setTimeout(() => {
       this.expired = true;
       this.fail(new ExchangeEnded('deadline'));
     }, timeoutMs);
@@ -512,7 +514,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   private end(outcome: ExchangeOutcome): void {
     if (this.settled) return;
     this.settled = true;
-    clearTimeout(this.timer);
+    systemClock.clearTimeout(this.timer);
     if (this.onCallerAbort) this.caller?.removeEventListener('abort', this.onCallerAbort);
     this.settle(outcome);
   }

@@ -8,6 +8,7 @@
 // On a backend with quota objects (the spec dialect) the book also remembers which providers a
 // listing showed with a quota object, and when a later listing showed that object gone: the end of
 // that cooldown (`cooldownEndedAt`), which ends a wall that gave no reset of its own.
+import { systemClock } from '../clock';
 import type { EpochMs, FailureCategory, ProviderListing, QuotaMark } from '../model';
 import { DEFAULT_MONITOR_SETTINGS } from '../settings/operator-settings';
 
@@ -50,7 +51,7 @@ export class QuotaMarkBook {
   private maxAgeMs: number;
 
   constructor(
-    private readonly now: () => EpochMs = Date.now,
+    private readonly now: () => EpochMs = systemClock.now,
     options: QuotaMarkBookOptions = {},
   ) {
     this.maxAgeMs = options.maxAgeMs ?? DEFAULT_MONITOR_SETTINGS.markMaxAgeMs;
@@ -153,7 +154,11 @@ export class QuotaMarkBook {
     return this.list();
   }
 
-  static fromJSON(data: unknown, now: () => EpochMs = Date.now, options: QuotaMarkBookOptions = {}): QuotaMarkBook {
+  static fromJSON(
+    data: unknown,
+    now: () => EpochMs = systemClock.now,
+    options: QuotaMarkBookOptions = {},
+  ): QuotaMarkBook {
     const book = new QuotaMarkBook(now, options);
     if (Array.isArray(data)) {
       for (const d of data) {
@@ -180,7 +185,11 @@ export class QuotaMarkBook {
   }
 
   /** Reads what toState wrote (or toJSON's bare list); anything malformed is skipped. */
-  static fromState(data: unknown, now: () => EpochMs = Date.now, options: QuotaMarkBookOptions = {}): QuotaMarkBook {
+  static fromState(
+    data: unknown,
+    now: () => EpochMs = systemClock.now,
+    options: QuotaMarkBookOptions = {},
+  ): QuotaMarkBook {
     if (Array.isArray(data)) return QuotaMarkBook.fromJSON(data, now, options);
     const book = new QuotaMarkBook(now, options);
     if (data && typeof data === 'object') {

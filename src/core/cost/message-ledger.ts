@@ -19,6 +19,7 @@
 // stayed open since the session was last counted: its new messages are counted from them. A read
 // of pages happens only when the stream was not open all that time, or when the newest message
 // the liveness read saw was not announced yet.
+import { systemClock } from '../clock';
 import { BackendError } from '../backend/errors';
 import type { MessageFigures, MessagePage } from '../backend/wire/message-page';
 import type { BackendCapabilities, MessageSnapshot, SessionCost, SessionSample, SessionSnapshot } from '../model';
@@ -163,7 +164,7 @@ export class MessageLedger {
       movedLimit: whole(options.movedLimit, LEDGER_DEFAULTS.movedLimit),
       timeBudgetMs: whole(options.timeBudgetMs, LEDGER_DEFAULTS.timeBudgetMs),
     };
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? systemClock.now;
   }
 
   /** Sessions known to the ledger (counted or not). */

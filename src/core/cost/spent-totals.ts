@@ -7,7 +7,7 @@
 import { directoryKey, nodeId } from '../ids';
 import type { SessionRow } from '../monitor/row';
 import type { EpochMs } from '../model';
-import { systemTimers, type TimerHandle, type Timers } from '../timing';
+import type { Clock, TimerHandle } from '../clock';
 import { totalCostText } from './present';
 
 /** How to read the sessions of a parent now. */
@@ -32,7 +32,7 @@ export class SpentTotals {
   constructor(
     private readonly gapMs: number,
     private readonly onDue: (ids: string[]) => void,
-    private readonly timers: Timers = systemTimers,
+    private readonly timers: Clock,
   ) {}
 
   /** The text a parent row is rendered with now (recorded as rendered). */

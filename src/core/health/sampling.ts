@@ -6,6 +6,7 @@
 // whose output is still streaming is not called hung; on a backend without quota objects
 // (capabilities.quotaObjects false) the walls it sees go into the client's mark book. The caller
 // owns the client and closes it.
+import { systemClock, type Clock, type TimerHandle } from '../clock';
 import type { SampleRound } from '../backend/client';
 import { ActivityCounter } from '../backend/activity';
 import { readEventStream } from '../backend/events';
@@ -22,8 +23,8 @@ export interface SettledSamplesOptions {
   spacingMs: number;
   /** Samples in all, at most (at least 2). Default 4. */
   maxSamples?: number;
-  /** Waits between samples (injected so tests and callers control time). */
-  sleep: (ms: number) => Promise<void>;
+  /** The one clock (src/core/clock.ts): it times each round and waits between samples (with `signal`). */
+  clock: Clock;
   /** Only these sessions need a settled verdict (default: every listed session). */
   sessionIds?: readonly string[];
   /** With sessionIds: read only those sessions' newest messages each round (the list is still read). */
@@ -35,8 +36,6 @@ export interface SettledSamplesOptions {
   /** Recording walls: a rate-limit retry waiting at least this long is a wall (default 2 min). */
   retryWaitMs?: number;
   toolCeilingMs?: number;
-  /** The clock that times each round (default Date.now). */
-  now?: () => EpochMs;
   /** Read the event stream between samples when the backend has one. Default true. */
   events?: boolean;
   /** Sums the sessions' messages for cost where the backend reports it per message (status). */
@@ -74,7 +73,7 @@ export async function collectSettledSamples(
   options.signal?.addEventListener('abort', onAbort, { once: true });
   let reader: Promise<unknown> | null = null;
   const rounds: SampleRound[] = [];
-  const now = options.now ?? Date.now;
+  const now = options.clock.now;
   const sample = async (): Promise<SampleRound> => {
     const narrow = options.narrow && options.sessionIds ? new Set(options.sessionIds) : undefined;
     const started = now();
@@ -103,7 +102,7 @@ export async function collectSettledSamples(
     if (options.events !== false && client.capabilities?.events && client.transport)
       reader = (await openEvents(client.transport, directory, activity, stopEvents.signal)).reader;
     for (;;) {
-      await options.sleep(options.spacingMs);
+      await options.clock.sleep(options.spacingMs, options.signal);
       latest = await sample();
       if (options.onRound?.(latest) === true) break;
       if (rounds.length >= maxSamples) break;
@@ -141,9 +140,10 @@ async function openEvents(
     },
     minBackoffMs: 500,
   }).catch(() => 'stopped' as const);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([settled, new Promise<void>((r) => (timer = setTimeout(r, 2_000)))]);
-  clearTimeout(timer);
+  // Wall time for I/O (the stream's first answer), on the system clock.
+  let timer: TimerHandle | undefined;
+  await Promise.race([settled, new Promise<void>((r) => (timer = systemClock.setTimeout(r, 2_000)))]);
+  systemClock.clearTimeout(timer);
   return { reader };
 }
 

@@ -8,11 +8,14 @@ import { QuotaMarkBook, type ActivityCounter, type BackendClient } from '../back
 import type { BackendConfig } from '../config/backends';
 import { joinKey } from '../ids';
 import type { SampleHistory } from '../health';
+import type { Clock, TimerHandle } from '../clock';
 import type { EpochMs, TodoProgress } from '../model';
 import type { Badge } from './row';
 import type { BackendState } from './types';
 
 export interface BackendRuntime {
+  /** The monitor's clock: its schedule and nudges are timers on it. */
+  clock: Clock;
   state: BackendState;
   client: BackendClient | null;
   /** Per directory: the recent samples of its sessions. */
@@ -30,13 +33,13 @@ export interface BackendRuntime {
   ledgers: Map<string, MessageLedger>;
   events: AbortController | null;
   /** Per directory: a pending nudge and what it re-samples (null: the whole directory). */
-  nudges: Map<string, { timer: ReturnType<typeof setTimeout>; sessions: Set<string> | null }>;
+  nudges: Map<string, { timer: TimerHandle; sessions: Set<string> | null }>;
   /** Per directory: the sample running or queued last (`partial`: for named sessions). */
   inFlight: Map<string, { run: Promise<void>; partial: boolean }>;
   /** Directories being sampled right now (the overlap guard). */
   sampling: Set<string>;
   /** The backend's own schedule: its next round, and the round running. */
-  timer: ReturnType<typeof setTimeout> | undefined;
+  timer: TimerHandle | undefined;
   round: Promise<void> | undefined;
   providersAt: EpochMs;
   providerRefresh: boolean;
@@ -49,10 +52,11 @@ export interface BackendRuntime {
 export function newRuntime(
   config: BackendConfig,
   marks: QuotaMarkBook | undefined,
-  now: () => EpochMs,
+  clock: Clock,
   markMaxAgeMs: number | undefined,
 ): BackendRuntime {
   return {
+    clock,
     state: {
       config,
       status: 'loading',
@@ -73,7 +77,7 @@ export function newRuntime(
     },
     client: null,
     history: new Map(),
-    marks: marks ?? new QuotaMarkBook(now, { maxAgeMs: markMaxAgeMs }),
+    marks: marks ?? new QuotaMarkBook(clock.now, { maxAgeMs: markMaxAgeMs }),
     closed: false,
     badges: new Map(),
     budgets: new BudgetLevels(),
@@ -97,9 +101,9 @@ export function closeRuntime(rt: BackendRuntime): void {
   rt.closed = true;
   rt.events?.abort();
   rt.events = null;
-  for (const n of rt.nudges.values()) clearTimeout(n.timer);
+  for (const n of rt.nudges.values()) rt.clock.clearTimeout(n.timer);
   rt.nudges.clear();
-  clearTimeout(rt.timer);
+  rt.clock.clearTimeout(rt.timer);
   rt.timer = undefined;
   void rt.client?.close().catch(() => undefined);
   rt.client = null;

@@ -11,6 +11,7 @@
 // the others), and a directory is sampled by one request chain at a time. An event naming a
 // session re-samples that session only (the list, plus its newest message). Never imports 'vscode'.
 import type { BackendClient, BackendEvent } from '../backend';
+import { systemClock, type Clock } from '../clock';
 import type { BackendConfig } from '../config/backends';
 import { listedIds, MIN_SPACING_MS, SampleHistory, sampleDirectoryOnce } from '../health';
 import { describeError } from '../error-message';
@@ -65,10 +66,15 @@ export class SessionMonitor {
   private rowsCache: SessionRow[] | null = null;
   private rowIndex: Map<string, SessionRow> | null = null;
   private readonly counters = { rounds: 0, samples: 0, partialSamples: 0, overlaps: 0 };
-  private readonly now: () => EpochMs;
+  /** The monitor's clock (the hosts' views read the time from it too). */
+  readonly clock: Clock;
 
   constructor(private options: MonitorOptions) {
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? systemClock;
+  }
+
+  private now(): EpochMs {
+    return this.clock.now();
   }
 
   onDidChange(listener: (c: MonitorChange) => void): () => void {
@@ -105,7 +111,7 @@ export class SessionMonitor {
         continue;
       }
       if (old) closeRuntime(old);
-      next.set(config.key, newRuntime(config, undefined, this.now, this.options.markMaxAgeMs));
+      next.set(config.key, newRuntime(config, undefined, this.clock, this.options.markMaxAgeMs));
     }
     for (const [key, rt] of this.runtimes) if (!next.has(key)) closeRuntime(rt);
     this.runtimes = next;
@@ -119,7 +125,7 @@ export class SessionMonitor {
     const rt = this.runtimes.get(backendKey);
     if (!rt) return;
     closeRuntime(rt);
-    const fresh = newRuntime(rt.state.config, rt.marks, this.now, this.options.markMaxAgeMs);
+    const fresh = newRuntime(rt.state.config, rt.marks, this.clock, this.options.markMaxAgeMs);
     fresh.history = rt.history;
     fresh.badges = rt.badges;
     this.runtimes.set(backendKey, fresh);
@@ -187,7 +193,7 @@ export class SessionMonitor {
       void this.refresh();
     } else {
       for (const rt of this.runtimes.values()) {
-        clearTimeout(rt.timer);
+        this.clock.clearTimeout(rt.timer);
         rt.timer = undefined;
       }
     }
@@ -218,7 +224,7 @@ export class SessionMonitor {
     }
     const entry = {
       sessions: known ? new Set([sessionId]) : null,
-      timer: setTimeout(() => {
+      timer: this.clock.setTimeout(() => {
         rt.nudges.delete(directory);
         if (rt.closed) return;
         // A sample in flight read the backend before this event: this one queues after it.
@@ -267,7 +273,7 @@ export class SessionMonitor {
   private backendRound(rt: BackendRuntime, forceProviders = false): Promise<void> {
     if (forceProviders) rt.providerRefresh = true;
     rt.round ??= (async () => {
-      clearTimeout(rt.timer);
+      this.clock.clearTimeout(rt.timer);
       rt.timer = undefined;
       this.counters.rounds++;
       try {
@@ -275,7 +281,7 @@ export class SessionMonitor {
       } finally {
         rt.round = undefined;
         if (this.active && !this.disposed && !rt.closed)
-          rt.timer = setTimeout(() => void this.backendRound(rt), this.options.spacingMs);
+          rt.timer = this.clock.setTimeout(() => void this.backendRound(rt), this.options.spacingMs);
       }
     })();
     return rt.round;

@@ -3,6 +3,7 @@
 // counters).
 import type { Spend } from '../cost/spend-ledger';
 import type { QuotaMarkBook, EventStreamState, BackendClient } from '../backend';
+import type { Clock } from '../clock';
 import type { BackendConfig } from '../config/backends';
 import type { Dialect, EpochMs, ProviderListing } from '../model';
 import type { MonitorSettings } from '../settings/operator-settings';
@@ -37,7 +38,8 @@ export interface MonitorOptions extends MonitorSettingOptions {
   providerMaxAgeMs?: number;
   /** Coalescing delay for event nudges. Default 150 ms. */
   nudgeDelayMs?: number;
-  now?: () => EpochMs;
+  /** The one clock (src/core/clock.ts): rounds, nudges and every time read (default the system's). */
+  clock?: Clock;
   /** Waits for a later turn of the event loop between two slices of a large directory's rows (default: setImmediate). */
   nextTurn?: () => Promise<void>;
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;

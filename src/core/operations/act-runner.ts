@@ -115,7 +115,7 @@ export class ActRunner {
     return {
       backend: client,
       directory: target.directory,
-      clock: this.core.o.actionClock,
+      clock: this.core.timers,
       locker,
       maxPromptBytes: monitorSettings(this.core.settings).maxPromptBytes,
       assignments: this.core.assignments,

@@ -7,6 +7,7 @@
 // cannot loop. A session whose cost reached budget.sessionUsd (row.budgetLevel 100) is only ever
 // aborted, with `abortOverBudget` on, while it generates on a settled verdict that is not waiting
 // for a person; automatic mode never wakes or recovers it. Pure: the extension runs what this returns.
+import { systemClock } from '../clock';
 import type { EpochMs } from '../model';
 import type { AutomaticSwitches } from '../settings/operator-settings';
 import type { SessionRow } from '../monitor/row';
@@ -37,7 +38,7 @@ export class AutomaticPolicy {
   private prunedAt: EpochMs;
 
   constructor(
-    private readonly now: () => EpochMs = Date.now,
+    private readonly now: () => EpochMs = systemClock.now,
     private readonly maxPerHour = MAX_AUTOMATIC_PER_HOUR,
   ) {
     this.prunedAt = now();

@@ -1,6 +1,7 @@
 // What Session Ops itself is doing to each session (abort in progress, woken and confirmed, a
 // retry scheduled after a reset ...), so the Sessions view can show it on the row. Pure: the
 // extension records into it and renders `describeOperation`; nothing here sends a request.
+import { systemClock } from '../clock';
 import type { EpochMs } from '../model';
 
 export type OperatorAction =
@@ -35,7 +36,7 @@ export class OperationBook {
   private readonly listeners = new Set<(key: string) => void>();
 
   constructor(
-    private readonly now: () => EpochMs = Date.now,
+    private readonly now: () => EpochMs = systemClock.now,
     /** How long a finished operation stays on the row. */
     private readonly keepMs = 10 * 60_000,
   ) {}

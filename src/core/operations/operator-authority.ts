@@ -32,7 +32,7 @@ export class OperatorAuthority {
   async assigner(row: Pick<SessionRow, 'backendKey' | 'directory' | 'id'>): Promise<Assigner> {
     const client = await this.core.client(row.backendKey);
     return readAssigner(
-      { backend: client, directory: row.directory, clock: this.core.o.actionClock, assignments: this.core.assignments },
+      { backend: client, directory: row.directory, clock: this.core.timers, assignments: this.core.assignments },
       row.id,
     );
   }

@@ -2,14 +2,14 @@
 // books (operation book, completion reports, automatic memory, wake streaks, dispatch records, who
 // assigned each worker) and the action lock. Nothing here acts; the rooms (acts/, act-runner.ts,
 // retry-scheduler.ts, automatic-runner.ts, operator-store.ts) do, and operator.ts is their facade.
-import type { Clock, WorktreeInventory } from '../actions';
+import type { WorktreeInventory } from '../actions';
 import type { AssignmentBook } from '../actions/assignment';
 import type { BackendClient } from '../backend/client';
+import { systemClock, type Clock } from '../clock';
 import type { EpochMs } from '../model';
 import type { SessionRow } from '../monitor/row';
 import type { MonitorChange } from '../monitor/sessionMonitor';
 import type { OperatorSettings } from '../settings/operator-settings';
-import { systemTimers, type Timers } from '../timing';
 import { assignmentBook } from './assignments';
 import { AutomaticPolicy } from './automatic';
 import { OperationBook } from './book';
@@ -50,9 +50,8 @@ export interface OperatorOptions {
   book?: OperationBook;
   lock?: SessionLock;
   reports?: ReportBook;
-  timers?: Timers;
-  /** The clock of the actions' own waits (polling for idle, confirming); default the system's. */
-  actionClock?: Clock;
+  /** The one clock: the time read, the scheduled retries and the actions' own waits (default the system's). */
+  clock?: Clock;
   /** Whom a session's prompts speak for and its ticket (the editor keeps them per workspace). */
   authority?: (row: SessionRow) => { orchestrator: string | null; ticket: string | null };
   /** Whether automatic actions may run (the editor: the workspace is trusted). Default yes. */
@@ -86,7 +85,7 @@ export interface OperatorOptions {
 }
 
 export class OperatorCore {
-  readonly timers: Timers;
+  readonly timers: Clock;
   readonly book: OperationBook;
   readonly lock: SessionLock;
   readonly reports: ReportBook;
@@ -100,7 +99,7 @@ export class OperatorCore {
   settings: OperatorSettings;
 
   constructor(readonly o: OperatorOptions) {
-    this.timers = o.timers ?? systemTimers;
+    this.timers = o.clock ?? systemClock;
     const now = () => this.timers.now();
     this.book = o.book ?? new OperationBook(now);
     this.lock = o.lock ?? new InProcessSessionLock();

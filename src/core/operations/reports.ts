@@ -1,6 +1,7 @@
 // Completion reports the operator has seen: the last report of each session (kept when a newer
 // message arrives, with the message text it came in) and the reports a person opened (harvested:
 // they no longer need attention). State of the operator, shared by every view of it.
+import { systemClock } from '../clock';
 import type { EpochMs } from '../model';
 import { reportKey } from '../ids';
 import { needsAttention, type SessionRow } from '../monitor/row';
@@ -18,7 +19,7 @@ export class ReportBook {
   private readonly seenListeners = new Set<() => void>();
   private marks = 0;
 
-  constructor(private readonly now: () => EpochMs = Date.now) {
+  constructor(private readonly now: () => EpochMs = systemClock.now) {
     this.seen = new TimedMemory(now);
   }
   /** The rows array the kept reports were last taken from in full. */

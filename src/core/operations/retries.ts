@@ -3,7 +3,7 @@
 // time; what it does when it fires is given when it is scheduled, and reads the settings then
 // current, so a settings change in between neither loses nor freezes it.
 import type { EpochMs } from '../model';
-import type { TimerHandle, Timers } from '../timing';
+import type { Clock, TimerHandle } from '../clock';
 
 /** How long after the reset the retry fires (the provider listing catches up). */
 export const RETRY_AFTER_RESET_MS = 5_000;
@@ -19,7 +19,7 @@ export interface ScheduledRetry {
 export class ScheduledRetries {
   private readonly pending = new Map<string, { retry: ScheduledRetry; handle: TimerHandle }>();
 
-  constructor(private readonly timers: Timers) {}
+  constructor(private readonly timers: Clock) {}
 
   /** Schedules `fire` for after `at`, replacing any retry of the same key. */
   schedule(key: string, at: EpochMs, fire: (retry: ScheduledRetry) => void): ScheduledRetry {

@@ -4,6 +4,7 @@
 // locker; this one is a set of busy keys that refuses at once, and it also says whether a key is
 // held (the menus and the automatic policy ask). The act runner takes it with the machine-wide
 // lock as one (act-lock.ts).
+import { systemClock } from '../clock';
 import type { LockOutcome, LockRequest, SessionLocker } from '../state/session-locker';
 
 export interface SessionLock extends SessionLocker {
@@ -23,7 +24,7 @@ export class InProcessSessionLock implements SessionLock {
         holder: { pid: process.pid, host: 'this process', token: '', since: holder.since, purpose: holder.purpose },
         reason: `${holder.purpose} is already running`,
       };
-    this.busy.set(key, { purpose: request.purpose, since: Date.now() });
+    this.busy.set(key, { purpose: request.purpose, since: systemClock.now() });
     try {
       return { acquired: true, value: await body() };
     } finally {

@@ -15,6 +15,8 @@ import { randomBytes, createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { systemClock, type TimerHandle } from '../clock';
+import { Ticker } from '../timing';
 
 export interface LockOwner {
   pid: number;
@@ -76,16 +78,9 @@ export function lockName(sessionId: string): string {
   return `${readable}-${digest}.lock`;
 }
 
+/** Resolves after `ms`, or at once when `signal` aborts. */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
+  return systemClock.sleep(ms, signal).catch(() => undefined);
 }
 
 function code(err: unknown): string | undefined {
@@ -143,7 +138,7 @@ export class FileSessionLocker implements SessionLocker {
   async withSessionLock<T>(sessionId: string, request: LockRequest, body: () => Promise<T>): Promise<LockOutcome<T>> {
     const lockPath = this.lockPath(sessionId);
     const waitMs = request.waitMs ?? this.waitMs;
-    const started = Date.now();
+    const started = systemClock.now();
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const owner: LockOwner = {
       pid: this.pid,
@@ -154,36 +149,38 @@ export class FileSessionLocker implements SessionLocker {
     };
     let pause = this.pollMs;
     for (;;) {
-      owner.since = Date.now();
+      owner.since = systemClock.now();
       if (await this.tryTake(lockPath, owner)) break;
       const holder = await readOwner(lockPath);
       if (await this.isStale(lockPath, holder)) {
         await this.breakStale(lockPath);
         continue;
       }
-      const waited = Date.now() - started;
+      const waited = systemClock.now() - started;
       if (waited >= waitMs || request.signal?.aborted)
         return {
           acquired: false,
           waitedMs: waited,
           holder,
-          reason: `session ${sessionId} is busy: ${describeHolder(holder, Date.now())} holds its lock (waited ${Math.round(waited / 100) / 10} s)`,
+          reason: `session ${sessionId} is busy: ${describeHolder(holder, systemClock.now())} holds its lock (waited ${Math.round(waited / 100) / 10} s)`,
         };
       await sleep(Math.min(pause * (0.5 + Math.random()), waitMs - waited), request.signal);
       pause = Math.min(250, pause * 2);
     }
-    const refresh = setInterval(
+    const refresh = new Ticker(
+      Math.max(100, Math.floor(this.staleMs / 3)),
       () => {
-        const t = new Date();
+        const t = new Date(systemClock.now());
         utimes(lockPath, t, t).catch(() => undefined);
       },
-      Math.max(100, Math.floor(this.staleMs / 3)),
+      systemClock,
+      { unref: true },
     );
-    refresh.unref?.();
+    refresh.start();
     try {
       return { acquired: true, value: await body() };
     } finally {
-      clearInterval(refresh);
+      refresh.stop();
       await this.release(lockPath, owner.token);
     }
   }
@@ -208,7 +205,7 @@ export class FileSessionLocker implements SessionLocker {
     if (holder && holder.host === this.host && !(holder.pid === this.pid) && !this.isAlive(holder.pid)) return true;
     try {
       const info = await stat(lockPath);
-      return Date.now() - info.mtimeMs > this.staleMs;
+      return systemClock.now() - info.mtimeMs > this.staleMs;
     } catch (err) {
       if (code(err) === 'ENOENT') return false;
       throw err;
@@ -223,7 +220,8 @@ export class FileSessionLocker implements SessionLocker {
     } catch (err) {
       if (code(err) !== 'EEXIST') throw err;
       const info = await stat(guard).catch(() => null);
-      if (info && Date.now() - info.mtimeMs > BREAK_GUARD_STALE_MS) await rm(guard, { recursive: true, force: true });
+      if (info && systemClock.now() - info.mtimeMs > BREAK_GUARD_STALE_MS)
+        await rm(guard, { recursive: true, force: true });
       await sleep(this.pollMs);
       return;
     }
@@ -264,21 +262,21 @@ export class ProcessSessionLocker implements SessionLocker {
     const mine = new Promise<void>((r) => (release = r));
     const tail = previous.then(() => mine);
     this.tails.set(sessionId, tail);
-    const started = Date.now();
+    const started = systemClock.now();
     const waitMs = request.waitMs ?? this.waitMs;
-    let timer: NodeJS.Timeout | undefined;
+    let timer: TimerHandle | undefined;
     const timedOut = await Promise.race([
       previous.then(() => false),
-      new Promise<boolean>((r) => (timer = setTimeout(() => r(true), waitMs))),
+      new Promise<boolean>((r) => (timer = systemClock.setTimeout(() => r(true), waitMs))),
     ]);
-    clearTimeout(timer);
+    systemClock.clearTimeout(timer);
     if (timedOut) {
       // Let the ones queued behind pass once the holder is done.
       void previous.then(release);
       if (this.tails.get(sessionId) === tail) void tail.then(() => this.cleanup(sessionId, tail));
       return {
         acquired: false,
-        waitedMs: Date.now() - started,
+        waitedMs: systemClock.now() - started,
         holder: null,
         reason: `session ${sessionId} is busy: another action of this process holds it (waited ${Math.round(waitMs / 100) / 10} s)`,
       };

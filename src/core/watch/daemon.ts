@@ -6,6 +6,7 @@
 // backends and operator settings in place; a backend whose URL, directories or credentials changed
 // gets a fresh client. Never imports 'vscode'.
 import { BackendClient, type BackendClientOptions, type QuotaMarkBook, type SampleRound } from '../backend';
+import { systemClock, type Clock } from '../clock';
 import type { BackendConfig } from '../config/backends';
 import type { EpochMs } from '../model';
 import {
@@ -18,6 +19,7 @@ import {
 } from '../metrics/watch-metrics';
 import { MIN_SPACING_MS } from '../health/verdict';
 import { parseRowKey } from '../ids';
+import { Ticker } from '../timing';
 import { sessionLockerFor } from '../state/session-locker';
 import { Operator } from '../operations/operator';
 import type { ActionOutcome } from '../operations/outcome';
@@ -46,7 +48,8 @@ export interface WatchDaemonOptions {
   log: Logger;
   /** Accept spacing under 30 s and verdicts on it (watch --allow-short-spacing). */
   allowShortSpacing: boolean;
-  now?: () => EpochMs;
+  /** The one clock (src/core/clock.ts) of the monitor, the operator, the clients and the daemon's own timers (default the system's). */
+  clock?: Clock;
   requestTimeoutMs?: number;
   /** prom-client's default process metrics (default true). */
   processMetrics?: boolean;
@@ -143,17 +146,17 @@ export class WatchDaemon {
   private readonly settled = new Set<() => void>();
   private loaded: LoadedConfig;
   private readonly log: Logger;
-  private readonly now: () => EpochMs;
+  private readonly clock: Clock;
   private readonly verdicts = new Map<string, VerdictLabel>();
   /** The names of the configured backends: only they are counted in the metrics. */
   private names: ReadonlySet<string>;
   private lastRounds = -1;
   private lastProgressAt: EpochMs;
-  private healthTimer: ReturnType<typeof setInterval> | undefined;
+  private readonly healthTicker: Ticker;
   private stopped = false;
   /** Per base URL: the stored marks, and the monitor's book they are merged with. */
   private readonly marks = new Map<string, { stored: StoredMarks; live: QuotaMarkBook | null }>();
-  private markTimer: ReturnType<typeof setInterval> | undefined;
+  private readonly markTicker: Ticker;
   /** The audit trail in the state directory (null: no state directory, nothing is recorded). */
   readonly audit: AuditLog | null;
 
@@ -161,8 +164,10 @@ export class WatchDaemon {
     this.loaded = options.loaded;
     this.names = namesOf(this.loaded.config);
     this.log = options.log;
-    this.now = options.now ?? Date.now;
-    this.lastProgressAt = this.now();
+    this.clock = options.clock ?? systemClock;
+    this.healthTicker = new Ticker(1_000, () => this.checkProgress(), this.clock, { unref: true });
+    this.markTicker = new Ticker(MARK_SAVE_EVERY_MS, () => void this.saveMarks(), this.clock, { unref: true });
+    this.lastProgressAt = this.clock.now();
     const timeoutMs = options.requestTimeoutMs ?? WATCH_REQUEST_TIMEOUT_MS;
     this.monitor = new SessionMonitor({
       ...monitorOptions(this.loaded.config, options.allowShortSpacing),
@@ -180,7 +185,7 @@ export class WatchDaemon {
             timeoutMs,
             marks,
             surface: config.surface,
-            now: this.now,
+            clock: this.clock,
             onRequest: (endpoint, error) => {
               // A request of a backend removed by a reload, settling late, no longer counts.
               if (this.names.has(config.name))
@@ -191,7 +196,7 @@ export class WatchDaemon {
         );
       },
       getCredentials: (config) => Promise.resolve(this.loaded.credentials.get(config.name)),
-      now: this.now,
+      clock: this.clock,
       log: (level, message) => this.log(level, 'backend-error', { message }),
       // The monitor's spend per round (after the message ledger summed what the list lacks).
       onSpend: (key, spent) => {
@@ -228,7 +233,8 @@ export class WatchDaemon {
       log: (level, message) => this.log(level, 'operator', { message }),
       postLocker: sessionLockerFor(stateDir(options.env ?? {})),
       // Scheduled retries, automatic mode's memory: kept in the state directory across restarts.
-      state: operatorStateFor(options.env ?? {}, this.now),
+      state: operatorStateFor(options.env ?? {}, this.clock.now),
+      clock: this.clock,
       // Whom its prompts speak for: the config's orchestrator (read at each action, so a reload counts).
       authority: () => ({ orchestrator: this.loaded.config.orchestrator, ticket: null }),
       requireOrchestrator: '"orchestrator:" in the watch config',
@@ -264,7 +270,7 @@ export class WatchDaemon {
         const r = await this.audit.query(q);
         return { entries: r.entries, truncated: r.truncated };
       },
-      now: () => this.now(),
+      now: () => this.clock.now(),
     };
   }
 
@@ -278,7 +284,7 @@ export class WatchDaemon {
         if (!this.audit) return;
         void this.audit.append(entry).then((warning) => warning && this.log('warn', 'audit', { message: warning }));
       },
-      now: () => this.now(),
+      now: () => this.clock.now(),
     };
   }
 
@@ -287,7 +293,7 @@ export class WatchDaemon {
     return feedEvents(hub, {
       backends: () => this.monitor.backends(),
       statusOf: (backends) =>
-        backendStatuses(backends, this.now(), this.loaded.config.operator['budget.sessionUsd'], (row) =>
+        backendStatuses(backends, this.clock.now(), this.loaded.config.operator['budget.sessionUsd'], (row) =>
           this.operator.automaticSkip(row),
         ),
       retryOf: (key) => {
@@ -311,12 +317,10 @@ export class WatchDaemon {
   async start(): Promise<void> {
     await this.openMarks(this.loaded.config);
     this.monitor.setBackends(backendConfigsOf(this.loaded.config));
-    this.markTimer = setInterval(() => void this.saveMarks(), MARK_SAVE_EVERY_MS);
-    this.markTimer.unref?.();
+    this.markTicker.start();
     for (const b of this.loaded.config.backends) this.metrics.initBackend(b.name);
     this.monitor.setActive(true);
-    this.healthTimer = setInterval(() => this.checkProgress(), 1_000);
-    this.healthTimer.unref?.();
+    this.healthTicker.start();
     this.log('info', 'started', {
       backends: this.loaded.config.backends.map((b) => ({
         name: b.name,
@@ -368,7 +372,7 @@ export class WatchDaemon {
     return {
       backends: backendStatuses(
         this.monitor.backends(),
-        this.now(),
+        this.clock.now(),
         this.loaded.config.operator['budget.sessionUsd'],
         (row) => this.operator.automaticSkip(row),
       ),
@@ -384,7 +388,7 @@ export class WatchDaemon {
   /** /healthz: ok while rounds keep starting. */
   health(): { ok: boolean; detail: string } {
     this.checkProgress();
-    const idleMs = this.now() - this.lastProgressAt;
+    const idleMs = this.clock.now() - this.lastProgressAt;
     if (this.stopped) return { ok: false, detail: 'stopping' };
     if (idleMs > this.stuckAfterMs())
       return { ok: false, detail: `stuck: no sampling round started for ${Math.round(idleMs / 1000)} s` };
@@ -399,9 +403,9 @@ export class WatchDaemon {
   async stop(graceMs = 3_000): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    clearInterval(this.healthTimer);
+    this.healthTicker.stop();
     this.operator.dispose();
-    clearInterval(this.markTimer);
+    this.markTicker.stop();
     if (this.acting.size > 0) {
       this.log('info', 'waiting-for-actions', { sessions: this.acting.size, graceMs });
       await this.actionsSettled(graceMs);
@@ -437,14 +441,14 @@ export class WatchDaemon {
   private actionsSettled(withinMs: number): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
-        clearTimeout(timer);
+        this.clock.clearTimeout(timer);
         this.settled.delete(check);
         resolve();
       };
       const check = () => {
         if (this.acting.size === 0) done();
       };
-      const timer = setTimeout(done, withinMs);
+      const timer = this.clock.setTimeout(done, withinMs);
       this.settled.add(check);
       check();
     });
@@ -474,7 +478,7 @@ export class WatchDaemon {
       void this.audit
         .append(
           auditEntry({
-            at: this.now(),
+            at: this.clock.now(),
             who: { kind: 'automatic', name: 'automatic' },
             backend,
             directory: row?.directory ?? parseRowKey(o.rowKey)?.directory ?? '',
@@ -495,7 +499,7 @@ export class WatchDaemon {
     const rounds = this.monitor.stats().rounds;
     if (rounds !== this.lastRounds) {
       this.lastRounds = rounds;
-      this.lastProgressAt = this.now();
+      this.lastProgressAt = this.clock.now();
     }
   }
 

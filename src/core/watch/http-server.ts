@@ -6,6 +6,7 @@
 // address (./auth/rate-limit.ts) and logged without the token. No cookie, no CORS header is ever
 // sent. Every request has a URL of at most MAX_URL_CHARS, a body of at most MAX_BODY_BYTES (read
 // only on POST routes, JSON only) and a deadline; TLS when a certificate and key are given.
+import { systemClock, unrefTimer, type TimerHandle } from '../clock';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -331,12 +332,11 @@ async function readJsonBody(req: IncomingMessage): Promise<{ body: unknown } | {
 
 /** The promise's value, or undefined when it is not settled within `ms` (a rejection rejects). */
 export function withDeadline<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
+  let timer: TimerHandle | undefined;
   const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-    timer.unref?.();
+    timer = unrefTimer(systemClock.setTimeout(() => resolve(undefined), ms));
   });
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+  return Promise.race([p, late]).finally(() => systemClock.clearTimeout(timer));
 }
 
 export { baseHeaders };

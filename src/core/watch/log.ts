@@ -1,6 +1,7 @@
 // The daemon's log: one JSON object per line ({time, level, event, ...fields}). Fields that could
 // carry a credential (a password, an Authorization header, provider options, an API key) are never
 // written, and text that looks like an HTTP Basic or Bearer credential is masked.
+import { systemClock } from '../clock';
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** The levels, least severe first. */
@@ -36,7 +37,7 @@ export function jsonLineLogger(
 ): Logger {
   const minLevel = options.minLevel ?? 'debug';
   const min = typeof minLevel === 'function' ? minLevel : () => minLevel;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? systemClock.now;
   return (level, event, fields = {}) => {
     if (LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(min())) return;
     const record = { time: new Date(now()).toISOString(), level, event, ...(clean(fields) as LogFields) };

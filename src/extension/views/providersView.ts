@@ -118,7 +118,7 @@ export class ProvidersView implements vscode.TreeDataProvider<ProvidersNode>, vs
   getTreeItem(node: ProvidersNode): vscode.TreeItem {
     this.treeView.itemCreated();
     const state = this.monitor.backend(node.backendKey);
-    const now = Date.now();
+    const now = this.monitor.clock.now();
     switch (node.kind) {
       case 'backend': {
         const item = new vscode.TreeItem(

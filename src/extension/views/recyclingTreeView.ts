@@ -10,7 +10,8 @@
 // sees it) once `budget.hidden` items were created, and while it is visible only past
 // `budget.visible` (a single full re-render; expansion and selection are kept).
 import * as vscode from 'vscode';
-import { Coalesce, delay } from '../../core/timing';
+import { systemClock } from '../../core/clock';
+import { Coalesce } from '../../core/timing';
 
 export interface RecycleBudget {
   /** Items created since the view was made, past which a hidden view is recycled. */
@@ -80,7 +81,7 @@ export class RecyclingTreeView<T> implements vscode.Disposable {
   }
 
   get visible(): boolean {
-    return Date.now() < this.trustVisibleAfter ? this.lastVisible : this.view.visible;
+    return systemClock.now() < this.trustVisibleAfter ? this.lastVisible : this.view.visible;
   }
 
   get badge(): vscode.ViewBadge | undefined {
@@ -132,12 +133,12 @@ export class RecyclingTreeView<T> implements vscode.Disposable {
     // The extension host's dispose is asynchronous: it drops the view from its registry after a
     // tick, and a view created before that under the same id would be dropped instead.
     await Promise.resolve(old.dispose() as unknown);
-    await delay(0);
+    await systemClock.sleep(0);
     if (this.disposed) return;
     this.itemsCreated = 0;
     this.recycledCount++;
     this.lastVisible = wasVisible;
-    this.trustVisibleAfter = Date.now() + VISIBILITY_GRACE_MS;
+    this.trustVisibleAfter = systemClock.now() + VISIBILITY_GRACE_MS;
     this.view = this.create();
     if (selected !== undefined && wasVisible) {
       await this.view.reveal(selected, { select: true, focus: false }).then(undefined, () => undefined);

@@ -115,8 +115,8 @@ function badgeIcon(badge: SessionRow['badge'], look: { icon: string; color: stri
 }
 
 /** A session's tooltip: plain markdown, never trusted, so links or commands in server text stay inert. */
-export function sessionTooltip(row: SessionRow, extras: TooltipExtras = {}): vscode.MarkdownString {
-  const tooltip = new vscode.MarkdownString(tooltipMarkdown(row, Date.now(), extras));
+export function sessionTooltip(row: SessionRow, now: number, extras: TooltipExtras = {}): vscode.MarkdownString {
+  const tooltip = new vscode.MarkdownString(tooltipMarkdown(row, now, extras));
   tooltip.isTrusted = false;
   tooltip.supportHtml = false;
   return tooltip;

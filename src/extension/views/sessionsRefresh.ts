@@ -39,15 +39,15 @@ export class SessionsRefresh {
       (slice) => {
         // A session row's look is computed when its slice is due, in the slice's own turn: a row
         // that changed in the monitor but reads the same is not refreshed.
-        const now = Date.now();
+        const now = monitor.clock.now();
         const due = slice.filter((node) => node.kind !== 'session' || lookChanged(node, now));
         if (due.length > 0) fire(due);
       },
-      undefined,
+      monitor.clock,
       // A refreshed backend or directory row has VS Code re-fetch every session under it.
       (node) => this.rowsUnder(node),
     );
-    this.spent = new SpentTotals(SPENT_GAP_MS, (ids) => this.queue.add(this.spentNodes(ids)));
+    this.spent = new SpentTotals(SPENT_GAP_MS, (ids) => this.queue.add(this.spentNodes(ids)), monitor.clock);
     this.spentRows = {
       directory: (b, d) => monitor.backend(b)?.directories.find((x) => x.directory === d)?.rows ?? [],
       backend: (b) => monitor.backend(b)?.directories.flatMap((x) => x.rows) ?? [],
@@ -63,9 +63,13 @@ export class SessionsRefresh {
   /** The "$x spent" a backend or directory row shows now. */
   spentText(node: SessionsNode): string {
     if (node.kind === 'backend')
-      return this.spent.render(node.key, this.spentRows.backend(node.backend.key), Date.now());
+      return this.spent.render(node.key, this.spentRows.backend(node.backend.key), this.monitor.clock.now());
     if (node.kind === 'directory')
-      return this.spent.render(node.key, this.spentRows.directory(node.backend.key, node.directory), Date.now());
+      return this.spent.render(
+        node.key,
+        this.spentRows.directory(node.backend.key, node.directory),
+        this.monitor.clock.now(),
+      );
     return '';
   }
 

@@ -8,7 +8,7 @@ import type { MonitorChange, SessionMonitor } from '../../core/monitor/sessionMo
 import type { OperationBook } from '../../core/operations/book';
 import type { OutOfCharge } from '../../core/operations/charge';
 import type { ReportBook } from '../../core/operations/reports';
-import { Coalesce, delay, TurnQueue } from '../../core/timing';
+import { Coalesce, TurnQueue } from '../../core/timing';
 import { AttentionCount } from './attentionCount';
 import { RecyclingTreeView } from './recyclingTreeView';
 import { SessionLooks } from './sessionLooks';
@@ -129,7 +129,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
         if (node) rows.push(node);
       }
       // Directory and backend rows whose "$x spent" changed go with the same batch.
-      this.refreshes.changed(rows, change.rows, Date.now());
+      this.refreshes.changed(rows, change.rows, this.monitor.clock.now());
     }
     this.badgeSoon.trigger();
   }
@@ -187,7 +187,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     if (node?.kind !== 'backend' && node?.kind !== 'directory') return this.nodes.children(node);
     // VS Code asks for the children of every expanded backend at once (a new view, a whole refresh)
     // and builds each list's tree items right after it: one list per turn, so no stretch holds them all.
-    const turn = this.turn.then(() => delay(0));
+    const turn = this.turn.then(() => this.monitor.clock.sleep(0));
     this.turn = turn;
     return turn.then(() => this.nodes.children(node));
   }
@@ -218,7 +218,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
             ? this.expandedUnlessCollapsed(node.key)
             : vscode.TreeItemCollapsibleState.None;
         // Description and menu flags computed once per item (the refresh of thousands of rows is one synchronous stretch).
-        const look = row ? this.looks.current(row, Date.now()) : null;
+        const look = row ? this.looks.current(row, this.monitor.clock.now()) : null;
         return sessionItem(node, row, look, collapsible);
       }
     }
@@ -235,7 +235,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     if (node.kind !== 'session' || item.tooltip) return item;
     const row = this.row(node);
     if (row)
-      item.tooltip = sessionTooltip(row, {
+      item.tooltip = sessionTooltip(row, this.monitor.clock.now(), {
         automaticSkip: this.automaticSkip(row),
         subAgents: this.monitor
           .rows()

@@ -19,7 +19,7 @@ import { QUALIFIES } from '../../../src/core/operations/targets';
 import { monitorSettings, operatorDefaults, type OperatorSettings } from '../../../src/core/settings/operator-settings';
 import type { MessageInit, SpecProvider, SpecServer } from '../spec-server';
 import type { Fleet, ResetKind, SessionSpec } from './arbitraries';
-import { VirtualTime } from './virtual-time';
+import { ManualClock } from '../manual-clock';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -213,7 +213,7 @@ function requestKind(method: string, segs: string[]): RequestKind {
 export async function runFleet(server: SpecServer, fleet: Fleet): Promise<Trace> {
   const run = ++runCounter;
   const dir = `/work/fleet/run-${run}`;
-  const vt = new VirtualTime(T0);
+  const vt = new ManualClock(T0);
   const ids = fleet.sessions.map((_, i) => `ses_r${run}x${i}`);
   const trace: Trace = {
     fleet,
@@ -286,7 +286,7 @@ export async function runFleet(server: SpecServer, fleet: Fleet): Promise<Trace>
   const { backends } = parseBackendConfigs([{ baseUrl: server.url, directories: [dir] }], []);
   const monitor = new SessionMonitor({
     createClient: (config, _credentials, marks) =>
-      new BackendClient({ baseUrl: config.baseUrl, now: vt.now, timeoutMs: 10_000, marks }),
+      new BackendClient({ baseUrl: config.baseUrl, clock: vt, timeoutMs: 10_000, marks }),
     getCredentials: async () => undefined,
     spacingMs: ms.spacingMs,
     resetWithinReachMs: ms.resetWithinReachMs,
@@ -295,15 +295,14 @@ export async function runFleet(server: SpecServer, fleet: Fleet): Promise<Trace>
     toolCeilingMs: ms.toolCeilingMs,
     providers: ms.providers,
     useEventStream: false,
-    now: vt.now,
+    clock: vt,
   });
   monitor.setBackends(backends);
   const operator = new Operator({
     monitor,
     settings,
     log: (level, message) => trace.logs.push(`${level}: ${message}`),
-    timers: vt,
-    actionClock: vt,
+    clock: vt,
     authority: () => ({ orchestrator: ORCHESTRATOR, ticket: null }),
     inventory: () => [],
     waits: { abortMs: 10_000, confirmMs: 10_000 },
@@ -428,7 +427,7 @@ export async function runFleet(server: SpecServer, fleet: Fleet): Promise<Trace>
 }
 
 /** How each session moves between the first cycle's two samples. */
-function applyMotions(fleet: Fleet, ids: string[], d: ReturnType<SpecServer['directory']>, vt: VirtualTime): void {
+function applyMotions(fleet: Fleet, ids: string[], d: ReturnType<SpecServer['directory']>, vt: ManualClock): void {
   fleet.sessions.forEach((s, i) => {
     switch (s.motion) {
       case 'steps':

@@ -3,6 +3,7 @@
 // values, --spacing outside 30-60 (under 30 only with --allow-short-spacing), a prompt file above
 // the size cap (prompt.maxKiB, --max-prompt-kib).
 import assert from 'node:assert/strict';
+import { systemClock } from '../../../src/core/clock';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -66,8 +67,7 @@ describe('cli: --spacing is 30 to 60 seconds', () => {
         const code = await command([...argv], {
           stderr: (t: string) => (stderr += t),
           stdout: () => undefined,
-          sleep,
-          clock: { now: Date.now, sleep },
+          clock: { ...systemClock, sleep },
         });
         assert.equal(code, EXIT.usage, `${argv.join(' ')}: ${stderr}`);
         assert.match(stderr, /--spacing (\d+ is above 60|\d+ is under 30 s)/);

@@ -1,6 +1,7 @@
 // `session-ops status` and cost on a backend that reports none (the spec dialect): null in the
 // JSON at both levels, "not reported by this backend" in the table, never 0; --budget-usd then
 // marks nobody and exits 0; a --budget-usd that is not above 0 is a usage error.
+import { clockReading } from '../../support/manual-clock';
 import assert from 'node:assert/strict';
 import { runStatus } from '../../../src/cli/status';
 import { EXIT } from '../../../src/cli/exit-codes';
@@ -20,8 +21,7 @@ describe('status: cost on a backend that reports none', () => {
         stdout: (t: string) => void (out.stdout += t),
         stderr: (t: string) => void (out.stderr += t),
         env: {},
-        now: () => clock,
-        sleep: async (ms: number) => void (clock += ms),
+        clock: { ...clockReading(() => clock), sleep: async (ms: number) => void (clock += ms) },
       },
     };
   };

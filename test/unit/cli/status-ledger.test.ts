@@ -2,6 +2,7 @@
 // opencode's shapes): the message ledger sums them within the run, at most its page budget per
 // sample, so in a large directory some sessions are still counting: "costPending": true with cost
 // null (never 0) and "counting" in the table; the summed ones carry usd, tokens and messages.
+import { clockReading } from '../../support/manual-clock';
 import assert from 'node:assert/strict';
 import { runStatus } from '../../../src/cli/status';
 import { EXIT } from '../../../src/cli/exit-codes';
@@ -20,8 +21,7 @@ describe('status: cost summed from the messages (the message ledger)', () => {
       stdout: (x: string) => void (out.stdout += x),
       stderr: (x: string) => void (out.stderr += x),
       env: {},
-      now: () => clock,
-      sleep: async (ms: number) => void (clock += ms),
+      clock: { ...clockReading(() => clock), sleep: async (ms: number) => void (clock += ms) },
     });
     return { code, ...out };
   };

@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
-import {
-  Coalesce,
-  Debounce,
-  delay,
-  SlicedQueue,
-  Ticker,
-  TurnQueue,
-  withDeadline,
-  type Timers,
-} from '../../../src/core/timing';
-import { ManualTimers } from '../../support/manual-timers';
+import { Coalesce, Debounce, SlicedQueue, Ticker, TurnQueue, withDeadline } from '../../../src/core/timing';
+import { sleepOn, type Clock } from '../../../src/core/clock';
+import { ManualClock } from '../../support/manual-clock';
 
 describe('core/timing', () => {
-  let timers: ManualTimers;
-  beforeEach(() => (timers = new ManualTimers(0)));
+  let timers: ManualClock;
+  beforeEach(() => (timers = new ManualClock(0)));
 
   it('Debounce runs once, after the last trigger of a burst; cancel drops it', () => {
     let runs = 0;
@@ -113,7 +105,7 @@ describe('core/timing', () => {
   it('TurnQueue hands out one item per timer tick, in order, never in the stretch that queued it', () => {
     // Timers whose callbacks run only when the test runs the next one: one callback, one turn.
     const due: Array<{ fn: () => void; handle: { timer: unknown } }> = [];
-    const turns: Timers = {
+    const turns: Clock = {
       now: () => 0,
       setTimeout: (fn, ms) => {
         assert.equal(ms, 0);
@@ -125,6 +117,7 @@ describe('core/timing', () => {
         const i = due.findIndex((d) => d.handle === handle);
         if (i >= 0) due.splice(i, 1);
       },
+      sleep: (ms, signal) => sleepOn(turns, ms, signal),
     };
     const handled: string[] = [];
     const q = new TurnQueue<string>((x) => handled.push(x), turns);
@@ -149,16 +142,11 @@ describe('core/timing', () => {
     assert.deepEqual(handled, ['a', 'b', 'c', 'd']);
   });
 
-  it('withDeadline gives the value in time, else the timeout error; delay resolves when time passes', async () => {
+  it('withDeadline gives the value in time, else the timeout error', async () => {
     assert.equal(await withDeadline(Promise.resolve(7), 100, () => new Error('late'), timers), 7);
     const never = new Promise<number>(() => undefined);
     const late = withDeadline(never, 100, () => new Error('no answer within 0.1 s'), timers);
     timers.advance(100);
     await assert.rejects(late, /no answer within 0.1 s/);
-    let done = false;
-    const d = delay(50, timers).then(() => (done = true));
-    timers.advance(50);
-    await d;
-    assert.equal(done, true);
   });
 });

@@ -5,6 +5,8 @@
 // /api/fleet again), so a slow client never grows the daemon's memory. At most `maxClients` streams
 // at once (then 503). A keep-alive comment every 15 s keeps proxies from closing an idle stream.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Clock } from '../../clock';
+import { Ticker } from '../../timing';
 import { apiError, baseHeaders, sendJson } from './respond';
 
 export const MAX_EVENT_CLIENTS = 200;
@@ -22,6 +24,8 @@ export interface EventHubOptions {
   maxClients?: number;
   maxBufferedBytes?: number;
   keepAliveMs?: number;
+  /** The clock of the keep-alive ticks (default the system's). */
+  clock?: Clock;
   /** Told when a slow client is dropped. */
   onDrop?: (name: string, bufferedBytes: number) => void;
 }
@@ -29,7 +33,7 @@ export interface EventHubOptions {
 export class EventHub {
   private readonly clients = new Set<Client>();
   private nextId = 1;
-  private readonly timer: ReturnType<typeof setInterval>;
+  private readonly keepAlive: Ticker;
   private readonly maxClients: number;
   private readonly maxBuffered: number;
   /** Clients dropped for reading too slowly (for tests and the log). */
@@ -38,8 +42,10 @@ export class EventHub {
   constructor(private readonly o: EventHubOptions = {}) {
     this.maxClients = o.maxClients ?? MAX_EVENT_CLIENTS;
     this.maxBuffered = o.maxBufferedBytes ?? MAX_CLIENT_BUFFER_BYTES;
-    this.timer = setInterval(() => this.write(': keep-alive\n\n'), o.keepAliveMs ?? KEEP_ALIVE_MS);
-    this.timer.unref?.();
+    this.keepAlive = new Ticker(o.keepAliveMs ?? KEEP_ALIVE_MS, () => this.write(': keep-alive\n\n'), o.clock, {
+      unref: true,
+    });
+    this.keepAlive.start();
   }
 
   /** Streams connected now. */
@@ -92,7 +98,7 @@ export class EventHub {
 
   /** Ends every stream. */
   close(): void {
-    clearInterval(this.timer);
+    this.keepAlive.stop();
     for (const c of this.clients) c.res.end();
     this.clients.clear();
   }

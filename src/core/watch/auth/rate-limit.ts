@@ -4,6 +4,7 @@
 // needs a token is answered 429 with Retry-After, without looking at its token. A success clears the
 // address; an address without a failure for FORGET_AFTER_MS is forgotten. At most MAX_ADDRESSES are
 // tracked (the oldest forgotten first), so a flood of addresses never grows memory without bound.
+import { systemClock } from '../../clock';
 export const FREE_FAILURES = 4;
 export const FIRST_BLOCK_MS = 1_000;
 export const MAX_BLOCK_MS = 5 * 60_000;
@@ -20,7 +21,7 @@ export class FailureLimiter {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = systemClock.now,
     private readonly maxAddresses = MAX_ADDRESSES,
   ) {}
 

@@ -33,7 +33,7 @@ export async function wakeWithPrompt(ctx: CommandContext, target: Target): Promi
     const confirmed = await confirmRetask(ctx, row, 'fact-baseline');
     if (confirmed === null) return;
     held = confirmed.held;
-    baseline = await askFacts();
+    baseline = await askFacts(ctx.monitor.clock.now());
     if (!baseline) return;
   }
   const choice = await ctx.operator.chooseModel(row);

@@ -4,7 +4,8 @@ import type { FactBaselineFacts } from '../../../core/actions';
 import { factBaselineProblem } from '../../../core/prompt/fact-baseline';
 
 /** Fact baseline (spec Endpoints rule 4): the event, numbered facts with sources and times, invalid assumptions, one assignment. */
-export async function askFacts(): Promise<FactBaselineFacts | undefined> {
+/** `now`: the time a fact's timestamp defaults to (the monitor's clock). */
+export async function askFacts(now: number): Promise<FactBaselineFacts | undefined> {
   const event = await vscode.window.showInputBox({
     title: 'Fact baseline 1/4: what happened (the event that made the worldview stale)',
     ignoreFocusOut: true,
@@ -25,7 +26,7 @@ export async function askFacts(): Promise<FactBaselineFacts | undefined> {
     if (source === undefined) return undefined;
     const at = await vscode.window.showInputBox({
       title: `Fact ${facts.length + 1}: timestamp`,
-      value: new Date().toISOString(),
+      value: new Date(now).toISOString(),
       ignoreFocusOut: true,
     });
     if (at === undefined) return undefined;

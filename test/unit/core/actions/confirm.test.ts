@@ -2,20 +2,11 @@
 // moving across two reads; one `generating` read is no proof.
 import assert from 'node:assert/strict';
 import { confirmStarted } from '../../../../src/core/actions/confirm';
-import type { ActionContext, Clock } from '../../../../src/core/actions/context';
+import type { ActionContext } from '../../../../src/core/actions/context';
+import { ManualClock } from '../../../support/manual-clock';
 import type { MessageSnapshot, Progress, SessionSnapshot } from '../../../../src/core/model';
 
 const T0 = Date.UTC(2026, 0, 5, 12);
-
-function fakeClock(): Clock {
-  let t = T0;
-  return {
-    now: () => t,
-    sleep: async (ms) => {
-      t += ms;
-    },
-  };
-}
 
 const userMsg: MessageSnapshot = {
   id: 'msg_2',
@@ -44,7 +35,7 @@ function ctxReading(progressPerRead: Array<Progress | null>): ActionContext {
     listSessions: async () => ({ dialect: 'spec' as const, sessions: [session()], warnings: [] }),
     newestMessage: async () => userMsg,
   };
-  return { backend: backend as unknown as ActionContext['backend'], directory: '/w', clock: fakeClock() };
+  return { backend: backend as unknown as ActionContext['backend'], directory: '/w', clock: new ManualClock(T0) };
 }
 
 describe('confirmStarted: one generating read is no proof', () => {

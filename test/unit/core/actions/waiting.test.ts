@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import type { PendingRequests, SampleRound, SessionList } from '../../../../src/core/backend/client';
 import { abortSession } from '../../../../src/core/actions/abort';
-import type { ActionBackend, ActionContext, Clock } from '../../../../src/core/actions/context';
+import type { ActionBackend, ActionContext } from '../../../../src/core/actions/context';
+import type { Clock } from '../../../../src/core/clock';
 import { recoverSession } from '../../../../src/core/actions/recover';
 import { wakeSession } from '../../../../src/core/actions/wake';
 import type { SessionSnapshot, WaitingRequest } from '../../../../src/core/model';
@@ -86,7 +87,12 @@ function fake(pending: WaitingRequest[]) {
     vcsStatus: async () => null,
     pendingRequests: async (): Promise<PendingRequests> => ({ permissions: [], questions: pending, warnings: [] }),
   };
-  const clock: Clock = { now: () => t, sleep: async (ms) => void (t += ms) };
+  const clock: Clock = {
+    now: () => t,
+    setTimeout: () => assert.fail('no timer in an action'),
+    clearTimeout: () => undefined,
+    sleep: async (ms) => void (t += ms),
+  };
   const ctx: ActionContext = { backend, directory: '/w', clock };
   return { ctx, calls };
 }

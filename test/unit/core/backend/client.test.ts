@@ -1,5 +1,6 @@
 // The client against the spec-dialect test server (in-process, loopback) and small fakes of
 // stock opencode's shapes: requests, encoding, auth, typed errors, dialect handling.
+import { clockReading } from '../../../support/manual-clock';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -503,7 +504,7 @@ describe('backend client: stock opencode dialect (fake with the observed shapes)
         ses_r: [{ info: { id: 'msg_3', role: 'assistant', providerID: 'local', time: { created: 40 } }, parts: [] }],
       },
     });
-    const c = new BackendClient({ baseUrl: fake.url, now: () => now });
+    const c = new BackendClient({ baseUrl: fake.url, clock: clockReading(() => now) });
     try {
       const round = await c.sampleRound('/w');
       assert.equal(round.dialect, 'opencode');

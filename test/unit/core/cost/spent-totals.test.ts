@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { backendNodeId, directoryNodeId, SpentTotals, type SpentRows } from '../../../../src/core/cost/spent-totals';
 import type { SessionAssessment } from '../../../../src/core/model';
 import type { SessionRow } from '../../../../src/core/monitor/row';
-import { ManualTimers } from '../../../support/manual-timers';
+import { ManualClock } from '../../../support/manual-clock';
 import { sessionRow } from '../../../support/session-rows';
 
 const GAP = 30_000;
@@ -19,7 +19,7 @@ const costRow = (id: string, usd: number | null, directory = '/w', backendKey = 
   );
 
 describe('SpentTotals: which directory and backend rows to refresh for their "$x spent"', () => {
-  let timers: ManualTimers;
+  let timers: ManualClock;
   let rows: SessionRow[];
   let handed: string[][];
   let totals: SpentTotals;
@@ -38,7 +38,7 @@ describe('SpentTotals: which directory and backend rows to refresh for their "$x
   };
 
   beforeEach(() => {
-    timers = new ManualTimers(1_000_000);
+    timers = new ManualClock(1_000_000);
     handed = [];
     sums = 0;
     totals = new SpentTotals(GAP, (ids) => handed.push(ids), timers);

@@ -1,5 +1,6 @@
 // sampleDirectoryOnce, the one "sample a directory once" step under the CLI's loop and the session
 // monitor's rounds, against the spec-dialect test server (real HTTP).
+import { clockReading } from '../../../support/manual-clock';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -21,7 +22,7 @@ describe('health/sample-directory: sampleDirectoryOnce', () => {
     server = await startSpecServer();
     server.setProviders([{ id: 'openai' }], ['openai']);
     clock = Date.UTC(2026, 10, 22, 10, 0, 0);
-    client = new BackendClient({ baseUrl: server.url, now: () => clock, timeoutMs: 2_000 });
+    client = new BackendClient({ baseUrl: server.url, clock: clockReading(() => clock), timeoutMs: 2_000 });
     history = new SampleHistory({ spacingMs: 45_000 });
   });
   afterEach(async () => {

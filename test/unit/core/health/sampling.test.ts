@@ -1,5 +1,6 @@
 // collectSettledSamples against the spec-dialect test server (real HTTP), with a controlled clock:
 // `sleep` advances it, so "45 s apart" takes no wall time.
+import { clockReading } from '../../../support/manual-clock';
 import assert from 'node:assert/strict';
 import { BackendClient } from '../../../../src/core/backend/client';
 import { assessSettled, collectSettledSamples } from '../../../../src/core/health/sampling';
@@ -21,7 +22,7 @@ describe('health/sampling: collectSettledSamples', () => {
     server.setProviders([{ id: 'openai' }], ['openai']);
     clock = Date.UTC(2026, 10, 22, 10, 0, 0);
     onSleep = () => undefined;
-    client = new BackendClient({ baseUrl: server.url, now: () => clock, timeoutMs: 2_000 });
+    client = new BackendClient({ baseUrl: server.url, clock: clockReading(() => clock), timeoutMs: 2_000 });
   });
   afterEach(async () => {
     await client.close();
@@ -35,7 +36,10 @@ describe('health/sampling: collectSettledSamples', () => {
     const idle = d.addSession({ state: 'idle' });
     d.addMessage(idle, { text: 'next I will write the test' });
     onSleep = () => d.step(busy, 1, clock);
-    const settled = await collectSettledSamples(client, DIR, { spacingMs: 45_000, sleep });
+    const settled = await collectSettledSamples(client, DIR, {
+      spacingMs: 45_000,
+      clock: { ...clockReading(() => clock), sleep },
+    });
     assert.equal(settled.sampledAt.length, 2);
     assert.equal(settled.dialect, 'spec');
     const byId = new Map(assessSettled(settled, await client.listProviders(DIR), { now: clock }).map((a) => [a.id, a]));
@@ -54,12 +58,21 @@ describe('health/sampling: collectSettledSamples', () => {
     d.addMessage(flip, { text: 'x' });
     let n = 0;
     onSleep = () => d.setSession(flip, { state: n++ % 2 === 0 ? 'generating' : 'idle' });
-    let settled = await collectSettledSamples(client, DIR, { spacingMs: 45_000, maxSamples: 3, sleep });
+    let settled = await collectSettledSamples(client, DIR, {
+      spacingMs: 45_000,
+      maxSamples: 3,
+      clock: { ...clockReading(() => clock), sleep },
+    });
     assert.equal(settled.sampledAt.length, 3);
     assert.equal(settled.history.settled(flip), false);
 
     const calm = d.addSession({ state: 'idle' });
-    settled = await collectSettledSamples(client, DIR, { spacingMs: 45_000, maxSamples: 4, sleep, sessionIds: [calm] });
+    settled = await collectSettledSamples(client, DIR, {
+      spacingMs: 45_000,
+      maxSamples: 4,
+      clock: { ...clockReading(() => clock), sleep },
+      sessionIds: [calm],
+    });
     assert.equal(settled.sampledAt.length, 2, 'only the sessions asked about must settle');
   });
 
@@ -67,7 +80,10 @@ describe('health/sampling: collectSettledSamples', () => {
     const d = server.directory(DIR);
     const gone = d.addSession({ state: 'idle' });
     server.fault({ path: new RegExp(`^/session/${gone}/message$`), status: 404, body: '{}', times: Infinity });
-    const settled = await collectSettledSamples(client, DIR, { spacingMs: 45_000, sleep });
+    const settled = await collectSettledSamples(client, DIR, {
+      spacingMs: 45_000,
+      clock: { ...clockReading(() => clock), sleep },
+    });
     const [a] = assessSettled(settled, { providers: [], connected: [] }, { now: clock });
     assert.deepEqual([a.id, a.verdict, a.decision.action], [gone, null, 'leave-alone']);
     assert.match(a.unreadable ?? '', /.+/);

@@ -3,6 +3,7 @@
 // rows show the sum of each session's assistant messages (a sub-agent's toward its parent), say
 // "counting" while a session is not summed yet, and follow a session that moved.
 import { strict as assert } from 'node:assert';
+import { clockReading } from '../../../support/manual-clock';
 import { BackendClient } from '../../../../src/core/backend';
 import { parseBackendConfigs } from '../../../../src/core/config/backends';
 import { costTooltipLine, rowCostText } from '../../../../src/core/cost/present';
@@ -33,12 +34,13 @@ describe('core/monitor/sessionMonitor: cost from the message ledger', () => {
     parents.set('ses_child', 'ses_00');
     let clock = Date.UTC(2026, 10, 25, 10, 0, 0);
     monitor = new SessionMonitor({
-      createClient: (config) => new BackendClient({ baseUrl: config.baseUrl, now: () => clock, timeoutMs: 5_000 }),
+      createClient: (config) =>
+        new BackendClient({ baseUrl: config.baseUrl, clock: clockReading(() => clock), timeoutMs: 5_000 }),
       getCredentials: async () => undefined,
       spacingMs: 45_000,
       resetWithinReachMs: 2 * 3600_000,
       useEventStream: false,
-      now: () => clock,
+      clock: clockReading(() => clock),
     });
     monitor.setBackends(parseBackendConfigs([{ baseUrl: server.url, directories: [DIR] }], []).backends);
     const m = monitor;

@@ -2,6 +2,7 @@
 // a slow backend never overlaps its own rounds, and dispose/setBackends leave no timer, stream or
 // client open.
 import { strict as assert } from 'node:assert';
+import { clockReading } from '../../../support/manual-clock';
 import { BackendClient, type SampleRound } from '../../../../src/core/backend';
 import type { BackendConfig } from '../../../../src/core/config/backends';
 import { parseBackendConfigs } from '../../../../src/core/config/backends';
@@ -34,13 +35,14 @@ describe('core/monitor/sessionMonitor at scale (issue 15)', () => {
 
     function make(): SessionMonitor {
       monitor = new SessionMonitor({
-        createClient: (config) => new BackendClient({ baseUrl: config.baseUrl, now: () => clock, timeoutMs: 2_000 }),
+        createClient: (config) =>
+          new BackendClient({ baseUrl: config.baseUrl, clock: clockReading(() => clock), timeoutMs: 2_000 }),
         getCredentials: async () => undefined,
         spacingMs: 45_000,
         resetWithinReachMs: 2 * 3600_000,
         useEventStream: false,
         nudgeDelayMs: 5,
-        now: () => clock,
+        clock: clockReading(() => clock),
       });
       monitor.setBackends(configs([server.url]));
       return monitor;

@@ -1,6 +1,7 @@
 // The session monitor against the spec-dialect test server (real HTTP, the real client), with a
 // controlled clock so that "two samples 30 s apart" takes no wall time.
 import { strict as assert } from 'node:assert';
+import { clockReading } from '../../../support/manual-clock';
 import { BackendClient, QuotaMarkBook } from '../../../../src/core/backend';
 import type { BackendConfig } from '../../../../src/core/config/backends';
 import { parseBackendConfigs } from '../../../../src/core/config/backends';
@@ -35,12 +36,12 @@ describe('core/monitor/sessionMonitor (spec-dialect server)', () => {
     );
     monitor = new SessionMonitor({
       createClient: (config) =>
-        new BackendClient({ baseUrl: config.baseUrl, now: () => clock, timeoutMs: 2_000, ...client }),
+        new BackendClient({ baseUrl: config.baseUrl, clock: clockReading(() => clock), timeoutMs: 2_000, ...client }),
       getCredentials: async () => undefined,
       spacingMs: 45_000,
       resetWithinReachMs: 2 * 3600_000,
       useEventStream: false,
-      now: () => clock,
+      clock: clockReading(() => clock),
       nextTurn,
     });
     monitor.setBackends(backends);
@@ -227,7 +228,12 @@ describe('core/monitor/sessionMonitor (spec-dialect server)', () => {
       const m = new SessionMonitor({
         createClient: (config, _credentials, marks) => {
           marksSeen.push(marks);
-          const c = new BackendClient({ baseUrl: config.baseUrl, now: () => clock, timeoutMs: 2_000, marks });
+          const c = new BackendClient({
+            baseUrl: config.baseUrl,
+            clock: clockReading(() => clock),
+            timeoutMs: 2_000,
+            marks,
+          });
           const close = c.close.bind(c);
           c.close = async () => {
             closed.add(c);
@@ -244,7 +250,7 @@ describe('core/monitor/sessionMonitor (spec-dialect server)', () => {
         resetWithinReachMs: 2 * 3600_000,
         useEventStream: false,
         nudgeDelayMs: 0,
-        now: () => clock,
+        clock: clockReading(() => clock),
       });
       monitor = m;
       return { m, created, closed, marksSeen, hold, release: () => release() };

@@ -27,7 +27,7 @@ import {
   operatorDefaults,
   type OperatorSettings,
 } from '../../../../src/core/settings/operator-settings';
-import { ManualTimers } from '../../../support/manual-timers';
+import { ManualClock } from '../../../support/manual-clock';
 import { rowsMonitor, sessionRow } from '../../../support/session-rows';
 import { startSpecServer, type SpecServer } from '../../../support/spec-server';
 
@@ -129,7 +129,7 @@ describe('core/operations/charge: the operator acts only in its charge', functio
   let server: SpecServer;
   let client: BackendClient;
   let fleet: ReturnType<typeof rowsMonitor>;
-  let timers: ManualTimers;
+  let timers: ManualClock;
   let settings: OperatorSettings;
   let operator: Operator;
   let stateDir: string;
@@ -142,7 +142,7 @@ describe('core/operations/charge: the operator acts only in its charge', functio
       monitor: fleet.monitor,
       settings,
       log: (_l, m) => logs.push(m),
-      timers,
+      clock: timers,
       inventory: () => [],
       waits: { abortMs: 3000, confirmMs: 3000 },
       state: operatorStateFile(stateDir, () => timers.now()),
@@ -186,7 +186,7 @@ describe('core/operations/charge: the operator acts only in its charge', functio
     server.setProviders([{ id: 'openai', models: ['gpt-5'] }], ['openai']);
     client = new BackendClient({ baseUrl: server.url });
     fleet = rowsMonitor(() => client);
-    timers = new ManualTimers();
+    timers = new ManualClock(undefined, { realSleeps: true });
     stateDir = mkdtempSync(path.join(os.tmpdir(), 'charge-'));
     logs = [];
     settings = { ...operatorDefaults(), 'automatic.wakeIdle': true };

@@ -7,7 +7,7 @@ import type { SessionRow } from '../../../../src/core/monitor/row';
 import { Operator } from '../../../../src/core/operations/operator';
 import { operatorDefaults } from '../../../../src/core/settings/operator-settings';
 import { quotaWakeDocumentProblem } from '../../../../src/core/prompt/wake-rules';
-import { ManualTimers } from '../../../support/manual-timers';
+import { ManualClock } from '../../../support/manual-clock';
 import { rowsMonitor, sessionRow } from '../../../support/session-rows';
 import { startSpecActions } from '../../../support/spec-actions';
 import type { SpecServer } from '../../../support/spec-server';
@@ -28,7 +28,7 @@ describe('core/operations/operator: a walled session is woken only with the quot
       monitor: fleet.monitor,
       settings: operatorDefaults(),
       log: () => undefined,
-      timers: new ManualTimers(),
+      clock: new ManualClock(undefined, { realSleeps: true }),
       inventory: () => [],
       waits: { abortMs: 3000, confirmMs: 3000 },
     });

@@ -12,7 +12,7 @@ import { Operator } from '../../../../src/core/operations/operator';
 import { RETRY_AFTER_RESET_MS } from '../../../../src/core/operations/retries';
 import { operatorStateFile } from '../../../../src/core/operations/state-store-operator';
 import { operatorDefaults } from '../../../../src/core/settings/operator-settings';
-import { ManualTimers } from '../../../support/manual-timers';
+import { ManualClock } from '../../../support/manual-clock';
 import { idleEvidence, rowsMonitor, sessionRow } from '../../../support/session-rows';
 import { startSpecActions } from '../../../support/spec-actions';
 import type { SpecServer } from '../../../support/spec-server';
@@ -46,7 +46,7 @@ describe('operator restart: planned work survives (src/core/operations/operator.
   let stop: () => Promise<void>;
   let stateDir: string;
   let fleet: ReturnType<typeof rowsMonitor>;
-  let timers: ManualTimers;
+  let timers: ManualClock;
   let logs: string[];
   const operators: Operator[] = [];
 
@@ -59,7 +59,7 @@ describe('operator restart: planned work survives (src/core/operations/operator.
       monitor: fleet.monitor,
       settings: { ...operatorDefaults(), resetWithinReachMinutes: 120, 'automatic.wakeIdle': automatic },
       log: (level, m) => logs.push(`${level}: ${m}`),
-      timers,
+      clock: timers,
       inventory: () => [],
       waits: { abortMs: 3000, confirmMs: 3000 },
       state: operatorStateFile(stateDir, () => timers.now()),
@@ -74,7 +74,7 @@ describe('operator restart: planned work survives (src/core/operations/operator.
     ({ server, stop } = spec);
     fleet = rowsMonitor(() => spec.client);
     stateDir = mkdtempSync(path.join(os.tmpdir(), 'session-ops-restart-'));
-    timers = new ManualTimers();
+    timers = new ManualClock(undefined, { realSleeps: true });
     logs = [];
   });
   afterEach(async () => {

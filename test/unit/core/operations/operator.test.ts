@@ -10,7 +10,7 @@ import { Operator } from '../../../../src/core/operations/operator';
 import { RETRY_AFTER_RESET_MS } from '../../../../src/core/operations/retries';
 import type { LockOutcome, LockRequest } from '../../../../src/core/state/session-locker';
 import { InProcessSessionLock } from '../../../../src/core/operations/session-lock';
-import { ManualTimers } from '../../../support/manual-timers';
+import { ManualClock } from '../../../support/manual-clock';
 import { rowsMonitor, sessionRow } from '../../../support/session-rows';
 import { startSpecServer, type SpecServer } from '../../../support/spec-server';
 
@@ -34,7 +34,7 @@ describe('core/operations/operator', function () {
   let server: SpecServer;
   let client: BackendClient;
   let fleet: ReturnType<typeof rowsMonitor>;
-  let timers: ManualTimers;
+  let timers: ManualClock;
   let lock: RecordingLock;
   let operator: Operator;
   let settings: OperatorSettings;
@@ -53,14 +53,14 @@ describe('core/operations/operator', function () {
     server.answerPrompts = { delayMs: 50, text: 'Resumed.' };
     client = new BackendClient({ baseUrl: server.url });
     fleet = rowsMonitor(() => client);
-    timers = new ManualTimers();
+    timers = new ManualClock(undefined, { realSleeps: true });
     lock = new RecordingLock();
     settings = { ...operatorDefaults(), resetWithinReachMinutes: 120 };
     operator = new Operator({
       monitor: fleet.monitor,
       settings,
       log: () => undefined,
-      timers,
+      clock: timers,
       lock,
       inventory: () => [],
       waits: { abortMs: 3000, confirmMs: 3000 },
@@ -184,7 +184,7 @@ describe('core/operations/operator', function () {
       monitor: fleet.monitor,
       settings,
       log: (_level, message) => logs.push(message),
-      timers,
+      clock: timers,
       lock,
       inventory: () => [],
       waits: { abortMs: 3000, confirmMs: 3000 },

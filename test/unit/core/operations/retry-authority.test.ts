@@ -7,7 +7,7 @@ import type { SessionRow } from '../../../../src/core/monitor/row';
 import { Operator } from '../../../../src/core/operations/operator';
 import { composeFactBaseline } from '../../../../src/core/prompt/fact-baseline';
 import { operatorDefaults } from '../../../../src/core/settings/operator-settings';
-import { ManualTimers } from '../../../support/manual-timers';
+import { ManualClock } from '../../../support/manual-clock';
 import { idleEvidence, rowsMonitor, sessionRow } from '../../../support/session-rows';
 import { startSpecActions } from '../../../support/spec-actions';
 import type { SpecServer } from '../../../support/spec-server';
@@ -51,7 +51,7 @@ describe('Operator.retry keeps the I Hold the Authority confirmation (issue 28 i
       monitor: fleet.monitor,
       settings: operatorDefaults(),
       log: () => undefined,
-      timers: new ManualTimers(),
+      clock: new ManualClock(undefined, { realSleeps: true }),
       inventory: () => [],
       waits: { abortMs: 3000, confirmMs: 3000 },
     });

@@ -1,5 +1,6 @@
 // The WatchDaemon's own wiring (no backend answers here: the one configured refuses): stored
 // quota marks reach the monitor's book and what it holds is saved back at stop; action outcome labels.
+import { clockReading } from '../../../support/manual-clock';
 import { strict as assert } from 'node:assert';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -77,7 +78,7 @@ describe('core/watch/daemon', () => {
       allowShortSpacing: false,
       processMetrics: false,
       env: { SESSION_OPS_STATE_DIR: '' },
-      now: () => now,
+      clock: clockReading(() => now),
     });
     assert.deepEqual(daemon.health(), { ok: true, detail: 'ok' });
     assert.equal(daemon.stuckAfterMs(), 2 * 45_000 + 2 * 15_000 + 5_000);
