@@ -17,8 +17,10 @@ import type { RelDiag } from './types';
 /** The most characters handed to the `yaml` library at once (about 0.1 s of its work on a quiet machine). */
 export const YAML_PIECE_MAX = 128 * 1024;
 
-/** Entries parsed between two yields. */
-const PIECES_PER_STEP = 200;
+/** Characters parsed between two yields. */
+const BYTES_PER_STEP = 64 * 1024;
+/** Adjacent entries of one level are parsed together up to this many characters. */
+const GROUP_MAX = 16 * 1024;
 
 const KB = 1024;
 
@@ -76,6 +78,8 @@ function isBlank(text: string, pos: number, end: number): boolean {
 interface Entry {
   start: number;
   end: number;
+  /** Starts at a line indented between levels (an error): it begins a piece of its own. */
+  bad?: boolean;
 }
 
 /**
@@ -92,10 +96,40 @@ export function* parsePieces(text: string, parse: (piece: string) => ParsedText)
   // the document's first level: lines at the indentation of its first content line, or less
   const top: Entry[] = [];
   splitInto(text, 0, text.length, -1, top, add);
+  let sinceYield = 0;
+  /** Parses [start, end): adjacent entries of one level, or one entry. */
+  const parseOne = (start: number, end: number) => {
+    const p = parse(text.slice(start, end));
+    for (const d of p.syntax) {
+      // an alias may point at an anchor in another entry: not resolved here
+      if (d.rule === 'yaml:ALIAS_UNRESOLVED') continue;
+      add({ ...d, start: d.start + start, end: d.end + start });
+    }
+    state.parsed++;
+    sinceYield += end - start;
+  };
   const walk = function* (entries: Entry[]): Generator<void, void, void> {
+    // adjacent entries of one level are parsed together, up to GROUP_MAX characters (a line
+    // indented between levels begins a new group: what follows it reads as its children)
+    let group: Entry | undefined;
     for (const e of entries) {
       if (state.errors > MAX_DIAGNOSTICS) return; // nothing further would be listed
-      if (e.end - e.start > YAML_PIECE_MAX && !opensBlockScalar(text, e.start)) {
+      if (sinceYield > BYTES_PER_STEP) {
+        sinceYield = 0;
+        yield;
+      }
+      const size = e.end - e.start;
+      if (group && size <= GROUP_MAX && !e.bad && e.start === group.end && e.end - group.start <= GROUP_MAX) {
+        group.end = e.end;
+        continue;
+      }
+      if (group) parseOne(group.start, group.end);
+      group = undefined;
+      if (size <= GROUP_MAX) {
+        group = { start: e.start, end: e.end };
+        continue;
+      }
+      if (size > YAML_PIECE_MAX && !opensBlockScalar(text, e.start)) {
         const inner = splitBlock(text, e.start, e.end, add);
         if (inner) {
           yield* walk(inner);
@@ -124,15 +158,9 @@ export function* parsePieces(text: string, parse: (piece: string) => ParsedText)
         });
         continue;
       }
-      const p = parse(text.slice(e.start, e.end));
-      for (const d of p.syntax) {
-        // an alias may point at an anchor in another entry: not resolved here
-        if (d.rule === 'yaml:ALIAS_UNRESOLVED') continue;
-        add({ ...d, start: d.start + e.start, end: d.end + e.start });
-      }
-      state.parsed++;
-      if (state.parsed % PIECES_PER_STEP === 0) yield;
+      parseOne(e.start, e.end);
     }
+    if (group && state.errors <= MAX_DIAGNOSTICS) parseOne(group.start, group.end);
   };
   yield* walk(top);
   syntax.sort((a, b) => a.start - b.start);
@@ -141,7 +169,7 @@ export function* parsePieces(text: string, parse: (piece: string) => ParsedText)
     end: lineEndAt(text, 0),
     severity: 'information',
     code: 'routing.limit',
-    message: `This part (${(text.length / KB / KB).toFixed(1)} MB) is outside the subset read quickly, and more than ${YAML_PIECE_MAX / KB} KB is never handed to the YAML parser at once: it is checked for YAML syntax entry by entry (${state.parsed.toLocaleString('en-US')} entries; aliases to anchors in other entries are not resolved), without the schema and route checks.`,
+    message: `This part (${(text.length / KB / KB).toFixed(1)} MB) is outside the subset read quickly, and more than ${YAML_PIECE_MAX / KB} KB is never handed to the YAML parser at once: it is checked for YAML syntax entry by entry (in ${state.parsed.toLocaleString('en-US')} pieces; aliases to anchors in other entries are not resolved), without the schema and route checks.`,
     rule: 'limit:yaml-piece',
   });
   return { root: null, syntax, anchors: false, fast: false, pieces: true };
@@ -217,7 +245,7 @@ function splitInto(
         else if (out.length === 0 && pos > from) {
           out.push({ start: from, end: pos }); // blank lines and comments before it
         }
-        cur = { start: pos, end };
+        cur = indent < level && indent > parent ? { start: pos, end, bad: true } : { start: pos, end };
         out.push(cur);
       }
     } else if (!cur && out.length > 0 && parent >= 0) {
