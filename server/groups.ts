@@ -7,7 +7,7 @@
 import { systemClock, type TimerHandle } from '../src/core/clock';
 import type { Diagnostic } from '../src/core/diagnostics';
 import { PortAnalysisChangedNotification } from '../src/shared/protocol';
-import { groupSettings, type ServerContext } from './context';
+import { groupSettings, type ServerContext } from './server-context';
 import type { DocState } from './documents';
 import { GroupFiles } from './groupFiles';
 import type { DocumentKind } from './kinds/types';

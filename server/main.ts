@@ -10,7 +10,7 @@
 // messages: src/shared/protocol.ts. Diagnostics are published for open documents only.
 import type { Connection } from 'vscode-languageserver/node';
 import { defaultSettings } from '../src/shared/settings';
-import { kindSettings, type ServerContext } from './context';
+import { kindSettings, type ServerContext } from './server-context';
 import { DocumentStore } from './documents';
 import { GroupCoordinator } from './groups';
 import { registerCodeActionHandler } from './handlers/codeActions';

@@ -7,7 +7,7 @@
 import { systemClock } from '../src/core/clock';
 import type { Diagnostic } from '../src/core/diagnostics';
 import { tooLargeDiagnostic } from '../src/core/document-size';
-import { kindSettings, type ServerContext } from './context';
+import { kindSettings, type ServerContext } from './server-context';
 import { toLspDiagnostic } from './convert';
 import type { DocState } from './documents';
 import type { DocumentSession } from './kinds/types';

@@ -1,6 +1,6 @@
 // textDocument/codeAction: the session's quick fixes.
 import { CodeActionKind, type CodeAction } from 'vscode-languageserver/node';
-import type { ServerContext } from '../context';
+import type { ServerContext } from '../server-context';
 import { toLspDiagnostic } from '../convert';
 import { readyDocument } from './ready';
 

@@ -5,7 +5,7 @@
 // commands of those names. None on a document past the size limit.
 import type { CodeLens } from 'vscode-languageserver/node';
 import { MAX_LENS_KEYS } from '../../src/core/routing/limits';
-import type { ServerContext } from '../context';
+import type { ServerContext } from '../server-context';
 import { readyDocument } from './ready';
 
 export const EFFECTIVE_ROUTE_COMMAND = 'sessionOps.showEffectiveRoute';

@@ -1,6 +1,6 @@
 // textDocument/completion: the session's entries, with the route keys of the workspace's other
 // routing tables (on disk, and open documents as edited).
-import type { ServerContext } from '../context';
+import type { ServerContext } from '../server-context';
 import { toCompletionItem } from '../convert';
 import type { DocState } from '../documents';
 import type { RouteKeyIndex } from '../workspaceIndex';

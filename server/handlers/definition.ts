@@ -1,6 +1,6 @@
 // textDocument/definition: the session's definition, possibly in another file of the group.
 import type { Location } from 'vscode-languageserver/node';
-import type { ServerContext } from '../context';
+import type { ServerContext } from '../server-context';
 import type { GroupCoordinator } from '../groups';
 import type { FeatureEnv } from '../kinds/types';
 import { readyDocument } from './ready';

@@ -2,7 +2,7 @@
 // (re)validated, with the other open members of its group; one that closes loses its diagnostics.
 // Also sessionOps/stats (tests and benchmarks: the last validation of a document).
 import { StatsRequest } from '../../src/shared/protocol';
-import type { ServerContext } from '../context';
+import type { ServerContext } from '../server-context';
 import type { GroupCoordinator } from '../groups';
 import type { DocumentScheduler } from '../scheduler';
 

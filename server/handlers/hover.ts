@@ -1,6 +1,6 @@
 // textDocument/hover: the session's hover, with the other files of the document's group.
 import { MarkupKind } from 'vscode-languageserver/node';
-import type { ServerContext } from '../context';
+import type { ServerContext } from '../server-context';
 import type { GroupCoordinator } from '../groups';
 import type { FeatureEnv } from '../kinds/types';
 import { schemaFeaturesFor } from '../yamlOverlap';

@@ -8,7 +8,7 @@ import {
 } from 'vscode-languageserver/node';
 import { validators } from '../../src/core/routing';
 import { readSettings } from '../../src/shared/settings';
-import type { ServerContext } from '../context';
+import type { ServerContext } from '../server-context';
 import { uriToPath } from '../paths';
 
 declare const __SESSION_OPS_VERSION__: string | undefined;

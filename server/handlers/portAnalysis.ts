@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PAGE_KINDS, PAGE_TITLES, portAnalysis, type PortFolderAnalysis } from '../../src/core/pages';
 import { PortAnalysisRequest, type WirePortFolder } from '../../src/shared/protocol';
-import type { ServerContext } from '../context';
+import type { ServerContext } from '../server-context';
 import { findFolders } from '../groupFiles';
 import type { GroupCoordinator } from '../groups';
 import { pageKind } from '../kinds/page';

@@ -4,7 +4,7 @@
 // ContentModified (the client asks again for the new version), a cancelled one RequestCancelled:
 // a later request is never stuck behind work for an outdated version.
 import { LSPErrorCodes, ResponseError, type CancellationToken } from 'vscode-languageserver/node';
-import type { ServerContext } from '../context';
+import type { ServerContext } from '../server-context';
 import type { DocState } from '../documents';
 import type { DocumentSession } from '../kinds/types';
 import { SLICE_MS } from '../scheduler';

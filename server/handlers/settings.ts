@@ -2,7 +2,7 @@
 // (sessionOps/environment: Red Hat's YAML extension installed or removed).
 import { EnvironmentNotification } from '../../src/shared/protocol';
 import { readSettings } from '../../src/shared/settings';
-import type { ServerContext } from '../context';
+import type { ServerContext } from '../server-context';
 import type { GroupCoordinator } from '../groups';
 import type { DocumentScheduler } from '../scheduler';
 

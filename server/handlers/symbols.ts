@@ -1,6 +1,6 @@
 // textDocument/documentSymbol: hierarchical when the client takes it, else flat; for a document
 // past the size limit, the session's top-level outline (a line scan) only.
-import type { ServerContext } from '../context';
+import type { ServerContext } from '../server-context';
 import { toDocumentSymbol, toSymbolInformation } from '../convert';
 import { readyDocument } from './ready';
 

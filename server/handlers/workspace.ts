@@ -3,7 +3,7 @@
 // (workspace/didChangeWorkspaceFolders): documents are classified again, group files read again,
 // route keys re-indexed.
 import { DidChangeWorkspaceFoldersNotification } from 'vscode-languageserver/node';
-import type { ServerContext } from '../context';
+import type { ServerContext } from '../server-context';
 import type { GroupCoordinator } from '../groups';
 import { pathKey, uriToPath } from '../paths';
 import type { DocumentScheduler } from '../scheduler';

@@ -5,7 +5,7 @@ import type { BackendClient } from '../core/backend/client';
 import { gitInventory } from '../core/actions/git-inventory';
 import { backendInventory, type WorktreeInventory } from '../core/actions/inventory';
 import { parseModelRef } from '../core/actions/model-choice';
-import type { ActionContext } from '../core/actions/context';
+import type { ActionContext } from '../core/actions/executor-context';
 import { systemClock, type Clock } from '../core/clock';
 import type { ModelRef } from '../core/model';
 import { sessionLockerFor, type SessionLocker } from '../core/state/session-locker';

@@ -2,7 +2,7 @@
 // editor would compose, to stdout or --out FILE, for review before `wake --prompt-file`.
 import { PROMPT_TEMPLATES, type PromptTemplate } from '../core/actions/compose';
 import { readAssigner } from '../core/actions/assignment';
-import { callOpts } from '../core/actions/context';
+import { callOpts } from '../core/actions/executor-context';
 import { assignmentBook } from '../core/operations/assignments';
 import { operatorStateFor } from '../core/operations/state-store-operator';
 import { chooseModel } from '../core/actions/model-choice';

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { Diagnostic } from '../core/diagnostics';
 import { readFolderTexts } from '../core/fs/readFolder';
 import { walk, WALK_MAX_DEPTH, WALK_MAX_FILES } from '../core/fs/walk';
-import { joinKey } from '../core/ids';
+import { joinKey } from '../core/keys';
 import { registerBuiltinKinds } from '../../server/kinds/builtin';
 import { runToEnd, type KindRegistry } from '../../server/kinds/registry';
 import type { DocumentKind, GroupSettings, KindSettings } from '../../server/kinds/types';

@@ -8,7 +8,7 @@ import { SessionMonitor } from '../core/monitor/sessionMonitor';
 import type { OperationBook } from '../core/operations/book';
 import { Operator } from '../core/operations/operator';
 import { operatorStateFor } from '../core/operations/state-store-operator';
-import type { CommandContext } from './commands/context';
+import type { CommandContext } from './commands/command-context';
 import { registerCommands } from './commands/registry';
 import { showAutomatic } from './commands/ui/automatic';
 import { Configuration } from './configuration';

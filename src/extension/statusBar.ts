@@ -1,6 +1,6 @@
 // A status bar summary of the sessions (counts per badge that matter); click focuses the view.
 import * as vscode from 'vscode';
-import { joinKey } from '../core/ids';
+import { joinKey } from '../core/keys';
 import { needsAttention } from '../core/monitor/row';
 import type { SessionMonitor } from '../core/monitor/sessionMonitor';
 import { Coalesce } from '../core/timing';

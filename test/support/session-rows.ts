@@ -1,6 +1,6 @@
 // Session rows and a monitor holding them, for tests of what acts on rows (the operator, the
 // automatic policy, the report book): a row of an idle session with unfinished work unless told.
-import { rowKey } from '../../src/core/ids';
+import { rowKey } from '../../src/core/keys';
 import type { SessionRow } from '../../src/core/monitor/row';
 import type { MonitorChange } from '../../src/core/monitor/sessionMonitor';
 import type { BackendClient } from '../../src/core/backend/client';

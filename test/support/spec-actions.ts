@@ -1,7 +1,7 @@
 // The stateful spec-dialect server with a client and an action context over one directory, as the
 // tests of the actions and the operator set it up: prompts answered after a delay, the providers
 // listed and connected as told (every request recorded by the server).
-import type { ActionContext } from '../../src/core/actions/context';
+import type { ActionContext } from '../../src/core/actions/executor-context';
 import { BackendClient } from '../../src/core/backend/client';
 import { startSpecServer, type SpecProvider, type SpecServer } from './spec-server';
 

@@ -2,7 +2,7 @@
 // decision's samples: reverify.ts), then read the session list until the session reads idle (spec
 // Endpoints rule 1). Idle is confirmed only by a read; polling is gentle (backing off) and
 // bounded by `waitMs`. Never throws for expected outcomes: a backend failure is in the result.
-import { callOpts, clockOf, failureOf, readSession, type ActionContext, type ActionFailure } from './context';
+import { callOpts, clockOf, failureOf, readSession, type ActionContext, type ActionFailure } from './executor-context';
 import { actOnce, basisOf, type ActRefusal, type DecisionBasis } from './reverify';
 import { BackendError } from '../backend/errors';
 import { deliveryOfFailure, type Delivery } from './send';

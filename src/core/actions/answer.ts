@@ -2,7 +2,7 @@
 // goes through the same act-once path as every POST (reverify.ts): under the session's lock, the
 // session is re-read and the request must still be pending (another window or a CLI run may have
 // answered it); only then the reply is POSTed.
-import { callOpts, failureOf, readSession, type ActionContext, type ActionFailure } from './context';
+import { callOpts, failureOf, readSession, type ActionContext, type ActionFailure } from './executor-context';
 import { actOnce, basisOf, type ActRefusal, type DecisionBasis } from './reverify';
 
 export interface AnswerRequest {

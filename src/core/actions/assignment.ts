@@ -6,7 +6,7 @@
 import { orchestratorIn, ticketIn } from './authority';
 import { BackendError } from '../backend/errors';
 import { describeError } from '../error-message';
-import { callOpts, clockOf, type ActionContext } from './context';
+import { callOpts, clockOf, type ActionContext } from './executor-context';
 
 export type { Assigner, AssignmentBook, AssignmentRecord, AssignmentSource } from './assignment-book';
 import type { Assigner, AssignmentRecord } from './assignment-book';

@@ -4,7 +4,7 @@
 // read is no proof: a dead stream reads generating too. The stored user message is not proof.
 // Bounded by `withinMs`; reads the newest message with limit=1 only.
 import type { MessageSnapshot, SessionSnapshot } from '../model';
-import { callOpts, clockOf, readSession, type ActionContext } from './context';
+import { callOpts, clockOf, readSession, type ActionContext } from './executor-context';
 
 export interface ConfirmOptions {
   withinMs?: number;

@@ -16,7 +16,7 @@ import { variantFor } from '../routing/resolve';
 import { readAssigner, recordAssignment } from './assignment';
 import { assignedBy, retaskRefusal, type Authority } from './authority';
 import { composePrompt } from './compose';
-import { callOpts, clockOf, failureOf, readSession, type ActionContext, type ActionFailure } from './context';
+import { callOpts, clockOf, failureOf, readSession, type ActionContext, type ActionFailure } from './executor-context';
 import type { SendRefusal } from './guard';
 import type { Inventory } from './inventory';
 import { basisOf } from './reverify';

@@ -62,7 +62,7 @@ export {
   type SendInput,
   type SendOutcome,
 } from './send';
-export { type ActionBackend, type ActionContext, type ActionFailure } from './context';
+export { type ActionBackend, type ActionContext, type ActionFailure } from './executor-context';
 export { promptBuilder, type PromptBuilder, type PromptBuilderOptions } from './prompt-builder';
 export {
   actOnce,

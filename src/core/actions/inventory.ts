@@ -4,7 +4,7 @@
 // asked about another directory), then git in the worktree when it is local (git-inventory.ts,
 // node only). When none answers, the prompt says the inventory was not
 // available.
-import type { ActionBackend } from './context';
+import type { ActionBackend } from './executor-context';
 import { describeError } from '../error-message';
 
 export interface Inventory {

@@ -16,7 +16,7 @@ import type { EpochMs, ModelRef, ProviderListing, QuotaWall, SessionAssessment }
 import { collectSettledSamples, type SamplingBackend } from '../health/sampling';
 import { abortSession, type AbortOptions, type AbortResult } from './abort';
 import { confirmStarted, type ConfirmOptions } from './confirm';
-import { callOpts, clockOf, failureOf, type ActionContext, type ActionFailure } from './context';
+import { callOpts, clockOf, failureOf, type ActionContext, type ActionFailure } from './executor-context';
 import type { SendRefusal } from './guard';
 import { basisOf } from './reverify';
 import { readAssigner, type Assigner } from './assignment';

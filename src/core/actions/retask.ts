@@ -7,7 +7,7 @@ import type { MessageSnapshot } from '../model';
 import { isFactBaselineDocument } from '../prompt/wake-rules';
 import { readAssigner, recordAssignment, type Assigner } from './assignment';
 import { reportTargetIn, resolveAuthority, retaskRefusal, type AuthorityInput } from './authority';
-import { callOpts, type ActionContext } from './context';
+import { callOpts, type ActionContext } from './executor-context';
 
 export interface RetaskCheck {
   /** Why it may not be sent (authority rule 1), or null. */

@@ -9,7 +9,7 @@
 import type { MessageSnapshot, SessionSnapshot, SessionState } from '../model';
 import { sessionLockerFor, type SessionLocker } from '../state/session-locker';
 import { stateDir } from '../state/state-dir';
-import { callOpts, readSession, type ActionContext } from './context';
+import { callOpts, readSession, type ActionContext } from './executor-context';
 
 /** The samples a decision rests on: the session's state and newest message when it was taken. */
 export interface DecisionBasis {

@@ -5,7 +5,7 @@ import { BackendError } from '../backend/errors';
 import type { MessageSnapshot, ModelRef, ProviderListing, SessionSnapshot } from '../model';
 import type { Assigner } from './assignment';
 import type { Composed } from './compose';
-import { callOpts, failureOf, type ActionContext, type ActionFailure } from './context';
+import { callOpts, failureOf, type ActionContext, type ActionFailure } from './executor-context';
 import { guardPrompt, type SendRefusal } from './guard';
 import { chooseModel, type ModelChoice } from './model-choice';
 import { actOnce, type DecisionBasis } from './reverify';

@@ -3,7 +3,7 @@
 // since the abort would throw the request away. A plain, explicit abort order stays possible
 // (abortSession does not ask). A backend without pending requests has none to protect.
 import type { WaitingRequest } from '../model';
-import { callOpts, type ActionContext } from './context';
+import { callOpts, type ActionContext } from './executor-context';
 
 /** The pending request of the session, read now (null when none or the backend has no such list). */
 export async function pendingRequestOf(ctx: ActionContext, sessionId: string): Promise<WaitingRequest | null> {

@@ -13,7 +13,7 @@ import type { Escalation, MessageSnapshot, ModelRef } from '../model';
 import type { ProviderScope } from '../health/provider-choice';
 import { abortSession, type AbortOptions, type AbortResult } from './abort';
 import { confirmStarted, type ConfirmedBy, type ConfirmOptions } from './confirm';
-import { callOpts, clockOf, failureOf, readSession, type ActionContext, type ActionFailure } from './context';
+import { callOpts, clockOf, failureOf, readSession, type ActionContext, type ActionFailure } from './executor-context';
 import type { SendRefusal } from './guard';
 import { basisOf, type DecisionBasis } from './reverify';
 import { DELIVERED, prepareSend, sendPrepared, type Delivery, type PromptSource, type SendOutcome } from './send';

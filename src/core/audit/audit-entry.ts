@@ -2,8 +2,8 @@
 // session, the verdict and the evidence the act rested on (the row as the operator saw it), the
 // model, the prompt as a SHA-256 and its first line (never the whole text), and the outcome.
 import { createHash } from 'node:crypto';
-import type { ActionOutcome } from '../operations/outcome';
-import { modelName } from '../operations/outcome';
+import type { ActionOutcome } from '../operations/action-outcome';
+import { modelName } from '../operations/action-outcome';
 import type { SessionRow } from '../monitor/row';
 import type { AuditEntry, AuditWhoKind } from './audit-log';
 

@@ -14,7 +14,7 @@
 import type { ModelRef, ProviderListing, WaitingRequest } from '../model';
 import { BackendError, readShaped } from './errors';
 import type { HttpTransport } from './http';
-import { segment } from './ids';
+import { segment } from './id-checks';
 import { BODY_LIMITS } from './limits';
 import { readApiMessagePage } from './wire/api-message';
 import { listsModel, listsVariant, readApiModels, readApiProviderListing, type ApiModels } from './wire/api-providers';

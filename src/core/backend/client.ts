@@ -24,7 +24,7 @@ import { opencodeApiDialect } from './dialects/opencode-api';
 import { EngineBook, holder } from './engines';
 import { BackendError, readShaped } from './errors';
 import { HttpTransport, type Query, type TransportOptions } from './http';
-import { directoryProblem, isValidSessionId, segment } from './ids';
+import { directoryProblem, isValidSessionId, segment } from './id-checks';
 import { BODY_LIMITS, DEFAULT_PROVIDER_TIMEOUT_MS, MAX_SESSIONS_PER_ROUND, PROVIDER_TIMEOUT_FACTOR } from './limits';
 import { isGuardedPrompt, type GuardedPrompt } from './guarded-prompt';
 import { payloadBody, payloadProblem } from './payload';

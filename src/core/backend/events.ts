@@ -8,7 +8,7 @@ import type { SessionState, TodoProgress } from '../model';
 import { systemClock } from '../clock';
 import { BackendError } from './errors';
 import type { HttpTransport, Query } from './http';
-import { directoryProblem } from './ids';
+import { directoryProblem } from './id-checks';
 import { DEFAULT_EVENT_IDLE_TIMEOUT_MS, MAX_EVENT_CHARS } from './limits';
 import { SseOverflow, SseParser } from './sse';
 import { readMessageFigures, type MessageFigures } from './wire/message-page';

@@ -21,6 +21,6 @@ export {
   type GlobalBackendEvent,
   type GlobalEventStreamOptions,
 } from './events';
-export { isValidSessionId } from './ids';
+export { isValidSessionId } from './id-checks';
 export { DIALECTS, dialectDisplayName, type DialectAdapter } from './dialects';
 export { ActivityCounter } from './activity';

@@ -4,7 +4,7 @@
 // refreshed at most once per gap (its sessions' rows are re-rendered with it): a total that
 // changes again within the gap waits, and is handed to `onDue` when the gap has passed (one timer
 // for all). A parent never rendered, or already waiting, costs no sum at all.
-import { directoryKey, nodeId } from '../ids';
+import { directoryKey, nodeId } from '../keys';
 import type { SessionRow } from '../monitor/row';
 import type { EpochMs } from '../model';
 import type { Clock, TimerHandle } from '../clock';

@@ -5,7 +5,7 @@
 // per-session maps it is given.
 import type { SampleRound } from '../backend';
 import { assessSession, listedIds, unreadableAssessment, type AssessOptions, type SampleHistory } from '../health';
-import { directorySessionKey } from '../ids';
+import { directorySessionKey } from '../keys';
 import type { ProviderListing, SessionCost, SessionSample, TodoProgress } from '../model';
 import { budgetLevel, type BudgetLevels } from '../cost/budget';
 import { rollUpCosts } from '../cost/rollup';

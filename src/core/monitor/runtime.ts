@@ -6,7 +6,7 @@ import { MessageLedger } from '../cost/message-ledger';
 import { SpendLedger } from '../cost/spend-ledger';
 import { QuotaMarkBook, type ActivityCounter, type BackendClient } from '../backend';
 import type { BackendConfig } from '../config/backends';
-import { joinKey } from '../ids';
+import { joinKey } from '../keys';
 import type { SampleHistory } from '../health';
 import type { Clock, TimerHandle } from '../clock';
 import type { EpochMs, TodoProgress } from '../model';

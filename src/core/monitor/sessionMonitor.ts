@@ -15,7 +15,7 @@ import { systemClock, type Clock } from '../clock';
 import type { BackendConfig } from '../config/backends';
 import { listedIds, MIN_SPACING_MS, SampleHistory, sampleDirectoryOnce } from '../health';
 import { describeError } from '../error-message';
-import { directorySessionKey } from '../ids';
+import { directorySessionKey } from '../keys';
 import type { EpochMs, ProviderListing, TodoProgress } from '../model';
 import { buildRows, rowsById, updateDirectoryRows } from './directory-rows';
 import { isNudge, syncEventStreams } from './event-streams';

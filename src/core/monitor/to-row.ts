@@ -5,7 +5,7 @@ import { retryText } from '../health/verdict';
 import { quotaOf } from '../health/provider-records';
 import type { EpochMs, ProviderListing, SessionAssessment, SessionSample } from '../model';
 import type { Badge, SampleEvidence, SessionRow, WaitingView } from './row';
-import { rowKey } from '../ids';
+import { rowKey } from '../keys';
 
 export function badgeOf(a: SessionAssessment): Badge {
   const head = headline(a);

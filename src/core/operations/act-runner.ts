@@ -11,8 +11,8 @@ import type { SessionLocker } from '../state/session-locker';
 import { ActLock } from './act-lock';
 import type { OperatorAction } from './book';
 import { label, type OperatorCore } from './operator-core';
-import { logLine, outcomeOf, type ActionOutcome } from './outcome';
-import type { OutcomeBase } from './outcomes';
+import { logLine, outcomeOf, type ActionOutcome } from './action-outcome';
+import type { OutcomeBase } from './result-outcome';
 import type { Acted, ActionOptions, ActionTarget } from './requests';
 
 export class ActRunner {

@@ -14,7 +14,7 @@ import { isWakeAction, outOfCharge, ticketReference, wakeKey, wakeKeyOfRow, type
 import { ClaimCheck } from './claim';
 import type { OperatorAuthority } from './operator-authority';
 import { TICKET_REREAD_MS, WAKES_REREAD_MS, type OperatorCore } from './operator-core';
-import type { ActionOutcome } from './outcome';
+import type { ActionOutcome } from './action-outcome';
 import type { OperatorStore } from './operator-store';
 
 /** The actions automatic mode runs (the facade's, flagged automatic). */

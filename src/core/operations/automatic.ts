@@ -11,7 +11,7 @@ import { systemClock } from '../clock';
 import type { EpochMs } from '../model';
 import type { AutomaticSwitches } from '../settings/operator-settings';
 import type { SessionRow } from '../monitor/row';
-import { parseVerdictKey, verdictKey, verdictMessage } from '../ids';
+import { parseVerdictKey, verdictKey, verdictMessage } from '../keys';
 import { OPERATOR_STATE_KEEP_MS } from './memory-bounds';
 
 export type AutomaticAction = 'abort' | 'abort-and-wake' | 'wake' | 'recover';

@@ -18,7 +18,7 @@
 import type { Action, EpochMs } from '../model';
 import type { SessionRow } from '../monitor/row';
 import type { ChargeSettings } from '../settings/operator-settings';
-import { directorySessionKey, parseRowKey } from '../ids';
+import { directorySessionKey, parseRowKey } from '../keys';
 import { newestTimes, OPERATOR_STATE_KEEP_MS } from './memory-bounds';
 
 export type AutomaticSkip = 'sub-agent' | 'stuck' | 'too-old' | 'age-unknown' | 'not-ticketed' | 'authority';

@@ -50,7 +50,7 @@ import type { DispatchRecords, OutOfCharge, WakeStreaks } from './charge';
 import { OperatorAuthority } from './operator-authority';
 import { OperatorCore, type OperatorOptions } from './operator-core';
 import { OperatorStore } from './operator-store';
-import type { ActionOutcome } from './outcome';
+import type { ActionOutcome } from './action-outcome';
 import { PromptSource } from './prompt-source';
 import type { ReportBook } from './reports';
 import type {

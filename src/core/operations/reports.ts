@@ -3,7 +3,7 @@
 // they no longer need attention). State of the operator, shared by every view of it.
 import { systemClock } from '../clock';
 import type { EpochMs } from '../model';
-import { reportKey } from '../ids';
+import { reportKey } from '../keys';
 import { needsAttention, type SessionRow } from '../monitor/row';
 import { TimedMemory } from './memory-bounds';
 

@@ -16,7 +16,7 @@ import type {
 import type { AnswerResult } from '../actions/answer';
 import type { ModelRef } from '../model';
 import type { SessionRow } from '../monitor/row';
-import type { ActionOutcome, PromptOrigin } from './outcome';
+import type { ActionOutcome, PromptOrigin } from './action-outcome';
 
 /** The session an action is for: a monitor row, or a session a host names by id (the CLI). */
 export type ActionTarget = Pick<SessionRow, 'key' | 'backendKey' | 'directory' | 'id' | 'title'>;

@@ -1,17 +1,17 @@
 // Parses a page and runs its kind's rules: one pass gives both the model and the diagnostics.
 
 import type { Diagnostic } from '../diagnostics';
-import { joinKey } from '../ids';
+import { joinKey } from '../keys';
 import { pageKindOf, type PageKind } from './kinds';
 import { diag, PageCodes } from './diag';
 import { parseMarkdown, type ParsedDoc } from './markdown';
 import type { PageModel } from './model';
-import { analyze01 } from './page01';
-import { analyze02 } from './page02';
-import { analyze03 } from './page03';
-import { analyze04 } from './page04';
-import { analyze05 } from './page05';
-import { analyze10 } from './page10';
+import { analyze01 } from './source-overview';
+import { analyze02 } from './public-api';
+import { analyze03 } from './data-model';
+import { analyze04 } from './business-logic';
+import { analyze05 } from './error-handling';
+import { analyze10 } from './fidelity-baseline';
 
 export interface PageCheck {
   model: PageModel;

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { Diagnostic, Range } from '../diagnostics';
 import { checkPage } from './analyze';
 import { diag, PageCodes } from './diag';
-import { FID_SCAN } from './ids';
+import { FID_SCAN } from './id-formats';
 import { PAGE_KINDS, pageFolderOf, type PageKind } from './kinds';
 import { isPlaceholder, LineIndex } from './markdown';
 import type { FidelityModel, PageModel, PublicApiModel, ErrorHandlingModel } from './model';

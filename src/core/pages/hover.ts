@@ -4,7 +4,7 @@
 
 import type { Position, Range } from '../diagnostics';
 import { checkPage } from './analyze';
-import { ANY_ID_SCAN, idKindOf, type IdKind } from './ids';
+import { ANY_ID_SCAN, idKindOf, type IdKind } from './id-formats';
 import { pageFolderOf, pageKindOf, type PageKind } from './kinds';
 import { LineIndex } from './markdown';
 import type { BusinessLogicModel, ErrorHandlingModel, FidelityModel, PageModel } from './model';

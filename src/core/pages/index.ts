@@ -37,7 +37,7 @@ export {
   type PortAnalysis,
   type PortFolderAnalysis,
 } from './portAnalysis';
-export { BEHAVIOR_TYPES } from './page10';
+export { BEHAVIOR_TYPES } from './fidelity-baseline';
 export type * from './model';
 
 /**

@@ -4,7 +4,7 @@
 // (routes, dag blocks). Positions are 0-based like LSP. Pure: never import 'vscode'.
 import type { Diagnostic, Range } from '../diagnostics';
 import { chunkAt, type RoutingAnalysis } from './analyzer';
-import { cursorContext } from './context';
+import { cursorContext } from './cursor-context';
 import { offsetAt, rangeAt } from './lines';
 import { getPair, type PathSeg, type RMap, type RNode, type RPair } from './rnode';
 import { MAX_SYMBOLS } from './limits';

@@ -18,11 +18,11 @@ import {
   type VerdictLabel,
 } from '../metrics/watch-metrics';
 import { MIN_SPACING_MS } from '../health/verdict';
-import { parseRowKey } from '../ids';
+import { parseRowKey } from '../keys';
 import { Ticker } from '../timing';
 import { sessionLockerFor } from '../state/session-locker';
 import { Operator } from '../operations/operator';
-import type { ActionOutcome } from '../operations/outcome';
+import type { ActionOutcome } from '../operations/action-outcome';
 import { stateDir } from '../state/state-dir';
 import { operatorStateFor } from '../operations/state-store-operator';
 import { automaticSwitches, monitorSettings } from '../settings/operator-settings';

@@ -7,7 +7,7 @@ import { addBackend } from './backend/add';
 import { clearPassword } from './backend/clearPassword';
 import { retryBackend } from './backend/retry';
 import { setPassword } from './backend/setPassword';
-import type { CommandContext } from './context';
+import type { CommandContext } from './command-context';
 import { setOrchestrator } from './orchestrator/set';
 import { answerPermission } from './permission/answer';
 import { choosePromptModel } from './prompt/chooseModel';

@@ -4,7 +4,7 @@
 // never lost. The document holds only the prompt text; where it goes is kept beside it.
 import * as vscode from 'vscode';
 import type { ModelRef } from '../../core/model';
-import type { PromptOrigin } from '../../core/operations/outcome';
+import type { PromptOrigin } from '../../core/operations/action-outcome';
 
 /** Where a prompt document goes when sent. */
 export interface PromptTarget {

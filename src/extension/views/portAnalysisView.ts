@@ -8,7 +8,7 @@
 // deleted (debounced), and only while visible (a hidden view is refreshed when shown again).
 import * as vscode from 'vscode';
 import { Debounce } from '../../core/timing';
-import { nodeId } from '../../core/ids';
+import { nodeId } from '../../core/keys';
 import { portAnalysisItem } from './portAnalysisItems';
 import { RecyclingTreeView } from './recyclingTreeView';
 import {

@@ -3,7 +3,7 @@
 // time and a countdown, "unknown" when absent), and the moment all are free. Provider options
 // never reach this layer (the client drops them on read).
 import * as vscode from 'vscode';
-import { nodeId } from '../../core/ids';
+import { nodeId } from '../../core/keys';
 import { Ticker } from '../../core/timing';
 import { RecyclingTreeView } from './recyclingTreeView';
 import { ago, localTime, until } from '../../core/monitor/present';

@@ -1,9 +1,9 @@
 // The nodes of the Sessions view: backend > directory > session (sub-agent sessions under their
 // parent), with a message row where there is nothing else to show. Each node object is kept by
-// its id (core/ids), so a refresh of one element finds the same object again.
+// its id (core/keys), so a refresh of one element finds the same object again.
 import { truncationWarning } from '../../core/backend/client';
 import type { BackendConfig } from '../../core/config/backends';
-import { directoryKey, joinKey, nodeId, rowKey, rowKeyOfNode, sessionNodeId } from '../../core/ids';
+import { directoryKey, joinKey, nodeId, rowKey, rowKeyOfNode, sessionNodeId } from '../../core/keys';
 import type { SessionRow } from '../../core/monitor/row';
 import type { BackendState, DirectoryState, SessionMonitor } from '../../core/monitor/sessionMonitor';
 

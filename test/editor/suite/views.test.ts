@@ -9,7 +9,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionOpsApi } from '../../../src/extension/extension';
 import type { SessionRow } from '../../../src/core/monitor/row';
-import { nodeId } from '../../../src/core/ids';
+import { nodeId } from '../../../src/core/keys';
 import { findOpencodeBinary, launchSession, startOpencode, type OpencodeServer } from '../../support/opencode';
 import { startScriptedModel, type ScriptedModel } from '../../support/scripted-model';
 import { startSpecServer, type SpecServer } from '../../support/spec-server';

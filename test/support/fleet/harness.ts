@@ -8,12 +8,12 @@
 // between cycles 25 min pass and scheduled retries fire (phase `retry`). The trace is plain data
 // the invariants (./invariants.ts) read.
 import { BackendClient } from '../../../src/core/backend/client';
-import { parseRowKey } from '../../../src/core/ids';
+import { parseRowKey } from '../../../src/core/keys';
 import { parseBackendConfigs } from '../../../src/core/config/backends';
 import { SessionMonitor } from '../../../src/core/monitor/sessionMonitor';
 import type { SessionRow } from '../../../src/core/monitor/row';
 import { Operator } from '../../../src/core/operations/operator';
-import type { ActionOutcome } from '../../../src/core/operations/outcome';
+import type { ActionOutcome } from '../../../src/core/operations/action-outcome';
 import { ProcessSessionLocker } from '../../../src/core/state/session-locker';
 import { QUALIFIES } from '../../../src/core/operations/targets';
 import { monitorSettings, operatorDefaults, type OperatorSettings } from '../../../src/core/settings/operator-settings';

@@ -4,7 +4,7 @@
 // and `tokens` at 0 (only its messages carry them), so they are not read. GET /api/session/active
 // answers `{data: {<id>: {type: "running"}}}` (every directory; `{}` when nothing runs).
 import type { ModelRef } from '../../model';
-import { isValidSessionId } from '../ids';
+import { isValidSessionId } from '../id-checks';
 import type { RawSessionList, StatusEntry } from './sessions';
 import { arr, isObj, looseStr, obj, str, type Obj } from './shape';
 

@@ -3,7 +3,7 @@
 // metadata, always[], tool?: {messageID, callID}}. `metadata` is never kept (it can echo command
 // text at length); entries with unsafe ids are left out with a warning.
 import type { WaitingRequest } from '../../model';
-import { isValidSessionId } from '../ids';
+import { isValidSessionId } from '../id-checks';
 import { arr, obj, str } from './shape';
 
 export interface PermissionList {

@@ -3,7 +3,7 @@
 // options: [{label, description}], multiple?, custom?}], tool?}. `custom` (free text allowed)
 // defaults to true as on the server.
 import type { QuestionItem, WaitingRequest } from '../../model';
-import { isValidSessionId } from '../ids';
+import { isValidSessionId } from '../id-checks';
 import { arr, looseStr, obj, str } from './shape';
 
 export interface QuestionList {

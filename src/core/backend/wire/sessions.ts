@@ -3,7 +3,7 @@
 // GET /session/status, a map in which idle sessions are simply absent and busy/retry mean
 // generating. Which of the two a list is, is the detector's (../dialects/detect.ts).
 import type { EpochMs, RetryStatus, SessionSnapshot, SessionState } from '../../model';
-import { isValidSessionId } from '../ids';
+import { isValidSessionId } from '../id-checks';
 import { readCost } from './cost';
 import { arr, isObj, looseNum, looseStr, num, obj, ShapeError, str, type Obj } from './shape';
 

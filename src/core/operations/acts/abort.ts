@@ -1,7 +1,7 @@
 // Abort: POST abort on the session's running turn (refused as stale when it moved since the
 // decision), then read it until idle, within the host's wait (the CLI's --wait) or the operator's.
 import { abortSession, type AbortResult } from '../../actions';
-import { abortOutcome } from '../outcomes';
+import { abortOutcome } from '../result-outcome';
 import type { AbortAct, Acted } from '../requests';
 import type { ActRooms } from './rooms';
 

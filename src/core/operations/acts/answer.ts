@@ -3,7 +3,7 @@
 import { answerRequest, type AnswerResult } from '../../actions/answer';
 import type { SessionRow } from '../../monitor/row';
 import { label } from '../operator-core';
-import { outcomeOf } from '../outcome';
+import { outcomeOf } from '../action-outcome';
 import type { Acted, AnswerAct } from '../requests';
 import type { ActRooms } from './rooms';
 

@@ -1,7 +1,7 @@
 // Dispatch a task (the pre-dispatch check runs first; the completion-report block is appended);
 // the ticket the task names is recorded for automatic.onlyTicketed.
 import { dispatchTask, type DispatchRequest, type DispatchResult } from '../../actions';
-import { dispatchOutcome } from '../outcomes';
+import { dispatchOutcome } from '../result-outcome';
 import type { Acted, DispatchAct } from '../requests';
 import type { ActRooms } from './rooms';
 

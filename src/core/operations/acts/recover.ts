@@ -12,7 +12,7 @@ import {
 import { MIN_SPACING_MS } from '../../health/verdict';
 import type { SessionRow } from '../../monitor/row';
 import { monitorSettings } from '../../settings/operator-settings';
-import { recoverOutcome } from '../outcomes';
+import { recoverOutcome } from '../result-outcome';
 import type { Acted, RecoverAct } from '../requests';
 import type { ActRooms } from './rooms';
 

@@ -1,6 +1,6 @@
 // Retry an outcome's prompt that did not go out: the same text to the same worker (a confirmation
 // of the authority given for it is carried), or recovery again.
-import type { ActionOutcome, RetryOf } from '../outcome';
+import type { ActionOutcome, RetryOf } from '../action-outcome';
 import type { Acted, RecoverResult, WakeResult } from '../requests';
 import type { ActRooms } from './rooms';
 import { recoverAct } from './recover';

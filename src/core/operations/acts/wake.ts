@@ -7,8 +7,8 @@ import { wakeSession, type PromptFacts, type WakeRequest, type WakeResult } from
 import type { DecisionBasis } from '../../actions/reverify';
 import type { SessionRow } from '../../monitor/row';
 import { authorityInput } from '../operator-authority';
-import { wakeOutcome, type OutcomeBase } from '../outcomes';
-import type { ActionOutcome } from '../outcome';
+import { wakeOutcome, type OutcomeBase } from '../result-outcome';
+import type { ActionOutcome } from '../action-outcome';
 import type { Acted, ActionOptions, ActionTarget, SendAct, WakeAct } from '../requests';
 import { abortRefusal } from '../targets';
 import type { ActRooms } from './rooms';

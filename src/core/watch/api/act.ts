@@ -12,7 +12,7 @@ import type { ModelRef } from '../../model';
 import type { SessionRow } from '../../monitor/row';
 import type { BackendState } from '../../monitor/sessionMonitor';
 import type { Operator } from '../../operations/operator';
-import type { ActionOutcome } from '../../operations/outcome';
+import type { ActionOutcome } from '../../operations/action-outcome';
 import type { Acted } from '../../operations/requests';
 import type { ApiRoute, RequestContext } from '../http-server';
 import type { Principal } from '../auth/tokens';

@@ -7,7 +7,7 @@ import type { AuditLog } from '../../audit/audit-log';
 import type { MonitorChange, Transition } from '../../monitor/types';
 import type { SessionRow } from '../../monitor/row';
 import type { BackendState } from '../../monitor/sessionMonitor';
-import type { ActionOutcome } from '../../operations/outcome';
+import type { ActionOutcome } from '../../operations/action-outcome';
 import type { BackendStatus } from '../status';
 import type { EventHub, EventName } from './events';
 import { fleetRow, type FleetSession } from './read';

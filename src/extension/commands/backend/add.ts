@@ -2,7 +2,7 @@
 // modal), the working directories to watch, a name; written to the user settings.
 import * as vscode from 'vscode';
 import { isLoopbackHost, normalizeBaseUrl } from '../../../core/config/backends';
-import type { CommandContext } from '../context';
+import type { CommandContext } from '../command-context';
 
 export async function addBackend({ configuration }: CommandContext): Promise<void> {
   const input = await vscode.window.showInputBox({

@@ -1,6 +1,6 @@
 // Session Ops: Clear Password. Removes a backend's credentials from the secret storage.
 import type { SessionsNode } from '../../views/sessionsView';
-import type { CommandContext } from '../context';
+import type { CommandContext } from '../command-context';
 import { pickBackend } from '../ui/backends';
 
 export async function clearPassword(deps: CommandContext, node?: SessionsNode): Promise<void> {

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { DEFAULT_USERNAME } from '../../../core/backend/credentials';
 import type { SessionsNode } from '../../views/sessionsView';
-import type { CommandContext } from '../context';
+import type { CommandContext } from '../command-context';
 import { pickBackend } from '../ui/backends';
 
 export async function setPassword(deps: CommandContext, node?: SessionsNode): Promise<void> {

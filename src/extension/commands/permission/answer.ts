@@ -1,7 +1,7 @@
 // Allow Once, Allow Always, Reject: the answer to a session waiting for a permission.
 import type { PermissionReply } from '../../../core/operations/operator';
-import type { CommandContext, Target } from '../context';
-import { showOutcome } from '../ui/outcome';
+import type { CommandContext, Target } from '../command-context';
+import { showOutcome } from '../ui/show-outcome';
 import { waitingRow } from '../ui/waiting';
 
 export async function answerPermission(ctx: CommandContext, target: Target, reply: PermissionReply): Promise<void> {

@@ -1,7 +1,7 @@
 // Choose Model... on a prompt document: any model of a connected provider that is not marked and
 // not this session's quota wall.
 import type * as vscode from 'vscode';
-import type { CommandContext } from '../context';
+import type { CommandContext } from '../command-context';
 import { pickModel } from '../ui/pickModel';
 
 export async function choosePromptModel(ctx: CommandContext, uri?: vscode.Uri): Promise<void> {

@@ -3,9 +3,9 @@
 import * as vscode from 'vscode';
 import type { Authority } from '../../../core/actions';
 import { isFactBaselineDocument } from '../../../core/prompt/wake-rules';
-import type { CommandContext } from '../context';
+import type { CommandContext } from '../command-context';
 import { confirmAuthority, confirmRetask } from '../ui/confirm';
-import { runWithProgress, showOutcome } from '../ui/outcome';
+import { runWithProgress, showOutcome } from '../ui/show-outcome';
 import { promptRow } from '../ui/rows';
 
 export async function sendPrompt(ctx: CommandContext, uri?: vscode.Uri): Promise<void> {

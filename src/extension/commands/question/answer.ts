@@ -1,8 +1,8 @@
 // Answer...: a quick pick of a pending question's options (or free text where it allows it), one
 // question after the other; the answers go to the session in one reply.
 import * as vscode from 'vscode';
-import type { CommandContext, Target } from '../context';
-import { showOutcome } from '../ui/outcome';
+import type { CommandContext, Target } from '../command-context';
+import { showOutcome } from '../ui/show-outcome';
 import { waitingRow } from '../ui/waiting';
 
 export async function answerQuestion(ctx: CommandContext, target: Target): Promise<void> {

@@ -11,7 +11,7 @@ import { resolveTable } from '../../../core/routing/resolve';
 import { routeChoices } from '../../../core/routing/routing-file';
 import { composeRouteTask } from '../../../core/routing/route-task';
 import { readRoutingTable } from '../../routing/routingTables';
-import type { CommandContext, Target } from '../context';
+import type { CommandContext, Target } from '../command-context';
 import { pickModel } from '../ui/pickModel';
 import { pickRow } from '../ui/rows';
 

@@ -1,8 +1,8 @@
 // Session Ops: Abort. A session without a settled hung verdict is aborted only after a modal.
 import { abortNeedsConfirmation, QUALIFIES } from '../../../core/operations/targets';
-import type { CommandContext, Target } from '../context';
+import type { CommandContext, Target } from '../command-context';
 import { confirmModal } from '../ui/confirm';
-import { runWithProgress } from '../ui/outcome';
+import { runWithProgress } from '../ui/show-outcome';
 import { pickRow } from '../ui/rows';
 
 export async function abort(ctx: CommandContext, target: Target): Promise<void> {

@@ -1,9 +1,9 @@
 // Session Ops: Abort and Wake. Never on a session waiting for a person; a session without a
 // settled hung verdict only after a modal.
 import { abortAndWakeNeedsConfirmation, abortRefusal, QUALIFIES } from '../../../core/operations/targets';
-import type { CommandContext, Target } from '../context';
+import type { CommandContext, Target } from '../command-context';
 import { confirmAuthority, confirmModal } from '../ui/confirm';
-import { runWithProgress } from '../ui/outcome';
+import { runWithProgress } from '../ui/show-outcome';
 import { pickRow } from '../ui/rows';
 
 export async function abortAndWake(ctx: CommandContext, target: Target): Promise<void> {

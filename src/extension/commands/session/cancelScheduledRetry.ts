@@ -1,5 +1,5 @@
 // Session Ops: Cancel Scheduled Retry.
-import type { CommandContext, Target } from '../context';
+import type { CommandContext, Target } from '../command-context';
 import { rowOf } from '../ui/rows';
 
 export function cancelScheduledRetry(ctx: CommandContext, target: Target): void {

@@ -2,7 +2,7 @@
 // runs when it is sent (prompt/send.ts).
 import * as vscode from 'vscode';
 import { QUALIFIES } from '../../../core/operations/targets';
-import type { CommandContext, Target } from '../context';
+import type { CommandContext, Target } from '../command-context';
 import { pickModel } from '../ui/pickModel';
 import { pickRow } from '../ui/rows';
 

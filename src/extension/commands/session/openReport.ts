@@ -1,7 +1,7 @@
 // Session Ops: Open Report. The session's completion report as a Markdown table with the message
 // it came in; opening it harvests the report (it no longer needs attention).
 import * as vscode from 'vscode';
-import type { CommandContext, Target } from '../context';
+import type { CommandContext, Target } from '../command-context';
 import { rowOf } from '../ui/rows';
 
 export async function openReport(deps: CommandContext, target: Target): Promise<void> {

@@ -1,8 +1,8 @@
 // Session Ops: Recover on Another Provider (the spec's recovery procedure after a quota wall).
 import { QUALIFIES } from '../../../core/operations/targets';
-import type { CommandContext, Target } from '../context';
+import type { CommandContext, Target } from '../command-context';
 import { confirmAuthority } from '../ui/confirm';
-import { runWithProgress } from '../ui/outcome';
+import { runWithProgress } from '../ui/show-outcome';
 import { pickRow } from '../ui/rows';
 
 export async function recover(ctx: CommandContext, target: Target): Promise<void> {

@@ -1,8 +1,8 @@
 // Session Ops: Wake. One click: the prompt the state calls for, on the model the core chooses, then confirm.
 import { QUALIFIES } from '../../../core/operations/targets';
-import type { CommandContext, Target } from '../context';
+import type { CommandContext, Target } from '../command-context';
 import { confirmAuthority } from '../ui/confirm';
-import { runWithProgress } from '../ui/outcome';
+import { runWithProgress } from '../ui/show-outcome';
 import { pickRow } from '../ui/rows';
 
 export async function wake(ctx: CommandContext, target: Target): Promise<void> {

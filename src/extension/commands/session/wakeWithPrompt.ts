@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { PromptTemplate, FactBaselineFacts } from '../../../core/actions';
 import { QUALIFIES } from '../../../core/operations/targets';
-import type { CommandContext, Target } from '../context';
+import type { CommandContext, Target } from '../command-context';
 import { askFacts } from '../ui/askFacts';
 import { confirmRetask } from '../ui/confirm';
 import { pickRow } from '../ui/rows';

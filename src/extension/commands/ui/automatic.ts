@@ -1,8 +1,8 @@
 // What a person sees of automatic mode: each automatic start once as a message, and the outcome
 // of every automatic action (or fired retry) the way a click's outcome is shown.
 import * as vscode from 'vscode';
-import type { CommandContext } from '../context';
-import { showOutcome } from './outcome';
+import type { CommandContext } from '../command-context';
+import { showOutcome } from './show-outcome';
 
 export function showAutomatic(ctx: CommandContext): vscode.Disposable {
   const offStart = ctx.operator.onDidStartAutomatic((action, row) => {

@@ -1,7 +1,7 @@
 // The backend a command acts on: the clicked backend row, the only one, or a pick.
 import * as vscode from 'vscode';
 import type { SessionsNode } from '../../views/sessionsView';
-import type { CommandContext } from '../context';
+import type { CommandContext } from '../command-context';
 
 export async function pickBackend({ configuration }: CommandContext, node?: SessionsNode) {
   if (node && 'backend' in node) return node.backend;

@@ -6,7 +6,7 @@ import { retaskReason } from '../../../core/actions/authority';
 import type { Authority } from '../../../core/actions';
 import type { SessionRow } from '../../../core/monitor/row';
 import { speaksFor } from '../../../core/operations/targets';
-import type { CommandContext } from '../context';
+import type { CommandContext } from '../command-context';
 
 /** A modal shown while the editor tests script the answers (VS Code refuses modal dialogs in extension tests). */
 export interface ScriptedModal {

@@ -2,7 +2,7 @@
 // a pick among the sessions that qualify.
 import * as vscode from 'vscode';
 import type { SessionRow } from '../../../core/monitor/row';
-import type { CommandContext, Target } from '../context';
+import type { CommandContext, Target } from '../command-context';
 
 export function rowOf(ctx: CommandContext, target: Target): SessionRow | undefined {
   if (!target) return undefined;

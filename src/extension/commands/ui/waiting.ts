@@ -2,7 +2,7 @@
 // sessions waiting for that kind of answer.
 import * as vscode from 'vscode';
 import type { SessionRow } from '../../../core/monitor/row';
-import type { CommandContext, Target } from '../context';
+import type { CommandContext, Target } from '../command-context';
 import { rowOf } from './rows';
 
 export type WaitingRow = SessionRow & { waiting: NonNullable<SessionRow['waiting']> };

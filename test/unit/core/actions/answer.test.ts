@@ -2,7 +2,7 @@
 // the request is still pending and nothing moved; a request answered elsewhere is refused as stale.
 import assert from 'node:assert/strict';
 import { answerRequest } from '../../../../src/core/actions/answer';
-import type { ActionBackend, ActionContext } from '../../../../src/core/actions/context';
+import type { ActionBackend, ActionContext } from '../../../../src/core/actions/executor-context';
 import { ProcessSessionLocker } from '../../../../src/core/state/session-locker';
 
 function fakeBackend(pending: string[]): ActionBackend {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readAssigner, recordAssignment, type Assigner } from '../../../../src/core/actions/assignment';
 import { reportTargetIn, resolveAuthority, retaskRefusal } from '../../../../src/core/actions/authority';
-import type { ActionContext } from '../../../../src/core/actions/context';
+import type { ActionContext } from '../../../../src/core/actions/executor-context';
 import { completionReportBlock } from '../../../../src/core/prompt/clauses';
 import { isFactBaselineDocument } from '../../../../src/core/prompt/wake-rules';
 import { composeFactBaseline } from '../../../../src/core/prompt/fact-baseline';

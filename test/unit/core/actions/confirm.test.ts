@@ -2,7 +2,7 @@
 // moving across two reads; one `generating` read is no proof.
 import assert from 'node:assert/strict';
 import { confirmStarted } from '../../../../src/core/actions/confirm';
-import type { ActionContext } from '../../../../src/core/actions/context';
+import type { ActionContext } from '../../../../src/core/actions/executor-context';
 import { ManualClock } from '../../../support/manual-clock';
 import type { MessageSnapshot, Progress, SessionSnapshot } from '../../../../src/core/model';
 

@@ -4,14 +4,14 @@
 // transport is the stateful spec-dialect server (every request recorded), with faults on the POST.
 import assert from 'node:assert/strict';
 import { abortSession } from '../../../../src/core/actions/abort';
-import type { ActionBackend, ActionContext } from '../../../../src/core/actions/context';
+import type { ActionBackend, ActionContext } from '../../../../src/core/actions/executor-context';
 import { dispatchTask } from '../../../../src/core/actions/dispatch';
 import { resolveAuthority } from '../../../../src/core/actions/authority';
 import { promptBuilder } from '../../../../src/core/actions/prompt-builder';
 import { wakeSession } from '../../../../src/core/actions/wake';
 import { BackendClient } from '../../../../src/core/backend/client';
 import { BackendError } from '../../../../src/core/backend/errors';
-import { wakeOutcome } from '../../../../src/core/operations/outcomes';
+import { wakeOutcome } from '../../../../src/core/operations/result-outcome';
 import { startSpecServer, type SpecServer } from '../../../support/spec-server';
 
 const DIR = '/work/project';

@@ -5,7 +5,7 @@
 // payload with a variant.
 import assert from 'node:assert/strict';
 import { resolveAuthority } from '../../../../src/core/actions/authority';
-import type { ActionContext } from '../../../../src/core/actions/context';
+import type { ActionContext } from '../../../../src/core/actions/executor-context';
 import { dispatchTask, effortVariant } from '../../../../src/core/actions/dispatch';
 import { guardPrompt } from '../../../../src/core/actions/guard';
 import { BackendClient } from '../../../../src/core/backend/client';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { abortSession } from '../../../../src/core/actions/abort';
 import { resolveAuthority } from '../../../../src/core/actions/authority';
 import type { Composed } from '../../../../src/core/actions/compose';
-import type { ActionContext } from '../../../../src/core/actions/context';
+import type { ActionContext } from '../../../../src/core/actions/executor-context';
 import { dispatchTask } from '../../../../src/core/actions/dispatch';
 import { recoverSession } from '../../../../src/core/actions/recover';
 import { wakeSession } from '../../../../src/core/actions/wake';

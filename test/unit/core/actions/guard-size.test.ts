@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { guardPrompt } from '../../../../src/core/actions/guard';
 import { BackendClient } from '../../../../src/core/backend/client';
-import { rowKey } from '../../../../src/core/ids';
+import { rowKey } from '../../../../src/core/keys';
 import type { ProviderListing } from '../../../../src/core/model';
 import { Operator } from '../../../../src/core/operations/operator';
 import { operatorDefaults } from '../../../../src/core/settings/operator-settings';

@@ -3,7 +3,7 @@
 // refusal says why. An outcome that sent something (the abort) never says "nothing sent", and is
 // never a refusal (exit 3 never follows a POST). Against the stateful spec-dialect server.
 import assert from 'node:assert/strict';
-import type { ActionContext } from '../../../../src/core/actions/context';
+import type { ActionContext } from '../../../../src/core/actions/executor-context';
 import { recoverSession } from '../../../../src/core/actions/recover';
 import { wakeSession } from '../../../../src/core/actions/wake';
 import { recoverExit } from '../../../../src/cli/recover';

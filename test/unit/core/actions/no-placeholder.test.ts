@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { ORCHESTRATOR_PLACEHOLDER, resolveAuthority, TICKET_PLACEHOLDER } from '../../../../src/core/actions/authority';
 import { composePrompt } from '../../../../src/core/actions/compose';
-import type { ActionContext } from '../../../../src/core/actions/context';
+import type { ActionContext } from '../../../../src/core/actions/executor-context';
 import { guardPrompt, PROMPT_PLACEHOLDERS } from '../../../../src/core/actions/guard';
 import { promptBuilder } from '../../../../src/core/actions/prompt-builder';
 import { recoverSession } from '../../../../src/core/actions/recover';

@@ -4,11 +4,11 @@
 // person. Against the stateful spec-dialect server, every request recorded.
 import assert from 'node:assert/strict';
 import { abortSession } from '../../../../src/core/actions/abort';
-import type { ActionContext } from '../../../../src/core/actions/context';
+import type { ActionContext } from '../../../../src/core/actions/executor-context';
 import { promptBuilder } from '../../../../src/core/actions/prompt-builder';
 import { recoverSession } from '../../../../src/core/actions/recover';
 import { wakeSession } from '../../../../src/core/actions/wake';
-import { abortOutcome, wakeOutcome } from '../../../../src/core/operations/outcomes';
+import { abortOutcome, wakeOutcome } from '../../../../src/core/operations/result-outcome';
 import { QUEUED_RESENT_LINE, QUEUED_UNREADABLE_LINE } from '../../../../src/core/prompt/queued';
 import { startSpecActions } from '../../../support/spec-actions';
 import type { SpecServer } from '../../../support/spec-server';

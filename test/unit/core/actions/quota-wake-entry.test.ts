@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { ActionIo } from '../../../../src/cli/action-io';
 import { EXIT } from '../../../../src/cli/exit-codes';
 import { runWake } from '../../../../src/cli/wake';
-import type { ActionContext } from '../../../../src/core/actions/context';
+import type { ActionContext } from '../../../../src/core/actions/executor-context';
 import { wakeSession } from '../../../../src/core/actions/wake';
 import { EVIDENCE_RULE, QUOTA_SELF_REPORT_CLAUSE } from '../../../../src/core/prompt/clauses';
 import { quotaWakeDocumentProblem } from '../../../../src/core/prompt/wake-rules';

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { abortSession } from '../../../../src/core/actions/abort';
-import type { ActionContext } from '../../../../src/core/actions/context';
+import type { ActionContext } from '../../../../src/core/actions/executor-context';
 import { actOnce, basisOf, movedSince } from '../../../../src/core/actions/reverify';
 import { wakeSession } from '../../../../src/core/actions/wake';
 import { BackendClient } from '../../../../src/core/backend/client';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import type { PendingRequests, SampleRound, SessionList } from '../../../../src/core/backend/client';
 import { abortSession } from '../../../../src/core/actions/abort';
-import type { ActionBackend, ActionContext } from '../../../../src/core/actions/context';
+import type { ActionBackend, ActionContext } from '../../../../src/core/actions/executor-context';
 import type { Clock } from '../../../../src/core/clock';
 import { recoverSession } from '../../../../src/core/actions/recover';
 import { wakeSession } from '../../../../src/core/actions/wake';

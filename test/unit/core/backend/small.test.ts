@@ -8,7 +8,7 @@ import {
   transportDetail,
 } from '../../../../src/core/backend/errors';
 import { toBackendEvent } from '../../../../src/core/backend/events';
-import { directoryProblem, isValidRequestId, isValidSessionId } from '../../../../src/core/backend/ids';
+import { directoryProblem, isValidRequestId, isValidSessionId } from '../../../../src/core/backend/id-checks';
 import { payloadBody, payloadFault, payloadProblem, textPrompt } from '../../../../src/core/backend/payload';
 import { QuotaMarkBook } from '../../../../src/core/backend/quota-marks';
 import { SseOverflow, SseParser } from '../../../../src/core/backend/sse';

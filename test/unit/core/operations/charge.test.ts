@@ -19,7 +19,7 @@ import {
   WakeStreaks,
   type ChargeFacts,
 } from '../../../../src/core/operations/charge';
-import type { ActionOutcome } from '../../../../src/core/operations/outcome';
+import type { ActionOutcome } from '../../../../src/core/operations/action-outcome';
 import { Operator, WAKES_REREAD_MS } from '../../../../src/core/operations/operator';
 import { operatorStateFile, parseOperatorState } from '../../../../src/core/operations/state-store-operator';
 import {

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { AutomaticPolicy } from '../../../../src/core/operations/automatic';
 import type { AutomaticSwitches } from '../../../../src/core/settings/operator-settings';
-import { verdictKey } from '../../../../src/core/ids';
+import { verdictKey } from '../../../../src/core/keys';
 import { describeOperation, OperationBook } from '../../../../src/core/operations/book';
 import type { SessionRow } from '../../../../src/core/monitor/row';
 import { sessionRow } from '../../../support/session-rows';

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SessionRow } from '../../../../src/core/monitor/row';
-import type { ActionOutcome } from '../../../../src/core/operations/outcome';
+import type { ActionOutcome } from '../../../../src/core/operations/action-outcome';
 import { Operator } from '../../../../src/core/operations/operator';
 import { RETRY_AFTER_RESET_MS } from '../../../../src/core/operations/retries';
 import { operatorStateFile } from '../../../../src/core/operations/state-store-operator';

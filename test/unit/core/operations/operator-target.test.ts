@@ -3,7 +3,7 @@
 // and a one-shot host's wait-for-reset that arms no retry.
 import assert from 'node:assert/strict';
 import { BackendClient } from '../../../../src/core/backend/client';
-import { rowKey } from '../../../../src/core/ids';
+import { rowKey } from '../../../../src/core/keys';
 import { Operator, type ActionTarget } from '../../../../src/core/operations/operator';
 import { operatorDefaults } from '../../../../src/core/settings/operator-settings';
 import { rowsMonitor } from '../../../support/session-rows';

@@ -2,10 +2,10 @@
 // change in between), the session lock, and automatic actions through the same path as a click.
 import assert from 'node:assert/strict';
 import { BackendClient } from '../../../../src/core/backend/client';
-import { rowKey } from '../../../../src/core/ids';
+import { rowKey } from '../../../../src/core/keys';
 import type { SessionRow } from '../../../../src/core/monitor/row';
 import { operatorDefaults, type OperatorSettings } from '../../../../src/core/settings/operator-settings';
-import type { ActionOutcome } from '../../../../src/core/operations/outcome';
+import type { ActionOutcome } from '../../../../src/core/operations/action-outcome';
 import { Operator } from '../../../../src/core/operations/operator';
 import { RETRY_AFTER_RESET_MS } from '../../../../src/core/operations/retries';
 import type { LockOutcome, LockRequest } from '../../../../src/core/state/session-locker';

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { pageFolderOf, pageKindOf } from '../../../../src/core/pages';
 import { matchColumns, normalizeHeader } from '../../../../src/core/pages/columns';
-import { API_COLUMNS } from '../../../../src/core/pages/page02';
-import { ERROR_COLUMNS } from '../../../../src/core/pages/page05';
+import { API_COLUMNS } from '../../../../src/core/pages/public-api';
+import { ERROR_COLUMNS } from '../../../../src/core/pages/error-handling';
 
 describe('pages: kinds and columns', () => {
   it('recognizes the six pages, with .md or no extension, only under source-analysis', () => {

@@ -11,7 +11,7 @@ import {
   validateRouting,
   type SymbolEntry,
 } from '../../../../src/core/routing';
-import { cursorContext } from '../../../../src/core/routing/context';
+import { cursorContext } from '../../../../src/core/routing/cursor-context';
 import type { Range } from '../../../../src/core/diagnostics';
 
 const fixtures = path.resolve(__dirname, '../../../fixtures/routing');

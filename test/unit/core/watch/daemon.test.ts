@@ -7,7 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { QuotaMarkBook } from '../../../../src/core/backend/quota-marks';
 import { parseWatchConfig } from '../../../../src/core/watch/config';
 import { actionOutcomeLabel, WatchDaemon } from '../../../../src/core/watch/daemon';
-import type { ActionOutcome } from '../../../../src/core/operations/outcome';
+import type { ActionOutcome } from '../../../../src/core/operations/action-outcome';
 
 function daemonWith(
   openMarks: (

@@ -7,7 +7,7 @@ import { WatchHttpServer } from '../../../../../src/core/watch/http-server';
 import { actRoutes, type ActView } from '../../../../../src/core/watch/api/act';
 import type { AuditEntry } from '../../../../../src/core/audit/audit-log';
 import { hashToken, TokenBook } from '../../../../../src/core/watch/auth/tokens';
-import type { ActionOutcome } from '../../../../../src/core/operations/outcome';
+import type { ActionOutcome } from '../../../../../src/core/operations/action-outcome';
 
 const ACT = 'sot_act-routes-test-token-aaaaaaaaaaaaaaaaaaaaaaaa';
 const READ = 'sot_act-routes-read-token-bbbbbbbbbbbbbbbbbbbbbbbb';

@@ -3,7 +3,7 @@
 import type { Diagnostic, Range } from '../diagnostics';
 import { requireTables, type ColumnSpec } from './columns';
 import { IdRegistry, lineOf, PageCodes, Reporter } from './diag';
-import { ERROR_CODE_SCAN } from './ids';
+import { ERROR_CODE_SCAN } from './id-formats';
 import { cellAt, pageAnchor, ParsedDoc, tablesOf, titleOf, type CellInfo } from './markdown';
 import type { Endpoint, ErrorCodeRef, PublicApiModel } from './model';
 

@@ -10,7 +10,7 @@ import {
   rowKeyOfNode,
   sessionNodeId,
   splitKey,
-} from '../../../src/core/ids';
+} from '../../../src/core/keys';
 
 describe('ids: every key and node id built and parsed in one place', () => {
   it('a row key parses back into its backend, directory and session id', () => {

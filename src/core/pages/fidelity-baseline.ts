@@ -6,7 +6,7 @@
 import type { Diagnostic } from '../diagnostics';
 import { normalizeHeader, requireTables, type ColumnSpec } from './columns';
 import { IdRegistry, lineOf, PageCodes, Reporter } from './diag';
-import { FID_RE } from './ids';
+import { FID_RE } from './id-formats';
 import {
   cellAt,
   firstLineRange,

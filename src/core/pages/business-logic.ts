@@ -6,7 +6,7 @@ import type { ListItem, Nodes } from 'mdast';
 import type { Diagnostic, Range } from '../diagnostics';
 import { normalizeHeader } from './columns';
 import { IdRegistry, lineOf, PageCodes, Reporter } from './diag';
-import { RULE_RE } from './ids';
+import { RULE_RE } from './id-formats';
 import {
   endOffset,
   firstLineRange,

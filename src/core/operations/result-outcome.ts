@@ -11,7 +11,7 @@ import {
   type ActionOutcome,
   type PromptOrigin,
   type RetryOf,
-} from './outcome';
+} from './action-outcome';
 
 export type OutcomeBase = Pick<ActionOutcome, 'action' | 'rowKey' | 'sessionId' | 'label' | 'automatic'>;
 

@@ -2,9 +2,9 @@
 // an escalation), and for a prompt that did not go out, Retry and Open Prompt buttons so the
 // prompt is never lost. The row and the log line were written by the operator already.
 import * as vscode from 'vscode';
-import type { ActionOutcome } from '../../../core/operations/outcome';
+import type { ActionOutcome } from '../../../core/operations/action-outcome';
 import { describeError } from '../../../core/error-message';
-import type { CommandContext } from '../context';
+import type { CommandContext } from '../command-context';
 
 export async function showOutcome(ctx: CommandContext, o: ActionOutcome): Promise<void> {
   const notice = o.notice;

@@ -4,7 +4,7 @@
 import type { Diagnostic } from '../diagnostics';
 import { requireTables, type ColumnSpec } from './columns';
 import { IdRegistry, lineOf, PageCodes, Reporter } from './diag';
-import { ERROR_CODE_RE } from './ids';
+import { ERROR_CODE_RE } from './id-formats';
 import { cellAt, pageAnchor, ParsedDoc, tablesOf, titleOf } from './markdown';
 import type { ErrorCodeRow, ErrorHandlingModel } from './model';
 
