@@ -166,6 +166,34 @@ export default tseslint.config(
     ignores: ['src/core/clock.ts', 'src/web/**'],
     rules: { 'session-ops/no-raw-timers': 'error' },
   },
+  // Layering (issue 30 item 5): no `vscode` below the hosts (src/core, server/), and the core never
+  // imports a host (src/extension, src/cli, src/web, server/). Replaces the unit test's regexes.
+  {
+    files: ['src/core/**/*.ts', 'src/shared/**/*.ts', 'server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vscode', message: 'No vscode below the hosts: only src/extension imports it.' }] },
+      ],
+    },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'No vscode below the hosts: only src/extension imports it.' }],
+          patterns: [
+            {
+              group: ['**/extension/*', '**/cli/*', '**/web/*', '**/server/*', '**/extension', '**/cli', '**/web'],
+              message: 'The core never imports a host (src/extension, src/cli, src/web, server/).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['test/editor/**/*.{ts,mjs}', 'bench/**/*.{ts,mjs}', 'scripts/**/*.mjs'],
     languageOptions: { globals: browserGlobals },
