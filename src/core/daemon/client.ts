@@ -5,6 +5,8 @@
 // (token unknown), 403 (a read token on an act route), 409 (the operator refused: the outcome is
 // carried) and 429 (Retry-After) apart. Never imports vscode.
 
+import { systemClock, type Clock } from '../clock';
+
 export const DAEMON_REQUEST_TIMEOUT_MS = 10_000;
 /** An act waits on the daemon's operator (lock, re-read, the POST): its own, longer deadline. */
 export const DAEMON_ACT_TIMEOUT_MS = 60_000;
@@ -55,6 +57,7 @@ export interface DaemonClientOptions {
   timeoutMs?: number;
   actTimeoutMs?: number;
   fetch?: typeof fetch;
+  clock?: Clock;
 }
 
 export interface ActRequest {
@@ -88,12 +91,14 @@ export class DaemonClient {
   private readonly timeoutMs: number;
   private readonly actTimeoutMs: number;
   readonly fetchImpl: typeof fetch;
+  readonly clock: Clock;
 
   constructor(private readonly options: DaemonClientOptions) {
     this.base = parseDaemonUrl(options.url);
     this.timeoutMs = options.timeoutMs ?? DAEMON_REQUEST_TIMEOUT_MS;
     this.actTimeoutMs = options.actTimeoutMs ?? DAEMON_ACT_TIMEOUT_MS;
     this.fetchImpl = options.fetch ?? fetch;
+    this.clock = options.clock ?? systemClock;
   }
 
   /** The absolute URL of an API path (`api/fleet`), relative to the base (a daemon behind a path prefix works). */
@@ -193,7 +198,7 @@ export class DaemonClient {
   ): Promise<unknown> {
     const ctl = new AbortController();
     let timedOut = false;
-    const timer = setTimeout(() => {
+    const timer = this.clock.setTimeout(() => {
       timedOut = true;
       ctl.abort();
     }, timeoutMs);
@@ -233,7 +238,7 @@ export class DaemonClient {
       if (res.ok) return json;
       throw errorOf(where, res, json);
     } finally {
-      clearTimeout(timer);
+      this.clock.clearTimeout(timer);
       outer?.removeEventListener('abort', onOuter);
     }
   }

@@ -5,6 +5,7 @@
 // 429 waits Retry-After. An event larger than the limit drops the connection.
 
 import { SseParser } from '../backend/sse';
+import type { TimerHandle } from '../clock';
 import { DaemonApiError, type DaemonClient } from './client';
 
 export interface DaemonEvent {
@@ -38,7 +39,7 @@ export function backoffMs(attempt: number, min: number, max: number): number {
 export class DaemonEventStream {
   private closed = false;
   private ctl: AbortController | null = null;
-  private wake: (() => void) | null = null;
+  private readonly closing = new AbortController();
   private lastId: string | null = null;
   private readonly opts: Required<EventStreamOptions>;
   /** Connections made (first and reconnects). */
@@ -92,28 +93,22 @@ export class DaemonEventStream {
   close(): void {
     this.closed = true;
     this.ctl?.abort();
-    this.wake?.();
+    this.closing.abort();
   }
 
   private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const t = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(t);
-        resolve();
-      }
-      this.wake = done;
-    });
+    return this.client.clock.sleep(ms, this.closing.signal).catch(() => undefined);
   }
 
   private async once(opened: () => void): Promise<void> {
     const ctl = new AbortController();
     this.ctl = ctl;
-    let idle: ReturnType<typeof setTimeout> | null = null;
+    let idle: TimerHandle | null = null;
+    const clock = this.client.clock;
     let why: string | null = null;
     const arm = (ms: number, text: string): void => {
-      if (idle) clearTimeout(idle);
-      idle = setTimeout(() => {
+      if (idle) clock.clearTimeout(idle);
+      idle = clock.setTimeout(() => {
         why = text;
         ctl.abort();
       }, ms);
@@ -201,7 +196,7 @@ export class DaemonEventStream {
         }
       }
     } finally {
-      if (idle) clearTimeout(idle);
+      if (idle) clock.clearTimeout(idle);
       if (this.ctl === ctl) this.ctl = null;
     }
   }
