@@ -6,6 +6,7 @@
 //   1       the listen address could not be bound
 //   2       usage error, or the configuration could not be read or has an error
 //   7       a non-loopback --listen address without a tokens file (auth.tokensFile)
+import { TIMING } from '../core/settings/timing';
 import path from 'node:path';
 import { systemClock, unrefTimer } from '../core/clock';
 import { UsageError } from './args';
@@ -60,8 +61,7 @@ Exit codes: 0 stopped by a signal, 1 the listen address could not be bound, 2 us
 Example:
   session-ops watch --config /etc/session-ops/session-ops.yaml --listen 127.0.0.1:9464`;
 
-/** The longest a stop may take: in-flight requests are abandoned after this. */
-const STOP_DEADLINE_MS = 4_500;
+const STOP_DEADLINE_MS = TIMING.watchStopDeadlineMs;
 
 export interface WatchIo extends CommandIo {
   env: Record<string, string | undefined>;

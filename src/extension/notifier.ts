@@ -2,6 +2,7 @@
 // completion report, with the matching action as a button; at most one per session per
 // transition (the monitor signals each badge change once). Transitions arriving together (many
 // sessions turning hung in one round) are grouped: one notification per kind, not one each.
+import { TIMING } from '../core/settings/timing';
 import { formatUsd } from '../core/cost/rollup';
 import { describeError } from '../core/error-message';
 import * as vscode from 'vscode';
@@ -10,8 +11,7 @@ import { Coalesce } from '../core/timing';
 import type { Configuration } from './configuration';
 import type { SessionsView } from './views/sessionsView';
 
-/** How long transitions are collected before they are shown together. */
-const GROUP_WINDOW_MS = 400;
+const GROUP_WINDOW_MS = TIMING.notificationGroupMs;
 
 export class Notifier implements vscode.Disposable {
   private readonly off: () => void;

@@ -5,6 +5,7 @@
 // longer than a round can take (two spacings plus two request deadlines). A reload swaps the
 // backends and operator settings in place; a backend whose URL, directories or credentials changed
 // gets a fresh client. Never imports 'vscode'.
+import { TIMING } from '../settings/timing';
 import { BackendClient, type BackendClientOptions, type QuotaMarkBook, type SampleRound } from '../backend';
 import { systemClock, type Clock } from '../clock';
 import type { BackendConfig } from '../config/backends';
@@ -41,7 +42,7 @@ import type { EventHub } from './api/events';
 import { feedEvents } from './api/event-feed';
 
 /** Per-request deadline of the daemon's backend requests. */
-export const WATCH_REQUEST_TIMEOUT_MS = 15_000;
+export const WATCH_REQUEST_TIMEOUT_MS = TIMING.watchRequestTimeoutMs;
 
 export interface WatchDaemonOptions {
   loaded: LoadedConfig;
@@ -70,8 +71,7 @@ export interface StoredMarks {
   save(): Promise<string | null>;
 }
 
-/** How often the quota marks are saved while running (and once at stop). */
-const MARK_SAVE_EVERY_MS = 60_000;
+const MARK_SAVE_EVERY_MS = TIMING.watchMarkSaveMs;
 
 /** A client whose sampling rounds are timed into the metrics and logged at debug. */
 class MeteredClient extends BackendClient {
@@ -165,7 +165,7 @@ export class WatchDaemon {
     this.names = namesOf(this.loaded.config);
     this.log = options.log;
     this.clock = options.clock ?? systemClock;
-    this.healthTicker = new Ticker(1_000, () => this.checkProgress(), this.clock, { unref: true });
+    this.healthTicker = new Ticker(TIMING.watchHealthCheckMs, () => this.checkProgress(), this.clock, { unref: true });
     this.markTicker = new Ticker(MARK_SAVE_EVERY_MS, () => void this.saveMarks(), this.clock, { unref: true });
     this.lastProgressAt = this.clock.now();
     const timeoutMs = options.requestTimeoutMs ?? WATCH_REQUEST_TIMEOUT_MS;

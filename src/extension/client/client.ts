@@ -1,4 +1,5 @@
 // The language client bundle (dist/client.js): loaded lazily by LanguageClientHost.
+import { TIMING } from '../../core/settings/timing';
 import * as vscode from 'vscode';
 import {
   CancellationTokenSource,
@@ -12,8 +13,7 @@ import { EnvironmentNotification, type NotificationType, type RequestType } from
 import { SERVER_EXEC_ARGV } from '../../shared/serverProcess';
 import { initializationOptionsFrom, type InitializationOptions } from '../../shared/settings';
 
-/** A custom request that gets no answer within this is cancelled and fails. */
-const REQUEST_DEADLINE_MS = 30_000;
+const REQUEST_DEADLINE_MS = TIMING.languageRequestDeadlineMs;
 
 export interface RoutingClient {
   start(): Promise<void>;

@@ -6,6 +6,7 @@
 // client when it is first shown, so that activation stays cheap and the page parser lives only in
 // the server. It refreshes on sessionOps/portAnalysisChanged and on page files saved, created or
 // deleted (debounced), and only while visible (a hidden view is refreshed when shown again).
+import { TIMING } from '../../core/settings/timing';
 import * as vscode from 'vscode';
 import { Debounce } from '../../core/timing';
 import { nodeId } from '../../core/keys';
@@ -32,7 +33,7 @@ export type PortNode =
   | { kind: 'fid'; key: string; port: WirePortFolder; fid: FidSummary; uri: string }
   | { kind: 'message'; key: string; text: string; error: boolean };
 
-const DEBOUNCE_MS = 300;
+const DEBOUNCE_MS = TIMING.portAnalysisDebounceMs;
 
 export class PortAnalysisView implements vscode.TreeDataProvider<PortNode>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<PortNode | undefined>();

@@ -2,6 +2,7 @@
 // provider with a quota mark: connected or not, cooldown since markedAt, the reset time (local
 // time and a countdown, "unknown" when absent), and the moment all are free. Provider options
 // never reach this layer (the client drops them on read).
+import { TIMING } from '../../core/settings/timing';
 import * as vscode from 'vscode';
 import { nodeId } from '../../core/keys';
 import { Ticker } from '../../core/timing';
@@ -11,8 +12,7 @@ import type { BackendState, SessionMonitor } from '../../core/monitor/sessionMon
 import type { ProviderRecord } from '../../core/model';
 import { providerSpendText } from '../../core/cost/present';
 
-/** Countdowns (resets, mark ages) tick this often while the view is visible. */
-const COUNTDOWN_MS = 30_000;
+const COUNTDOWN_MS = TIMING.providersCountdownMs;
 
 export type ProvidersNode =
   | { kind: 'backend'; key: string; backendKey: string }

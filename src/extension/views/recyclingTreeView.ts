@@ -9,6 +9,7 @@
 // Disposing the TreeView frees all of them; this wrapper does so while the view is hidden (no one
 // sees it) once `budget.hidden` items were created, and while it is visible only past
 // `budget.visible` (a single full re-render; expansion and selection are kept).
+import { TIMING } from '../../core/settings/timing';
 import * as vscode from 'vscode';
 import { systemClock } from '../../core/clock';
 import { Coalesce } from '../../core/timing';
@@ -23,10 +24,8 @@ export interface RecycleBudget {
 /** About 0.3 MB and 4.3 MB of VS Code's retained stores (~170 bytes per item). A hidden view is re-rendered in full when shown anyway. */
 export const DEFAULT_RECYCLE_BUDGET: RecycleBudget = { hidden: 2_000, visible: 25_000 };
 
-/** How long a new TreeView may take to report its visibility before its own `visible` is trusted. */
-const VISIBILITY_GRACE_MS = 5_000;
-/** How long after the budget is passed the view is recycled. */
-const RECYCLE_DELAY_MS = 1_000;
+const VISIBILITY_GRACE_MS = TIMING.treeVisibilityGraceMs;
+const RECYCLE_DELAY_MS = TIMING.treeRecycleDelayMs;
 
 export class RecyclingTreeView<T> implements vscode.Disposable {
   private view: vscode.TreeView<T>;

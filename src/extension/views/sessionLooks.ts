@@ -1,5 +1,6 @@
 // What each session row of the Sessions view shows (description and menu flags), computed once
 // per change: the look of a changed row is kept for its tree item, which VS Code asks for soon after.
+import { TIMING } from '../../core/settings/timing';
 import { sessionContextValue } from '../../core/monitor/context-values';
 import { describeRow } from '../../core/monitor/present';
 import type { SessionRow } from '../../core/monitor/row';
@@ -7,8 +8,7 @@ import { describeOperation, type OperationBook } from '../../core/operations/boo
 import type { OutOfCharge } from '../../core/operations/charge';
 import type { ReportBook } from '../../core/operations/reports';
 
-/** How long the look computed for a changed row serves its tree item (descriptions say "5 s ago"). */
-const FRESH_LOOK_MS = 2_000;
+const FRESH_LOOK_MS = TIMING.freshLookMs;
 
 /** What a session row shows: its badge, title, description and menu flags. */
 export type Look = {

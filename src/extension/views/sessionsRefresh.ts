@@ -1,5 +1,6 @@
 // Which Sessions-view rows are refreshed, and when: changed rows in spaced slices, and directory
 // and backend rows when their "$x spent" changed (at most every SPENT_GAP_MS).
+import { TIMING } from '../../core/settings/timing';
 import type { SessionRow } from '../../core/monitor/row';
 import type { SessionMonitor } from '../../core/monitor/sessionMonitor';
 import { SlicedQueue } from '../../core/timing';
@@ -8,9 +9,8 @@ import type { SessionsNode, SessionsNodes } from './sessionsNodes';
 
 /** Changed rows refreshed at once, at most; the rest follow REFRESH_GAP_MS later. */
 const REFRESH_SLICE = 500;
-const REFRESH_GAP_MS = 250;
-/** A directory or backend row is refreshed for its "$x spent" at most this often (with its sessions' rows). */
-const SPENT_GAP_MS = 30_000;
+const REFRESH_GAP_MS = TIMING.sessionsRefreshGapMs;
+const SPENT_GAP_MS = TIMING.spentRefreshGapMs;
 
 export class SessionsRefresh {
   /**

@@ -2,6 +2,7 @@
 // session monitor (src/core/monitor) decided and what the operator is doing, and never decides
 // anything itself. Sampling runs only while this view or the Providers view is visible (or an
 // automatic action is armed), and only the tree items that changed are refreshed.
+import { TIMING } from '../../core/settings/timing';
 import * as vscode from 'vscode';
 import type { SessionRow } from '../../core/monitor/row';
 import type { MonitorChange, SessionMonitor } from '../../core/monitor/sessionMonitor';
@@ -18,8 +19,7 @@ import { SessionsNodes, type SessionsNode } from './sessionsNodes';
 
 export type { SessionsNode } from './sessionsNodes';
 
-/** The attention badge follows the monitor's changes this long after the first of them (counting every row once per burst, not once per directory sampled). */
-export const ATTENTION_DELAY_MS = 250;
+export const ATTENTION_DELAY_MS = TIMING.attentionDelayMs;
 
 export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<SessionsNode | SessionsNode[] | undefined>();
