@@ -1,5 +1,6 @@
 // GET /api/events (docs/daemon-api.md): the server-sent event stream of changes. Each event is
-// serialised once and written to every client; a change of many rows is one write per client. Each
+// serialised once and encoded to bytes once: the same Buffer is written to every client (never a
+// per-client JSON.stringify or UTF-8 encode); a change of many rows is one write per client. Each
 // client's unsent bytes are bounded: a client whose buffer holds more than `maxBufferedBytes` (it
 // reads slower than the fleet changes) is dropped (its connection closed; it reconnects and reads
 // /api/fleet again), so a slow client never grows the daemon's memory. At most `maxClients` streams
@@ -82,7 +83,9 @@ export class EventHub {
     this.write(chunk);
   }
 
-  private write(chunk: string): void {
+  private write(text: string): void {
+    if (this.clients.size === 0) return;
+    const chunk = Buffer.from(text, 'utf8');
     for (const c of [...this.clients]) {
       const buffered = c.res.writableLength;
       if (buffered > this.maxBuffered) {

@@ -94,6 +94,37 @@ describe('core/watch/api/events', () => {
     for (const r of rs) r.close();
   });
 
+  it('each batch is serialised and encoded once: every client is written the same Buffer', async () => {
+    const written: unknown[] = [];
+    server.removeAllListeners('request');
+    server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+      const write = res.write.bind(res) as (chunk: unknown) => boolean;
+      (res as unknown as { write: (chunk: unknown) => boolean }).write = (chunk: unknown) => {
+        if (Buffer.isBuffer(chunk) && chunk.includes('event: row')) written.push(chunk);
+        return write(chunk);
+      };
+      hub.attach(req, res, 'test');
+    });
+    const readers = [await reader(), await reader(), await reader()];
+    await until(() => hub.size === 3);
+    const stringify = JSON.stringify;
+    let calls = 0;
+    JSON.stringify = ((...args: Parameters<typeof JSON.stringify>) => (
+      calls++,
+      stringify(...args)
+    )) as typeof JSON.stringify;
+    try {
+      hub.publish([{ event: 'row', data: { n: 1 } }]);
+    } finally {
+      JSON.stringify = stringify;
+    }
+    assert.equal(calls, 1);
+    assert.equal(written.length, 3);
+    assert.ok(written.every((w) => w === written[0]));
+    await until(() => readers.every((r) => r.text().includes('data: {"n":1}')));
+    readers.forEach((r) => r.close());
+  });
+
   it('nothing is serialised without a client', () => {
     let called = false;
     hub.publish([{ event: 'row', data: { toJSON: () => ((called = true), 1) } }]);
