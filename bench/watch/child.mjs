@@ -100,7 +100,12 @@ if (mode === 'api') {
   };
   daemon.feed(hub);
   server = new WatchHttpServer(
-    { metrics: (om) => daemon.metrics.render(om), health: () => daemon.health(), status: () => daemon.status() },
+    {
+      metrics: (om) => daemon.metrics.render(om),
+      health: () => daemon.health(),
+      status: () => daemon.status(),
+      statusBytes: daemon.statusBytes ? () => daemon.statusBytes() : undefined,
+    },
     {
       tokens: () => new TokenBook([{ name: 'bench', scope: 'read', sha256: hashToken(TOKEN), createdAt: null }]),
       routes: [

@@ -158,6 +158,7 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
       metrics: (om) => daemon.metrics.render(om),
       health: () => daemon.health(),
       status: () => daemon.status(),
+      statusBytes: () => daemon.statusBytes(),
       route: (query) => answerRoute(current.config.routing, query),
       // The page's bundle, built beside the CLI's (dist/web next to dist/cli.js).
       page: webPage(path.join(__dirname, 'web')),

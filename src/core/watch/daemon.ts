@@ -36,7 +36,8 @@ import type { Logger } from './log';
 import { backendStatuses, type BackendStatus } from './status';
 import { AuditLog, type AuditQuery } from '../audit/audit-log';
 import { auditEntry } from '../audit/audit-entry';
-import type { FleetView } from './api/read';
+import { fleetBackend, type FleetView } from './api/read';
+import { BackendBodyCache } from './api/body-cache';
 import type { ActView } from './api/act';
 import type { EventHub } from './api/events';
 import { feedEvents } from './api/event-feed';
@@ -148,6 +149,15 @@ export class WatchDaemon {
   private readonly log: Logger;
   private readonly clock: Clock;
   private readonly verdicts = new Map<string, VerdictLabel>();
+  /** The bytes of GET /api/status and GET /api/fleet, per backend per round (./api/body-cache.ts). */
+  private readonly statusBodies = new BackendBodyCache(
+    (b) => this.statusOfBackend(b),
+    () => this.now(),
+  );
+  private readonly fleetBodies = new BackendBodyCache(
+    (b) => fleetBackend(b, this.statusOfBackend(b), (key) => this.retryOf(key)),
+    () => this.now(),
+  );
   /** The names of the configured backends: only they are counted in the metrics. */
   private names: ReadonlySet<string>;
   private lastRounds = -1;
@@ -213,6 +223,12 @@ export class WatchDaemon {
       processMetrics: options.processMetrics,
     });
     this.monitor.onDidChange(() => this.logVerdictChanges());
+    // The /api/status and /api/fleet bodies: a backend's part rebuilt after its round committed.
+    this.monitor.onDidChange((c) => {
+      const keys = c.providers ? undefined : [...c.structural, ...c.rows.map((r) => r.backendKey)];
+      this.statusBodies.invalidate(keys);
+      this.fleetBodies.invalidate(keys);
+    });
     // A session's cost reaching 80 % and 100 % of budget.sessionUsd: logged once each.
     this.monitor.onTransition((t) => {
       if (t.kind !== 'budget-80' && t.kind !== 'budget-100') return;
@@ -250,6 +266,8 @@ export class WatchDaemon {
       });
     });
     this.operator.onDidAct((o) => this.onAct(o));
+    // An act may move any row's retry or charge: every part is rebuilt.
+    this.operator.onDidAct(() => this.invalidateBodies());
     const dir = stateDir(options.env ?? {});
     this.audit = dir
       ? new AuditLog({ dir, maxBytes: this.loaded.config.audit.maxBytes, keep: this.loaded.config.audit.keep })
@@ -261,10 +279,8 @@ export class WatchDaemon {
     return {
       backends: () => this.monitor.backends(),
       status: () => this.status(),
-      retryOf: (key) => {
-        const r = this.operator.retries.get(key);
-        return r ? { at: r.at, firesAt: r.firesAt } : null;
-      },
+      fleetBytes: () => this.fleetBodies.bytes(this.monitor.backends()),
+      retryOf: (key) => this.retryOf(key),
       audit: async (q: AuditQuery) => {
         if (!this.audit) return { entries: [], truncated: false };
         const r = await this.audit.query(q);
@@ -344,6 +360,7 @@ export class WatchDaemon {
     const before = this.loaded;
     this.loaded = next;
     this.names = namesOf(next.config);
+    this.invalidateBodies();
     this.monitor.updateOptions(monitorOptions(next.config, this.options.allowShortSpacing));
     this.operator.updateSettings(next.config.operator);
     this.metrics.setMaxSessionSeries(next.config.metrics.maxSessionSeries);
@@ -365,6 +382,27 @@ export class WatchDaemon {
 
   backends(): readonly BackendState[] {
     return this.monitor.backends();
+  }
+
+  /** The /api/status body as bytes: `JSON.stringify(status())` and a newline, built once per round. */
+  statusBytes(): Buffer {
+    return this.statusBodies.bytes(this.monitor.backends());
+  }
+
+  private statusOfBackend(b: BackendState): BackendStatus {
+    return backendStatuses([b], this.now(), this.loaded.config.operator['budget.sessionUsd'], (row) =>
+      this.operator.automaticSkip(row),
+    )[0];
+  }
+
+  private retryOf(key: string): { at: EpochMs; firesAt: EpochMs } | null {
+    const r = this.operator.retries.get(key);
+    return r ? { at: r.at, firesAt: r.firesAt } : null;
+  }
+
+  private invalidateBodies(): void {
+    this.statusBodies.invalidate();
+    this.fleetBodies.invalidate();
   }
 
   /** The /api/status document. */

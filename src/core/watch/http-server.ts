@@ -22,6 +22,8 @@ export interface WatchEndpoints {
   metrics(openMetrics: boolean): Promise<{ contentType: string; body: string }>;
   health(): { ok: boolean; detail: string };
   status(): unknown;
+  /** The /api/status body as bytes, cached per round (./api/body-cache.ts); absent: status() serialised per request. */
+  statusBytes?(): Buffer;
   /** GET /api/route: the answer for the query (absent: 404 like an unknown path). */
   route?(query: URLSearchParams): Promise<RouteApiAnswer>;
   /** GET / and /assets/*: the web page's file for a path, null when the path is not the page's (./web-page.ts: static, public, its own CSP). */
@@ -120,7 +122,12 @@ export class WatchHttpServer {
         method: 'GET',
         path: '/api/status',
         scope: 'read',
-        handle: () => Promise.resolve({ status: 200, body: this.endpoints.status() }),
+        handle: () => {
+          const raw = this.endpoints.statusBytes?.();
+          return Promise.resolve(
+            raw ? { status: 200, body: null, raw } : { status: 200, body: this.endpoints.status() },
+          );
+        },
       },
     ];
     if (endpoints.route) {

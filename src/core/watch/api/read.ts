@@ -17,6 +17,8 @@ export interface FleetView {
   backends(): readonly BackendState[];
   /** The /api/status documents (one per backend). */
   status(): { backends: BackendStatus[] };
+  /** The /api/fleet body as bytes, cached per round (./body-cache.ts); absent: fleet() serialised per request. */
+  fleetBytes?(): Buffer;
   /** The session's scheduled retry (a recovery after a reset), or null. */
   retryOf(rowKey: string): { at: EpochMs; firesAt: EpochMs } | null;
   audit(query: AuditQuery): Promise<{ entries: AuditEntry[]; truncated: boolean }>;
@@ -50,22 +52,26 @@ export const SESSION_AUDIT_ENTRIES = 20;
 export function fleet(view: FleetView): { backends: FleetBackend[] } {
   const states = view.backends();
   const statuses = view.status().backends;
+  return { backends: states.map((b, i) => fleetBackend(b, statuses[i], (k) => view.retryOf(k))) };
+}
+
+/** One backend of the fleet, from its /api/status part. */
+export function fleetBackend(
+  b: BackendState,
+  st: BackendStatus,
+  retryOf: (rowKey: string) => { at: EpochMs; firesAt: EpochMs } | null,
+): FleetBackend {
   return {
-    backends: states.map((b, i) => {
-      const st = statuses[i];
-      return {
-        key: b.config.key,
-        name: b.config.name,
-        baseUrl: b.config.baseUrl,
-        dialect: b.dialect,
-        up: st.up,
-        error: st.error,
-        lastRoundAt: st.lastRoundAt,
-        directories: st.documents.map((doc, j) => {
-          const rows = new Map((b.directories[j]?.rows ?? []).map((r) => [r.id, r]));
-          return { ...doc, sessions: doc.sessions.map((s) => fleetRow(s, rows.get(s.id), (k) => view.retryOf(k))) };
-        }),
-      };
+    key: b.config.key,
+    name: b.config.name,
+    baseUrl: b.config.baseUrl,
+    dialect: b.dialect,
+    up: st.up,
+    error: st.error,
+    lastRoundAt: st.lastRoundAt,
+    directories: st.documents.map((doc, j) => {
+      const rows = new Map((b.directories[j]?.rows ?? []).map((r) => [r.id, r]));
+      return { ...doc, sessions: doc.sessions.map((s) => fleetRow(s, rows.get(s.id), retryOf)) };
     }),
   };
 }
@@ -177,7 +183,10 @@ export function readRoutes(view: FleetView): ApiRoute[] {
       method: 'GET',
       path: '/api/fleet',
       scope: 'read',
-      handle: () => Promise.resolve({ status: 200, body: fleet(view) }),
+      handle: () => {
+        const raw = view.fleetBytes?.();
+        return Promise.resolve(raw ? { status: 200, body: null, raw } : { status: 200, body: fleet(view) });
+      },
     },
     {
       method: 'GET',

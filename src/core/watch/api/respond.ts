@@ -25,6 +25,8 @@ export interface ApiAnswer {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** The body already serialised (`JSON.stringify(body)` and a newline, as bytes): written as is. */
+  raw?: Buffer;
 }
 
 export function apiError(
@@ -60,5 +62,6 @@ export function sendText(
 
 export function sendJson(res: ServerResponse, answer: ApiAnswer, head = false): void {
   for (const [k, v] of Object.entries(answer.headers ?? {})) res.setHeader(k, v);
-  sendText(res, answer.status, 'application/json; charset=utf-8', `${JSON.stringify(answer.body)}\n`, head);
+  const body = answer.raw ?? `${JSON.stringify(answer.body)}\n`;
+  sendText(res, answer.status, 'application/json; charset=utf-8', body, head);
 }

@@ -7,6 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { QuotaMarkBook } from '../../../../src/core/backend/quota-marks';
 import { parseWatchConfig } from '../../../../src/core/watch/config';
 import { actionOutcomeLabel, WatchDaemon } from '../../../../src/core/watch/daemon';
+import { fleet } from '../../../../src/core/watch/api/read';
 import type { ActionOutcome } from '../../../../src/core/operations/action-outcome';
 
 function daemonWith(
@@ -67,6 +68,32 @@ describe('core/watch/daemon', () => {
     );
     assert.ok(lines.some((l) => l.event === 'quota-marks' && l.fields?.message === 'old file unreadable'));
     assert.equal(daemon.health().ok, false, 'a stopped daemon is not healthy');
+  });
+
+  it('/api/status and /api/fleet bytes: the documents as JSON, built once per round (the same bytes until a round commits)', async () => {
+    const { daemon } = daemonWith(async () => ({
+      book: new QuotaMarkBook(),
+      warning: null,
+      save: async () => null,
+    }));
+    await daemon.start();
+    try {
+      await waitUntil(async () => daemon.monitor.backends()[0]?.status === 'error');
+      const view = daemon.fleetView();
+      const status = daemon.statusBytes();
+      const fleetBytes = view.fleetBytes!();
+      assert.equal(status.toString('utf8'), `${JSON.stringify(daemon.status())}\n`);
+      assert.equal(fleetBytes.toString('utf8'), `${JSON.stringify(fleet(view))}\n`);
+      assert.equal(daemon.statusBytes(), status, 'no round committed: the same bytes');
+      assert.equal(view.fleetBytes!(), fleetBytes);
+      // A round commits (its time moves): the next request is built anew.
+      daemon.monitor.backends()[0].lastRoundAt = 1_234_567;
+      assert.notEqual(daemon.statusBytes(), status);
+      assert.match(daemon.statusBytes().toString(), /"lastRoundAt":1234567/);
+      assert.match(view.fleetBytes!().toString(), /"lastRoundAt":1234567/);
+    } finally {
+      await daemon.stop(0);
+    }
   });
 
   it('/healthz turns 503 when no sampling round started for longer than a round can take', () => {

@@ -196,6 +196,34 @@ describe('core/watch/http-server', () => {
     );
   });
 
+  it('/api/status from statusBytes (the cached body) is written as is, HEAD without it; status() is not called', async () => {
+    const bytes = Buffer.from('{"backends":["cached é"]}\n', 'utf8');
+    const cached = new WatchHttpServer(
+      {
+        metrics: () => Promise.resolve({ contentType: 'text/plain', body: '' }),
+        health: () => ({ ok: true, detail: 'ok' }),
+        status: () => {
+          throw new Error('not called when the bytes are cached');
+        },
+        statusBytes: () => bytes,
+      },
+      { tokens: () => book },
+    );
+    const addr = await cached.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const res = await fetch(`http://127.0.0.1:${addr.port}/api/status`, { headers: bearer(READ) });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
+      assert.equal(res.headers.get('content-length'), String(bytes.length));
+      assert.deepEqual(Buffer.from(await res.arrayBuffer()), bytes);
+      const head = await fetch(`http://127.0.0.1:${addr.port}/api/status`, { method: 'HEAD', headers: bearer(READ) });
+      assert.equal(head.status, 200);
+      assert.equal(head.headers.get('content-length'), String(bytes.length));
+    } finally {
+      await cached.close();
+    }
+  });
+
   it('without a tokens file every /api/ path is 401 (closed by default); /healthz stays public', async () => {
     const closed = new WatchHttpServer({
       metrics: () => Promise.resolve({ contentType: 'text/plain', body: '' }),
