@@ -152,11 +152,11 @@ export class WatchDaemon {
   /** The bytes of GET /api/status and GET /api/fleet, per backend per round (./api/body-cache.ts). */
   private readonly statusBodies = new BackendBodyCache(
     (b) => this.statusOfBackend(b),
-    () => this.now(),
+    () => this.clock.now(),
   );
   private readonly fleetBodies = new BackendBodyCache(
     (b) => fleetBackend(b, this.statusOfBackend(b), (key) => this.retryOf(key)),
-    () => this.now(),
+    () => this.clock.now(),
   );
   /** The names of the configured backends: only they are counted in the metrics. */
   private names: ReadonlySet<string>;
@@ -390,7 +390,7 @@ export class WatchDaemon {
   }
 
   private statusOfBackend(b: BackendState): BackendStatus {
-    return backendStatuses([b], this.now(), this.loaded.config.operator['budget.sessionUsd'], (row) =>
+    return backendStatuses([b], this.clock.now(), this.loaded.config.operator['budget.sessionUsd'], (row) =>
       this.operator.automaticSkip(row),
     )[0];
   }
