@@ -374,9 +374,12 @@ export class MessageLedger {
       if (!m.assistant) continue;
       const final = m.final || chain.sawAssistant;
       chain.sawAssistant = true;
-      if (!m.cost) chain.unreported = true;
-      else if (final) chain.sum = addCosts(chain.sum, m.cost);
-      else chain.open.set(m.id, m);
+      // A message still running may carry no figures yet (the /api engine writes them when the
+      // step ends): it stays open, read again when the session moves. Only a final message
+      // without figures leaves the session's cost unreported.
+      if (final && !m.cost) chain.unreported = true;
+      else if (final && m.cost) chain.sum = addCosts(chain.sum, m.cost);
+      else chain.open.set(m.id, running(m));
     }
     return reached;
   }
@@ -387,7 +390,8 @@ export class MessageLedger {
     for (const [id, old] of entry.open) {
       const again = chain.reread.get(id) ?? { ...old, final: old.final || chain.sawAssistant };
       if (again.final && again.cost) base = addCosts(base, again.cost);
-      else if (!again.final) open.set(id, again);
+      else if (again.final) chain.unreported = true;
+      else open.set(id, running(again));
     }
     for (const [id, m] of chain.open) open.set(id, m);
     entry.base = base;
@@ -415,4 +419,14 @@ export class MessageLedger {
     if (session.cost) session.cost = { ...session.cost, messages: sum.messages };
     else session.cost = entry.unreported ? null : sum;
   }
+}
+
+/** A message still running, counted with its figures so far (none yet: zero, one message). */
+function running(m: MessageFigures): MessageFigures {
+  return m.cost
+    ? m
+    : {
+        ...m,
+        cost: { usd: 0, tokens: { input: 0, output: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0 }, messages: 1 },
+      };
 }

@@ -198,6 +198,8 @@ describe('Sessions view over both engines of opencode 1.18.33, and behind the ol
       assert.match(tip, engine === 'api' ? /Engine: `\/api`/ : /Engine: the old routes/, `${k}: ${tip}`);
     }
     if (hasBrowser()) {
+      // Earlier suites leave the tree scrolled and nodes collapsed: bring both rows into view.
+      for (const id of [ids.proxyIdle, ids.apiHung]) await api.sessions.reveal(byId(id)!);
       await waitFor(
         'the rows rendered',
         async () =>

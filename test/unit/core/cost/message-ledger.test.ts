@@ -144,6 +144,41 @@ describe('cost/message-ledger: assistant messages summed off the liveness path',
     assert.equal(s3.session.cost!.messages, 3);
   });
 
+  it('a running message with no figures yet (the /api engine writes them at the end) counts as zero, never leaves the cost unknown', async () => {
+    const t = new PagedTranscripts();
+    t.turn('ses_a', 1);
+    const runningMessage = assistant(msgId(3), 0, 0, 0, true);
+    delete runningMessage.info.cost;
+    delete runningMessage.info.tokens;
+    t.sessions.get('ses_a')!.push(user(msgId(2)), runningMessage);
+    const c = backend(t);
+    const ledger = new MessageLedger();
+    const s = sample(t, 'ses_a');
+    await ledger.update(c, '/w', { samples: [s], listed: ['ses_a'] });
+    assert.ok(s.session.cost, 'the cost of the finished messages, not unknown');
+    assert.ok(close(s.session.cost.usd, 0.001));
+    assert.equal(s.session.cost.messages, 2);
+    // It finished with its figures: counted once.
+    t.sessions.get('ses_a')![3] = assistant(msgId(3), 0.02, 200, 50);
+    const s2 = sample(t, 'ses_a');
+    await ledger.update(c, '/w', { samples: [s2], listed: ['ses_a'] });
+    assert.ok(close(s2.session.cost!.usd, 0.021), String(s2.session.cost!.usd));
+    assert.equal(s2.session.cost!.messages, 2);
+  });
+
+  it('a finished message without figures leaves the cost unreported (null), never a partial sum', async () => {
+    const t = new PagedTranscripts();
+    t.turn('ses_a', 1);
+    const bare = assistant(msgId(3), 0, 0, 0);
+    delete bare.info.cost;
+    delete bare.info.tokens;
+    t.sessions.get('ses_a')!.push(user(msgId(2)), bare);
+    const s = sample(t, 'ses_a');
+    await new MessageLedger().update(backend(t), '/w', { samples: [s], listed: ['ses_a'] });
+    assert.equal(s.session.costPending, false);
+    assert.equal(s.session.cost, null);
+  });
+
   it('bounded per round: a page budget and a small concurrency; 100 new sessions are counted over rounds, pending (never 0) meanwhile', async () => {
     const t = new PagedTranscripts();
     const ids = Array.from({ length: 100 }, (_, i) => `ses_${String(i).padStart(3, '0')}`);
