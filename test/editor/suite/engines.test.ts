@@ -198,15 +198,27 @@ describe('Sessions view over both engines of opencode 1.18.33, and behind the ol
       assert.match(tip, engine === 'api' ? /Engine: `\/api`/ : /Engine: the old routes/, `${k}: ${tip}`);
     }
     if (hasBrowser()) {
-      // Earlier suites leave the tree scrolled and nodes collapsed: bring both rows into view.
-      for (const id of [ids.proxyIdle, ids.apiHung]) await api.sessions.reveal(byId(id)!);
+      // Earlier suites leave the tree scrolled and nodes collapsed: bring both rows into view. The
+      // rows are found by the titles the monitor shows now (the engine may have retitled them).
+      const shown = [ids.proxyIdle, ids.apiHung].map((id) => byId(id)!);
+      for (const row of shown) await api.sessions.reveal(row);
+      const labels = async () => (await query('.monaco-list-row[aria-label]')).map((e) => e.ariaLabel);
       await waitFor(
         'the rows rendered',
-        async () =>
-          (await query(`${SESSIONS_ROW}[aria-label^="opencode 2 idle"]`)).length === 1 &&
-          (await query(`${SESSIONS_ROW}[aria-label^="api hung"]`)).length === 1,
+        async () => {
+          for (const row of shown) {
+            const title = (row.title ?? row.id).replace(/"/g, '\\"');
+            if ((await query(`${SESSIONS_ROW}[aria-label^="${title}, "]`)).length !== 1) return false;
+          }
+          return true;
+        },
         30_000,
-      );
+      ).catch(async (err: Error) => {
+        throw new Error(
+          `${err.message}\nrows: ${shown.map((r) => r.title).join(' | ')}\nDOM: ${JSON.stringify(await labels())}`,
+          { cause: err },
+        );
+      });
       await screenshot('engines-sessions');
     }
   });
