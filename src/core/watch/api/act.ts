@@ -12,7 +12,7 @@ import type { ModelRef } from '../../model';
 import type { SessionRow } from '../../monitor/row';
 import type { BackendState } from '../../monitor/sessionMonitor';
 import type { Operator } from '../../operations/operator';
-import type { ActionOutcome } from '../../operations/action-outcome';
+import { outcomeOf, type ActionOutcome } from '../../operations/action-outcome';
 import type { Acted } from '../../operations/requests';
 import type { ApiRoute, RequestContext } from '../http-server';
 import type { Principal } from '../auth/tokens';
@@ -292,24 +292,10 @@ export function actRoutes(view: ActView): ApiRoute[] {
             backend: view.nameOf(row.backendKey),
             directory: row.directory,
             row,
-            outcome: {
-              action: 'recover',
-              rowKey: row.key,
-              sessionId: row.id,
-              label: row.title ?? row.id,
-              outcome: cancelled ? 'cancelled' : 'refused',
-              rowText: message,
-              message,
-              automatic: false,
-              model: null,
-              undelivered: null,
-              at: null,
-              marks: [],
-              instead: null,
-              notice: null,
-              sent: false,
-              code: null,
-            },
+            outcome: outcomeOf(
+              { action: 'recover', rowKey: row.key, sessionId: row.id, label: row.title ?? row.id, automatic: false },
+              { outcome: cancelled ? 'cancelled' : 'refused', rowText: message, message },
+            ),
           }),
         );
         const body = { session: row.id, backend: row.backendKey, directory: row.directory, cancelled };
