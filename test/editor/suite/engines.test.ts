@@ -21,7 +21,6 @@ const MIN_SPACING_MS = 3_000;
 const configureMonitor = (settings: { minSpacingMs?: number | null }) =>
   vscode.commands.executeCommand('sessionOps.test.configureMonitor', settings);
 const config = () => vscode.workspace.getConfiguration('sessionOps');
-const SESSIONS_ROW = '.pane-header[aria-label^="Sessions"] + .pane-body .monaco-list-row';
 
 /** The `/api` engine reads its config from the directory, not from OPENCODE_CONFIG_CONTENT. */
 function writeDirectoryConfig(dir: string, modelUrl: string): void {
@@ -208,7 +207,7 @@ describe('Sessions view over both engines of opencode 1.18.33, and behind the ol
         async () => {
           for (const row of shown) {
             const title = (row.title ?? row.id).replace(/"/g, '\\"');
-            if ((await query(`${SESSIONS_ROW}[aria-label^="${title}, "]`)).length !== 1) return false;
+            if ((await query(`.monaco-list-row[aria-label^="${title}, "]`)).length !== 1) return false;
           }
           return true;
         },
