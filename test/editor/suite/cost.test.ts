@@ -194,7 +194,11 @@ describe('Cost and budgets against the real opencode server', function () {
     });
     await waitFor('the aborted session idle', () => byId(id)?.state === 'idle', 30_000);
     assert.deepEqual(automatic, [{ action: 'abort', id }]);
-    const op = api.operations.get(byId(id)!.key);
+    // The row reads idle from the monitor's sample; the abort's own idle confirmation (its read)
+    // may still be finishing, so wait for the operation to end before reading its outcome.
+    const opOf = () => api.operations.get(byId(id)!.key);
+    await waitFor('the abort operation ended', () => opOf()?.outcome !== 'running', 30_000);
+    const op = opOf();
     assert.equal(op?.outcome, 'idle', `operation: ${JSON.stringify(op)}`);
     // Later rounds (the row still over budget, now idle) abort nothing more and tell nothing again.
     const after = api.monitor.stats().rounds;
