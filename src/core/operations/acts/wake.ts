@@ -23,15 +23,7 @@ export function wakeAct(rooms: ActRooms, req: WakeAct): Promise<Acted<WakeResult
   if (req.request) {
     const { request, promptOrigin } = req;
     const abortFirst = request.abortFirst ?? false;
-    return wakeWith(rooms, req.target, req, 'waking', request, (base, result) =>
-      wakeOutcome(base, result, promptOrigin, {
-        via: 'send',
-        text: result.prompt ?? '',
-        model: result.model,
-        abortFirst: abortFirst && !result.aborted,
-        promptOrigin: 'custom',
-      }),
-    );
+    return wakeWith(rooms, req.target, req, 'waking', request, sentOutcome(promptOrigin, abortFirst));
   }
   const row = req.target;
   const abortFirst = req.abortFirst ?? false;
@@ -50,15 +42,7 @@ export function wakeAct(rooms: ActRooms, req: WakeAct): Promise<Acted<WakeResult
     // An automatic wake acts on the row's samples: refused as stale when the session moved since.
     basis: req.automatic ? rowBasis(row) : null,
   };
-  return wakeWith(rooms, row, req, 'waking', request, (base, result) =>
-    wakeOutcome(base, result, template, {
-      via: 'send',
-      text: result.prompt ?? '',
-      model: result.model,
-      abortFirst: abortFirst && !result.aborted,
-      promptOrigin: 'custom',
-    }),
-  );
+  return wakeWith(rooms, row, req, 'waking', request, sentOutcome(template, abortFirst));
 }
 
 export function sendAct(rooms: ActRooms, req: SendAct): Promise<Acted<WakeResult>> {
@@ -109,4 +93,16 @@ function wakeWith(
     (ctx) => wakeSession(ctx, { sessionId: target.id, ...request }),
     outcome,
   );
+}
+
+/** The outcome of a wake that sent its prompt: the retry it keeps resends the same text. */
+function sentOutcome(origin: Parameters<typeof wakeOutcome>[2], abortFirst: boolean) {
+  return (base: Parameters<typeof wakeOutcome>[0], result: Parameters<typeof wakeOutcome>[1]) =>
+    wakeOutcome(base, result, origin, {
+      via: 'send',
+      text: result.prompt ?? '',
+      model: result.model,
+      abortFirst: abortFirst && !result.aborted,
+      promptOrigin: 'custom',
+    });
 }
