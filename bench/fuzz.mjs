@@ -31,8 +31,8 @@ mkdirSync(outdir, { recursive: true });
 await esbuild.build({
   stdin: {
     contents: [
-      "export { routingCase, checkRouting } from './test/unit/core/routing/fuzzCases';",
-      "export { pageCase, checkPageText } from './test/unit/core/pages/fuzzCases';",
+      "export { routingCase, checkRouting } from './test/unit/language/routing/fuzzCases';",
+      "export { pageCase, checkPageText } from './test/unit/language/pages/fuzzCases';",
       "export { default as fc } from 'fast-check';",
     ].join('\n'),
     resolveDir: root,

@@ -14,7 +14,7 @@ import type {
   SymbolInformation,
 } from 'vscode-languageserver/node';
 import type { Diagnostic } from '../src/core/diagnostics';
-import type { CompletionEntry, SymbolEntry } from '../src/core/routing';
+import type { CompletionEntry, SymbolEntry } from '../src/language/routing';
 import type { ServerSymbol } from './kinds/types';
 
 const SEVERITY: Record<Diagnostic['severity'], DiagnosticSeverity> = {

@@ -1,10 +1,10 @@
 // The files of document groups (the pages of a source-analysis folder) as the server sees them:
-// read from disk once per folder (src/core/fs/readFolder, each file capped) and kept until a file event from the client's watcher (a save,
+// read from disk once per folder (src/language/fs/readFolder, each file capped) and kept until a file event from the client's watcher (a save,
 // a create, a delete) or a close says the disk changed; open documents override disk. Also finds the group folders of the workspace (the
-// bounded walk of src/core/fs/walk) for the Port analysis view.
+// bounded walk of src/language/fs/walk) for the Port analysis view.
 import * as path from 'node:path';
-import { readFolderTexts } from '../src/core/fs/readFolder';
-import { walk } from '../src/core/fs/walk';
+import { readFolderTexts } from '../src/language/fs/readFolder';
+import { walk } from '../src/language/fs/walk';
 import { pathKey } from './paths';
 
 export class GroupFiles {
@@ -51,7 +51,7 @@ export class GroupFiles {
   }
 }
 
-/** Every group folder under the roots (a root that is one counts), found by the bounded walk of src/core/fs/walk. */
+/** Every group folder under the roots (a root that is one counts), found by the bounded walk of src/language/fs/walk. */
 export async function findFolders(
   roots: readonly string[],
   isGroupFolder: (folderPath: string) => boolean,

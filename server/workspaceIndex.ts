@@ -1,9 +1,9 @@
 // Route keys (Kind/*) defined in the workspace's files that are not open, for completion of route
 // keys: the files of every kind with a `routeKeysIn` hook (routing tables), found by the bounded
-// walk of src/core/fs/walk, once, in the background. Open documents count with their current
+// walk of src/language/fs/walk, once, in the background. Open documents count with their current
 // text (their sessions report their keys). A change of workspace folders starts a new scan.
-import { readTextIfSmall } from '../src/core/fs/readText';
-import { walk } from '../src/core/fs/walk';
+import { readTextIfSmall } from '../src/language/fs/readText';
+import { walk } from '../src/language/fs/walk';
 import type { DocumentKind, KindSettings } from './kinds/types';
 
 export class RouteKeyIndex {

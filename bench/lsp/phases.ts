@@ -6,10 +6,10 @@
 // edit (measureEditPhases): read = decoding didChange and applying it to the document, split =
 // finding the change and re-splitting around it, parse = the changed chunk, validate = the rest.
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { RoutingAnalyzer } from '../../src/core/routing/analyzer';
-import { splitDocument } from '../../src/core/routing/chunks';
-import { parseText } from '../../src/core/routing/parse';
-import { diffTexts, resplit } from '../../src/core/routing/resplit';
+import { RoutingAnalyzer } from '../../src/language/routing/analyzer';
+import { splitDocument } from '../../src/language/routing/chunks';
+import { parseText } from '../../src/language/routing/parse';
+import { diffTexts, resplit } from '../../src/language/routing/resplit';
 
 export interface OpenPhases {
   readMs: number;

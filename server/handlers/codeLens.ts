@@ -4,7 +4,7 @@
 // with [{routingFile: uri, label: key}]): another LSP client runs them only if it provides
 // commands of those names. None on a document past the size limit.
 import type { CodeLens } from 'vscode-languageserver/node';
-import { MAX_LENS_KEYS } from '../../src/core/routing/limits';
+import { MAX_LENS_KEYS } from '../../src/language/routing/limits';
 import type { ServerContext } from '../server-context';
 import { readyDocument } from './ready';
 

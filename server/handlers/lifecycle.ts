@@ -6,7 +6,7 @@ import {
   type InitializeParams,
   type InitializeResult,
 } from 'vscode-languageserver/node';
-import { validators } from '../../src/core/routing';
+import { validators } from '../../src/language/routing';
 import { readSettings } from '../../src/shared/settings';
 import type { ServerContext } from '../server-context';
 import { uriToPath } from '../paths';

@@ -3,7 +3,7 @@
 // analysed with open documents over disk.
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PAGE_KINDS, PAGE_TITLES, portAnalysis, type PortFolderAnalysis } from '../../src/core/pages';
+import { PAGE_KINDS, PAGE_TITLES, portAnalysis, type PortFolderAnalysis } from '../../src/language/pages';
 import { PortAnalysisRequest, type WirePortFolder } from '../../src/shared/protocol';
 import type { ServerContext } from '../server-context';
 import { findFolders } from '../groupFiles';

@@ -1,4 +1,4 @@
-// The source-analysis page document kind: the pure core (src/core/pages) behind the DocumentKind
+// The source-analysis page document kind: the pure core (src/language/pages) behind the DocumentKind
 // shape. A document session gives the single-page diagnostics, hover and go-to-definition on ids
 // (with the other pages of the set as `related`) and document symbols; the kind's `groups` run the
 // cross-page checks of a page set (the pages of one source-analysis folder). No LSP runtime
@@ -20,7 +20,7 @@ import {
   validatePageSet,
   type PageKind,
   type PageSymbol,
-} from '../../src/core/pages';
+} from '../../src/language/pages';
 import { markdownTopHeading, topLevelOutline } from '../../src/core/document-size';
 import type { DocumentGroups, DocumentKind, DocumentSession, FeatureEnv, GroupSettings, ServerSymbol } from './types';
 

@@ -1,4 +1,4 @@
-// The routing-table document kind: the pure core (src/core/routing) behind the DocumentKind shape.
+// The routing-table document kind: the pure core (src/language/routing) behind the DocumentKind shape.
 import {
   RoutingAnalyzer,
   type RoutingAnalysis,
@@ -12,7 +12,7 @@ import {
   routeKeysOf,
   routeKeyRanges,
   ROUTING_SOURCE,
-} from '../../src/core/routing';
+} from '../../src/language/routing';
 import { topLevelOutline, yamlTopLevelKey } from '../../src/core/document-size';
 import type { DocumentKind, DocumentSession, ServerSymbol } from './types';
 

@@ -5,7 +5,7 @@
 // kinds import this file, and the registry imports the kinds (no cycle). No LSP runtime imports
 // (the CLI bundles the kinds too).
 import type { Diagnostic, Position, Range } from '../../src/core/diagnostics';
-import type { CompletionEntry, HoverResult, QuickFix, RouteKeyRange, SymbolEntry } from '../../src/core/routing';
+import type { CompletionEntry, HoverResult, QuickFix, RouteKeyRange, SymbolEntry } from '../../src/language/routing';
 
 export interface KindSettings {
   /** Extra globs for routing tables (setting sessionOps.routing.extraGlobs). */

@@ -1,11 +1,12 @@
 // `session-ops dispatch SESSION --prompt-file FILE --model P/M [--fallback] [--agent NAME]`, and by
 // route: `--routing FILE --label Kind/X [--label ...] --ticket T [--high-risk]` composes the task
-// from the ticket's effective route (src/core/routing/route-task.ts); `--new-session` creates the
+// from the ticket's effective route (src/core/prompt/route-task.ts); `--new-session` creates the
 // worker's session first (a dialect that can: capabilities.createSession).
 import { resolveAuthority } from '../core/actions/authority';
 import { preDispatchCheck } from '../core/health/pre-dispatch';
 import { inline } from '../core/prompt/text';
-import { composeRouteTask, resolveRoute, type EffectiveRoute } from '../core/routing';
+import { composeRouteTask } from '../core/prompt/route-task';
+import { resolveRoute, type EffectiveRoute } from '../language/routing';
 import { printUnresolved, readRouting } from './route';
 import type { ModelRef } from '../core/model';
 import { backendArgs, BACKEND_OPTIONS, clientFor, ENVIRONMENT_HELP, UsageError, type BackendArgs } from './args';

@@ -1,6 +1,6 @@
 // `session-ops route --routing FILE --label Kind/X [--label ...] [--high-risk] [--model P/M
 // --base-url URL [--directory DIR]] [--json]`: the effective route a ticket with these labels
-// takes in the routing table (src/core/routing/resolve.ts). With --model, the provider listing is
+// takes in the routing table (src/language/routing/resolve.ts). With --model, the provider listing is
 // read (GET only) for the model's variant table, to map the route's effort to a variant.
 //   exit 0  the route was resolved and printed
 //   exit 1  the table failed validation (its diagnostics, as `validate` prints them), or the
@@ -10,10 +10,10 @@
 import { promises as fs } from 'node:fs';
 import type { BackendClient } from '../core/backend/client';
 import { describeError } from '../core/error-message';
-import { MAX_TEXT_BYTES } from '../core/fs/readText';
+import { MAX_TEXT_BYTES } from '../language/fs/readText';
 import type { ModelRef } from '../core/model';
-import { effectiveRouteLines, resolveRoute, type Resolution, type ResolveOptions } from '../core/routing';
-import { routeJson } from '../core/routing/route-json';
+import { effectiveRouteLines, resolveRoute, type Resolution, type ResolveOptions } from '../language/routing';
+import { routeJson } from '../language/routing/route-json';
 
 export { routeJson };
 import { modelArg } from './action-io';

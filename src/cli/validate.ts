@@ -1,6 +1,6 @@
 // `session-ops validate [--json] [--kind routing|page|watch-config] [--source-root DIR] PATH...`: the same
 // validation the language server runs, for CI. Files are validated as given; folders are walked
-// with the bounded walk of src/core/fs/walk (skipping node_modules and dot-folders, within its
+// with the bounded walk of src/language/fs/walk (skipping node_modules and dot-folders, within its
 // depth and file caps; files in path order) and each file is validated by the document kind that
 // claims it. Source-analysis pages are also checked as a set with the other pages of their folder
 // (read from disk even when not named); a folder-level problem (a missing page) is reported on the
@@ -9,8 +9,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Diagnostic } from '../core/diagnostics';
-import { readFolderTexts } from '../core/fs/readFolder';
-import { walk, WALK_MAX_DEPTH, WALK_MAX_FILES } from '../core/fs/walk';
+import { readFolderTexts } from '../language/fs/readFolder';
+import { walk, WALK_MAX_DEPTH, WALK_MAX_FILES } from '../language/fs/walk';
 import { joinKey } from '../core/keys';
 import { registerBuiltinKinds } from '../../server/kinds/builtin';
 import { runToEnd, type KindRegistry } from '../../server/kinds/registry';

@@ -6,7 +6,7 @@
 // user (global) scope only there, so a workspace can never redirect the extension.
 import * as vscode from 'vscode';
 import { parseBackendConfigs, type BackendConfig, type BackendConfigProblem } from '../core/config/backends';
-import { routingFileCandidates } from '../core/routing/routing-file';
+import { routingFileCandidates } from '../language/routing/routing-file';
 import { coerceSetting } from '../core/settings/definition';
 import { readEditorSettings, RESTRICTED_EDITOR_SETTINGS, type EditorSettings } from '../core/settings/editor-settings';
 import {

@@ -5,10 +5,10 @@
 // RequestType/NotificationType come from vscode-jsonrpc's small `messages` module (the same one
 // vscode-languageserver and vscode-languageclient re-export), not from either package's entry:
 // the extension bundle imports this file and must pull in neither the server runtime nor the page
-// parser (types only from src/core/pages).
+// parser (types only from src/language/pages).
 import { NotificationType, RequestType } from 'vscode-jsonrpc/lib/common/messages';
 import type { Diagnostic, Range } from '../core/diagnostics';
-import type { ChunkSummary, FidSummary, PageKind } from '../core/pages';
+import type { ChunkSummary, FidSummary, PageKind } from '../language/pages';
 
 export interface PortAnalysisParams {
   /**

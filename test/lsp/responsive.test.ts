@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MAX_SYMBOLS } from '../../src/core/routing/limits';
+import { MAX_SYMBOLS } from '../../src/language/routing/limits';
 import { MB, routingTableOfSize } from './support/hostile-documents';
 import { fileUri, LspClient } from './support/lspClient';
 

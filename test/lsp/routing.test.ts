@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { fileUri, LspClient, ROOT, type InitializeResultLike, type LspDiagnostic } from './support/lspClient';
-import { MAX_LENS_KEYS } from '../../src/core/routing/limits';
+import { MAX_LENS_KEYS } from '../../src/language/routing/limits';
 
 const complete = readFileSync(path.join(ROOT, 'test', 'fixtures', 'routing', 'valid', 'complete.routing.yaml'), 'utf8');
 const show = (d: LspDiagnostic) =>

@@ -12,7 +12,7 @@ import { modelOn } from '../health/provider-choice';
 import { recordOf } from '../health/provider-records';
 import { heldTailProvider } from '../health/quota-wall';
 import type { ModelRef, ProviderListing } from '../model';
-import { variantFor } from '../routing/resolve';
+import { variantFor } from '../../language/routing/resolve';
 import { readAssigner, recordAssignment } from './assignment';
 import { assignedBy, retaskRefusal, type Authority } from './authority';
 import { composePrompt } from './compose';

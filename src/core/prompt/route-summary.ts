@@ -2,9 +2,9 @@
 // the effective route, one field per line as `session-ops route` prints it (the items the cap
 // drops, the effort's variant on the chosen model), in a Markdown comment that Send drops whole
 // (prompt/send.ts sends what follows a leading comment). The task itself is the core's one
-// composition (src/core/routing/route-task.ts). Pure.
-import { effectiveRouteLines } from '../routing/describe';
-import type { EffectiveRoute } from '../routing/resolve';
+// composition (src/core/prompt/route-task.ts). Pure.
+import { effectiveRouteLines } from '../../language/routing/describe';
+import type { EffectiveRoute } from '../../language/routing/resolve';
 
 /** "--" cannot end the comment early ("-->") nor appear in it. */
 const safe = (s: string) => s.replace(/--/g, '- -');

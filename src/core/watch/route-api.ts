@@ -9,9 +9,9 @@
 //   503  {"error"}: the routing file could not be read (missing, not a file, above 4 MiB)
 // The file is read on every request (an edit is seen without a reload), within the size cap every
 // routing reader has. The variant is null: the daemon names no model here.
-import { readTextIfSmall, MAX_TEXT_BYTES } from '../fs/readText';
-import { resolveRoute } from '../routing/resolve';
-import { jsonDiagnostic, routeJson } from '../routing/route-json';
+import { readTextIfSmall, MAX_TEXT_BYTES } from '../../language/fs/readText';
+import { resolveRoute } from '../../language/routing/resolve';
+import { jsonDiagnostic, routeJson } from '../../language/routing/route-json';
 
 /** The most labels one request may name. */
 export const MAX_ROUTE_LABELS = 64;

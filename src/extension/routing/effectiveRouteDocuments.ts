@@ -4,8 +4,8 @@
 // described as `session-ops route` prints it. No model is chosen here, so the effort's variant is
 // said to be unknown.
 import * as vscode from 'vscode';
-import { effectiveRouteLines } from '../../core/routing/describe';
-import { resolveTable } from '../../core/routing/resolve';
+import { effectiveRouteLines } from '../../language/routing/describe';
+import { resolveTable } from '../../language/routing/resolve';
 import type { Configuration } from '../configuration';
 import { readRoutingTable } from './routingTables';
 

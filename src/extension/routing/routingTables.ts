@@ -3,8 +3,8 @@
 // an error diagnostic resolves nothing: the error names its first problems.
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
-import { validateRouting } from '../../core/routing/analyzer';
-import { parseText } from '../../core/routing/parse';
+import { validateRouting } from '../../language/routing/analyzer';
+import { parseText } from '../../language/routing/parse';
 import type { Configuration } from '../configuration';
 
 export interface RoutingTable {

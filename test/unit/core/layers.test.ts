@@ -1,6 +1,6 @@
 // Layering rules read from the source tree: what src/core/backend may import, who may issue the
 // send guard's brand, that no dialect name is compared outside src/core/backend (callers ask the
-// adapter's capabilities or its display name instead), and that folders are read in src/core/fs only.
+// adapter's capabilities or its display name instead), and that folders are read in src/language/fs only.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -75,9 +75,10 @@ describe('layers', () => {
     assert.deepEqual(found, []);
   });
 
-  it('folders are listed only in src/core/fs (the bounded walk and the page-folder reader)', () => {
+  it('folders are listed only in src/language/fs (the bounded walk and the page-folder reader)', () => {
     const listing = [...sources('src'), ...sources('server')].filter(
-      (f) => !f.startsWith('src/core/fs/') && /\breaddir(Sync)?\s*\(/.test(fs.readFileSync(path.join(ROOT, f), 'utf8')),
+      (f) =>
+        !f.startsWith('src/language/fs/') && /\breaddir(Sync)?\s*\(/.test(fs.readFileSync(path.join(ROOT, f), 'utf8')),
     );
     assert.deepEqual(listing, []);
   });

@@ -7,9 +7,9 @@
 import * as vscode from 'vscode';
 import { QUALIFIES } from '../../../core/operations/targets';
 import { routeSummaryComment } from '../../../core/prompt/route-summary';
-import { resolveTable } from '../../../core/routing/resolve';
-import { routeChoices } from '../../../core/routing/routing-file';
-import { composeRouteTask } from '../../../core/routing/route-task';
+import { resolveTable } from '../../../language/routing/resolve';
+import { routeChoices } from '../../../language/routing/routing-file';
+import { composeRouteTask } from '../../../core/prompt/route-task';
 import { readRoutingTable } from '../../routing/routingTables';
 import type { CommandContext, Target } from '../command-context';
 import { pickModel } from '../ui/pickModel';

@@ -2,7 +2,8 @@
 // route (cap and variant said) in a comment that Send drops whole, whatever the table holds.
 import assert from 'node:assert/strict';
 import { routeSummaryComment } from '../../../../src/core/prompt/route-summary';
-import { composeRouteTask, resolveRoute, type EffectiveRoute } from '../../../../src/core/routing';
+import { composeRouteTask } from '../../../../src/core/prompt/route-task';
+import { resolveRoute, type EffectiveRoute } from '../../../../src/language/routing';
 
 const TABLE = [
   'version: 1',
