@@ -18,7 +18,11 @@ import {
 
 const SIDEBAR_WIDTH = 620;
 
-export async function takeScreenshots({ url, out, backends, log, expected }) {
+/**
+ * `onSettled` is called once every badge has settled (the demo starts the web page's screenshots
+ * there, beside the editor's acts, rather than after them).
+ */
+export async function takeScreenshots({ url, out, backends, log, expected, onSettled = () => {} }) {
   const files = [];
   const notes = [];
   const browser = await launchBrowser();
@@ -58,6 +62,7 @@ export async function takeScreenshots({ url, out, backends, log, expected }) {
       },
     });
     const settledSeconds = (Date.now() - viewOpened) / 1000;
+    onSettled();
     const pending = await backends.pendingPermissions();
     const waitingId = pending.find((p) => p.permission === 'bash')?.sessionID;
     if (!waitingId)

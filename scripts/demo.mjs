@@ -177,6 +177,9 @@ if (screenshotsDir && webOnly) {
     const out = path.resolve(screenshotsDir);
     mkdirSync(out, { recursive: true });
     let code = 0;
+    // The web page of the same watch: its screenshots are taken once the editor's badges have
+    // settled (so has the watch, which started first), beside the editor's acts.
+    let web;
     try {
       const report = await takeScreenshots({
         url: url.href,
@@ -184,15 +187,18 @@ if (screenshotsDir && webOnly) {
         backends,
         log,
         expected: [...OPENCODE_SESSIONS, ...SPEC_SESSIONS],
+        onSettled: () => {
+          web = webScreenshots(out);
+          web.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
+        },
       });
       log(
         `every badge settled ${report.settledSeconds.toFixed(0)} s after the view opened; ${report.files.length} screenshots in ${path.relative(process.cwd(), out) || '.'}: ${report.files.join(', ')}`,
       );
       for (const note of report.notes) log(note);
-      // The web page of the same watch, after the editor's acts.
-      const web = await webScreenshots(out);
-      log(`${web.files.length} screenshots of the web page: ${web.files.join(', ')}`);
-      for (const note of web.notes) log(note);
+      const webReport = await web;
+      log(`${webReport.files.length} screenshots of the web page: ${webReport.files.join(', ')}`);
+      for (const note of webReport.notes) log(note);
     } catch (err) {
       console.error(`[demo] FAILED: ${err.message}`);
       code = 1;

@@ -21,7 +21,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const resultsDir = path.join(root, 'test-results');
 const TOTAL_TIMEOUT_MS = Number(process.env.SESSION_OPS_EDITOR_TIMEOUT_MS ?? 20 * 60_000);
 
-const log = (m) => console.log(`[editor] ${m}`);
+const began = Date.now();
+/** Each line says when, in seconds since this process started: where the layer's time goes. */
+const log = (m) => console.log(`[editor +${((Date.now() - began) / 1000).toFixed(0)} s] ${m}`);
 
 function freePort() {
   return new Promise((resolve, reject) => {

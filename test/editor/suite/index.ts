@@ -71,6 +71,18 @@ export function run(): Promise<void> {
       if (failures > 0) reject(new Error(`${failures} editor test(s) failed`));
       else resolve();
     });
+    // Where the layer's time goes: every top-level describe's wall time and every hook over 2 s.
+    const began = new Map<unknown, number>();
+    runner.on('suite', (s) => began.set(s, Date.now()));
+    runner.on('suite end', (s) => {
+      if (s.parent?.root)
+        console.log(`[editor] ${s.title}: ${((Date.now() - (began.get(s) ?? Date.now())) / 1000).toFixed(1)} s`);
+    });
+    runner.on('hook', (h) => began.set(h, Date.now()));
+    runner.on('hook end', (h) => {
+      const ms = Date.now() - (began.get(h) ?? Date.now());
+      if (ms > 2_000) console.log(`[editor] slow hook: ${h.fullTitle()} (${(ms / 1000).toFixed(1)} s)`);
+    });
     runner.on('pass', (t) => outcomes.push({ title: t.fullTitle(), state: 'passed', durationMs: t.duration ?? null }));
     runner.on('pending', (t) => outcomes.push({ title: t.fullTitle(), state: 'pending', durationMs: null }));
     runner.on('fail', (t, err: Error) =>
