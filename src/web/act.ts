@@ -231,6 +231,22 @@ export function answerQuestion(t: ActTarget, req: PageRequest): void {
   });
 }
 
+export function rejectQuestion(t: ActTarget, req: PageRequest): void {
+  open({
+    title: 'Reject the question?',
+    says: [
+      h('p', null, who(t), ' asks: ', req.title),
+      h('p', null, 'The agent is told the question was dismissed and goes on without an answer.'),
+    ],
+    confirm: 'Reject',
+    send: () =>
+      api(sessionPath(t, `questions/${encodeURIComponent(req.requestID)}`), {
+        method: 'POST',
+        body: { backend: t.backend, reject: true },
+      }),
+  });
+}
+
 export function abort(t: ActTarget): void {
   open({
     title: 'Abort the running turn?',

@@ -111,13 +111,23 @@ function requestButtons(backendKey: string, row: PageRow, req: PageRequest): Chi
         'Reject',
       ),
     ];
-  // A question is answered, not dismissed: the daemon offers no rejection of one.
+  // A question is answered, or rejected (the agent is told it was dismissed and goes on).
   return req.questions.length
     ? [
         h(
           'button',
           { type: 'button', 'data-act': 'answer', on: { click: () => act.answerQuestion(t, req) } },
           'Answer...',
+        ),
+        h(
+          'button',
+          {
+            type: 'button',
+            'data-act': 'reject-question',
+            class: 'danger',
+            on: { click: () => act.rejectQuestion(t, req) },
+          },
+          'Reject',
         ),
       ]
     : [];

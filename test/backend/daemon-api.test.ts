@@ -3,7 +3,8 @@
 // shows the waiting permission; no token is 401; a read token's POST is 403 and reaches nothing; a
 // wrong token five times is slowed (429 with Retry-After); answering the permission through the API
 // with an act token lets the session go on (seen on the backend), arrives on the event stream as an
-// `outcome` and is in the audit trail with the token's name.
+// `outcome` and is in the audit trail with the token's name; rejecting a question through the API
+// (stock opencode's reject route) lets that session go on.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -74,6 +75,27 @@ describe('watch: the API over real opencode (HTTPS, tokens, acts, audit, events)
       kind: 'tool-calls',
       calls: [{ tool: 'bash', args: { command: 'ls -la', description: 'list the files' } }],
       then: 'listed the files',
+    });
+    model.when('[ask]', {
+      kind: 'tool-calls',
+      calls: [
+        {
+          tool: 'question',
+          args: {
+            questions: [
+              {
+                question: 'Which colour?',
+                header: 'Colour',
+                options: [
+                  { label: 'Red', description: 'warm' },
+                  { label: 'Blue', description: 'cool' },
+                ],
+              },
+            ],
+          },
+        },
+      ],
+      then: 'went on without an answer',
     });
     execFileSync(
       'openssl',
@@ -243,5 +265,58 @@ describe('watch: the API over real opencode (HTTPS, tokens, acts, audit, events)
       .trim()
       .split('\n');
     assert.equal(lines.length, 1);
+  });
+
+  it('rejecting a question through the API lets the session go on (stock opencode POST /question/{id}/reject)', async function () {
+    this.timeout(90_000);
+    const asking = await launchSession(oc, dir, undefined, 'pick a colour [ask]');
+    const requestID = await waitFor(
+      'the waiting question in the fleet',
+      async () => {
+        const fleet = JSON.parse((await call('GET', '/api/fleet', READ)).body) as {
+          backends: Array<{
+            directories: Array<{
+              sessions: Array<{ id: string; waiting: { kind: string; requestID: string } | null }>;
+            }>;
+          }>;
+        };
+        const w = fleet.backends[0]?.directories[0]?.sessions.find((x) => x.id === asking)?.waiting;
+        return w?.kind === 'question' ? w.requestID : undefined;
+      },
+      60_000,
+      250,
+    );
+    // Just after the question comes, the session's messages may still move: a new sample starts its
+    // verdict over (pending, no request offered: 404 unknown-request, nothing sent) until two
+    // samples agree again, so the reject is repeated while it is 404.
+    const rejected = await waitFor(
+      'the reject to be taken',
+      async () => {
+        const r = await call('POST', `/api/sessions/${asking}/questions/${requestID}`, ACT, { reject: true });
+        return r.status === 404 && r.body.includes('unknown-request') ? undefined : r;
+      },
+      30_000,
+      500,
+    );
+    assert.equal(rejected.status, 200, rejected.body);
+    assert.equal((JSON.parse(rejected.body) as { outcome: { outcome: string } }).outcome.outcome, 'answered');
+    const client = new BackendClient({ baseUrl: oc.baseUrl });
+    await waitFor(
+      'the question to go (on the backend)',
+      async () => (await client.listQuestions(dir)).requests.length === 0,
+    );
+    await waitFor(
+      'the session to turn idle',
+      async () => (await client.listSessions(dir)).sessions.find((s) => s.id === asking)?.state === 'idle',
+      30_000,
+      200,
+    );
+    const audit = JSON.parse((await call('GET', `/api/audit?session=${asking}`, READ)).body) as {
+      entries: Array<{ action: string; outcome: { code: string } }>;
+    };
+    assert.deepEqual(
+      audit.entries.map((e) => [e.action, e.outcome.code]),
+      [['question', 'answered']],
+    );
   });
 });

@@ -94,6 +94,9 @@ export type DispatchAct =
 
 /** Answer a session waiting for a person: its pending permission, or its question (one list of answers per question). */
 export type AnswerAct =
-  { target: SessionRow; permission: PermissionReply } | { target: SessionRow; question: string[][] };
+  | { target: SessionRow; permission: PermissionReply }
+  | { target: SessionRow; question: string[][] }
+  /** Reject (dismiss) the question instead of answering it (stock opencode POST /question/{id}/reject). */
+  | { target: SessionRow; rejectQuestion: true };
 
 export type { AbortResult, AnswerResult, DispatchResult, RecoverResult, WakeResult };

@@ -1,5 +1,5 @@
 // Answer a session waiting for a person: its pending permission (once, always, reject) or its
-// question, through the act-once path (the request must still be pending right before the POST).
+// question (answered, or rejected where the backend has a reject route: stock opencode), through the act-once path (the request must still be pending right before the POST).
 import { answerRequest, type AnswerResult } from '../../actions/answer';
 import type { SessionRow } from '../../monitor/row';
 import { label } from '../operator-core';
@@ -19,6 +19,11 @@ export async function answerAct(rooms: ActRooms, req: AnswerAct): Promise<Acted<
     logText = `permission ${waiting.requestID} of ${row.id}: ${said}`;
     rowText = `${waiting.title}: ${said}`;
     send = (c) => c.replyPermission(row.directory, waiting.requestID, reply);
+  } else if ('rejectQuestion' in req) {
+    const waiting = waitingFor(row, 'question');
+    logText = `question ${waiting.requestID} of ${row.id} rejected`;
+    rowText = `${waiting.title}: rejected`;
+    send = (c) => c.rejectQuestion(row.directory, waiting.requestID);
   } else {
     const waiting = waitingFor(row, 'question');
     const answers = req.question;

@@ -1,12 +1,13 @@
 // The act routes of the daemon's API (docs/daemon-api.md): abort, wake (the prompt the session's
-// state calls for, or a given text), abort-and-wake, recover, dispatch, answer a permission or a
-// question, cancel a scheduled retry. Each runs through the daemon's Operator exactly as a click in
+// state calls for, or a given text), abort-and-wake, recover, dispatch (with the model's variant),
+// answer a permission or a question (or reject the question), cancel a scheduled retry. Each runs through the daemon's Operator exactly as a click in
 // the editor (the session's action lock, the machine-wide lock and the re-read before every POST,
 // authority, the send guard), is appended to the audit trail with the token's name, and is answered
 // with the outcome as data: 200 (the CLI's --json keys, with `sent`), 409 for a refusal (its code and
 // the outcome), 404 for a session the daemon does not watch or a request it is not waiting on.
 import { parseModelRef } from '../../actions/model-choice';
 import type { AuditEntry } from '../../audit/audit-log';
+import { recordOf } from '../../health/provider-records';
 import { auditEntry } from '../../audit/audit-entry';
 import type { ModelRef } from '../../model';
 import type { SessionRow } from '../../monitor/row';
@@ -202,17 +203,27 @@ export function actRoutes(view: ActView): ApiRoute[] {
     ),
     post(
       '/dispatch',
-      act(['prompt', 'model'], async (row, body) => {
+      act(['prompt', 'model', 'variant'], async (row, body) => {
         const prompt = stringField(body, 'prompt', 64 * 1024);
         const model = modelField(body);
-        for (const v of [prompt, model]) if (isAnswer(v)) return v;
+        const variant = stringField(body, 'variant', 64);
+        for (const v of [prompt, model, variant]) if (isAnswer(v)) return v;
         if (typeof prompt !== 'string' || model === null)
           return apiError(
             400,
             'bad-request',
             'dispatch needs the task as prompt and an explicit model ("provider/model")',
           );
-        return view.operator.dispatch({ target: row, task: prompt, model: model as ModelRef });
+        const ref = model as ModelRef;
+        if (typeof variant === 'string') {
+          const unknown = variantProblem(
+            view.backends().find((b) => b.config.key === row.backendKey),
+            ref,
+            variant,
+          );
+          if (unknown) return apiError(400, 'bad-request', unknown);
+        }
+        return view.operator.dispatch({ target: row, task: prompt, model: ref, effort: variant as string | null });
       }),
     ),
     post(
@@ -247,12 +258,11 @@ export function actRoutes(view: ActView): ApiRoute[] {
               'unknown-request',
               `session ${row.id} is not waiting on question ${ctx.params.requestId.slice(0, 200)}`,
             );
-          if (body.reject !== undefined)
-            return apiError(
-              400,
-              'bad-request',
-              'rejecting a question is not offered: answer it ({"answers": [[...]]})',
-            );
+          if (body.reject !== undefined) {
+            if (body.reject !== true) return apiError(400, 'bad-request', 'reject must be true');
+            if (body.answers !== undefined) return apiError(400, 'bad-request', 'give answers or reject, not both');
+            return view.operator.answer({ target: row, rejectQuestion: true });
+          }
           const answers = body.answers;
           const ok =
             Array.isArray(answers) &&
@@ -305,6 +315,24 @@ export function actRoutes(view: ActView): ApiRoute[] {
       },
     },
   ];
+}
+
+/**
+ * Why `variant` cannot go out with a prompt on `model` (null: it can): the backend's prompt payload
+ * must take a variant (stock opencode; the spec's defines none) and the provider listing the daemon
+ * last read must show that variant in the model's variant table (the send guard checks it again
+ * right before the POST).
+ */
+export function variantProblem(backend: BackendState | undefined, model: ModelRef, variant: string): string | null {
+  const name = `${model.providerID}/${model.modelID}`;
+  if (!backend || backend.dialect !== 'opencode')
+    return `variant ${variant}: this backend's prompt payload takes no variant (${backend?.dialect ?? 'not read yet'})`;
+  if (!backend.providers) return `variant ${variant}: the provider listing of this backend has not been read yet`;
+  const table = recordOf(backend.providers, model.providerID)?.variants?.[model.modelID] ?? null;
+  if (!table || table.length === 0)
+    return `variant ${variant}: the provider listing shows no variant table for ${name}`;
+  if (!table.includes(variant)) return `variant ${variant}: ${name}'s variants are ${table.join(', ')}`;
+  return null;
 }
 
 function audit(view: ActView, who: Principal, row: SessionRow, o: ActionOutcome, action?: string): void {

@@ -62,12 +62,20 @@ describe('core/watch/api/act', () => {
   const calls: Array<{ method: string; req: unknown }> = [];
   const audit: AuditEntry[] = [];
   let next: { outcome: ActionOutcome; result: unknown } = { outcome: outcome({}), result: { idle: true, sent: true } };
+  const rows: unknown[] = [row];
   const op = (method: string) => (req: unknown) => (calls.push({ method, req }), Promise.resolve(next));
   const view = {
     backends: () => [
       {
         config: { key: KEY, name: 'oc', baseUrl: 'http://127.0.0.1:4096' },
-        directories: [{ directory: '/w', rows: [row] }],
+        dialect: 'opencode',
+        providers: {
+          providers: [
+            { id: 'p', name: 'P', connected: true, quota: null, models: ['m', 'n'], variants: { m: ['high', 'low'] } },
+          ],
+          connected: ['p'],
+        },
+        directories: [{ directory: '/w', rows }],
       },
     ],
     operator: {
@@ -196,6 +204,69 @@ describe('core/watch/api/act', () => {
       [{ target: row, permission: 'once' }],
     );
     assert.equal(audit[0].action, 'permission');
+  });
+
+  it("dispatch: a variant from the model's variant table goes to the operator; an unknown one is 400 before anything", async () => {
+    next = {
+      outcome: outcome({ action: 'dispatch', outcome: 'confirmed' }),
+      result: { model: { providerID: 'p', modelID: 'm' }, instead: null, variant: 'high', sent: true },
+    };
+    const ok = await post('ses_1/dispatch', { prompt: 'task', model: 'p/m', variant: 'high' });
+    assert.equal(ok.status, 200);
+    assert.equal(((await ok.json()) as { variant: string }).variant, 'high');
+    assert.deepEqual(calls[0].req, {
+      target: row,
+      task: 'task',
+      model: { providerID: 'p', modelID: 'm' },
+      effort: 'high',
+    });
+    for (const [body, why] of [
+      [{ prompt: 'task', model: 'p/m', variant: 'max' }, /p\/m's variants are high, low/],
+      [{ prompt: 'task', model: 'p/n', variant: 'high' }, /no variant table for p\/n/],
+      [{ prompt: 'task', model: 'q/m', variant: 'high' }, /no variant table for q\/m/],
+      [{ prompt: 'task', model: 'p/m', variant: '' }, /variant must be a non-empty string/],
+    ] as const) {
+      const res = await post('ses_1/dispatch', body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.match(((await res.json()) as { error: { message: string } }).error.message, why);
+    }
+    assert.equal(calls.length, 1, 'an unknown variant reached nothing');
+    assert.equal(audit.length, 1);
+  });
+
+  it('a question is answered or rejected through the operator; both, or reject other than true, is 400', async () => {
+    const asking = {
+      ...row,
+      waiting: {
+        kind: 'question',
+        title: 'question: which?',
+        requestID: 'que_1',
+        detail: { kind: 'question', questions: [{ question: 'which?', header: 'h', options: [], multiple: false }] },
+      },
+    };
+    rows[0] = asking;
+    try {
+      next = { outcome: outcome({ action: 'answer', outcome: 'answered' }), result: { outcome: 'answered' } };
+      assert.equal((await post('ses_1/questions/que_1', { reject: true, answers: [['a']] })).status, 400);
+      assert.equal((await post('ses_1/questions/que_1', { reject: 'yes' })).status, 400);
+      assert.equal(calls.length, 0);
+      const rejected = await post('ses_1/questions/que_1', { reject: true });
+      assert.equal(rejected.status, 200);
+      assert.equal((await post('ses_1/questions/que_1', { answers: [['a']] })).status, 200);
+      assert.deepEqual(
+        calls.map((c) => c.req),
+        [
+          { target: asking, rejectQuestion: true },
+          { target: asking, question: [['a']] },
+        ],
+      );
+      assert.deepEqual(
+        audit.map((e) => e.action),
+        ['question', 'question'],
+      );
+    } finally {
+      rows[0] = row;
+    }
   });
 
   it("a read token's POST is 403 and reaches nothing", async () => {
