@@ -7,6 +7,7 @@
 // the outcome), 404 for a session the daemon does not watch or a request it is not waiting on.
 import { parseModelRef } from '../../actions/model-choice';
 import type { AuditEntry } from '../../audit/audit-log';
+import { DIALECTS } from '../../backend/dialects';
 import { recordOf } from '../../health/provider-records';
 import { auditEntry } from '../../audit/audit-entry';
 import type { ModelRef } from '../../model';
@@ -325,7 +326,7 @@ export function actRoutes(view: ActView): ApiRoute[] {
  */
 export function variantProblem(backend: BackendState | undefined, model: ModelRef, variant: string): string | null {
   const name = `${model.providerID}/${model.modelID}`;
-  if (!backend || backend.dialect !== 'opencode')
+  if (!backend?.dialect || !DIALECTS[backend.dialect].capabilities.promptVariant)
     return `variant ${variant}: this backend's prompt payload takes no variant (${backend?.dialect ?? 'not read yet'})`;
   if (!backend.providers) return `variant ${variant}: the provider listing of this backend has not been read yet`;
   const table = recordOf(backend.providers, model.providerID)?.variants?.[model.modelID] ?? null;

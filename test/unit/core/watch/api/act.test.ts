@@ -4,7 +4,7 @@
 // bad body; a read token's POST is 403 and reaches nothing.
 import { strict as assert } from 'node:assert';
 import { WatchHttpServer } from '../../../../../src/core/watch/http-server';
-import { actRoutes, type ActView } from '../../../../../src/core/watch/api/act';
+import { actRoutes, variantProblem, type ActView } from '../../../../../src/core/watch/api/act';
 import type { AuditEntry } from '../../../../../src/core/audit/audit-log';
 import { hashToken, TokenBook } from '../../../../../src/core/watch/auth/tokens';
 import type { ActionOutcome } from '../../../../../src/core/operations/action-outcome';
@@ -231,6 +231,8 @@ describe('core/watch/api/act', () => {
       assert.match(((await res.json()) as { error: { message: string } }).error.message, why);
     }
     assert.equal(calls.length, 1, 'an unknown variant reached nothing');
+    const spec = { ...view.backends()[0], dialect: 'spec' } as Parameters<typeof variantProblem>[0];
+    assert.match(variantProblem(spec, { providerID: 'p', modelID: 'm' }, 'high') ?? '', /payload takes no variant/);
     assert.equal(audit.length, 1);
   });
 
