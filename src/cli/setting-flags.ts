@@ -8,6 +8,7 @@ import {
   monitorSettings,
   OPERATOR_DEFAULTS,
   OPERATOR_SETTINGS,
+  readOperatorSettings,
   type MonitorSettings,
   type OperatorSettingKey,
   type OperatorSettings,
@@ -46,11 +47,14 @@ export function settingFlag(a: ParsedArgs, flag: SettingFlag): number {
   return n;
 }
 
-/** The operator settings the given flags set; the others are the model's defaults. */
+/**
+ * The operator settings the given flags set, read by the settings model (src/core/settings) as
+ * the editor's settings and the watch config are; the others are the model's defaults.
+ */
 export function operatorSettingsFromFlags(a: ParsedArgs, flags: readonly SettingFlag[]): OperatorSettings {
-  const settings = { ...OPERATOR_DEFAULTS };
-  for (const flag of flags) settings[SETTING_FLAGS[flag].setting] = settingFlag(a, flag);
-  return settings;
+  const values = new Map<OperatorSettingKey, number>();
+  for (const flag of flags) values.set(SETTING_FLAGS[flag].setting, settingFlag(a, flag));
+  return readOperatorSettings((key) => values.get(key), 'checked');
 }
 
 /** The monitor settings the given flags set (in milliseconds); the others are the model's defaults. */

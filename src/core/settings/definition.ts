@@ -2,9 +2,9 @@
 // once. The operator settings (operator-settings.ts) and the language server's settings
 // (src/shared/settings.ts) are tables of these; package.json's `contributes.configuration`
 // repeats them for VS Code and a unit test holds it equal to the tables.
-// Two readers: `parseSetting` is strict (a config file: a wrong value is an error naming the key),
-// `coerceSetting` is lenient (the editor's settings, which VS Code does not enforce: a wrong value
-// reads as the default, a number out of range as the nearest bound).
+// `coerceSetting` reads a value leniently (the editor's settings, which VS Code does not enforce: a
+// wrong value reads as the default, a number out of range as the nearest bound). A config file is
+// validated strictly by its JSON Schema (src/core/watch/config-schema.ts), not here.
 
 interface Common {
   /** Markdown, as VS Code shows it (package.json's markdownDescription). */
@@ -66,54 +66,9 @@ export function defaultsOf<T extends Record<string, SettingDefinition>>(table: T
   return out as SettingValues<T>;
 }
 
-const describe = (value: unknown): string =>
-  Array.isArray(value) ? 'a list' : value === null ? 'null' : `${typeof value} ${JSON.stringify(value)?.slice(0, 40)}`;
-
-/** The value, checked; throws an Error naming `key` and what was expected. */
-export function parseSetting<D extends SettingDefinition>(key: string, def: D, value: unknown): SettingValue<D> {
-  return checked(key, def, value) as SettingValue<D>;
-}
-
 /** The value if it is valid; a number out of range as the nearest bound (rounded for an integer); else the default. */
 export function coerceSetting<D extends SettingDefinition>(def: D, value: unknown): SettingValue<D> {
   return coerced(def, value) as SettingValue<D>;
-}
-
-function checked(key: string, def: SettingDefinition, value: unknown): unknown {
-  const fail = (expected: string): never => {
-    throw new Error(`${key}: expected ${expected}, got ${describe(value)}`);
-  };
-  switch (def.type) {
-    case 'integer':
-    case 'number': {
-      const whole = def.type === 'integer';
-      if (typeof value !== 'number' || !Number.isFinite(value) || (whole && !Number.isInteger(value)))
-        fail(whole ? 'an integer' : 'a number');
-      const n = value as number;
-      if ((def.minimum !== undefined && n < def.minimum) || (def.maximum !== undefined && n > def.maximum))
-        fail(`a number ${rangeText(def)}`);
-      return n;
-    }
-    case 'boolean':
-      if (typeof value !== 'boolean') fail('true or false');
-      return value;
-    case 'string':
-      if (typeof value !== 'string') fail('a string');
-      if (def.enum && !def.enum.includes(value as string)) fail(`one of ${def.enum.join(', ')}`);
-      return value;
-    case 'string-list': {
-      if (!Array.isArray(value)) fail('a list of strings');
-      const items = value as unknown[];
-      const pattern = def.itemPattern === undefined ? null : new RegExp(def.itemPattern);
-      items.forEach((item, i) => {
-        if (typeof item !== 'string') throw new Error(`${key}[${i}]: expected a string, got ${describe(item)}`);
-        if (pattern && !pattern.test(item))
-          throw new Error(`${key}[${i}]: "${item.slice(0, 40)}" does not match ${def.itemPattern}`);
-      });
-      if (def.uniqueItems && new Set(items).size !== items.length) fail('a list without repeated items');
-      return [...(items as string[])];
-    }
-  }
 }
 
 function coerced(def: SettingDefinition, value: unknown): unknown {
@@ -136,10 +91,4 @@ function coerced(def: SettingDefinition, value: unknown): unknown {
       return def.uniqueItems ? [...new Set(items)] : items;
     }
   }
-}
-
-function rangeText(def: NumberSetting): string {
-  if (def.minimum !== undefined && def.maximum !== undefined) return `from ${def.minimum} to ${def.maximum}`;
-  if (def.minimum !== undefined) return `>= ${def.minimum}`;
-  return `<= ${def.maximum}`;
 }

@@ -1,15 +1,17 @@
 // The operator settings, declared once: how the monitor samples, when a verdict or a wall is read,
 // which providers a recovery may choose, what automatic mode may do. Every host maps its own
-// source onto this model and nothing else holds a default:
-//   the extension   `sessionOps.<name>` in VS Code's settings (src/extension/configuration.ts; the
-//                   same names, declared again in package.json for VS Code, held equal by
-//                   test/unit/core/settings/package-configuration.test.ts)
-//   the CLI         its flags (src/cli/*: a flag's default and help text come from here)
-//   a config file   `parseOperatorSettings` on the parsed YAML/JSON (nested `{quotaWall: {...}}` or
-//                   dotted `quotaWall.retryWaitMinutes` keys; an unknown key or a wrong value is an error)
+// source onto this model through `readOperatorSettings`, and nothing else holds a default:
+//   the extension   `sessionOps.<name>` in VS Code's settings, read leniently
+//                   (src/extension/configuration.ts; the same names, declared again in package.json
+//                   for VS Code, held equal by test/unit/core/settings/package-configuration.test.ts)
+//   the CLI         its flags (src/cli/setting-flags.ts: a flag's default and help text come from here)
+//   a config file   the `watch` config's nested groups (`{quotaWall: {retryWaitMinutes: 5}}`) through
+//                   `nestedSource`, after its JSON Schema (src/core/watch/config-schema.ts) checked
+//                   them; schemas/session-ops.schema.json repeats these names, types, bounds and
+//                   defaults, held equal by test/unit/core/watch/config.test.ts
 // The core computes in milliseconds: `monitorSettings` turns the minutes and seconds into them.
 // Never imports 'vscode'.
-import { coerceSetting, defaultsOf, parseSetting, type SettingDefinition, type SettingValues } from './definition';
+import { coerceSetting, defaultsOf, type SettingDefinition, type SettingValues } from './definition';
 
 /**
  * The most `prompt.maxKiB` may be: the confirmation read takes the stored prompt back as one
@@ -254,64 +256,42 @@ export function monitorSettings(s: OperatorSettings): MonitorSettings {
 /** The defaults in milliseconds: what a core function uses when its caller passes no value. */
 export const DEFAULT_MONITOR_SETTINGS: Readonly<MonitorSettings> = Object.freeze(monitorSettings(OPERATOR_DEFAULTS));
 
+/** A source of raw setting values by name (undefined: not set). */
+export type SettingsSource = (key: OperatorSettingKey) => unknown;
+
 /**
- * Reads the operator settings from a source that returns each setting's raw value by name
- * (undefined: not set). A wrong value reads as the default, a number out of range as the nearest
- * bound: the editor's settings are not validated by VS Code.
+ * How a source's values are read. `lenient`: the editor's settings, which VS Code does not
+ * enforce: a wrong value reads as the default, a number out of range as the nearest bound.
+ * `checked`: values its host already validated (a config file by its JSON Schema, a CLI flag by
+ * its flag parser, each with its own bounds, e.g. watch --allow-short-spacing), taken as given.
  */
-export function readOperatorSettings(get: (key: OperatorSettingKey) => unknown): OperatorSettings {
+export type SettingsReading = 'lenient' | 'checked';
+
+/**
+ * The one path from a host's settings to the operator settings: the editor's `sessionOps.*`, the
+ * watch config's keys and the CLI's flags all come through here. Absent: the model's default.
+ */
+export function readOperatorSettings(get: SettingsSource, reading: SettingsReading = 'lenient'): OperatorSettings {
   const out: Record<string, unknown> = {};
-  for (const key of OPERATOR_SETTING_KEYS) out[key] = coerceSetting(OPERATOR_SETTINGS[key], get(key));
+  for (const key of OPERATOR_SETTING_KEYS) {
+    const def = OPERATOR_SETTINGS[key] as SettingDefinition;
+    const value = get(key);
+    if (reading === 'lenient') out[key] = coerceSetting(def, value);
+    else if (value === undefined) out[key] = Array.isArray(def.default) ? [...def.default] : def.default;
+    else out[key] = Array.isArray(value) ? [...(value as unknown[])] : value;
+  }
   return out as OperatorSettings;
 }
-
-/** An untrusted settings object was refused; `problems` name each key. */
-export class OperatorSettingsError extends Error {
-  constructor(readonly problems: readonly string[]) {
-    super(problems.join('; '));
-    this.name = 'OperatorSettingsError';
-  }
-}
-
-const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /**
- * Parses an untrusted plain object (a config file): nested groups (`{automatic: {wakeIdle: true}}`)
- * or dotted names (`'automatic.wakeIdle': true`); absent settings take their default. Throws an
- * OperatorSettingsError listing every unknown key and every wrong value, each by its name.
- * `ignore`: top-level keys the caller reads itself (e.g. `backends`).
+ * A source over a nested object whose groups hold their settings (`{quotaWall: {retryWaitMinutes: 5}}`
+ * gives `quotaWall.retryWaitMinutes`), as a config file writes them.
  */
-export function parseOperatorSettings(raw: unknown, options: { ignore?: readonly string[] } = {}): OperatorSettings {
-  if (!isRecord(raw)) throw new OperatorSettingsError(['the settings must be an object of names and values']);
-  const ignore = new Set(options.ignore ?? []);
-  const known = new Set<string>(OPERATOR_SETTING_KEYS);
-  const groups = new Set(
-    OPERATOR_SETTING_KEYS.filter((k) => k.includes('.')).map((k) => k.slice(0, k.lastIndexOf('.'))),
-  );
-  const values = new Map<string, unknown>();
-  const problems: string[] = [];
-  const visit = (prefix: string, obj: Record<string, unknown>) => {
-    for (const [name, value] of Object.entries(obj)) {
-      const key = prefix ? `${prefix}.${name}` : name;
-      if (!prefix && ignore.has(key)) continue;
-      if (known.has(key)) {
-        if (values.has(key)) problems.push(`${key}: set twice`);
-        values.set(key, value);
-      } else if (groups.has(key)) {
-        if (isRecord(value)) visit(key, value);
-        else problems.push(`${key}: expected an object of settings`);
-      } else problems.push(`${key}: unknown setting`);
-    }
+export function nestedSource(tree: unknown): SettingsSource {
+  return (key) => {
+    let cur: unknown = tree;
+    for (const part of key.split('.'))
+      cur = cur && typeof cur === 'object' && !Array.isArray(cur) ? (cur as Record<string, unknown>)[part] : undefined;
+    return cur;
   };
-  visit('', raw);
-  const out = operatorDefaults() as Record<string, unknown>;
-  for (const [key, value] of values) {
-    try {
-      out[key] = parseSetting(key, OPERATOR_SETTINGS[key as OperatorSettingKey], value);
-    } catch (err) {
-      problems.push((err as Error).message);
-    }
-  }
-  if (problems.length > 0) throw new OperatorSettingsError(problems);
-  return out as OperatorSettings;
 }

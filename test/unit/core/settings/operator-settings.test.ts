@@ -1,25 +1,15 @@
-// The operator-settings model: defaults, the strict parser a config file goes through, the lenient
-// reader of the editor's settings, and the conversion to the milliseconds the core computes with.
+// The operator-settings model: defaults, the one reader every host's source goes through (lenient
+// for the editor's settings, checked for a validated config file or flags), and the conversion to
+// the milliseconds the core computes with. A config file's strictness: test/unit/core/watch/.
 import assert from 'node:assert/strict';
 import {
   DEFAULT_MONITOR_SETTINGS,
   monitorSettings,
   OPERATOR_SETTING_KEYS,
   operatorDefaults,
-  OperatorSettingsError,
-  parseOperatorSettings,
+  nestedSource,
   readOperatorSettings,
 } from '../../../../src/core/settings/operator-settings';
-
-function problemsOf(raw: unknown, options?: { ignore?: readonly string[] }): readonly string[] {
-  try {
-    parseOperatorSettings(raw, options);
-  } catch (err) {
-    assert.ok(err instanceof OperatorSettingsError);
-    return err.problems;
-  }
-  assert.fail('expected an OperatorSettingsError');
-}
 
 describe('operator settings model', () => {
   it('lists every setting once, with its default', () => {
@@ -82,81 +72,36 @@ describe('operator settings model', () => {
     assert.equal(monitorSettings(s).spacingMs, 30_000);
   });
 
-  describe('parseOperatorSettings (a config file)', () => {
-    it('an empty object is every default', () => {
-      assert.deepEqual(parseOperatorSettings({}), operatorDefaults());
+  describe('readOperatorSettings, checked (a config file or flags its host validated)', () => {
+    it('nothing set is every default', () => {
+      assert.deepEqual(readOperatorSettings(nestedSource({}), 'checked'), operatorDefaults());
     });
 
-    it('reads nested groups and dotted names', () => {
-      const s = parseOperatorSettings({
-        sampleSpacingSeconds: 30,
-        automatic: { wakeIdle: true, abortHung: false },
-        'quotaWall.retryWaitMinutes': 5,
-        recovery: { providers: ['anthropic', 'openai'] },
-      });
-      assert.equal(s.sampleSpacingSeconds, 30);
+    it('reads nested groups; a value is taken as given (its host checked it with its own bounds)', () => {
+      const providers = ['anthropic', 'openai'];
+      const s = readOperatorSettings(
+        nestedSource({
+          sampleSpacingSeconds: 2,
+          automatic: { wakeIdle: true, abortHung: false },
+          quotaWall: { retryWaitMinutes: 5 },
+          recovery: { providers },
+          backends: [],
+        }),
+        'checked',
+      );
+      assert.equal(s.sampleSpacingSeconds, 2, 'watch --allow-short-spacing: under the model minimum');
       assert.equal(s['automatic.wakeIdle'], true);
       assert.equal(s['automatic.abortHung'], false);
       assert.equal(s['quotaWall.retryWaitMinutes'], 5);
       assert.equal(s['quotaWall.markMaxAgeMinutes'], 360);
-      assert.deepEqual(s['recovery.providers'], ['anthropic', 'openai']);
+      assert.deepEqual(s['recovery.providers'], providers);
+      assert.notEqual(s['recovery.providers'], providers, 'a list is copied');
     });
 
-    it('an unknown key is an error naming it', () => {
-      assert.deepEqual(problemsOf({ sampleSpacing: 30 }), ['sampleSpacing: unknown setting']);
-      assert.deepEqual(problemsOf({ automatic: { wakeAll: true } }), ['automatic.wakeAll: unknown setting']);
-    });
-
-    it('a wrong type or value is an error naming the key and what was expected', () => {
-      assert.deepEqual(problemsOf({ sampleSpacingSeconds: '45' }), [
-        'sampleSpacingSeconds: expected an integer, got string "45"',
-      ]);
-      assert.deepEqual(problemsOf({ sampleSpacingSeconds: 20 }), [
-        'sampleSpacingSeconds: expected a number from 30 to 60, got number 20',
-      ]);
-      assert.deepEqual(problemsOf({ sampleSpacingSeconds: 45.5 }), [
-        'sampleSpacingSeconds: expected an integer, got number 45.5',
-      ]);
-      assert.deepEqual(problemsOf({ toolCeilingMinutes: 0 }), [
-        'toolCeilingMinutes: expected a number >= 1, got number 0',
-      ]);
-      assert.deepEqual(problemsOf({ automatic: { abortHung: 'yes' } }), [
-        'automatic.abortHung: expected true or false, got string "yes"',
-      ]);
-      assert.deepEqual(problemsOf({ automatic: true }), ['automatic: expected an object of settings']);
-      assert.deepEqual(problemsOf({ recovery: { providers: ['ok', 'bad id'] } }), [
-        'recovery.providers[1]: "bad id" does not match ^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$',
-      ]);
-      assert.deepEqual(problemsOf({ recovery: { providers: ['a', 'a'] } }), [
-        'recovery.providers: expected a list without repeated items, got a list',
-      ]);
-      assert.deepEqual(problemsOf({ recovery: { providers: 'anthropic' } }), [
-        'recovery.providers: expected a list of strings, got string "anthropic"',
-      ]);
-    });
-
-    it('reports every problem at once, and a setting given twice', () => {
-      const problems = problemsOf({
-        nope: 1,
-        useEventStream: 1,
-        automatic: { wakeIdle: true },
-        'automatic.wakeIdle': true,
-      });
-      assert.deepEqual(problems, [
-        'nope: unknown setting',
-        'automatic.wakeIdle: set twice',
-        'useEventStream: expected true or false, got number 1',
-      ]);
-    });
-
-    it('leaves the keys the caller reads itself, and refuses what is not an object', () => {
-      assert.deepEqual(
-        parseOperatorSettings({ backends: [], metrics: {} }, { ignore: ['backends', 'metrics'] }),
-        operatorDefaults(),
-      );
-      assert.deepEqual(problemsOf({ backends: [] }), ['backends: unknown setting']);
-      assert.deepEqual(problemsOf([1]), ['the settings must be an object of names and values']);
-      assert.deepEqual(problemsOf(null), ['the settings must be an object of names and values']);
+    it('a group that is not an object gives no value for its settings', () => {
+      assert.equal(nestedSource({ automatic: true })('automatic.wakeIdle'), undefined);
+      assert.equal(nestedSource({ automatic: [1] })('automatic.wakeIdle'), undefined);
+      assert.equal(nestedSource(null)('showCost'), undefined);
     });
   });
 
