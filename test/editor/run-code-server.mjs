@@ -160,6 +160,10 @@ export async function runEditorSuite(options = {}) {
     throw new Error('the bundles are missing: run "npm run build" first (npm test does)');
   }
   mkdirSync(resultsDir, { recursive: true });
+  // Each run's own summary file: the editor layer and the benches' editor runs may overlap.
+  const suffix = options.tag ? `-${options.tag}` : '';
+  const summaryName = `editor-results${suffix}.json`;
+  rmSync(path.join(resultsDir, summaryName), { force: true });
 
   // The harness service the suite talks to.
   let page;
@@ -225,6 +229,7 @@ export async function runEditorSuite(options = {}) {
       // monitor's minimum spacing instead of sleeping 30 s.
       SESSION_OPS_TEST_HOOKS: '1',
       SESSION_OPS_RESULTS_DIR: resultsDir,
+      SESSION_OPS_RESULTS_FILE: summaryName,
       SESSION_OPS_REPO_ROOT: root,
       ...(options.grep ? { SESSION_OPS_EDITOR_GREP: options.grep } : {}),
       ...(options.env ?? {}),
@@ -269,15 +274,13 @@ export async function runEditorSuite(options = {}) {
     });
     exitCode = await Promise.race([exited, timeout]);
     clearTimeout(timer);
-    await page
-      .screenshot({ path: path.join(resultsDir, `editor-final${options.tag ? '-' + options.tag : ''}.png`) })
-      .catch(() => {});
+    await page.screenshot({ path: path.join(resultsDir, `editor-final${suffix}.png`) }).catch(() => {});
   } catch (err) {
     console.error(`[editor] ${err.message}`);
-    if (page) await page.screenshot({ path: path.join(resultsDir, 'editor-failure.png') }).catch(() => {});
+    if (page) await page.screenshot({ path: path.join(resultsDir, `editor-failure${suffix}.png`) }).catch(() => {});
     exitCode = 1;
   } finally {
-    const summaryFile = path.join(resultsDir, 'editor-results.json');
+    const summaryFile = path.join(resultsDir, summaryName);
     if (existsSync(summaryFile)) {
       const { outcomes } = JSON.parse(readFileSync(summaryFile, 'utf8'));
       for (const o of outcomes)
@@ -295,7 +298,6 @@ export async function runEditorSuite(options = {}) {
         );
     }
     if (exitCode !== 0) {
-      const suffix = options.tag ? `-${options.tag}` : '';
       const logsOut = path.join(resultsDir, `editor-logs${suffix}`);
       rmSync(logsOut, { recursive: true, force: true });
       const logsIn = path.join(cs.userData, 'logs');

@@ -66,7 +66,10 @@ export function run(): Promise<void> {
     const runner = mocha.run((failures) => {
       if (resultsDir) {
         fs.mkdirSync(resultsDir, { recursive: true });
-        fs.writeFileSync(path.join(resultsDir, 'editor-results.json'), JSON.stringify({ failures, outcomes }, null, 2));
+        fs.writeFileSync(
+          path.join(resultsDir, process.env.SESSION_OPS_RESULTS_FILE ?? 'editor-results.json'),
+          JSON.stringify({ failures, outcomes }, null, 2),
+        );
       }
       if (failures > 0) reject(new Error(`${failures} editor test(s) failed`));
       else resolve();
