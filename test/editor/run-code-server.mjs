@@ -254,7 +254,7 @@ export async function runEditorSuite(options = {}) {
       consoleLines.push(text);
       if (
         process.env.SESSION_OPS_EDITOR_VERBOSE ||
-        /passing|failing|pending|✔|✓|\d+\) |Error|AssertionError/.test(text)
+        /passing|failing|pending|✔|✓|\d+\) |Error|AssertionError|^\[editor\] /.test(text)
       ) {
         if (!/Failed to load resource|DevTools|webview/i.test(text)) console.log(`  ${text}`);
       }
