@@ -235,6 +235,57 @@ describe('language server answers every request in time', function () {
     client.close(uri);
   });
 
+  it('answers a hover within 1 s while a 7.9 MB table with a duplicated top-level key is analysed', async () => {
+    // the chunker cannot split it (a duplicated top-level key) and the fast parser reads it: it is
+    // parsed range by range (fastSteps.ts), with other messages handled between the ranges
+    const small = await openIn('dup-small', 'version: 1\ndefault: {}\nroutes:\n  Kind/Bug:\n    effort: high\n');
+    const text = routingTableOfSize(7.9) + 'version: 1\n';
+    assert.ok(text.length < 8 * MB);
+    const uri = await openIn('dup', text);
+    const lines = text.split('\n');
+    let line = lines.indexOf('  Kind/Route010000:');
+    while (!lines[line].startsWith('    effort:')) line++;
+    const cpu0 = cpuMs(client.proc.pid!);
+    const mark = client.change(uri, 2, [
+      { range: { start: { line, character: 12 }, end: { line, character: 16 } }, text: 'hgih' },
+    ]);
+    const published = client.diagnosticsFor(uri, (p) => p.version === 2, mark, 120000);
+    let analysed = false;
+    void published.then(() => (analysed = true));
+    const hovers: number[] = [];
+    // hovers on the small table, one after the other, until the edited table's diagnostics arrive
+    while (!analysed) {
+      const h = await timed(
+        client.request<{ contents: { value: string } } | null>('textDocument/hover', {
+          textDocument: { uri: small },
+          position: { line: 3, character: 4 },
+        }),
+      );
+      assert.ok(h.value?.contents.value.includes('Effective route'), JSON.stringify(h.value));
+      hovers.push(h.ms);
+    }
+    const diags = (await published).diagnostics;
+    const cpu = cpuMs(client.proc.pid!) - cpu0;
+    const slowest = Math.max(...hovers);
+    report(
+      `7.9 MB table with a duplicated top-level key, after an edit: hovers on another table (${hovers.length})`,
+      slowest,
+    );
+    report('7.9 MB table with a duplicated top-level key: the server CPU for the analysis and the hovers', cpu);
+    assert.ok(
+      diags.some((d) => /Duplicate key "version"/.test(d.message)),
+      JSON.stringify(diags.slice(0, 3)),
+    );
+    assert.ok(
+      diags.some((d) => d.range.start.line === line),
+      'the edit is reported',
+    );
+    assert.ok(hovers.length >= 2, `${hovers.length} hovers during the analysis`);
+    assert.ok(slowest < 1000, `a hover waited ${slowest.toFixed(0)} ms behind the analysis`);
+    client.close(uri);
+    client.close(small);
+  });
+
   it('answers every request kind within 1 s at 10,000 routes', async () => {
     const text = table(10000);
     const uri = await openIn('routes10k', text);

@@ -409,12 +409,9 @@ export class RoutingAnalyzer {
       // that both paths report the same, including routes shadowed by a duplicate key).
       const routesPair = root.kind === 'map' ? getPair(root, 'routes') : undefined;
       const routesMap = routesPair && routesPair.value.kind === 'map' ? routesPair.value : undefined;
-      const value = root.value; // built anew by each read of a fast-parsed map: read once
-      let rootValue = value;
-      if (routesMap && rootValue && typeof rootValue === 'object') {
-        rootValue = { ...(rootValue as Record<string, unknown>) };
-        setProp(rootValue as Record<string, unknown>, 'routes', {});
-      }
+      // built anew by each read of a fast-parsed map: read once, and without the routes' values
+      // (megabytes in a large table: each route is validated on its own below)
+      const rootValue = routesMap && root.kind === 'map' ? withRoutesStubbed(root) : root.value;
       const validate = validators().root;
       if (!validate(rootValue) && validate.errors)
         out.push(...mapSchemaErrors(validate.errors.slice(0, MAX_DIAGNOSTICS + 1), { root, text, prefix: [] }));
@@ -455,7 +452,7 @@ export class RoutingAnalyzer {
         checkDag(text, getPair(root, 'dag')?.value, out, preflights);
       }
       checkDuplicateKeys(root, [], out, (o) => lineOf(lineStarts, o));
-      const max = maxItems(value);
+      const max = maxItems(rootValue);
       if (max !== undefined) {
         for (const info of preflights) {
           const d = overCapDiag(info, max);
@@ -474,6 +471,13 @@ export class RoutingAnalyzer {
       t0,
     );
   }
+}
+
+/** The root map's value with `routes` as {} (what toJS() gives, but the routes). */
+function withRoutesStubbed(root: RMap): Record<string, unknown> {
+  const value: Record<string, unknown> = {};
+  for (const p of root.pairs) setProp(value, p.name, p.name === 'routes' ? {} : p.value.value);
+  return value;
 }
 
 function firstTop(chunks: AnalyzedChunk[]): number | undefined {

@@ -33,8 +33,18 @@ const COLON_AT = 2;
 
 /** Parses `src` (one YAML document). Returns the root node, null for an empty document, or BAIL. */
 export function fastParse(src: string): FastResult {
+  return fastParseRange(src, 0, src.length);
+}
+
+/**
+ * Parses the lines of `src` from offset `from` (a line start) to `to` (a line start, or the end)
+ * as if they were a document of their own, with offsets in `src` (fastSteps.ts parses a large
+ * text range by range). Searches never look past `to`.
+ */
+export function fastParseRange(src: string, from: number, to: number): FastResult {
   try {
-    return new FastParser(src).parseDocument();
+    // a slice from 0 shares src's characters (no copy) and bounds every search at `to`
+    return new FastParser(to === src.length ? src : src.slice(0, to), from).parseDocument();
   } catch (e) {
     if (e === bail) return BAIL;
     throw e;
@@ -172,11 +182,11 @@ class FastParser {
   private readonly searchedFrom = [-1, -1, -1];
   private readonly found = [0, 0, 0];
 
-  constructor(src: string) {
+  constructor(src: string, from: number) {
     this.src = src;
-    if (src.charCodeAt(0) === 0xfeff) throw bail; // byte-order mark: let yaml handle it
+    if (from === 0 && src.charCodeAt(0) === 0xfeff) throw bail; // byte-order mark: let yaml handle it
     const n = src.length;
-    let pos = 0;
+    let pos = from;
     let k = 0;
     try {
       while (pos <= n) {
@@ -621,7 +631,8 @@ class FastParser {
   }
 }
 
-function pairOf(key: RScalar, value: RNode): RPair {
+/** The pair of `key` and `value`, as the parser makes it. */
+export function pairOf(key: RScalar, value: RNode): RPair {
   const v = key.value;
   const name = v === null ? '' : String(v);
   if (value.kind === 'scalar')

@@ -27,55 +27,98 @@ export const MAX_LENS_KEYS = 2000;
 
 /** The offset of the first place nested deeper than `limit` levels, or -1. */
 export function tooDeepAt(text: string, limit = MAX_NESTING): number {
-  if (cannotNestPast(text, limit)) return -1;
-  const indents: number[] = [];
-  let flow = 0;
-  let flowIndent = 0;
-  const n = text.length;
-  let pos = 0;
-  while (pos < n) {
-    let nl = text.indexOf('\n', pos);
-    if (nl < 0) nl = n;
-    let i = pos;
-    while (i < nl && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
-    const c = i < nl ? text.charCodeAt(i) : -1;
-    if (c !== -1 && c !== 35 && c !== 13) {
-      const indent = i - pos;
-      // a flow collection's lines are indented more than the line that opened it: a line that is
-      // not has left it (or the bracket was text, as in `a[b`), so the block indentation counts again
-      if (flow > 0 && indent <= flowIndent) flow = 0;
-      if (flow === 0) {
-        while (indents.length && indents[indents.length - 1] > indent) indents.pop();
-        if (!indents.length || indents[indents.length - 1] < indent) indents.push(indent);
-      }
-      let depth = indents.length + flow;
-      if (depth > limit) return i;
-      let quote = 0;
-      for (let j = i; j < nl; j++) {
-        const ch = text.charCodeAt(j);
-        if (quote) {
-          if (ch === quote) quote = 0;
-          else if (ch === 92 && quote === 34) j++;
-          continue;
-        }
-        if (ch === 34 || ch === 39) {
-          const prev = j === pos ? 32 : text.charCodeAt(j - 1);
-          if (prev === 32 || prev === 9 || prev === 91 || prev === 123 || prev === 44 || prev === 58) quote = ch;
-        } else if (ch === 35 && (j === pos || text.charCodeAt(j - 1) === 32 || text.charCodeAt(j - 1) === 9)) break;
-        else if (ch === 91 || ch === 123) {
-          if (flow === 0) flowIndent = indent;
-          flow++;
-          depth++;
-        } else if (ch === 93 || ch === 125) {
-          if (flow > 0) flow--;
-          depth--;
-        } else if ((ch === 45 || ch === 63 || ch === 58) && (j + 1 === nl || text.charCodeAt(j + 1) === 32)) depth++;
-        if (depth > limit) return j;
-      }
-    }
-    pos = nl + 1;
+  const scan = new DepthScan(text, limit);
+  while (scan.found === undefined) scan.scan(Infinity);
+  return scan.found;
+}
+
+/** Lines scanned between two yields of tooDeepSteps. */
+const DEPTH_LINES_PER_STEP = 20000;
+
+/** tooDeepAt as a generator that yields every DEPTH_LINES_PER_STEP lines (a caller's slices). */
+export function* tooDeepSteps(text: string, limit = MAX_NESTING): Generator<void, number, void> {
+  const scan = new DepthScan(text, limit);
+  for (;;) {
+    scan.scan(DEPTH_LINES_PER_STEP);
+    if (scan.found !== undefined) return scan.found;
+    yield;
   }
-  return -1;
+}
+
+/** The line scan behind tooDeepAt, resumable (a plain method: V8 optimizes it as it does not a generator's loop). */
+class DepthScan {
+  /** The offset found, -1 for none; undefined while the scan goes on. */
+  found: number | undefined;
+  private readonly indents: number[] = [];
+  private flow = 0;
+  private flowIndent = 0;
+  private pos = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly limit: number,
+  ) {
+    if (cannotNestPast(text, limit)) this.found = -1;
+  }
+
+  scan(maxLines: number): void {
+    if (this.found !== undefined) return;
+    const { text, limit, indents } = this;
+    let { flow, flowIndent, pos } = this;
+    const n = text.length;
+    for (let lines = 0; lines < maxLines && pos < n; lines++) {
+      let nl = text.indexOf('\n', pos);
+      if (nl < 0) nl = n;
+      let i = pos;
+      while (i < nl && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+      const c = i < nl ? text.charCodeAt(i) : -1;
+      if (c !== -1 && c !== 35 && c !== 13) {
+        const indent = i - pos;
+        // a flow collection's lines are indented more than the line that opened it: a line that is
+        // not has left it (or the bracket was text, as in `a[b`), so the block indentation counts again
+        if (flow > 0 && indent <= flowIndent) flow = 0;
+        if (flow === 0) {
+          while (indents.length && indents[indents.length - 1] > indent) indents.pop();
+          if (!indents.length || indents[indents.length - 1] < indent) indents.push(indent);
+        }
+        let depth = indents.length + flow;
+        if (depth > limit) {
+          this.found = i;
+          return;
+        }
+        let quote = 0;
+        for (let j = i; j < nl; j++) {
+          const ch = text.charCodeAt(j);
+          if (quote) {
+            if (ch === quote) quote = 0;
+            else if (ch === 92 && quote === 34) j++;
+            continue;
+          }
+          if (ch === 34 || ch === 39) {
+            const prev = j === pos ? 32 : text.charCodeAt(j - 1);
+            if (prev === 32 || prev === 9 || prev === 91 || prev === 123 || prev === 44 || prev === 58) quote = ch;
+          } else if (ch === 35 && (j === pos || text.charCodeAt(j - 1) === 32 || text.charCodeAt(j - 1) === 9)) break;
+          else if (ch === 91 || ch === 123) {
+            if (flow === 0) flowIndent = indent;
+            flow++;
+            depth++;
+          } else if (ch === 93 || ch === 125) {
+            if (flow > 0) flow--;
+            depth--;
+          } else if ((ch === 45 || ch === 63 || ch === 58) && (j + 1 === nl || text.charCodeAt(j + 1) === 32)) depth++;
+          if (depth > limit) {
+            this.found = j;
+            return;
+          }
+        }
+      }
+      pos = nl + 1;
+    }
+    this.flow = flow;
+    this.flowIndent = flowIndent;
+    this.pos = pos;
+    if (pos >= n) this.found = -1;
+  }
 }
 
 const NESTING_CHARS = ['\n', '[', '{', '-', '?', ':'];

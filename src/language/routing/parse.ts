@@ -3,7 +3,8 @@
 // from `yaml`, placed on their own line (never running to the end of the file). Pure.
 import { isAlias, isNode, parseDocument, visit, type YAMLError } from 'yaml';
 import { BAIL, fastParse } from './fastParse';
-import { tooDeepAt, MAX_DIAGNOSTICS, MAX_NESTING } from './limits';
+import { fastParseSteps } from './fastSteps';
+import { tooDeepAt, tooDeepSteps, MAX_DIAGNOSTICS, MAX_NESTING } from './limits';
 import { computeLineStarts, lineEndAt, lineOf, lineStartAt, normalizeLineEnds } from './lines';
 import { parsePieces, YAML_PIECE_MAX } from './pieces';
 import { fromYaml, MAX_ALIAS_EXPANSION, type AliasIssue, type RNode } from './rnode';
@@ -23,16 +24,17 @@ export interface ParsedText {
 }
 
 /**
- * parseText for a text of any size: one larger than YAML_PIECE_MAX that the fast parser does not
- * read is parsed entry by entry, with yields between entries (pieces.ts).
+ * parseText for a text of any size: one larger than YAML_PIECE_MAX is read by the fast parser range
+ * by range (fastSteps.ts), or, when it is outside the fast subset, parsed by `yaml` entry by entry
+ * (pieces.ts), with yields between them.
  */
 export function* parseTextSteps(input: string): Generator<void, ParsedText, void> {
   if (input.length <= YAML_PIECE_MAX) return parseText(input);
   const text = normalizeLineEnds(input);
-  const deep = tooDeepAt(text);
+  const deep = yield* tooDeepSteps(text);
   if (deep >= 0) return { root: null, syntax: [tooDeepDiag(text, deep)], anchors: false, fast: false };
   yield;
-  const f = fastParse(text);
+  const f = yield* fastParseSteps(text);
   if (f !== BAIL) return { root: f, syntax: NO_DIAGNOSTICS, anchors: false, fast: true };
   yield;
   return yield* parsePieces(text, parseText);
