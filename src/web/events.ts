@@ -1,6 +1,6 @@
 // The live side of the page: GET /api/events read with fetch and a stream reader (so the Bearer
 // header is sent; EventSource cannot), parsed by ./sse.ts. Reconnects after a drop with
-// Last-Event-ID, waiting longer after each failure (1 s doubling to 30 s, or the server's `retry`);
+// Last-Event-ID (the daemon replays the missed events, or sends `reset`), waiting longer after each failure (1 s doubling to 30 s, or the server's `retry`);
 // a 401/403 stops it (the token is gone or wrong) and is reported.
 import { authHeaders } from './api';
 import { SseParser, type SseEvent } from './sse';
@@ -10,8 +10,12 @@ export type StreamState = 'connecting' | 'live' | 'retrying' | 'stopped';
 export interface EventStreamHandlers {
   onEvent(e: SseEvent): void;
   onState(state: StreamState, detail: string): void;
-  /** The stream (re)opened: the page re-reads what it may have missed. */
-  onOpen(): void;
+  /**
+   * The stream (re)opened. `resumed`: it was asked to go on from the last event seen
+   * (Last-Event-ID), so the daemon replays what was missed or sends a `reset` event; otherwise the
+   * page reads the fleet again.
+   */
+  onOpen(resumed: boolean): void;
   /** The token was refused (401/403): the stream stopped. */
   onUnauthorized(status: number): void;
 }
@@ -44,7 +48,7 @@ export function openEventStream(handlers: EventStreamHandlers): () => void {
         if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
         failures = 0;
         handlers.onState('live', '');
-        handlers.onOpen();
+        handlers.onOpen(lastId !== '');
         const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
         for (;;) {
           const { value, done } = await reader.read();

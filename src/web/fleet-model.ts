@@ -4,6 +4,7 @@
 // in Node. Every string here is shown with textContent, never as markup.
 import type { StatusProvider, StatusSession } from '../core/health/status-document';
 import type { QuestionItem } from '../core/model';
+import { ATTENTION_ORDER, attentionOf, type AttentionReason } from '../core/watch/api/attention';
 
 /** A pending permission or question of a row, with what the person answers it from. */
 export interface PageRequest {
@@ -143,10 +144,7 @@ export function withProviders(fleet: PageFleet, answer: unknown): PageFleet {
 
 // ------------------------------------------------------------------ attention
 
-export type AttentionReason = 'waiting' | 'escalated' | 'stuck' | 'hung' | 'over-budget';
-
-/** In the order the list shows them. */
-export const ATTENTION_ORDER: readonly AttentionReason[] = ['waiting', 'escalated', 'stuck', 'hung', 'over-budget'];
+export { ATTENTION_ORDER, attentionOf, type AttentionReason } from '../core/watch/api/attention';
 
 export const ATTENTION_LABEL: Readonly<Record<AttentionReason, string>> = {
   waiting: 'waiting for you',
@@ -155,17 +153,6 @@ export const ATTENTION_LABEL: Readonly<Record<AttentionReason, string>> = {
   hung: 'hung',
   'over-budget': 'over budget',
 };
-
-/** Why a row needs a person, in ATTENTION_ORDER; empty when it does not. */
-export function attentionOf(row: PageRow): AttentionReason[] {
-  const out: AttentionReason[] = [];
-  if (row.verdict === 'waiting' || row.waiting) out.push('waiting');
-  if (row.action === 'escalate' || row.escalation) out.push('escalated');
-  if (row.automaticSkip?.reason === 'stuck') out.push('stuck');
-  if (row.verdict === 'hung') out.push('hung');
-  if (row.overBudget) out.push('over-budget');
-  return out;
-}
 
 export interface AttentionItem {
   backend: PageBackend;

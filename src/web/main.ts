@@ -160,6 +160,7 @@ function onEvent(e: SseEvent): void {
   } catch {
     return;
   }
+  if (e.type === 'reset') return reloadAll();
   if (!state.fleet) return;
   if (e.type === 'row') state.fleet = applyRow(state.fleet, data);
   else if (e.type === 'removed') state.fleet = applyRemoved(state.fleet, data);
@@ -211,18 +212,24 @@ function startStream(): void {
       state.streamDetail = detail;
       render();
     },
-    onOpen() {
-      // Whatever changed while the stream was away.
-      void loadFleet()
-        .catch((err: unknown) => (state.error = err instanceof Error ? err.message : String(err)))
-        .then(() => refreshDetail())
-        .then(render);
+    onOpen(resumed) {
+      // Resumed: the daemon replays what changed while the stream was away (or sends `reset`).
+      if (resumed) return;
+      reloadAll();
     },
     onUnauthorized() {
       token.clear();
       showLogin('The daemon no longer accepts this token.');
     },
   });
+}
+
+/** Reads the fleet (and the open session) again: the stream was away and its changes are not all known. */
+function reloadAll(): void {
+  void loadFleet()
+    .catch((err: unknown) => (state.error = err instanceof Error ? err.message : String(err)))
+    .then(() => refreshDetail())
+    .then(render);
 }
 
 function refreshDetail(): Promise<void> | void {

@@ -3,7 +3,8 @@
 // shows the waiting permission; no token is 401; a read token's POST is 403 and reaches nothing; a
 // wrong token five times is slowed (429 with Retry-After); answering the permission through the API
 // with an act token lets the session go on (seen on the backend), arrives on the event stream as an
-// `outcome` and is in the audit trail with the token's name; rejecting a question through the API
+// `outcome` (a reconnect with Last-Event-ID replays what came after it) and is in the audit trail
+// with the token's name; rejecting a question through the API
 // (stock opencode's reject route) lets that session go on.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -253,6 +254,25 @@ describe('watch: the API over real opencode (HTTPS, tokens, acts, audit, events)
       () => /event: outcome\ndata: .*"name":"alice"/.test(stream),
       10_000,
     );
+    // A reconnect with Last-Event-ID replays the events after it, in order (no reset).
+    const ids = (text: string) => [...text.matchAll(/^id: (\d+)$/gm)].map((m) => m[1]);
+    const seen = ids(stream);
+    let replayed = '';
+    const again = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/events',
+        ca,
+        headers: { authorization: `Bearer ${READ}`, 'last-event-id': seen[0] },
+      },
+      (res) => res.on('data', (c: Buffer) => (replayed += c.toString())),
+    );
+    again.end();
+    await waitFor('the replay', () => ids(replayed).includes(seen[seen.length - 1]), 10_000);
+    assert.deepEqual(ids(replayed).slice(0, seen.length - 1), seen.slice(1));
+    assert.ok(!replayed.includes('event: reset'), replayed.slice(0, 500));
+    again.destroy();
     events.destroy();
     const audit = JSON.parse((await call('GET', `/api/audit?session=${sessionId}`, READ)).body) as {
       entries: Array<{ who: { kind: string; name: string }; action: string; outcome: { code: string; sent: unknown } }>;

@@ -317,7 +317,6 @@ export class WatchDaemon {
         return r ? { at: r.at, firesAt: r.firesAt } : null;
       },
       onDidChange: (l) => this.monitor.onDidChange(l),
-      onTransition: (l) => this.monitor.onTransition(l),
       onDidAct: (l) => this.operator.onDidAct(l),
       audit: this.audit,
       nameOf: (key) => this.backendName(key),

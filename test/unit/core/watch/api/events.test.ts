@@ -1,19 +1,32 @@
 // The event stream: events reach every client with monotonic ids, nothing is serialised without a
 // client, a client that does not read is dropped once its buffer passes the bound (memory stays
-// bounded), at most maxClients streams, keep-alive comments.
+// bounded), at most maxClients streams, keep-alive comments; a client reconnecting with
+// Last-Event-ID gets the events it missed from the bounded ring, or one `reset` when they are not
+// all kept (older than the ring, another run, a change built for nobody).
 import { strict as assert } from 'node:assert';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { EventHub } from '../../../../../src/core/watch/api/events';
+import { ManualClock } from '../../../../support/manual-clock';
 
 describe('core/watch/api/events', () => {
   let hub: EventHub;
   let server: http.Server;
   let port: number;
+  let clock: ManualClock;
 
   beforeEach(async () => {
-    hub = new EventHub({ maxClients: 3, maxBufferedBytes: 64 * 1024, keepAliveMs: 50 });
+    clock = new ManualClock(1_000_000);
+    hub = new EventHub({
+      maxClients: 3,
+      maxBufferedBytes: 64 * 1024,
+      keepAliveMs: 50,
+      firstId: 1,
+      replayEvents: 4,
+      replayMs: 60_000,
+      clock,
+    });
     server = http.createServer((req, res) => hub.attach(req, res, 'test'));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     port = (server.address() as AddressInfo).port;
@@ -24,8 +37,10 @@ describe('core/watch/api/events', () => {
     await new Promise((r) => server.close(r));
   });
 
-  async function reader(): Promise<{ text: () => string; close: () => void }> {
-    const res = await fetch(`http://127.0.0.1:${port}/`);
+  async function reader(lastEventId?: string): Promise<{ text: () => string; close: () => void }> {
+    const res = await fetch(`http://127.0.0.1:${port}/`, {
+      headers: lastEventId ? { 'last-event-id': lastEventId } : {},
+    });
     assert.equal(res.headers.get('content-type'), 'text/event-stream; charset=utf-8');
     assert.equal(res.headers.get('cache-control'), 'no-store');
     let text = '';
@@ -60,6 +75,7 @@ describe('core/watch/api/events', () => {
     ]);
     for (const c of [a, b]) await until(() => c.text().includes('event: alert'));
     assert.match(a.text(), /id: 1\nevent: row\ndata: \{"n":1\}\n\nid: 2\nevent: alert\ndata: \{"kind":"hung"\}\n\n/);
+    clock.advance(50);
     await until(() => a.text().includes(': keep-alive'));
     a.close();
     b.close();
@@ -129,5 +145,91 @@ describe('core/watch/api/events', () => {
     let called = false;
     hub.publish([{ event: 'row', data: { toJSON: () => ((called = true), 1) } }]);
     assert.equal(called, false);
+  });
+
+  const ids = (text: string) => [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+
+  it('Last-Event-ID: the events after it are replayed at once, in order; the newest id: nothing', async () => {
+    const a = await reader();
+    await until(() => hub.size === 1);
+    hub.publish([1, 2, 3].map((n) => ({ event: 'row' as const, data: { n } })));
+    await until(() => a.text().includes('"n":3'));
+    const b = await reader('1');
+    await until(() => b.text().includes('"n":3'));
+    assert.deepEqual(ids(b.text()), [2, 3]);
+    assert.match(b.text(), /id: 2\nevent: row\ndata: \{"n":2\}\n\nid: 3\nevent: row/);
+    const c = await reader('3');
+    hub.publish([{ event: 'alert', data: { kind: 'stuck' } }]);
+    await until(() => c.text().includes('stuck'));
+    assert.deepEqual(ids(c.text()), [4], 'nothing replayed: it had seen the newest');
+    assert.ok(!c.text().includes('event: reset'));
+    for (const r of [a, b, c]) r.close();
+  });
+
+  it('a reset when the events after Last-Event-ID are not all kept: older than the ring, another run, a change built for nobody', async () => {
+    const a = await reader();
+    await until(() => hub.size === 1);
+    hub.publish([1, 2, 3, 4, 5, 6].map((n) => ({ event: 'row' as const, data: { n } })));
+    // The ring keeps the last 4 (3..6): from 2 on is whole, from 1 on is not.
+    const whole = await reader('2');
+    await until(() => whole.text().includes('"n":6'));
+    assert.deepEqual(ids(whole.text()), [3, 4, 5, 6]);
+    const old = await reader('1');
+    await until(() => old.text().includes('event: reset'));
+    assert.match(old.text(), /id: 6\nevent: reset\ndata: \{"reason":"the events after it are no longer kept"\}/);
+    old.close();
+    whole.close();
+    const future = await reader('999999');
+    await until(() => future.text().includes('event: reset'));
+    assert.match(future.text(), /not of this run/);
+    future.close();
+    a.close();
+    await until(() => hub.size === 0);
+    // Within the replay window after the last client left, events are still built and kept ...
+    assert.equal(hub.wanted, true);
+    hub.publish([{ event: 'row', data: { n: 7 } }]);
+    const back = await reader('6');
+    await until(() => back.text().includes('"n":7'));
+    assert.deepEqual(ids(back.text()), [7]);
+    back.close();
+    await until(() => hub.size === 0);
+    // ... after it nothing is built: a client that comes back is told to read the fleet again.
+    clock.advance(60_001);
+    assert.equal(hub.wanted, false);
+    let built = false;
+    hub.publish([{ event: 'row', data: { toJSON: () => ((built = true), 1) } }]);
+    assert.equal(built, false);
+    const late = await reader('7');
+    await until(() => late.text().includes('event: reset'));
+    assert.match(
+      late.text(),
+      /id: 7\nevent: reset\ndata: \{"reason":"changes were not kept while no client was connected"\}/,
+    );
+    late.close();
+  });
+
+  it('the ring is bounded by age too', async () => {
+    const a = await reader();
+    await until(() => hub.size === 1);
+    hub.publish([{ event: 'row', data: { n: 1 } }]);
+    clock.advance(30_000);
+    hub.publish([{ event: 'row', data: { n: 2 } }]);
+    clock.advance(30_001);
+    const b = await reader('1');
+    await until(() => b.text().includes('"n":2'));
+    assert.deepEqual(ids(b.text()), [2]);
+    const c = await reader('0');
+    await until(() => c.text().includes('event: reset'));
+    for (const r of [a, b, c]) r.close();
+  });
+
+  it('the default first id is the start time in ms times 1000 (monotonic across restarts)', () => {
+    const h = new EventHub({ clock: new ManualClock(1_764_290_000_000) });
+    try {
+      assert.equal((h as unknown as { nextId: number }).nextId, 1_764_290_000_000_000);
+      assert.ok(Number.isSafeInteger((h as unknown as { nextId: number }).nextId * 2));
+    } finally {
+      h.close();
+    }
   });
 });
