@@ -22,6 +22,7 @@ import { readRoutes } from '../core/watch/api/read';
 import { actRoutes } from '../core/watch/api/act';
 import { EventHub } from '../core/watch/api/events';
 import { FailureLimiter } from '../core/watch/auth/rate-limit';
+import { TlsFileWatch, type TlsFiles } from '../core/watch/tls-files';
 import type { LoadedConfig } from '../core/watch/load';
 import { isLogLevel, jsonLineLogger, LOG_LEVELS, type Logger, type LogLevel } from '../core/watch/log';
 import { describeError } from '../core/error-message';
@@ -188,6 +189,16 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
     io.stderr(`session-ops watch: cannot listen on ${args.listen.host}:${args.listen.port}: ${describeError(err)}\n`);
     return EXIT.failed;
   }
+  // A renewed certificate and key are taken without a restart (looked at every 30 s, and on SIGHUP).
+  let tlsWatch: TlsFileWatch | null = null;
+  const followTls = async (files: TlsFiles | null) => {
+    tlsWatch?.stop();
+    tlsWatch = null;
+    if (!files || server.protocol !== 'https') return;
+    tlsWatch = new TlsFileWatch(files, (pair) => server.setTls(pair), log);
+    await tlsWatch.start();
+  };
+  await followTls(first.loaded.config.tls);
   await daemon.start();
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   log('info', 'listening', {
@@ -202,9 +213,25 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
         if (reloading) return;
         reloading = true;
         void reload(load, daemon, log)
-          .then((loaded) => {
+          .then(async (loaded) => {
             if (!loaded) return;
             configLevel = loaded.config.logLevel;
+            const files = loaded.config.tls;
+            if ((files !== null) !== (server.protocol === 'https'))
+              log('warn', 'tls-needs-restart', {
+                message: `the configuration now ${files ? 'names' : 'names no'} tls files but the daemon serves ${server.protocol}: restart to change that`,
+              });
+            else if (files) {
+              const was = current.config.tls;
+              // The same files: look at them now; other files: follow those (and take them now).
+              if (was && was.certFile === files.certFile && was.keyFile === files.keyFile) await tlsWatch?.check();
+              else {
+                await followTls(null);
+                tlsWatch = new TlsFileWatch(files, (pair) => server.setTls(pair), log);
+                await tlsWatch.check();
+                await tlsWatch.start();
+              }
+            }
             current = loaded;
           })
           .finally(() => (reloading = false));
@@ -221,6 +248,7 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
       const deadline = unrefTimer(systemClock.setTimeout(() => finish(), STOP_DEADLINE_MS));
       offEvents();
       events.close();
+      tlsWatch?.stop();
       void daemon
         .stop()
         .then(() => server.close())
@@ -251,10 +279,6 @@ async function reload(
     return null;
   }
   for (const w of next.loaded.warnings) log('warn', 'config-warning', { message: w });
-  if (next.loaded.tls)
-    log('info', 'tls-kept', {
-      message: 'the TLS certificate and key in use are those read at start: restart to load new ones',
-    });
   await daemon.reload(next.loaded);
   return next.loaded;
 }

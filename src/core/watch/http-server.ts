@@ -5,10 +5,11 @@
 // 401; /metrics needs a read token only when auth.metrics is true. Failed attempts are limited per
 // address (./auth/rate-limit.ts) and logged without the token. No cookie, no CORS header is ever
 // sent. Every request has a URL of at most MAX_URL_CHARS, a body of at most MAX_BODY_BYTES (read
-// only on POST routes, JSON only) and a deadline; TLS when a certificate and key are given.
+// only on POST routes, JSON only) and a deadline; TLS when a certificate and key are given (a renewed
+// pair taken with setTls, no restart).
 import { systemClock, unrefTimer, type TimerHandle } from '../clock';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createTlsServer } from 'node:https';
+import { createServer as createTlsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { wantsOpenMetrics } from '../metrics/watch-metrics';
 import { allows, bearerToken, type Principal, type Scope, type TokenBook } from './auth/tokens';
@@ -135,6 +136,15 @@ export class WatchHttpServer {
       builtIn.push({ method: 'GET', path: '/api/route', scope: 'read', handle: async (ctx) => route(ctx.query) });
     }
     this.routes = [...builtIn, ...(options.routes ?? [])].map((route) => ({ route, parts: route.path.split('/') }));
+  }
+
+  /**
+   * Serves a new certificate and key from now on (a renewed pair; the caller checked that they
+   * match): new connections get it, open ones keep theirs. Only on an HTTPS server.
+   */
+  setTls(pair: { cert: string | Buffer; key: string | Buffer }): void {
+    if (!this.options.tls) throw new Error('this server serves plain HTTP: restart it to serve TLS');
+    (this.server as unknown as HttpsServer).setSecureContext({ cert: pair.cert, key: pair.key });
   }
 
   get protocol(): 'http' | 'https' {
