@@ -12,8 +12,7 @@ import type { QuotaMarkBook } from '../core/backend/quota-marks';
 import { DEFAULT_USERNAME } from '../core/backend/credentials';
 import { isSurface } from '../core/backend/engines';
 import { MARK_STORE_HELP } from './mark-store';
-import { normalizeBaseUrl } from '../core/config/backends';
-import { describeError } from '../core/error-message';
+import { normalizeBackend } from '../core/config/backends';
 
 export class UsageError extends Error {}
 
@@ -101,15 +100,23 @@ export interface BackendArgs {
 export function backendArgs(a: ParsedArgs): BackendArgs {
   const baseUrlRaw = a.values.get('--base-url');
   if (!baseUrlRaw) throw new UsageError('--base-url is required');
-  let baseUrl: string;
-  try {
-    baseUrl = normalizeBaseUrl(baseUrlRaw).href;
-  } catch (err) {
-    throw new UsageError(`invalid --base-url: ${describeError(err)}`);
-  }
   const directory = a.values.get('--directory');
   if (!directory || directory.trim() === '') throw new UsageError('--directory is required');
-  return { baseUrl, directory };
+  return cliBackend(baseUrlRaw, directory);
+}
+
+/**
+ * --base-url and the directory through the one backend normalizer (src/core/config/backends.ts),
+ * as the editor's and the watch config's backends are; `baseUrl` is the backend's key (the
+ * normalized URL with its trailing slash). A UsageError names the flag.
+ */
+export function cliBackend(baseUrlRaw: string, directory: string): BackendArgs {
+  const r = normalizeBackend({ baseUrl: baseUrlRaw, directories: [directory] }, { directories: [], auth: 'entry' });
+  if (!r.ok)
+    throw new UsageError(
+      r.problem.field === 'baseUrl' ? `invalid --base-url: ${r.problem.message}` : `--directory: ${r.problem.message}`,
+    );
+  return { baseUrl: r.backend.key, directory };
 }
 
 /**

@@ -17,11 +17,18 @@ import { routeJson } from '../language/routing/route-json';
 
 export { routeJson };
 import { modelArg } from './action-io';
-import { clientFor, ENVIRONMENT_HELP, readingBackend, UsageError, type BackendArgs, type ParsedArgs } from './args';
+import {
+  cliBackend,
+  clientFor,
+  ENVIRONMENT_HELP,
+  readingBackend,
+  UsageError,
+  type BackendArgs,
+  type ParsedArgs,
+} from './args';
 import { defineCommand, runCommand, type CommandIo } from './command';
 import { diagnosticLine, jsonDiagnostic } from './diagnostic-output';
 import { EXIT } from './exit-codes';
-import { normalizeBaseUrl } from '../core/config/backends';
 
 const USAGE = `Usage: session-ops route --routing FILE --label Kind/X [--label ...] [options]
 
@@ -113,15 +120,9 @@ async function routeOptions(a: ParsedArgs, io: RouteIo): Promise<RouteOptions> {
     throw new UsageError('--base-url and --directory are read only with --model');
   let backend: BackendArgs | null = null;
   if (model && baseUrlRaw) {
-    let baseUrl: string;
-    try {
-      baseUrl = normalizeBaseUrl(baseUrlRaw).href;
-    } catch (err) {
-      throw new UsageError(`invalid --base-url: ${describeError(err)}`);
-    }
     const directory = a.values.get('--directory') ?? io.cwd();
     if (directory.trim() === '') throw new UsageError('--directory needs a value');
-    backend = { baseUrl, directory };
+    backend = cliBackend(baseUrlRaw, directory);
   }
   const timeoutRaw = a.values.get('--timeout');
   let timeoutMs = 15_000;

@@ -13,6 +13,7 @@ import { UsageError } from './args';
 import { defineCommand, runCommand, type CommandIo } from './command';
 import { EXIT } from './exit-codes';
 import { openMarkStore } from './mark-store';
+import { backendKey } from '../core/keys';
 import { WatchDaemon } from '../core/watch/daemon';
 import { isLoopbackListen, parseListen, WatchHttpServer, type ListenAddress } from '../core/watch/http-server';
 import { loadWatchConfig } from '../core/watch/load';
@@ -145,7 +146,7 @@ async function watch(args: WatchOptions, io: WatchIo): Promise<number> {
     allowShortSpacing: args.allowShort,
     env: io.env,
     // The quota marks of stock opencode, in the same store as the other commands'.
-    openMarks: (baseUrl) => openMarkStore(`${baseUrl}/`, io.env, systemClock.now),
+    openMarks: (baseUrl) => openMarkStore(backendKey(baseUrl), io.env, systemClock.now),
   });
   // The event stream's clients: a slow one is dropped (its buffer bounded), never waited for.
   const events = new EventHub({

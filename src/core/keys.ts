@@ -123,3 +123,13 @@ export function rowKeyOfNode(id: string): string | null {
   const parsed = parseNodeId(id);
   return parsed?.kind === 'session' ? parsed.key : null;
 }
+
+// ---- backends -----------------------------------------------------------------------------------
+
+/**
+ * A backend: its normalized base URL (src/core/config/backends.ts normalizeBaseUrl) with its
+ * trailing slash, e.g. `http://127.0.0.1:4096/`: the key of its rows, credentials and quota marks.
+ */
+export function backendKey(baseUrl: string): string {
+  return baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+}

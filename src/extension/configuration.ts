@@ -6,6 +6,7 @@
 // user (global) scope only there, so a workspace can never redirect the extension.
 import * as vscode from 'vscode';
 import { parseBackendConfigs, type BackendConfig, type BackendConfigProblem } from '../core/config/backends';
+import { joinKey } from '../core/keys';
 import { routingFileCandidates } from '../language/routing/routing-file';
 import { coerceSetting } from '../core/settings/definition';
 import { readEditorSettings, RESTRICTED_EDITOR_SETTINGS, type EditorSettings } from '../core/settings/editor-settings';
@@ -69,7 +70,7 @@ export class Configuration implements vscode.Disposable {
 
   private report(problems: BackendConfigProblem[]): void {
     for (const p of problems) {
-      const key = `${p.index}:${p.message}`;
+      const key = joinKey(String(p.index), p.message);
       if (this.warned.has(key)) continue;
       this.warned.add(key);
       this.log.warn(`sessionOps.backends[${p.index}]: ${p.message}`);

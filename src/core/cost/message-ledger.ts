@@ -24,6 +24,7 @@ import { BackendError } from '../backend/errors';
 import type { MessageFigures, MessagePage } from '../backend/wire/message-page';
 import type { BackendCapabilities, MessageSnapshot, SessionCost, SessionSample, SessionSnapshot } from '../model';
 import { describeError } from '../error-message';
+import { joinKey } from '../keys';
 import { addCosts } from './rollup';
 
 /** What the ledger needs of a backend client. */
@@ -147,7 +148,7 @@ interface Entry {
 
 /** The newest message as the liveness read saw it: a new id, or a message that finished, is a move. */
 export function messageSignature(newest: MessageSnapshot | null): string {
-  return newest ? `${newest.id}|${newest.completedAt ?? ''}|${newest.finish ?? ''}` : '';
+  return newest ? joinKey(newest.id, String(newest.completedAt ?? ''), newest.finish ?? '') : '';
 }
 
 export class MessageLedger {

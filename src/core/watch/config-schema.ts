@@ -7,6 +7,7 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import { isMap, isScalar, isSeq, type Document, type Node } from 'yaml';
 import schemaJson from '../../../schemas/session-ops.schema.json';
+import { joinKey } from '../keys';
 
 export interface ConfigProblem {
   severity: 'error' | 'warning';
@@ -71,8 +72,8 @@ export function schemaProblems(doc: Document, value: unknown, options: SchemaOpt
     if (!problem) continue;
     // One problem per value (a type error hides its pattern, an empty string its pattern).
     const once = VALUE_KEYWORDS.has(error.keyword)
-      ? `value:${problem.path}`
-      : `${problem.code}:${problem.path}:${problem.message}`;
+      ? joinKey('value', problem.path)
+      : joinKey(problem.code, problem.path, problem.message);
     if (seen.has(once)) continue;
     seen.add(once);
     problems.push({ ...problem, order: problems.length });

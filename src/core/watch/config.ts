@@ -8,9 +8,7 @@
 // A password written inline is an error whose message never repeats the value. Pure: reading
 // passwordFile is load.ts's job.
 import { parseDocument, isMap, isSeq, type Node } from 'yaml';
-import { normalizeBaseUrl, plainHttpWarning } from '../config/backends';
-import { DEFAULT_USERNAME } from '../backend/credentials';
-import type { Surface } from '../model';
+import { normalizeBackends, type BackendAuth, type BackendConfig, type BackendFieldProblem } from '../config/backends';
 import type { LogLevel } from './log';
 import { nestedSource, readOperatorSettings, type OperatorSettings } from '../settings/operator-settings';
 import { schemaDefault, schemaProblems, type ConfigProblem } from './config-schema';
@@ -20,18 +18,8 @@ export { configSchema, schemaDefault, type ConfigProblem } from './config-schema
 
 export const CONFIG_SOURCE = 'session-ops.config';
 
-export interface WatchBackend {
-  /** The `backend` label of its metrics. */
-  name: string;
-  /** Normalized base URL with no trailing slash. */
-  baseUrl: string;
-  directories: string[];
-  username: string;
-  /** Where the password comes from; null: no authentication. */
-  password: { env: string } | { file: string } | null;
-  /** Which surface of a stock opencode server to speak (auto: each session's engine). */
-  surface: Surface;
-}
+/** A backend of the watch config: normalized by the one backend normalizer, its auth from the file. */
+export type WatchBackend = BackendConfig & { auth: BackendAuth };
 
 export interface WatchConfig {
   backends: WatchBackend[];
@@ -91,61 +79,43 @@ export function parseWatchConfig(text: string, options: ParseOptions = {}): Pars
   const value: unknown = doc.toJS();
   problems.push(...schemaProblems(doc, value, options));
   if (hasError(problems)) return { config: null, problems };
-  const config = toConfig(value as WatchConfigFile);
-  problems.push(...backendProblems(doc.contents as Node, config));
-  return { config: hasError(problems) ? null : config, problems };
+  const file = value as WatchConfigFile;
+  const { backends, problems: backendProblems } = normalizedBackends(doc.contents as Node, file.backends);
+  problems.push(...backendProblems);
+  return { config: hasError(problems) ? null : toConfig(file, backends), problems };
 }
 
-/** What the schema cannot say: URLs parse, backend names and URLs are unique, clear-text http off this machine. */
-function backendProblems(root: Node, config: WatchConfig): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
+const BACKEND_CODES: Record<BackendFieldProblem['code'], string> = {
+  shape: 'config.type',
+  'base-url': 'config.base-url',
+  'plain-http': 'config.plain-http',
+  directories: 'config.type',
+  surface: 'config.enum',
+  'duplicate-name': 'config.duplicate',
+  'duplicate-url': 'config.duplicate',
+};
+
+/**
+ * The backends through the one normalizer, and what the schema cannot say: URLs parse, backend
+ * names and URLs are unique, clear-text http off this machine (a warning).
+ */
+function normalizedBackends(root: Node, entries: unknown[]): { backends: WatchBackend[]; problems: ConfigProblem[] } {
   const seq = isMap(root) ? root.get('backends', true) : null;
-  const names = new Set<string>();
-  const urls = new Set<string>();
-  config.backends.forEach((b, i) => {
-    const item = isSeq(seq) ? (seq.items[i] as Node) : null;
-    const path = `backends[${i}]`;
-    const add = (code: string, key: string, message: string, severity: 'error' | 'warning' = 'error') => {
-      const node = (isMap(item) ? (item.get(key, true) as Node | undefined) : undefined) ?? item;
-      const [start, end] = node?.range ?? [0, 0];
-      problems.push({ severity, code, path: `${path}.${key}`, message, start, end });
-    };
-    let url: URL;
-    try {
-      url = normalizeBaseUrl(b.baseUrl);
-    } catch (err) {
-      add('config.base-url', 'baseUrl', `${path}.baseUrl: ${(err as Error).message}`);
-      return;
-    }
-    b.baseUrl = url.href.replace(/\/$/, '');
-    if (!b.name) b.name = url.host;
-    const warning = plainHttpWarning(url.href);
-    if (warning) add('config.plain-http', 'baseUrl', warning, 'warning');
-    if (names.has(b.name))
-      add('config.duplicate', 'name', `backend name "${b.name}" is used twice (it labels the metrics)`);
-    if (urls.has(b.baseUrl)) add('config.duplicate', 'baseUrl', `backend ${b.baseUrl} is listed twice`);
-    names.add(b.name);
-    urls.add(b.baseUrl);
+  const r = normalizeBackends(entries, { directories: [], auth: 'entry' }, { uniqueNames: true });
+  const problems = r.problems.map((p): ConfigProblem => {
+    const item = isSeq(seq) ? (seq.items[p.index] as Node) : null;
+    const node = (isMap(item) && p.field ? (item.get(p.field, true) as Node | undefined) : undefined) ?? item;
+    const [start, end] = node?.range ?? [0, 0];
+    const path = `backends[${p.index}]${p.field ? `.${p.field}` : ''}`;
+    const message = p.code === 'base-url' ? `${path}: ${p.message}` : p.message;
+    return { severity: p.severity, code: BACKEND_CODES[p.code], path, message, start, end };
   });
-  return problems;
+  return { backends: r.backends.map((b) => b.backend as WatchBackend), problems };
 }
 
 /** The configuration of a file the schema accepted; what it leaves out takes the schema's default. */
-function toConfig(v: WatchConfigFile): WatchConfig {
+function toConfig(v: WatchConfigFile, backends: WatchBackend[]): WatchConfig {
   const text = (s: string | undefined): string | null => (s === undefined || s.trim() === '' ? null : s.trim());
-  const backends = v.backends.map((b): WatchBackend => ({
-    name: b.name?.trim() ?? '',
-    baseUrl: b.baseUrl.trim(),
-    directories: [...new Set(b.directories)],
-    username: b.username ?? DEFAULT_USERNAME,
-    surface: b.surface ?? 'auto',
-    password:
-      b.passwordEnv !== undefined
-        ? { env: b.passwordEnv }
-        : b.passwordFile !== undefined
-          ? { file: b.passwordFile }
-          : null,
-  }));
   return {
     backends,
     orchestrator: text(v.orchestrator),

@@ -8,7 +8,6 @@
 import { TIMING } from '../settings/timing';
 import { BackendClient, type BackendClientOptions, type QuotaMarkBook, type SampleRound } from '../backend';
 import { systemClock, type Clock } from '../clock';
-import type { BackendConfig } from '../config/backends';
 import type { EpochMs } from '../model';
 import {
   WatchMetrics,
@@ -94,17 +93,6 @@ class MeteredClient extends BackendClient {
       throw err;
     }
   }
-}
-
-export function backendConfigsOf(config: WatchConfig): BackendConfig[] {
-  return config.backends.map((b) => ({
-    key: `${b.baseUrl}/`,
-    name: b.name,
-    baseUrl: b.baseUrl,
-    directories: b.directories,
-    insecure: false,
-    surface: b.surface,
-  }));
 }
 
 function monitorOptions(config: WatchConfig, allowShort: boolean) {
@@ -331,7 +319,7 @@ export class WatchDaemon {
   /** Starts sampling every backend (at once, then each on its own schedule). */
   async start(): Promise<void> {
     await this.openMarks(this.loaded.config);
-    this.monitor.setBackends(backendConfigsOf(this.loaded.config));
+    this.monitor.setBackends(this.loaded.config.backends);
     this.markTicker.start();
     for (const b of this.loaded.config.backends) this.metrics.initBackend(b.name);
     this.monitor.setActive(true);
@@ -363,14 +351,14 @@ export class WatchDaemon {
     this.monitor.updateOptions(monitorOptions(next.config, this.options.allowShortSpacing));
     this.operator.updateSettings(next.config.operator);
     this.metrics.setMaxSessionSeries(next.config.metrics.maxSessionSeries);
-    this.monitor.setBackends(backendConfigsOf(next.config));
+    this.monitor.setBackends(next.config.backends);
     for (const b of next.config.backends) this.metrics.initBackend(b.name);
     // A removed (or renamed) backend's series leave /metrics: its counters and round times.
     for (const b of before.config.backends) if (!this.names.has(b.name)) await this.metrics.removeBackend(b.name);
     for (const b of next.config.backends) {
       const was = before.credentials.get(b.name);
       const now = next.credentials.get(b.name);
-      if (was?.username !== now?.username || was?.password !== now?.password) this.monitor.resetClient(`${b.baseUrl}/`);
+      if (was?.username !== now?.username || was?.password !== now?.password) this.monitor.resetClient(b.key);
     }
     this.log('info', 'config-reloaded', { backends: next.config.backends.map((b) => b.name) });
   }

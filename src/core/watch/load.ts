@@ -52,21 +52,21 @@ export async function loadWatchConfig(
   if (!parsed.config) return { ok: false, errors };
   const credentials = new Map<string, { username: string; password: string }>();
   for (const b of parsed.config.backends) {
-    if (!b.password) continue;
-    if ('env' in b.password) {
-      const value = options.env[b.password.env];
+    const auth = b.auth;
+    if (auth.from === 'env') {
+      const value = options.env[auth.variable];
       if (value === undefined || value === '') {
-        errors.push(`backend "${b.name}": the environment variable ${b.password.env} (passwordEnv) is not set`);
+        errors.push(`backend "${b.name}": the environment variable ${auth.variable} (passwordEnv) is not set`);
         continue;
       }
-      credentials.set(b.name, { username: b.username, password: value });
-    } else {
-      const read = await readPasswordFile(b.password.file);
+      credentials.set(b.name, { username: auth.username, password: value });
+    } else if (auth.from === 'file') {
+      const read = await readPasswordFile(auth.file);
       if ('error' in read) {
-        errors.push(`backend "${b.name}": cannot read passwordFile ${b.password.file}: ${read.error}`);
+        errors.push(`backend "${b.name}": cannot read passwordFile ${auth.file}: ${read.error}`);
         continue;
       }
-      credentials.set(b.name, { username: b.username, password: read.password });
+      credentials.set(b.name, { username: auth.username, password: read.password });
     }
   }
   // The routing table's, the tokens file's and the TLS files' paths are taken from the configuration file's folder.

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import {
+  backendKey,
   directorySessionKey,
   joinKey,
   nodeId,
@@ -13,6 +14,12 @@ import {
 } from '../../../src/core/keys';
 
 describe('ids: every key and node id built and parsed in one place', () => {
+  it('a backend key is its normalized base URL with the trailing slash, whichever form it is given in', () => {
+    assert.equal(backendKey('http://127.0.0.1:4096'), 'http://127.0.0.1:4096/');
+    assert.equal(backendKey('http://127.0.0.1:4096/'), 'http://127.0.0.1:4096/');
+    assert.equal(backendKey('https://box.example/oc'), 'https://box.example/oc/');
+  });
+
   it('a row key parses back into its backend, directory and session id', () => {
     const key = rowKey('http://127.0.0.1:4096', '/work/a:b', 'ses_1');
     assert.deepEqual(parseRowKey(key), {

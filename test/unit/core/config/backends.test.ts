@@ -1,10 +1,13 @@
 import { strict as assert } from 'node:assert';
+import { cliBackend } from '../../../../src/cli/args';
 import {
   isLoopbackHost,
+  normalizeBackend,
   normalizeBaseUrl,
   parseBackendConfigs,
   plainHttpWarning,
 } from '../../../../src/core/config/backends';
+import { parseWatchConfig } from '../../../../src/core/watch/config';
 
 describe('core/config/backends', () => {
   it('fills directories from the workspace folders and names the backend by host', () => {
@@ -90,7 +93,7 @@ describe('core/config/backends', () => {
     );
     assert.match(problems[0].message, /unsupported protocol/);
     assert.match(problems[3].message, /credentials do not belong in the URL/);
-    assert.match(problems[5].message, /duplicate backend/);
+    assert.match(problems[5].message, /^backend http:\/\/localhost:2 is listed twice$/);
   });
 
   it('treats a non-array setting as a problem, undefined as empty', () => {
@@ -105,5 +108,70 @@ describe('core/config/backends', () => {
 
   it('normalizes base URLs', () => {
     assert.equal(normalizeBaseUrl(' http://h:1/a?x=1#f ').href, 'http://h:1/a/');
+  });
+
+  it('a URL carrying credentials is refused without repeating them', () => {
+    const { problems } = parseBackendConfigs([{ baseUrl: 'http://admin:hunter2@127.0.0.1:1' }], ['/w']);
+    assert.equal(problems.length, 1);
+    assert.match(problems[0].message, /^invalid baseUrl: credentials do not belong in the URL/);
+    assert.doesNotMatch(problems[0].message, /hunter2|admin/);
+  });
+
+  it('an entry refused for another field does not make a later one with its URL a duplicate', () => {
+    const { backends, problems } = parseBackendConfigs(
+      [
+        { baseUrl: 'http://127.0.0.1:1', directories: [3] },
+        { baseUrl: 'http://127.0.0.1:1/', directories: ['/w'] },
+      ],
+      [],
+    );
+    assert.deepEqual(
+      problems.map((p) => [p.index, p.message]),
+      [[0, 'directories must be an array of non-empty strings']],
+    );
+    assert.deepEqual(
+      backends.map((b) => b.key),
+      ['http://127.0.0.1:1/'],
+    );
+  });
+
+  it('one normalizer: the editor, the watch config and the CLI read the same entry as the same backend', () => {
+    const entry = { name: 'box', baseUrl: 'https://box.example:4096/oc?x=1#top', directories: ['/srv/a', '/srv/a'] };
+    const editor = parseBackendConfigs([entry], ['/w']).backends[0];
+    const watch = parseWatchConfig(JSON.stringify({ backends: [entry] })).config!.backends[0];
+    const { auth, ...watchBackend } = watch;
+    assert.deepEqual(watchBackend, editor);
+    assert.deepEqual(auth, { from: 'none' });
+    assert.deepEqual(editor, {
+      key: 'https://box.example:4096/oc/',
+      name: 'box',
+      baseUrl: 'https://box.example:4096/oc',
+      directories: ['/srv/a'],
+      insecure: false,
+      surface: 'auto',
+    });
+    assert.deepEqual(cliBackend(entry.baseUrl, '/srv/a'), { baseUrl: editor.key, directory: '/srv/a' });
+  });
+
+  it("the auth reference: the host's own (secret storage), or the entry's passwordEnv / passwordFile / username", () => {
+    const base = { baseUrl: 'http://127.0.0.1:1', directories: ['/w'] };
+    const of = (extra: object) => {
+      const r = normalizeBackend({ ...base, ...extra }, { directories: [], auth: 'entry' });
+      assert.ok(r.ok);
+      return r.backend.auth;
+    };
+    assert.deepEqual(of({ passwordEnv: 'PW' }), { from: 'env', username: 'opencode', variable: 'PW' });
+    assert.deepEqual(of({ passwordFile: '/run/pw', username: 'ci' }), {
+      from: 'file',
+      username: 'ci',
+      file: '/run/pw',
+    });
+    assert.deepEqual(of({}), { from: 'none' });
+    const editor = normalizeBackend(
+      { ...base, passwordEnv: 'PW' },
+      { directories: [], auth: { from: 'secret-store' } },
+    );
+    assert.ok(editor.ok);
+    assert.equal(editor.backend.auth, undefined, "the editor's passwords live in its secret storage only");
   });
 });

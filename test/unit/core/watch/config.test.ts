@@ -38,12 +38,13 @@ describe('core/watch/config', () => {
     assert.deepEqual(config, {
       backends: [
         {
+          key: 'http://127.0.0.1:4096/',
           name: 'build-box',
           baseUrl: 'http://127.0.0.1:4096',
           directories: ['/srv/work/payments'],
-          username: 'opencode',
-          password: { env: 'BUILD_BOX_PW' },
+          insecure: false,
           surface: 'auto',
+          auth: { from: 'env', username: 'opencode', variable: 'BUILD_BOX_PW' },
         },
       ],
       orchestrator: null,
@@ -102,7 +103,7 @@ describe('core/watch/config', () => {
     assert.deepEqual(problems, []);
     assert.equal(config!.backends[0].name, '127.0.0.1:9');
     assert.equal(config!.backends[0].baseUrl, 'http://127.0.0.1:9');
-    assert.equal(config!.backends[0].password, null);
+    assert.deepEqual(config!.backends[0].auth, { from: 'none' });
     assert.equal(config!.metrics.maxSessionSeries, 7);
   });
 
