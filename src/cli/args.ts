@@ -10,9 +10,8 @@ import { BackendError } from '../core/backend/errors';
 import { EXIT } from './exit-codes';
 import type { QuotaMarkBook } from '../core/backend/quota-marks';
 import { DEFAULT_USERNAME } from '../core/backend/credentials';
-import { isSurface } from '../core/backend/engines';
 import { MARK_STORE_HELP } from './mark-store';
-import { normalizeBackend } from '../core/config/backends';
+import { normalizeBackend, type BackendConfig } from '../core/config/backends';
 
 export class UsageError extends Error {}
 
@@ -106,36 +105,51 @@ export function backendArgs(a: ParsedArgs): BackendArgs {
 }
 
 /**
- * --base-url and the directory through the one backend normalizer (src/core/config/backends.ts),
+ * --base-url and the directory checked by the one backend normalizer (src/core/config/backends.ts),
  * as the editor's and the watch config's backends are; `baseUrl` is the backend's key (the
  * normalized URL with its trailing slash). A UsageError names the flag.
  */
 export function cliBackend(baseUrlRaw: string, directory: string): BackendArgs {
-  const r = normalizeBackend({ baseUrl: baseUrlRaw, directories: [directory] }, { directories: [], auth: 'entry' });
-  if (!r.ok)
-    throw new UsageError(
-      r.problem.field === 'baseUrl' ? `invalid --base-url: ${r.problem.message}` : `--directory: ${r.problem.message}`,
-    );
-  return { baseUrl: r.backend.key, directory };
+  return { baseUrl: cliBackendConfig({ baseUrl: baseUrlRaw, directory }, {}).key, directory };
 }
 
 /**
- * The client for the common flags; the password comes from SESSION_OPS_PASSWORD only, the surface
- * of a stock opencode server from SESSION_OPS_SURFACE (auto, api or legacy; default auto).
+ * The CLI's backend as the one normalizer reads it: --base-url, the directory, the surface of a
+ * stock opencode server from SESSION_OPS_SURFACE (auto, api or legacy; default auto) and the
+ * password's reference (SESSION_OPS_PASSWORD, the user SESSION_OPS_USERNAME, default "opencode").
+ * A UsageError names the flag or variable.
  */
+export function cliBackendConfig(b: BackendArgs, env: Record<string, string | undefined>): BackendConfig {
+  const surface = env.SESSION_OPS_SURFACE === '' ? undefined : env.SESSION_OPS_SURFACE;
+  const entry = {
+    baseUrl: b.baseUrl,
+    directories: [b.directory],
+    ...(surface === undefined ? {} : { surface }),
+    ...(env.SESSION_OPS_USERNAME ? { username: env.SESSION_OPS_USERNAME } : {}),
+    passwordEnv: 'SESSION_OPS_PASSWORD',
+  };
+  const r = normalizeBackend(entry, { directories: [], auth: 'entry' });
+  if (r.ok) return r.backend;
+  const { field, message } = r.problem;
+  if (field === 'baseUrl') throw new UsageError(`invalid --base-url: ${message}`);
+  if (field === 'surface') throw new UsageError('SESSION_OPS_SURFACE must be auto, api or legacy');
+  throw new UsageError(`--directory: ${message}`);
+}
+
+/** The client for the common flags (cliBackendConfig); the password is read from SESSION_OPS_PASSWORD only. */
 export function clientFor(
   b: BackendArgs,
   env: Record<string, string | undefined>,
   extra: { timeoutMs?: number; clock?: Clock; marks?: QuotaMarkBook } = {},
 ): BackendClient {
-  const password = env.SESSION_OPS_PASSWORD;
-  const surface =
-    env.SESSION_OPS_SURFACE === undefined || env.SESSION_OPS_SURFACE === '' ? 'auto' : env.SESSION_OPS_SURFACE;
-  if (!isSurface(surface)) throw new UsageError('SESSION_OPS_SURFACE must be auto, api or legacy');
+  const backend = cliBackendConfig(b, env);
+  const auth = backend.auth;
+  const username = auth && auth.from === 'env' ? auth.username : DEFAULT_USERNAME;
+  const password = auth && auth.from === 'env' ? env[auth.variable] : undefined;
   return new BackendClient({
-    surface,
+    surface: backend.surface ?? 'auto',
     baseUrl: b.baseUrl,
-    username: env.SESSION_OPS_USERNAME || DEFAULT_USERNAME,
+    username,
     password: password && password !== '' ? password : undefined,
     timeoutMs: extra.timeoutMs,
     clock: extra.clock,

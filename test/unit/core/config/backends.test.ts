@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { cliBackend } from '../../../../src/cli/args';
+import { cliBackend, cliBackendConfig, UsageError } from '../../../../src/cli/args';
 import {
   isLoopbackHost,
   normalizeBackend,
@@ -150,7 +150,30 @@ describe('core/config/backends', () => {
       insecure: false,
       surface: 'auto',
     });
-    assert.deepEqual(cliBackend(entry.baseUrl, '/srv/a'), { baseUrl: editor.key, directory: '/srv/a' });
+    const cli = cliBackend(entry.baseUrl, '/srv/a');
+    assert.deepEqual(cli, { baseUrl: editor.key, directory: '/srv/a' });
+    const { auth: cliAuth, ...cliBackendRead } = cliBackendConfig(cli, {});
+    assert.deepEqual(cliBackendRead, { ...editor, name: 'box.example:4096' });
+    assert.deepEqual(cliAuth, { from: 'env', username: 'opencode', variable: 'SESSION_OPS_PASSWORD' });
+  });
+
+  it("the CLI's backend: SESSION_OPS_SURFACE and SESSION_OPS_USERNAME through the normalizer; a bad value names the variable", () => {
+    const b = { baseUrl: 'http://127.0.0.1:1/', directory: '/w' };
+    const read = cliBackendConfig(b, { SESSION_OPS_SURFACE: 'api', SESSION_OPS_USERNAME: 'ci' });
+    assert.equal(read.surface, 'api');
+    assert.deepEqual(read.auth, { from: 'env', username: 'ci', variable: 'SESSION_OPS_PASSWORD' });
+    assert.equal(cliBackendConfig(b, { SESSION_OPS_SURFACE: '' }).surface, 'auto');
+    assert.throws(
+      () => cliBackendConfig(b, { SESSION_OPS_SURFACE: 'v2' }),
+      (err: unknown) => err instanceof UsageError && err.message === 'SESSION_OPS_SURFACE must be auto, api or legacy',
+    );
+    assert.throws(
+      () => cliBackend('http://u:secret@127.0.0.1:1', '/w'),
+      (err: unknown) =>
+        err instanceof UsageError &&
+        /^invalid --base-url: credentials do not belong/.test(err.message) &&
+        !err.message.includes('secret'),
+    );
   });
 
   it("the auth reference: the host's own (secret storage), or the entry's passwordEnv / passwordFile / username", () => {
