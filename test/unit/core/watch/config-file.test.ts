@@ -2,7 +2,12 @@
 // (schemas/session-ops.schema.json) name the same keys, at every level; the one schema engine
 // compiles the schema strictly, and a bad file gets an error naming the path and what was wrong.
 import { strict as assert } from 'node:assert';
-import { CONFIG_FILE_BACKEND_KEYS, CONFIG_FILE_KEYS } from '../../../../src/core/watch/config-file';
+import { OPERATOR_SETTING_KEYS } from '../../../../src/core/settings/operator-settings';
+import {
+  CONFIG_FILE_BACKEND_KEYS,
+  DAEMON_CONFIG_FILE_KEYS,
+  type WatchConfigFile,
+} from '../../../../src/core/watch/config-file';
 import { configSchema, parseWatchConfig } from '../../../../src/core/watch/config';
 
 interface Part {
@@ -26,8 +31,31 @@ function typePaths(tree: object, prefix = ''): string[] {
 }
 
 describe('core/watch/config-file: the type and the schema agree', () => {
-  it('the file: the same keys at every level', () => {
-    assert.deepEqual(typePaths(CONFIG_FILE_KEYS).sort(), schemaPaths(configSchema).sort());
+  it("the file: the same keys at every level (the daemon's own and the settings model's)", () => {
+    assert.deepEqual(
+      [...typePaths(DAEMON_CONFIG_FILE_KEYS), ...OPERATOR_SETTING_KEYS].sort(),
+      schemaPaths(configSchema).sort(),
+    );
+  });
+
+  it('the operator settings nest by group in the type as in the schema', () => {
+    const file: WatchConfigFile = {
+      backends: [{ baseUrl: 'http://127.0.0.1:1', directories: ['/w'] }],
+      sampleSpacingSeconds: 30,
+      quotaWall: { retryWaitMinutes: 1 },
+      automatic: { wakeIdle: true },
+      recovery: { providers: ['a'] },
+    };
+    // The compiler knows each group's keys and types (held here: these lines would compile otherwise).
+    // @ts-expect-error an unknown key of a group
+    const unknownKey: WatchConfigFile = { backends: [], quotaWall: { retryWait: 1 } };
+    // @ts-expect-error a wrong type
+    const wrongType: WatchConfigFile = { backends: [], automatic: { wakeIdle: 'yes' } };
+    assert.ok(unknownKey && wrongType);
+    assert.deepEqual(
+      parseWatchConfig(JSON.stringify(file)).problems.filter((p) => p.severity === 'error'),
+      [],
+    );
   });
 
   it('a backend: the same keys', () => {
