@@ -23,7 +23,7 @@ function schemaPaths(s: Part, prefix = ''): string[] {
   );
 }
 
-/** Every key path of a CONFIG_FILE_KEYS tree. */
+/** Every key path of a key tree (DAEMON_CONFIG_FILE_KEYS, CONFIG_FILE_BACKEND_KEYS). */
 function typePaths(tree: object, prefix = ''): string[] {
   return Object.entries(tree).flatMap(([k, v]) =>
     v === true ? [`${prefix}${k}`] : typePaths(v as object, `${prefix}${k}.`),
