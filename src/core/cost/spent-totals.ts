@@ -5,15 +5,15 @@
 // changes again within the gap waits, and is handed to `onDue` when the gap has passed (one timer
 // for all). A parent never rendered, or already waiting, costs no sum at all.
 import { directoryKey, nodeId } from '../keys';
-import type { SessionRow } from '../monitor/row';
+import type { CostedRow } from './costed-row';
 import type { EpochMs } from '../model';
 import type { Clock, TimerHandle } from '../clock';
 import { totalCostText } from './present';
 
 /** How to read the sessions of a parent now. */
 export interface SpentRows {
-  directory(backendKey: string, directory: string): readonly SessionRow[];
-  backend(backendKey: string): readonly SessionRow[];
+  directory(backendKey: string, directory: string): readonly CostedRow[];
+  backend(backendKey: string): readonly CostedRow[];
 }
 
 /** The node id of a directory row and of a backend row (as the Sessions tree names them). */
@@ -36,7 +36,7 @@ export class SpentTotals {
   ) {}
 
   /** The text a parent row is rendered with now (recorded as rendered). */
-  render(key: string, rows: readonly SessionRow[], now: EpochMs): string {
+  render(key: string, rows: readonly CostedRow[], now: EpochMs): string {
     const text = totalCostText(rows);
     this.shown.set(key, { text, at: now });
     this.waiting.delete(key);
@@ -44,9 +44,9 @@ export class SpentTotals {
   }
 
   /** After these rows changed: the parents (node ids) to refresh now; the others changed wait for `due`. */
-  changed(rows: readonly SessionRow[], read: SpentRows, now: EpochMs): string[] {
+  changed(rows: readonly CostedRow[], read: SpentRows, now: EpochMs): string[] {
     const asked = new Set<string>();
-    const ask = (key: string, rowsOf: () => readonly SessionRow[]) => {
+    const ask = (key: string, rowsOf: () => readonly CostedRow[]) => {
       if (asked.has(key)) return;
       asked.add(key);
       const shown = this.shown.get(key);
@@ -54,7 +54,7 @@ export class SpentTotals {
       if (totalCostText(rowsOf()) !== shown.text) this.waiting.add(key);
     };
     // A change's rows are mostly of one directory: its parents' ids are built once per run of rows.
-    let last: SessionRow | undefined;
+    let last: CostedRow | undefined;
     for (const r of rows) {
       if (last && r.backendKey === last.backendKey && r.directory === last.directory) continue;
       last = r;

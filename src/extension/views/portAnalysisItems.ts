@@ -1,8 +1,15 @@
 // The tree items of the Port analysis view: a port with its page and problem counts, a page (or a
 // missing one), a chunk of the fidelity baseline, a FID, a message.
 import * as vscode from 'vscode';
-import type { WirePageSummary, WirePortFolder } from '../../shared/protocol';
-import type { PortNode } from './portAnalysisView';
+import type { ChunkSummary, FidSummary, WirePageSummary, WirePortFolder } from '../../shared/protocol';
+
+/** A node of the Port analysis tree. */
+export type PortNode =
+  | { kind: 'port'; key: string; port: WirePortFolder }
+  | { kind: 'page'; key: string; port: WirePortFolder; page: WirePageSummary }
+  | { kind: 'chunk'; key: string; port: WirePortFolder; chunk: ChunkSummary; uri: string; unchunked: boolean }
+  | { kind: 'fid'; key: string; port: WirePortFolder; fid: FidSummary; uri: string }
+  | { kind: 'message'; key: string; text: string; error: boolean };
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 

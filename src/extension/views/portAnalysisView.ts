@@ -10,28 +10,18 @@ import { TIMING } from '../../core/settings/timing';
 import * as vscode from 'vscode';
 import { Debounce } from '../../core/timing';
 import { nodeId } from '../../core/keys';
-import { portAnalysisItem } from './portAnalysisItems';
+import { portAnalysisItem, type PortNode } from './portAnalysisItems';
 import { RecyclingTreeView } from './recyclingTreeView';
 import {
   PortAnalysisChangedNotification,
   PortAnalysisRequest,
   type ChunkSummary,
-  type FidSummary,
   type PortAnalysisParams,
   type PortAnalysisResult,
-  type WirePageSummary,
-  type WirePortFolder,
 } from '../../shared/protocol';
 import type { RoutingClient } from '../client/client';
 import type { LanguageClientHost } from '../languageClientHost';
 import { describeError } from '../../core/error-message';
-
-export type PortNode =
-  | { kind: 'port'; key: string; port: WirePortFolder }
-  | { kind: 'page'; key: string; port: WirePortFolder; page: WirePageSummary }
-  | { kind: 'chunk'; key: string; port: WirePortFolder; chunk: ChunkSummary; uri: string; unchunked: boolean }
-  | { kind: 'fid'; key: string; port: WirePortFolder; fid: FidSummary; uri: string }
-  | { kind: 'message'; key: string; text: string; error: boolean };
 
 const DEBOUNCE_MS = TIMING.portAnalysisDebounceMs;
 

@@ -7,21 +7,9 @@ import { fastParseSteps } from './fastSteps';
 import { tooDeepAt, tooDeepSteps, MAX_DIAGNOSTICS, MAX_NESTING } from './limits';
 import { computeLineStarts, lineEndAt, lineOf, lineStartAt, normalizeLineEnds } from './lines';
 import { parsePieces, YAML_PIECE_MAX } from './pieces';
-import { fromYaml, MAX_ALIAS_EXPANSION, type AliasIssue, type RNode } from './rnode';
+import { fromYaml, MAX_ALIAS_EXPANSION, type AliasIssue } from './rnode';
+import type { ParsedText } from './parsed-text';
 import type { RelDiag } from './types';
-
-export interface ParsedText {
-  /** Root node; null for an empty document. */
-  root: RNode | null;
-  /** YAML syntax errors and warnings (offsets relative to the text). */
-  syntax: readonly RelDiag[];
-  /** True when the text uses anchors or aliases (which may point across chunks). */
-  anchors: boolean;
-  /** True when the fast parser handled it. */
-  fast: boolean;
-  /** Parsed entry by entry (pieces.ts): YAML syntax only, no tree. */
-  pieces?: boolean;
-}
 
 /**
  * parseText for a text of any size: one larger than YAML_PIECE_MAX is read by the fast parser range

@@ -11,7 +11,7 @@
 // scalar, which costs `yaml` little, is parsed whatever its size). Pure.
 import { MAX_DIAGNOSTICS, MAX_KEY_LENGTH } from './limits';
 import { lineEndAt } from './lines';
-import type { ParsedText } from './parse';
+import type { ParsedText } from './parsed-text';
 import type { RelDiag } from './types';
 
 /** The most characters handed to the `yaml` library at once (about 0.1 s of its work on a quiet machine). */

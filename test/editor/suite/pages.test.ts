@@ -7,7 +7,7 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { SessionOpsApi } from '../../../src/extension/extension';
-import type { PortNode } from '../../../src/extension/views/portAnalysisView';
+import type { PortNode } from '../../../src/extension/views/portAnalysisItems';
 import { click, hasBrowser, query, rows, screenshot, waitFor } from './harness';
 
 const SOURCE = 'session-ops.pages';
