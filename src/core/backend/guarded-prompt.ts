@@ -1,7 +1,7 @@
 // The brand of a prompt that passed the send guard. BackendClient.promptAsync takes nothing else:
 // the brand is checked at compile time and the registry below at run time, so neither a cast nor a
 // hand-built object gets past it. The guard (src/core/actions/guard.ts, guardPrompt) is the only
-// caller of issueGuardedPrompt; a unit test (test/unit/layers.test.ts) holds it so.
+// caller of issueGuardedPrompt; the lint rule session-ops/guarded-prompt-issuer holds it so.
 import type { ModelRef } from '../model';
 import type { PromptPayload } from './payload';
 
