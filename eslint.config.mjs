@@ -10,7 +10,7 @@ import tseslint from 'typescript-eslint';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import { layerZones, ROOT } from './eslint/layers.mjs';
 import { FILE_LENGTH_EXCEPTIONS, MAX_LINES } from './eslint/file-length.mjs';
-import { guardedPromptIssuer, noDialectComparison, noFolderListing } from './eslint/rules.mjs';
+import { guardedPromptIssuer, noDialectComparison, noFolderListing, noTypeCycle } from './eslint/rules.mjs';
 
 const DIRECTIVE = /^\s*eslint-(disable|enable)(-next-line|-line)?(\s|$)/;
 
@@ -147,6 +147,7 @@ export default tseslint.config(
           'no-dialect-comparison': noDialectComparison,
           'no-folder-listing': noFolderListing,
           'guarded-prompt-issuer': guardedPromptIssuer,
+          'no-type-cycle': noTypeCycle,
         },
       },
     },
@@ -220,6 +221,8 @@ export default tseslint.config(
     },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // import-x/no-cycle skips type imports: the cycles through one are this local rule's.
+      'session-ops/no-type-cycle': 'error',
       'import-x/no-restricted-paths': ['error', { basePath: ROOT, zones: layerZones() }],
     },
   },

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
 // Local lint rules that hold the layering rules no import rule can say (issue 30 item 5: they
 // replace the regular expressions of the former unit test test/unit/core/layers.test.ts). Each has
 // a rule test with a violating fixture in test/unit/lint/layering.test.ts.
@@ -133,5 +136,100 @@ export const guardedPromptIssuer = {
         context.report({ node, messageId: 'issued' });
       },
     };
+  },
+};
+
+// --- Import cycles through a type-only import -------------------------------------------------
+// import-x/no-cycle follows value imports only (a type import is erased at build time), yet a
+// cycle of types still ties two modules together: this rule finds the cycles that pass through at
+// least one `import type` (the others are import-x/no-cycle's). The files a module imports are
+// read from disk with a line-anchored scan of its import and export-from statements (cached by
+// modification time); the linted file's own imports come from its syntax tree.
+
+const STATEMENT =
+  /^[ \t]*(import|export)\s+(type\s+)?((?:[\w$]+\s*,\s*)?(?:\{[^}]*\}|\*(?:\s+as\s+[\w$]+)?|[\w$]+))\s*from\s*['"](\.{1,2}\/[^'"]*)['"]/gm;
+const graphCache = new Map();
+
+function resolveFile(from, spec) {
+  const base = path.resolve(path.dirname(from), spec);
+  for (const candidate of [base, `${base}.ts`, path.join(base, 'index.ts')])
+    if (candidate.endsWith('.ts') && fs.existsSync(candidate) && fs.statSync(candidate).isFile()) return candidate;
+  return null;
+}
+
+/** `{ type A, type B }`: every specifier a type. */
+function onlyTypes(clause) {
+  const braces = /^\{([^}]*)\}$/.exec(clause.trim());
+  if (!braces) return false;
+  const names = braces[1]
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return names.length > 0 && names.every((n) => n.startsWith('type '));
+}
+
+function edgesOnDisk(file) {
+  let mtime;
+  try {
+    mtime = fs.statSync(file).mtimeMs;
+  } catch {
+    return [];
+  }
+  const cached = graphCache.get(file);
+  if (cached && cached.mtime === mtime) return cached.edges;
+  const edges = [];
+  for (const m of fs.readFileSync(file, 'utf8').matchAll(STATEMENT)) {
+    const target = resolveFile(file, m[4]);
+    if (target) edges.push({ target, typeOnly: Boolean(m[2]) || onlyTypes(m[3]) });
+  }
+  graphCache.set(file, { mtime, edges });
+  return edges;
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+export const noTypeCycle = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'no import cycle, type-only imports included' },
+    schema: [],
+    messages: {
+      cycle:
+        'Import cycle through a type-only import: {{path}}. Move the shared type down into a module both can import.',
+    },
+  },
+  create(context) {
+    const self = context.physicalFilename;
+    const rel = (f) => path.relative(path.dirname(self), f) || path.basename(f);
+    /** The files from `start` back to this one, when a path has a type-only step (or `typed` already). */
+    function pathBack(start, typed) {
+      const seen = new Set();
+      const walk = (file, trail, anyType) => {
+        if (file === self) return anyType ? trail : null;
+        const key = `${anyType}:${file}`;
+        if (seen.has(key)) return null;
+        seen.add(key);
+        for (const e of edgesOnDisk(file)) {
+          const found = walk(e.target, [...trail, e.target], anyType || e.typeOnly);
+          if (found) return found;
+        }
+        return null;
+      };
+      return walk(start, [start], typed);
+    }
+    const check = (node) => {
+      if (!node.source || typeof node.source.value !== 'string' || !node.source.value.startsWith('.')) return;
+      const target = resolveFile(self, node.source.value);
+      if (!target || target === self) return;
+      const typeOnly =
+        node.importKind === 'type' ||
+        node.exportKind === 'type' ||
+        (node.type === 'ImportDeclaration' &&
+          node.specifiers.length > 0 &&
+          node.specifiers.every((s) => s.importKind === 'type'));
+      // A cycle of value imports only is import-x/no-cycle's.
+      const back = pathBack(target, typeOnly);
+      if (back) context.report({ node, messageId: 'cycle', data: { path: [self, ...back].map(rel).join(' -> ') } });
+    };
+    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check };
   },
 };

@@ -120,6 +120,37 @@ describe('lint: the layering', function () {
     });
   });
 
+  describe('session-ops/no-type-cycle: the cycles through a type-only import (import-x/no-cycle skips them)', () => {
+    const rule = 'session-ops/no-type-cycle';
+
+    it('flags a cycle that a type import closes, or that passes through one', async () => {
+      // monitor/row.ts imports the type BudgetLevel of cost/budget.ts (the cycle cost <-> monitor was).
+      const typeBack = "import type { SessionRow } from '../monitor/row';\nexport type BudgetLevel = SessionRow;";
+      assert.deepEqual(await lint('src/core/cost/budget.ts', typeBack, rule), [1]);
+      assert.deepEqual(await lint('src/core/cost/budget.ts', typeBack, 'import-x/no-cycle'), []);
+      // parse.ts imports the type ParsedText of parsed-text.ts: a value import back closes a cycle.
+      const valueBack = "import { parseText } from './parse';\nexport const x = parseText;";
+      assert.deepEqual(await lint('src/language/routing/parsed-text.ts', valueBack, rule), [1]);
+      // the view imports the type PortNode of its items (the two view files' cycle was).
+      const items =
+        "import type { PortAnalysisView } from './portAnalysisView';\nexport type PortNode = PortAnalysisView;";
+      assert.deepEqual(await lint('src/extension/views/portAnalysisItems.ts', items, rule), [1]);
+    });
+
+    it('leaves a cycle of value imports to import-x/no-cycle, and an import with no way back alone', async () => {
+      const valueCycle = "import { parseText } from './parse';\nexport const x = parseText;";
+      assert.deepEqual(await lint('src/language/routing/pieces.ts', valueCycle, rule), []);
+      assert.deepEqual(
+        await lint(
+          'src/core/cost/example.ts',
+          "import type { SessionRow } from '../monitor/row';\nexport type X = SessionRow;",
+          rule,
+        ),
+        [],
+      );
+    });
+  });
+
   describe('session-ops/no-dialect-comparison: dialects are compared only in src/core/backend', () => {
     const rule = 'session-ops/no-dialect-comparison';
     const code = [
