@@ -19,6 +19,8 @@
 // Every layer runs even when an earlier one failed; the exit code is non-zero if any failed.
 // A layer that cannot run fails with its reason: nothing skips itself to green.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -136,7 +138,14 @@ function runLayer(layer) {
       if (job.tail.length > TAIL_LINES) job.tail.splice(0, job.tail.length - TAIL_LINES);
     };
     onStart(job);
-    const child = spawn(layer.cmd[0], layer.cmd[1], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    // Each test layer gets a temporary folder of its own (TMPDIR), removed when it ends: opencode
+    // reads the folder above a session's directory on its first turn there, and in a /tmp crowded
+    // by the other layers that cost it seconds of CPU per server (measured: a server in a fresh
+    // folder went quiet about 15 s after its first turn; in this machine's /tmp it was still busy at 30 s).
+    const tmp =
+      layer.required || layer.beside ? undefined : mkdtempSync(path.join(os.tmpdir(), `session-ops-${layer.name}-`));
+    const env = tmp ? { ...process.env, TMPDIR: tmp } : process.env;
+    const child = spawn(layer.cmd[0], layer.cmd[1], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env });
     child.stdout.on('data', (c) => {
       onOutput(job, process.stdout, c);
       keep(c);
@@ -147,6 +156,11 @@ function runLayer(layer) {
     });
     const finish = (status, signal, error) => {
       if (job.result) return;
+      try {
+        if (tmp) rmSync(tmp, { recursive: true, force: true, maxRetries: 2 });
+      } catch (err) {
+        console.error(`(could not remove ${tmp}: ${err.message})`);
+      }
       if (partial) job.tail.push(partial);
       job.result = {
         name: layer.name,
