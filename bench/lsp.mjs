@@ -19,21 +19,20 @@
 // Our server is started with the Node flags the extension starts it with (SERVER_EXEC_ARGV,
 // src/shared/serverProcess.ts), so the bench measures it as users run it.
 // --smoke: 100 routes, 3 edits (npm test's bench-smoke layer: it must complete and print its table).
-// --cap-routes N: the table of the request row (default 14,000 routes, 8.1 MB = 7.7 MiB, under the
-//   8 MiB sessionOps.maxDocumentMB; --smoke: 100): the slowest request kind at the size limit, document
-//   symbols sent right after a one-token edit, timed to its answer, for every build and
-//   yaml-language-server, --runs times alternating (issue 31 item 6: within 5 s).
+// --cap-routes N: the table of the hostile 'broken' row (default 14,000 routes, 8.1 MB = 7.7 MiB,
+//   under the 8 MiB sessionOps.maxDocumentMB; --smoke: 100). Every request kind at the size limit
+//   and at 10,000 routes, beside yaml-language-server: bench/lsp-requests.mjs.
 // The hostile rows (issue 31 item 6): document symbols on the hostile documents at the size limit,
 //   --hostile-mb of unknown top-level keys (symbols sent with the open) and the --cap-routes table
 //   after an edit that breaks its structure (the middle route key moved to column 0), for every
 //   build and yaml-language-server, --runs times alternating.
 import * as esbuild from 'esbuild';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { spawnTracked, stopGroup } from '../test/support/processes.mjs';
+import { cpuMs, isDiag, loadServerExecArgv, startOurs, startRedhat } from './lsp/client.mjs';
 import { generate } from './lsp/generate.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -78,172 +77,6 @@ const schemaPath = path.join(root, 'schemas', 'routing.schema.json');
 // Not under a dot-folder: yaml-language-server's schema globs do not match paths with one.
 const work = path.join(os.tmpdir(), 'session-ops-bench');
 
-// ------------------------------------------------------------------ a minimal LSP client
-
-class Client {
-  constructor(name, cmd, argv, onRequest) {
-    this.name = name;
-    this.proc = spawnTracked(cmd, argv, { stdio: ['pipe', 'pipe', 'pipe'] });
-    this.proc.stderr.on('data', () => {});
-    this.parts = [];
-    this.partsLength = 0;
-    this.expect = undefined;
-    this.id = 0;
-    this.pending = new Map();
-    this.listeners = new Set();
-    this.onRequest = onRequest;
-    this.proc.stdout.on('data', (d) => this.data(d));
-  }
-  data(d) {
-    // linear in the message size (a large answer, megabytes of symbols, arrives in many chunks)
-    this.parts.push(d);
-    this.partsLength += d.length;
-    for (;;) {
-      if (this.expect === undefined) {
-        if (this.parts.length > 1) this.parts = [Buffer.concat(this.parts)];
-        const head = this.parts[0];
-        if (!head) return;
-        const i = head.indexOf('\r\n\r\n');
-        if (i < 0) return;
-        const m = /Content-Length: *(\d+)/i.exec(head.subarray(0, i).toString('ascii'));
-        this.expect = Number(m[1]);
-        this.parts = [head.subarray(i + 4)];
-        this.partsLength = head.length - i - 4;
-      }
-      if (this.partsLength < this.expect) return;
-      const all = this.parts.length > 1 ? Buffer.concat(this.parts) : this.parts[0];
-      const msg = JSON.parse(all.subarray(0, this.expect).toString('utf8'));
-      const rest = all.subarray(this.expect);
-      this.parts = rest.length ? [rest] : [];
-      this.partsLength = rest.length;
-      this.expect = undefined;
-      this.message(msg);
-    }
-  }
-  message(msg) {
-    const at = performance.now();
-    if (msg.method && msg.id !== undefined) {
-      Promise.resolve(this.onRequest(msg)).then((result) => this.send({ id: msg.id, result: result ?? null }));
-      return;
-    }
-    if (msg.id !== undefined) {
-      const p = this.pending.get(msg.id);
-      this.pending.delete(msg.id);
-      p?.(msg.error ? { error: msg.error } : msg.result);
-      return;
-    }
-    for (const l of [...this.listeners]) l(msg, at);
-  }
-  send(m) {
-    const s = JSON.stringify({ jsonrpc: '2.0', ...m });
-    this.proc.stdin.write(`Content-Length: ${Buffer.byteLength(s)}\r\n\r\n${s}`);
-  }
-  request(method, params) {
-    const id = ++this.id;
-    this.send({ id, method, params });
-    return new Promise((r) => this.pending.set(id, r));
-  }
-  notify(method, params) {
-    this.send({ method, params });
-  }
-  /** Resolves with the time of the first notification satisfying `pred`. */
-  waitFor(pred, timeoutMs = 180000) {
-    return new Promise((resolve, reject) => {
-      const t = setTimeout(() => {
-        this.listeners.delete(l);
-        reject(new Error(`${this.name}: timed out`));
-      }, timeoutMs);
-      const l = (msg, at) => {
-        if (pred(msg)) {
-          clearTimeout(t);
-          this.listeners.delete(l);
-          resolve({ msg, at });
-        }
-      };
-      this.listeners.add(l);
-    });
-  }
-  async stop() {
-    try {
-      await Promise.race([this.request('shutdown', null), new Promise((r) => setTimeout(r, 2000))]);
-      this.notify('exit', null);
-      // a CPU profile is written as the process exits: give it the time
-      if (CPU_PROF && this.proc.exitCode === null)
-        await Promise.race([new Promise((r) => this.proc.once('exit', r)), new Promise((r) => setTimeout(r, 10000))]);
-    } catch {
-      /* ignore */
-    }
-    await stopGroup(this.proc, 500);
-  }
-}
-
-async function startOurs(name, server, flags) {
-  const c = new Client(
-    name,
-    process.execPath,
-    [...flags, ...(CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : []), server, '--stdio'],
-    () => null,
-  );
-  c.flags = flags;
-  await c.request('initialize', {
-    processId: process.pid,
-    rootUri: pathToFileURL(work).href,
-    capabilities: {},
-    initializationOptions: {},
-  });
-  c.notify('initialized', {});
-  return c;
-}
-
-async function startRedhat() {
-  const bin = require.resolve('yaml-language-server/bin/yaml-language-server');
-  const yamlSettings = {
-    validate: true,
-    schemas: { [pathToFileURL(schemaPath).href]: ['routing.yaml'] },
-    schemaStore: { enable: false },
-    kubernetesCRDStore: { enable: false },
-  };
-  let configured;
-  const gotConfig = new Promise((r) => (configured = r));
-  const c = new Client('redhat', process.execPath, [bin, '--stdio'], (msg) => {
-    if (msg.method === 'workspace/configuration') {
-      const res = msg.params.items.map((it) => (it.section === 'yaml' ? yamlSettings : {}));
-      configured();
-      return res;
-    }
-    return null;
-  });
-  await c.request('initialize', {
-    processId: process.pid,
-    rootUri: pathToFileURL(work).href,
-    workspaceFolders: [{ uri: pathToFileURL(work).href, name: 'bench' }],
-    capabilities: { workspace: { configuration: true } },
-  });
-  c.notify('initialized', {});
-  await Promise.race([gotConfig, new Promise((r) => setTimeout(r, 10000))]);
-  await new Promise((r) => setTimeout(r, 300));
-  return c;
-}
-
-function isDiag(uri, count) {
-  return (m) =>
-    m.method === 'textDocument/publishDiagnostics' &&
-    m.params.uri === uri &&
-    (count === undefined || m.params.diagnostics.length === count);
-}
-
-/** CPU time (ms) a process has used so far, all its threads (Linux: /proc/PID/task/TID/schedstat, ns); NaN elsewhere. */
-function cpuMs(pid) {
-  try {
-    let ns = 0;
-    for (const tid of readdirSync(`/proc/${pid}/task`))
-      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    return ns / 1e6;
-  } catch {
-    return NaN;
-  }
-}
-
 /** Open, then EDITS edits alternately breaking and fixing one effort value in the middle route. */
 async function measureServer(client, n, text, edits, run = 0) {
   const dir = path.join(work, `${client.name.replace(/[^A-Za-z0-9_-]/g, '_')}-${n}-${run}`);
@@ -282,42 +115,6 @@ async function measureServer(client, n, text, edits, run = 0) {
   }
   client.notify('textDocument/didClose', { textDocument: { uri } });
   return { open, openCpu, edits: editTimes, editLine: line };
-}
-
-/**
- * The request row: open the table at the size limit, then one one-token edit (an enum value in the
- * middle route) followed at once by textDocument/documentSymbol; the time from the edit to its
- * answer, and the entries in the answer (nested ones counted).
- */
-async function measureSymbolsAfterEdit(client, n, text, run) {
-  const dir = path.join(work, `${client.name.replace(/[^A-Za-z0-9_-]/g, '_')}-symbols-${n}-${run}`);
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, 'routing.yaml');
-  writeFileSync(file, text);
-  const uri = pathToFileURL(file).href;
-  const opened = client.waitFor(isDiag(uri));
-  client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
-  const { msg } = await opened;
-  if (msg.params.diagnostics.some((d) => d.code === 'document.too-large'))
-    throw new Error(`${client.name}: the table is past the size limit`);
-  const lines = text.split('\n');
-  let line = lines.indexOf(`  Kind/Route${String(Math.floor(n / 2)).padStart(5, '0')}:`);
-  while (!lines[line].startsWith('    effort:')) line++;
-  const range = { start: { line, character: 12 }, end: { line, character: 16 } };
-  const cpu0 = cpuMs(client.proc.pid);
-  const t = performance.now();
-  client.notify('textDocument/didChange', {
-    textDocument: { uri, version: 2 },
-    contentChanges: [{ range, text: 'hihg' }],
-  });
-  const answer = await client.request('textDocument/documentSymbol', { textDocument: { uri } });
-  const ms = performance.now() - t;
-  const cpu = cpuMs(client.proc.pid) - cpu0;
-  if (!Array.isArray(answer))
-    throw new Error(`${client.name}: documentSymbol answered ${JSON.stringify(answer).slice(0, 200)}`);
-  const count = (xs) => xs.reduce((k, x) => k + 1 + count(x.children ?? []), 0);
-  client.notify('textDocument/didClose', { textDocument: { uri } });
-  return { ms, cpu, entries: count(answer) };
 }
 
 /** Unknown top-level keys (15 bytes a line) up to `mb` MiB: hostile input under the size limit. */
@@ -441,53 +238,6 @@ async function hostileRows(builds, rh) {
   };
 }
 
-/** The request row for every build and yaml-language-server, RUNS times alternating; returns the printer of its table. */
-async function symbolsRow(builds, rh) {
-  const text = generate(CAP_ROUTES);
-  const mb = Buffer.byteLength(text) / (1024 * 1024);
-  process.stderr.write(`request row: ${CAP_ROUTES} routes (${mb.toFixed(2)} MiB):`);
-  const clients = [...builds, ...(rh ? [rh] : [])];
-  const got = new Map(clients.map((c) => [c.name, []]));
-  for (let run = 0; run < RUNS; run++)
-    for (const c of clients) {
-      process.stderr.write(` ${c.name}...`);
-      got.get(c.name).push(await measureSymbolsAfterEdit(c, CAP_ROUTES, text, run));
-    }
-  process.stderr.write('\n');
-  return () => printSymbolsRow(clients, got, rh, mb);
-}
-
-function printSymbolsRow(clients, got, rh, mb) {
-  const spread = (xs) => `${fmt(median(xs))} (${fmt(Math.min(...xs))}-${fmt(Math.max(...xs))})`;
-  const rhRuns = rh && got.get(rh.name);
-  console.log(
-    `\nSlowest request kind at the size limit: document symbols sent right after a one-token edit, ${CAP_ROUTES.toLocaleString('en')} routes (${mb.toFixed(2)} MiB; the limit, sessionOps.maxDocumentMB, is 8 MiB), ${RUNS} run(s) alternating: median (min-max); the ratio is taken within each run; CPU = the server process's CPU time from the edit to the answer`,
-  );
-  const head = ['build', 'edit -> symbols', 'CPU', 'entries', 'ours / yaml-ls'];
-  const body = clients.map((c) => {
-    const m = got.get(c.name);
-    const ratios = rhRuns && c !== rh ? m.map((x, i) => x.ms / rhRuns[i].ms) : undefined;
-    return [
-      c === rh ? 'yaml-language-server' : c.name,
-      spread(m.map((x) => x.ms)),
-      spread(m.map((x) => x.cpu)),
-      String(m[0].entries),
-      ratios
-        ? `${median(ratios).toFixed(3)}x (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)})`
-        : '-',
-    ];
-  });
-  const w = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const row = (cells) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join(' | ')} |`;
-  console.log(row(head));
-  console.log(`|${w.map((x) => '-'.repeat(x + 2)).join('|')}|`);
-  for (const b of body) console.log(row(b));
-  const ours = got.get('ours').map((x) => x.ms);
-  console.log(
-    `goal document symbols at the size limit within 5 s: slowest ${fmt(Math.max(...ours))} ${Math.max(...ours) < 5000 ? 'met' : 'NOT met'}`,
-  );
-}
-
 async function sanity(client) {
   // The server must report the schema error of a small invalid file (proves the schema is associated).
   const dir = path.join(work, `${client.name}-sanity`);
@@ -544,21 +294,6 @@ async function loadPhases() {
   return import(pathToFileURL(outfile).href);
 }
 
-/** The Node flags the extension starts our server with (src/shared/serverProcess.ts). */
-async function loadServerExecArgv() {
-  const outfile = path.join(root, '.bench', 'lsp-server-process.mjs');
-  await esbuild.build({
-    entryPoints: [path.join(root, 'src', 'shared', 'serverProcess.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-  });
-  return (await import(pathToFileURL(outfile).href)).SERVER_EXEC_ARGV;
-}
-
 async function main() {
   // the workspace holds only this run's tables (the servers index the routing tables they find in it)
   rmSync(work, { recursive: true, force: true });
@@ -567,13 +302,13 @@ async function main() {
   const rows = [];
   const serverExecArgv = await loadServerExecArgv();
   const here = path.join(root, 'dist', 'server.js');
-  const ours = await startOurs('ours', here, serverExecArgv);
+  const ours = await startOurs('ours', here, serverExecArgv, work, CPU_PROF);
   const builds = [ours];
   for (const [label, file] of others)
-    builds.push(await startOurs(label, path.resolve(file), nodeArgs.get(label) ?? []));
+    builds.push(await startOurs(label, path.resolve(file), nodeArgs.get(label) ?? [], work, CPU_PROF));
   for (const [label, flags] of nodeArgs)
-    if (!others.some(([l]) => l === label)) builds.push(await startOurs(label, here, flags));
-  const rh = REDHAT ? await startRedhat() : undefined;
+    if (!others.some(([l]) => l === label)) builds.push(await startOurs(label, here, flags, work, CPU_PROF));
+  const rh = REDHAT ? await startRedhat(work) : undefined;
   const sanityOurs = await sanity(ours);
   for (const b of builds.slice(1)) await sanity(b);
   const sanityRh = rh ? await sanity(rh) : undefined;
@@ -608,7 +343,6 @@ async function main() {
     rows.push({ n, lines, mb, o, r, f: median(f), phases, editPhases, alongside });
     rows.at(-1).flags = new Map(builds.map((b) => [b.name, b.flags]));
   }
-  const printSymbolsRow = await symbolsRow(builds, rh);
   const printHostileRows = await hostileRows(builds, rh);
   for (const b of builds) await b.stop();
   await rh?.stop();
@@ -750,7 +484,6 @@ async function main() {
     console.log(
       `goal 1,000 routes, edit median < 50 ms: ${fmt(median(mid.o.edits))} ${median(mid.o.edits) < 50 ? 'met' : 'NOT met'}`,
     );
-  printSymbolsRow();
   printHostileRows();
 }
 
