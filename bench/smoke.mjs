@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm test's bench-smoke layer: every bench at a tiny size (--smoke), one after the other. No
 // timing is asserted; each must exit 0 and print its table. Prints how long each took.
-//   node bench/smoke.mjs [name ...]    (names: poll, alloc, lsp, lsp-analysis, activation, views, fuzz, watch)
+//   node bench/smoke.mjs [name ...]    (names: poll, alloc, lsp, lsp-requests, lsp-analysis, activation, views, fuzz, watch)
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import { spawnTracked } from '../test/support/processes.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // bench/fuzz.mjs is written by another change: it joins as soon as it exists.
-const benches = ['poll', 'alloc', 'lsp', 'lsp-analysis', 'activation', 'views', 'fuzz', 'watch'];
+const benches = ['poll', 'alloc', 'lsp', 'lsp-requests', 'lsp-analysis', 'activation', 'views', 'fuzz', 'watch'];
 const only = process.argv.slice(2);
 const results = [];
 for (const name of benches.filter((b) => only.length === 0 || only.includes(b))) {
