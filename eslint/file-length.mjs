@@ -14,8 +14,6 @@ export const FILE_LENGTH_EXCEPTIONS = {
   'src/core/watch/daemon.ts': 525,
   'src/language/routing/analyzer.ts': 525,
   'src/language/routing/fastParse.ts': 550,
-  'src/language/routing/features.ts': 525,
-  'src/language/routing/messages.ts': 525,
   'bench/lsp.mjs': 750,
   'bench/views.mjs': 450,
   'test/backend/engines-opencode.test.ts': 525,
