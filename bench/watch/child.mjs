@@ -7,9 +7,13 @@
 // The daemon side then renders /metrics (Prometheus text and OpenMetrics) and times it.
 // Prints one JSON line on stdout.
 import { fork } from 'node:child_process';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import {
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const [mode, urlsJson, dir, roundsArg, spacingArg, clientsArg, bundleArg] = process.argv.slice(2);
+// The daemon's code: this tree's bundle, or (bench/watch.mjs --before DIR) another tree's.
+const {
   BackendClient,
   EventHub,
   hashToken,
@@ -20,9 +24,10 @@ import {
   TokenBook,
   WatchDaemon,
   WatchHttpServer,
-} from '../../.bench/watch/watch.mjs';
-
-const [mode, urlsJson, dir, roundsArg, spacingArg, clientsArg] = process.argv.slice(2);
+} = await import(
+  pathToFileURL(bundleArg ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../../.bench/watch/watch.mjs'))
+    .href
+);
 const urls = JSON.parse(urlsJson);
 const rounds = Number(roundsArg);
 const spacingS = Number(spacingArg);
@@ -84,17 +89,23 @@ const TOKEN = 'sot_bench-read-token-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 let server;
 let hub;
 let clientsChild;
-let apiPort;
-/** Per event id: when it was published. */
-const published = new Map();
+/**
+ * Per event id (from the first counted one): when it was published (0: not counted). Allocated
+ * once, before the measured rounds, so the bench's own bookkeeping does not grow the heap it measures.
+ */
+const publishedAt = new Float64Array(1 << 19);
+let firstCounted = null;
 if (mode === 'api') {
   hub = new EventHub();
   const publish = hub.publish.bind(hub);
   hub.publish = (events) => {
-    if (hub.size > 0 && events.length > 0) {
+    // Counted once every client is connected (an event before that cannot reach all of them).
+    if (hub.size >= Number(clientsArg) && events.length > 0) {
       const at = Date.now();
       const first = hub.nextId;
-      for (let i = 0; i < events.length; i++) published.set(String(first + i), at);
+      firstCounted ??= first;
+      for (let i = 0; i < events.length; i++)
+        if (first + i - firstCounted < publishedAt.length) publishedAt[first + i - firstCounted] = at;
     }
     publish(events);
   };
@@ -120,7 +131,6 @@ if (mode === 'api') {
     },
   );
   const addr = await server.listen({ host: '127.0.0.1', port: 0 });
-  apiPort = addr.port;
   clientsChild = fork(
     path.join(path.dirname(fileURLToPath(import.meta.url)), 'sse-clients.mjs'),
     [`http://127.0.0.1:${addr.port}`, TOKEN, clientsArg],
@@ -130,13 +140,22 @@ if (mode === 'api') {
 }
 
 const backendRounds = () => monitor.stats().rounds / urls.length;
+/** RSS (no gc) at each whole round from 3 on: growth that goes on or levels off, per round. */
+const rssByRound = [];
 const waitRounds = async (n) => {
-  while (backendRounds() < n) await sleep(20);
+  while (backendRounds() < n) {
+    await sleep(20);
+    const r = Math.floor(backendRounds());
+    if (r >= 3 && rssByRound.length < r - 2) rssByRound.push(process.memoryUsage().rss);
+  }
 };
+/** How long the event loop was held (a request's wait behind a round), over the measured rounds. */
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 await waitRounds(1);
 const cold = process.cpuUsage();
 await waitRounds(3);
 const mem3 = afterGc();
+loopDelay.enable();
 const c0 = process.cpuUsage();
 const r0 = monitor.stats().rounds;
 const t0 = performance.now();
@@ -146,6 +165,7 @@ await waitRounds(half);
 const memHalf = afterGc();
 await waitRounds(rounds);
 const cpu = process.cpuUsage(c0);
+loopDelay.disable();
 const wallS = (performance.now() - t0) / 1000;
 const measuredRounds = (monitor.stats().rounds - r0) / urls.length;
 const memEnd = afterGc();
@@ -169,6 +189,12 @@ const out = {
   arrayBuffers3: mem3.arrayBuffers,
   arrayBuffersEnd: memEnd.arrayBuffers,
   coldCpuMs: (process.cpuUsage(cold).user + process.cpuUsage(cold).system) / 1000,
+  rssByRound,
+  loopDelayMs: {
+    p50: loopDelay.percentile(50) / 1e6,
+    p99: loopDelay.percentile(99) / 1e6,
+    max: loopDelay.max / 1e6,
+  },
 };
 if (daemon) {
   const times = { text: [], openMetrics: [] };
@@ -189,31 +215,37 @@ if (daemon) {
   };
   out.log = { lines: logLines, bytes: logBytes };
   if (mode === 'api') {
-    const statusTimes = [];
-    let statusBytes = 0;
+    // GET /api/status from the clients' process (not this one, whose loop is the daemon's), while
+    // the rounds go on: 7 requests one after the other, each timed to its last byte.
+    clientsChild.send('status');
+    const st = await new Promise((resolve) => clientsChild.once('message', resolve));
+    out.statusMs = median(st.times);
+    out.statusMaxMs = Math.max(...st.times);
+    out.statusBytes = st.bytes;
+    // In this process: the body's bytes as a request between rounds gets them (no serialising).
+    const inProcess = [];
     for (let i = 0; i < 7; i++) {
       const s = performance.now();
-      const res = await fetch(`http://127.0.0.1:${apiPort}/api/status`, {
-        headers: { authorization: `Bearer ${TOKEN}` },
-      });
-      statusBytes = (await res.text()).length;
-      statusTimes.push(performance.now() - s);
+      daemon.statusBytes();
+      inProcess.push(performance.now() - s);
     }
-    out.statusMs = median(statusTimes);
-    out.statusBytes = statusBytes;
-    await sleep(1500);
+    out.statusBytesMs = median(inProcess);
+    await sleep(Math.min(1500, spacingS * 500));
     clientsChild.send('report');
     const { seen } = await new Promise((resolve) => clientsChild.once('message', resolve));
     const clients = Number(clientsArg);
     const lat = [];
     let incomplete = 0;
+    const seenIds = new Set();
     for (const [id, [count, last]] of seen) {
-      const at = published.get(id);
-      if (at === undefined) continue;
+      const i = firstCounted === null ? -1 : Number(id) - firstCounted;
+      const at = i >= 0 && i < publishedAt.length ? publishedAt[i] : 0;
+      if (!at) continue;
+      seenIds.add(i);
       if (count < clients) incomplete++;
       lat.push(last - at);
     }
-    for (const id of published.keys()) if (!seen.some(([s]) => s === id)) incomplete++;
+    for (let i = 0; i < publishedAt.length; i++) if (publishedAt[i] && !seenIds.has(i)) incomplete++;
     lat.sort((a, b) => a - b);
     const q = (p) => (lat.length ? lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] : null);
     out.latency = { events: lat.length, p50: q(0.5), p99: q(0.99), max: lat.at(-1) ?? null, incomplete };

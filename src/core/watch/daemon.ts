@@ -36,7 +36,7 @@ import { backendStatuses, type BackendStatus } from './status';
 import { AuditLog, type AuditQuery } from '../audit/audit-log';
 import { auditEntry } from '../audit/audit-entry';
 import { fleetBackend, type FleetView } from './api/read';
-import { BackendBodyCache } from './api/body-cache';
+import { BackendBodyCache, BackendRoundCache } from './api/body-cache';
 import type { ActView } from './api/act';
 import type { EventHub } from './api/events';
 import { feedEvents } from './api/event-feed';
@@ -138,6 +138,17 @@ export class WatchDaemon {
   private readonly clock: Clock;
   private readonly verdicts = new Map<string, VerdictLabel>();
   /** The bytes of GET /api/status and GET /api/fleet, per backend per round (./api/body-cache.ts). */
+  /**
+   * Each backend's `status --json` documents of this round, built once and shared by the
+   * /api/status and /api/fleet bytes and the event stream's `row` events.
+   */
+  private readonly statusParts = new BackendRoundCache<BackendStatus>(
+    (b) =>
+      backendStatuses([b], this.clock.now(), this.loaded.config.operator['budget.sessionUsd'], (row) =>
+        this.operator.automaticSkip(row),
+      )[0],
+    () => this.clock.now(),
+  );
   private readonly statusBodies = new BackendBodyCache(
     (b) => this.statusOfBackend(b),
     () => this.clock.now(),
@@ -214,6 +225,7 @@ export class WatchDaemon {
     // The /api/status and /api/fleet bodies: a backend's part rebuilt after its round committed.
     this.monitor.onDidChange((c) => {
       const keys = c.providers ? undefined : [...c.structural, ...c.rows.map((r) => r.backendKey)];
+      this.statusParts.invalidate(keys);
       this.statusBodies.invalidate(keys);
       this.fleetBodies.invalidate(keys);
     });
@@ -296,10 +308,7 @@ export class WatchDaemon {
   feed(hub: EventHub): () => void {
     return feedEvents(hub, {
       backends: () => this.monitor.backends(),
-      statusOf: (backends) =>
-        backendStatuses(backends, this.clock.now(), this.loaded.config.operator['budget.sessionUsd'], (row) =>
-          this.operator.automaticSkip(row),
-        ),
+      statusOf: (backends) => backends.map((b) => this.statusOfBackend(b)),
       retryOf: (key) => {
         const r = this.operator.retries.get(key);
         return r ? { at: r.at, firesAt: r.firesAt } : null;
@@ -377,9 +386,7 @@ export class WatchDaemon {
   }
 
   private statusOfBackend(b: BackendState): BackendStatus {
-    return backendStatuses([b], this.clock.now(), this.loaded.config.operator['budget.sessionUsd'], (row) =>
-      this.operator.automaticSkip(row),
-    )[0];
+    return this.statusParts.get(b);
   }
 
   private retryOf(key: string): { at: EpochMs; firesAt: EpochMs } | null {
@@ -388,20 +395,16 @@ export class WatchDaemon {
   }
 
   private invalidateBodies(): void {
+    this.statusParts.invalidate();
     this.statusBodies.invalidate();
     this.fleetBodies.invalidate();
   }
 
   /** The /api/status document. */
   status(): { backends: BackendStatus[] } {
-    return {
-      backends: backendStatuses(
-        this.monitor.backends(),
-        this.clock.now(),
-        this.loaded.config.operator['budget.sessionUsd'],
-        (row) => this.operator.automaticSkip(row),
-      ),
-    };
+    const backends = this.monitor.backends();
+    this.statusParts.keepOnly(backends);
+    return { backends: backends.map((b) => this.statusOfBackend(b)) };
   }
 
   /** How long the loop may go without starting a round before it counts as stuck. */
