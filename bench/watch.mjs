@@ -193,7 +193,7 @@ try {
     );
     console.log(`| events missed by a client / clients dropped | | ${l.incomplete} / ${api.dropped} | |`);
     console.log(
-      `| GET /api/status over HTTP from another process (ms, median / max of 7; kB) | | ${api.statusMs.toFixed(1)} / ${api.statusMaxMs.toFixed(1)} (${(api.statusBytes / 1024).toFixed(0)}) | |`,
+      `| GET /api/status over HTTP from a process of its own (ms, median / max of 7; kB) | | ${api.statusMs.toFixed(1)} / ${api.statusMaxMs.toFixed(1)} (${(api.statusBytes / 1024).toFixed(0)}) | |`,
     );
     console.log(
       `| its body's bytes between rounds, in the daemon (ms, median of 7) | | ${api.statusBytesMs.toFixed(2)} | |`,
@@ -226,7 +226,7 @@ try {
     row('events missed by a client / clients dropped', (r) =>
       r.latency ? `${r.latency.incomplete} / ${r.dropped}` : null,
     );
-    row('GET /api/status from another process (ms, median / max of 7; kB)', (r) =>
+    row('GET /api/status from a process of its own (ms, median / max of 7; kB)', (r) =>
       r.statusMs !== undefined
         ? `${r.statusMs.toFixed(1)} / ${r.statusMaxMs.toFixed(1)} (${(r.statusBytes / 1024).toFixed(0)})`
         : null,

@@ -6,7 +6,7 @@
 // did `rounds` rounds; RSS and heap (after gc) after round 3 and after the last; CPU per round between them.
 // The daemon side then renders /metrics (Prometheus text and OpenMetrics) and times it.
 // Prints one JSON line on stdout.
-import { fork } from 'node:child_process';
+import { execFile, fork } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -89,6 +89,7 @@ const TOKEN = 'sot_bench-read-token-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 let server;
 let hub;
 let clientsChild;
+let apiUrl;
 /**
  * Per event id (from the first counted one): when it was published (0: not counted). Allocated
  * once, before the measured rounds, so the bench's own bookkeeping does not grow the heap it measures.
@@ -131,6 +132,7 @@ if (mode === 'api') {
     },
   );
   const addr = await server.listen({ host: '127.0.0.1', port: 0 });
+  apiUrl = `http://127.0.0.1:${addr.port}`;
   clientsChild = fork(
     path.join(path.dirname(fileURLToPath(import.meta.url)), 'sse-clients.mjs'),
     [`http://127.0.0.1:${addr.port}`, TOKEN, clientsArg],
@@ -215,10 +217,15 @@ if (daemon) {
   };
   out.log = { lines: logLines, bytes: logBytes };
   if (mode === 'api') {
-    // GET /api/status from the clients' process (not this one, whose loop is the daemon's), while
-    // the rounds go on: 7 requests one after the other, each timed to its last byte.
-    clientsChild.send('status');
-    const st = await new Promise((resolve) => clientsChild.once('message', resolve));
+    // GET /api/status from a process of its own (not this one, whose loop is the daemon's, nor the
+    // clients', busy with 50 streams), while the rounds go on: 7 requests one after the other.
+    const st = await new Promise((resolve, reject) =>
+      execFile(
+        process.execPath,
+        [path.join(path.dirname(fileURLToPath(import.meta.url)), 'status-client.mjs'), apiUrl, TOKEN, '7'],
+        (err, stdout) => (err ? reject(err) : resolve(JSON.parse(stdout))),
+      ),
+    );
     out.statusMs = median(st.times);
     out.statusMaxMs = Math.max(...st.times);
     out.statusBytes = st.bytes;
@@ -230,7 +237,8 @@ if (daemon) {
       inProcess.push(performance.now() - s);
     }
     out.statusBytesMs = median(inProcess);
-    await sleep(Math.min(1500, spacingS * 500));
+    // The events of the last round reach every client before the count (a round and a half's time).
+    await sleep(spacingS * 1500);
     clientsChild.send('report');
     const { seen } = await new Promise((resolve) => clientsChild.once('message', resolve));
     const clients = Number(clientsArg);

@@ -1,8 +1,7 @@
 // Child process of bench/watch.mjs (the `api` side): N clients of the daemon's event stream
 // (GET /api/events with a read token), each reading as a page does. For every event id it notes
 // when each client received it (Date.now(): same machine as the daemon); on "report" it sends the
-// per-id latest receipt time and how many clients saw each id, over IPC; on "status" it times
-// GET /api/status from here (another process than the daemon's).
+// per-id latest receipt time and how many clients saw each id, over IPC.
 import http from 'node:http';
 
 const [url, token, countArg] = process.argv.slice(2);
@@ -40,21 +39,7 @@ for (let i = 0; i < count; i++) {
   });
 }
 
-/** GET /api/status 7 times, one after the other: each one's time to its last byte, and the size. */
-async function timeStatus() {
-  const times = [];
-  let bytes = 0;
-  for (let i = 0; i < 7; i++) {
-    const s = performance.now();
-    const res = await fetch(`${url}/api/status`, { headers: { authorization: `Bearer ${token}` } });
-    bytes = (await res.arrayBuffer()).byteLength;
-    times.push(performance.now() - s);
-  }
-  return { times, bytes };
-}
-
 process.on('message', (m) => {
-  if (m === 'status') void timeStatus().then((r) => process.send(r));
   if (m === 'report') process.send({ seen: [...seen.entries()] });
   if (m === 'stop') process.exit(0);
 });
