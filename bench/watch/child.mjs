@@ -96,12 +96,14 @@ let apiUrl;
  */
 const publishedAt = new Float64Array(1 << 19);
 let firstCounted = null;
+/** Events are counted until the end of the measured rounds (the later ones may still be on the way at the report). */
+let counting = true;
 if (mode === 'api') {
   hub = new EventHub();
   const publish = hub.publish.bind(hub);
   hub.publish = (events) => {
     // Counted once every client is connected (an event before that cannot reach all of them).
-    if (hub.size >= Number(clientsArg) && events.length > 0) {
+    if (counting && hub.size >= Number(clientsArg) && events.length > 0) {
       const at = Date.now();
       const first = hub.nextId;
       firstCounted ??= first;
@@ -237,7 +239,9 @@ if (daemon) {
       inProcess.push(performance.now() - s);
     }
     out.statusBytesMs = median(inProcess);
-    // The events of the last round reach every client before the count (a round and a half's time).
+    // The events counted reach every client before the count (a round and a half's time); the
+    // ones published from now on are not counted (they may still be on the way at the report).
+    counting = false;
     await sleep(spacingS * 1500);
     clientsChild.send('report');
     const { seen } = await new Promise((resolve) => clientsChild.once('message', resolve));

@@ -269,7 +269,12 @@ describe('watch: the API over real opencode (HTTPS, tokens, acts, audit, events)
       (res) => res.on('data', (c: Buffer) => (replayed += c.toString())),
     );
     again.end();
-    await waitFor('the replay', () => ids(replayed).includes(seen[seen.length - 1]), 10_000);
+    await waitFor('the replay', () => ids(replayed).includes(seen[seen.length - 1]), 30_000).catch((e: Error) => {
+      // What came instead (a reset says why), for the failure's message.
+      throw new Error(
+        `${e.message}: asked from ${seen[0]} (seen ${seen.join(', ')}), got ${JSON.stringify(replayed.slice(0, 1500))}`,
+      );
+    });
     assert.deepEqual(ids(replayed).slice(0, seen.length - 1), seen.slice(1));
     assert.ok(!replayed.includes('event: reset'), replayed.slice(0, 500));
     again.destroy();
