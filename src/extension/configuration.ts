@@ -6,6 +6,7 @@
 // user (global) scope only there, so a workspace can never redirect the extension.
 import * as vscode from 'vscode';
 import { parseBackendConfigs, type BackendConfig, type BackendConfigProblem } from '../core/config/backends';
+import { parseDaemonConfigs, type DaemonConfig } from '../core/config/daemons';
 import { joinKey } from '../core/keys';
 import { routingFileCandidates } from '../language/routing/routing-file';
 import { coerceSetting } from '../core/settings/definition';
@@ -46,7 +47,11 @@ export class Configuration implements vscode.Disposable {
   }
 
   private async updateContext(): Promise<void> {
-    await vscode.commands.executeCommand('setContext', 'sessionOps.configured', this.backends().length > 0);
+    await vscode.commands.executeCommand(
+      'setContext',
+      'sessionOps.configured',
+      this.backends().length > 0 || this.daemons().length > 0,
+    );
   }
 
   private section(): vscode.WorkspaceConfiguration {
@@ -68,13 +73,26 @@ export class Configuration implements vscode.Disposable {
     return backends;
   }
 
-  private report(problems: BackendConfigProblem[]): void {
+  /**
+   * The daemons this window attaches to (sessionOps.daemons). As `backends`, read from the user
+   * (global) scope only in an untrusted workspace: a workspace can never attach the window to a daemon.
+   */
+  daemons(): DaemonConfig[] {
+    const raw = vscode.workspace.isTrusted
+      ? this.section().get<unknown>('daemons')
+      : this.section().inspect<unknown>('daemons')?.globalValue;
+    const { daemons, problems } = parseDaemonConfigs(raw);
+    this.report(problems, 'daemons', 'daemon');
+    return daemons;
+  }
+
+  private report(problems: BackendConfigProblem[], setting = 'backends', what = 'backend'): void {
     for (const p of problems) {
-      const key = joinKey(String(p.index), p.message);
+      const key = joinKey(setting, String(p.index), p.message);
       if (this.warned.has(key)) continue;
       this.warned.add(key);
-      this.log.warn(`sessionOps.backends[${p.index}]: ${p.message}`);
-      void vscode.window.showWarningMessage(`Session Ops: backend ${p.index + 1}: ${p.message}`);
+      this.log.warn(`sessionOps.${setting}[${p.index}]: ${p.message}`);
+      void vscode.window.showWarningMessage(`Session Ops: ${what} ${p.index + 1}: ${p.message}`);
     }
   }
 

@@ -4,6 +4,8 @@
 // a routing file or analysis page opens.
 import * as vscode from 'vscode';
 import { BackendClient } from '../core/backend';
+import { AttachedDaemon } from '../core/daemon/attached-daemon';
+import { FleetUnion } from '../core/daemon/fleet-union';
 import { SessionMonitor } from '../core/monitor/sessionMonitor';
 import type { OperationBook } from '../core/operations/book';
 import { Operator } from '../core/operations/operator';
@@ -12,6 +14,7 @@ import type { CommandContext } from './commands/command-context';
 import { registerCommands } from './commands/registry';
 import { showAutomatic } from './commands/ui/automatic';
 import { Configuration } from './configuration';
+import { DaemonTokens } from './daemonTokens';
 import { LanguageClientHost } from './languageClientHost';
 import { Notifier } from './notifier';
 import { PasswordStore } from './passwordStore';
@@ -30,6 +33,8 @@ export interface SessionOpsApi {
   readonly configuration: Configuration;
   readonly passwords: PasswordStore;
   readonly monitor: SessionMonitor;
+  /** What the views show: the monitor's backends and the attached daemons' (sessionOps.daemons). */
+  readonly fleet: FleetUnion;
   readonly sessions: SessionsView;
   readonly providers: ProvidersView;
   readonly statusBar: StatusBar;
@@ -68,6 +73,21 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
     log: (level, message) => log[level](message),
   });
   context.subscriptions.push({ dispose: () => monitor.dispose() }, testHooks.register(monitor));
+  // Attached daemons (sessionOps.daemons): shown beside the monitor's backends, never sampled here,
+  // and never handed to the operator (automatic mode acts only on what this window samples).
+  const daemonTokens = new DaemonTokens(context.secrets);
+  const fleet = new FleetUnion(
+    monitor,
+    (config, hooks) =>
+      new AttachedDaemon({
+        config,
+        token: () => daemonTokens.get(config.url),
+        clock: testHooks.clock,
+        log: (level, message) => log[level](message),
+        ...hooks,
+      }),
+  );
+  context.subscriptions.push(daemonTokens, { dispose: () => fleet.dispose() });
   const authority = new WorkspaceAuthority(context.workspaceState);
   const operator = new Operator({
     monitor,
@@ -80,10 +100,12 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
   });
   context.subscriptions.push({ dispose: () => operator.dispose() });
   const operations = operator.book;
-  const sessions = new SessionsView(monitor, operations, operator.reports, (row) => operator.automaticSkip(row));
-  const providers = new ProvidersView(monitor);
-  const statusBar = new StatusBar(monitor, sessions);
-  const notifier = new Notifier(monitor, sessions, configuration, log);
+  const sessions = new SessionsView(fleet, operations, operator.reports, (row) =>
+    fleet.daemonOf(row.backendKey) ? null : operator.automaticSkip(row),
+  );
+  const providers = new ProvidersView(fleet);
+  const statusBar = new StatusBar(fleet, sessions);
+  const notifier = new Notifier(fleet, sessions, configuration, log);
   const languageClient = new LanguageClientHost(context, log);
   languageClientHost = languageClient;
   context.subscriptions.push(configuration, sessions, providers, statusBar, notifier, languageClient);
@@ -94,9 +116,11 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
   const commands: CommandContext = {
     operator,
     monitor,
+    fleet,
     sessions,
     configuration,
     passwords,
+    daemonTokens,
     prompts,
     authority,
     languageClient,
@@ -106,13 +130,16 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
 
   // Sample only while someone looks (or an automatic action is armed).
   const updateActivity = () => {
-    monitor.setActive(sessions.treeView.visible || providers.treeView.visible || operator.armed());
+    const looking = sessions.treeView.visible || providers.treeView.visible;
+    monitor.setActive(looking || operator.armed());
+    fleet.setActive(looking);
   };
   const applyConfiguration = () => {
     monitor.updateOptions(configuration.monitorSettings());
     operator.updateSettings(configuration.operatorSettings());
     sessions.setShowCost(configuration.operatorSettings().showCost);
     monitor.setBackends(configuration.backends());
+    fleet.setDaemons(configuration.daemons());
     statusBar.update();
     updateActivity();
   };
@@ -121,8 +148,10 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
     providers.treeView.onDidChangeVisibility(updateActivity),
     configuration.onDidChange(applyConfiguration),
     passwords.onDidChange((backendKey) => monitor.resetClient(backendKey)),
+    daemonTokens.onDidChange((daemonKey) => fleet.restart(daemonKey)),
   );
   monitor.setBackends(configuration.backends());
+  fleet.setDaemons(configuration.daemons());
   sessions.setShowCost(configuration.operatorSettings().showCost);
   updateActivity();
 
@@ -136,6 +165,7 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
     configuration,
     passwords,
     monitor,
+    fleet,
     sessions,
     providers,
     statusBar,

@@ -6,7 +6,8 @@ import { TIMING } from '../core/settings/timing';
 import { formatUsd } from '../core/cost/rollup';
 import { describeError } from '../core/error-message';
 import * as vscode from 'vscode';
-import type { SessionMonitor, Transition } from '../core/monitor/sessionMonitor';
+import type { FleetSource } from '../core/monitor/fleet-source';
+import type { Transition } from '../core/monitor/sessionMonitor';
 import { Coalesce } from '../core/timing';
 import type { Configuration } from './configuration';
 import type { SessionsView } from './views/sessionsView';
@@ -23,7 +24,7 @@ export class Notifier implements vscode.Disposable {
   private readonly grouping = new Coalesce(GROUP_WINDOW_MS, () => this.flush());
 
   constructor(
-    monitor: SessionMonitor,
+    monitor: FleetSource,
     private readonly sessions: SessionsView,
     private readonly configuration: Configuration,
     private readonly log: vscode.LogOutputChannel,

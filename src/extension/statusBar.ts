@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { joinKey } from '../core/keys';
 import { needsAttention } from '../core/monitor/row';
-import type { SessionMonitor } from '../core/monitor/sessionMonitor';
+import type { FleetSource } from '../core/monitor/fleet-source';
 import { Coalesce } from '../core/timing';
 import { ATTENTION_DELAY_MS, type SessionsView } from './views/sessionsView';
 
@@ -13,7 +13,7 @@ export class StatusBar implements vscode.Disposable {
   private readonly updateSoon = new Coalesce(ATTENTION_DELAY_MS, () => this.update());
 
   constructor(
-    private readonly monitor: SessionMonitor,
+    private readonly monitor: FleetSource,
     private readonly sessions: SessionsView,
   ) {
     this.item = vscode.window.createStatusBarItem('sessionOps.summary', vscode.StatusBarAlignment.Left, 50);

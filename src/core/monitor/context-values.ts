@@ -8,7 +8,16 @@
 import type { Action } from '../model';
 import { needsAttention, type SessionRow } from './row';
 
-export type ContextKind = 'session' | 'backend' | 'backendError' | 'directory' | 'message';
+export type ContextKind =
+  | 'session'
+  /** A session of a daemon attached with a `read` token: no act menu matches it (only Copy Session Id). */
+  | 'readOnlySession'
+  | 'backend'
+  /** A backend shown from an attached daemon (Set Daemon Token..., Retry; no backend password). */
+  | 'daemonBackend'
+  | 'backendError'
+  | 'directory'
+  | 'message';
 
 export const CONTEXT_PREFIX = 'sessionOps:';
 
@@ -30,6 +39,8 @@ export interface SessionContextExtras {
   scheduled?: boolean;
   /** A completion report seen earlier is kept although a newer message arrived. */
   keptReport?: boolean;
+  /** A row of a daemon attached with a `read` token: the kind `readOnlySession`, which no act menu matches. */
+  readOnly?: boolean;
 }
 
 /**
@@ -39,7 +50,7 @@ export interface SessionContextExtras {
  */
 export function sessionContextValue(row: SessionRow, extras: SessionContextExtras = {}): string {
   const waiting = row.waiting ?? null;
-  return contextValueOf('session', [
+  return contextValueOf(extras.readOnly ? 'readOnlySession' : 'session', [
     `verdict-${row.verdict ?? 'unknown'}`,
     `state-${row.state}`,
     row.action ? `action-${actionFlag(row.action)}` : null,
@@ -52,8 +63,11 @@ export function sessionContextValue(row: SessionRow, extras: SessionContextExtra
   ]);
 }
 
-export function backendContextValue(state: { error: boolean; insecure: boolean }): string {
-  return contextValueOf('backend', [state.error ? 'error' : null, state.insecure ? 'insecure' : null]);
+export function backendContextValue(state: { error: boolean; insecure: boolean; attached?: boolean }): string {
+  return contextValueOf(state.attached ? 'daemonBackend' : 'backend', [
+    state.error ? 'error' : null,
+    state.insecure ? 'insecure' : null,
+  ]);
 }
 
 /** Splits a context value back into its kind and flags (tests, logs). */

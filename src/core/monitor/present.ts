@@ -120,9 +120,16 @@ export function describeRow(row: SessionRow, now: number, options: { showCost?: 
   if (row.waiting) parts.push(oneLine(row.waiting.title, 80));
   if (row.todos && row.todos.total > 0) parts.push(`${row.todos.done}/${row.todos.total} todos`);
   if (row.pending && row.badge === 'unknown' && !row.unreadable) parts.push(row.pending);
+  if (row.actedBy) parts.push(actedByText(row.actedBy));
   const cost = options.showCost === false ? '' : rowCostText(row);
   if (cost) parts.push(cost);
   return parts.join(' · ');
+}
+
+/** Who acted on an attached daemon's session last: "wake confirmed by alice". */
+export function actedByText(a: NonNullable<SessionRow['actedBy']>): string {
+  const by = a.kind === 'automatic' ? 'the daemon (automatic)' : oneLine(a.by, 60);
+  return `${a.action} ${a.code} by ${by}`;
 }
 
 /** Server text on one line, shortened (control characters become spaces). */
@@ -231,6 +238,11 @@ export function tooltipMarkdown(row: SessionRow, now: number, extras: TooltipExt
     lines.push(
       '',
       `Todos: ${row.todos.done}/${row.todos.total} done${row.todos.inProgress ? ` · now: ${escapeMarkdown(oneLine(row.todos.inProgress, 200))}` : ''}`,
+    );
+  if (row.actedBy)
+    lines.push(
+      '',
+      `Last act on the daemon: ${escapeMarkdown(actedByText(row.actedBy))}, ${localTimeExact(row.actedBy.at)}`,
     );
   if (row.retrying) lines.push('', `The backend is ${escapeMarkdown(row.retrying)}: not a quota wall.`);
   if (row.engine) lines.push('', `Engine: ${row.engine === 'api' ? "`/api` (opencode 2's)" : 'the old routes'}`);

@@ -69,6 +69,18 @@ export type WaitingDetail =
   | { kind: 'permission'; tool: string; patterns: string[]; always: string[] }
   | { kind: 'question'; questions: QuestionItem[] };
 
+/** Who last acted on a session of an attached daemon (its audit's `outcome` event): shown on the row. */
+export interface ActedBy {
+  /** The token's name, `automatic`, or the host of a CLI run. */
+  by: string;
+  /** token | automatic | cli */
+  kind: string;
+  action: string;
+  /** The outcome's code (confirmed, refused ...). */
+  code: string;
+  at: EpochMs;
+}
+
 export interface SessionRow {
   /** backendKey + directory + id: unique across the view. */
   key: string;
@@ -112,6 +124,8 @@ export interface SessionRow {
   cost?: SessionCost | null;
   /** The share of budget.sessionUsd the cost reached: 0, 80 or 100 (%). */
   budgetLevel?: BudgetLevel;
+  /** A row of an attached daemon: who acted on its last outcome (absent for a directly sampled row). */
+  actedBy?: ActedBy | null;
   /** The assessment the row was built from (the `status --json` document of the daemon's /api/status); not compared. */
   assessment?: SessionAssessment;
 }

@@ -36,6 +36,7 @@ export { badgeOf } from './to-row';
 export { describeError };
 export { isNudge } from './event-streams';
 export type {
+  AttachedInfo,
   BackendState,
   DirectoryState,
   MonitorChange,

@@ -57,8 +57,21 @@ export interface DirectoryState {
   truncated: { listed: number; kept: number } | null;
 }
 
+/** A backend shown from an attached daemon's API (src/core/daemon/attached-daemon.ts): never sampled by this window. */
+export interface AttachedInfo {
+  /** The daemon's key (its normalized url) and name (sessionOps.daemons). */
+  daemonKey: string;
+  daemonName: string;
+  /** The daemon's key of this backend (`?backend=` and act bodies); null for the daemon's own error or loading row. */
+  remoteKey: string | null;
+  /** The token's scope (`/api/whoami`): `read` shows the rows without act menus; null: not known yet. */
+  scope: 'read' | 'act' | null;
+}
+
 export interface BackendState {
   config: BackendConfig;
+  /** Set for a backend of an attached daemon: shown from its API, acted on through it. */
+  attached?: AttachedInfo;
   status: 'loading' | 'ok' | 'error';
   error: string | null;
   dialect: Dialect | null;

@@ -3,9 +3,11 @@
 // must, calls the operator and shows the outcome.
 import type * as vscode from 'vscode';
 import type { SessionRow } from '../../core/monitor/row';
+import type { FleetUnion } from '../../core/daemon/fleet-union';
 import type { SessionMonitor } from '../../core/monitor/sessionMonitor';
 import type { Operator } from '../../core/operations/operator';
 import type { Configuration } from '../configuration';
+import type { DaemonTokens } from '../daemonTokens';
 import type { LanguageClientHost } from '../languageClientHost';
 import type { PasswordStore } from '../passwordStore';
 import type { PromptDocuments } from '../prompts/promptDocuments';
@@ -14,10 +16,14 @@ import type { SessionsNode, SessionsView } from '../views/sessionsView';
 
 export interface CommandContext {
   operator: Operator;
+  /** The backends this window samples (refresh, credentials). */
   monitor: SessionMonitor;
+  /** Every row the views show: the monitor's and the attached daemons' (sessionOps.daemons). */
+  fleet: FleetUnion;
   sessions: SessionsView;
   configuration: Configuration;
   passwords: PasswordStore;
+  daemonTokens: DaemonTokens;
   prompts: PromptDocuments;
   authority: WorkspaceAuthority;
   languageClient: LanguageClientHost;

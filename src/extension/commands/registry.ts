@@ -8,6 +8,7 @@ import { clearPassword } from './backend/clearPassword';
 import { retryBackend } from './backend/retry';
 import { setPassword } from './backend/setPassword';
 import type { CommandContext } from './command-context';
+import { setDaemonToken } from './daemon/setToken';
 import { setOrchestrator } from './orchestrator/set';
 import { answerPermission } from './permission/answer';
 import { choosePromptModel } from './prompt/chooseModel';
@@ -38,6 +39,7 @@ export const COMMANDS: Readonly<Record<string, Run>> = {
   'sessionOps.addBackend': addBackend,
   'sessionOps.setPassword': setPassword,
   'sessionOps.clearPassword': clearPassword,
+  'sessionOps.setDaemonToken': setDaemonToken,
   'sessionOps.abort': abort,
   'sessionOps.wake': wake,
   'sessionOps.abortAndWake': abortAndWake,

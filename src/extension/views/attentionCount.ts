@@ -1,14 +1,14 @@
 // How many sessions need a person (the Sessions view's badge and the status bar): hung, quota
 // wall, waiting, idle with unfinished work, a report not yet harvested, over budget.
 import type { SessionRow } from '../../core/monitor/row';
-import type { SessionMonitor } from '../../core/monitor/sessionMonitor';
+import type { FleetSource } from '../../core/monitor/fleet-source';
 import type { ReportBook } from '../../core/operations/reports';
 
 export class AttentionCount {
   private counted: { rows: readonly SessionRow[]; seen: number; count: number } | null = null;
 
   constructor(
-    private readonly monitor: SessionMonitor,
+    private readonly monitor: FleetSource,
     private readonly reports: ReportBook,
   ) {}
 

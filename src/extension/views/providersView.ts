@@ -8,7 +8,8 @@ import { nodeId } from '../../core/keys';
 import { Ticker } from '../../core/timing';
 import { RecyclingTreeView } from './recyclingTreeView';
 import { ago, localTime, until } from '../../core/monitor/present';
-import type { BackendState, SessionMonitor } from '../../core/monitor/sessionMonitor';
+import type { FleetSource } from '../../core/monitor/fleet-source';
+import type { BackendState } from '../../core/monitor/sessionMonitor';
 import type { ProviderRecord } from '../../core/model';
 import { providerSpendText } from '../../core/cost/present';
 
@@ -37,7 +38,7 @@ export class ProvidersView implements vscode.TreeDataProvider<ProvidersNode>, vs
   /** Each backend's spend as last rendered (the monitor replaces it when a round spent something). */
   private readonly spendShown = new Map<string, BackendState['spend']>();
 
-  constructor(private readonly monitor: SessionMonitor) {
+  constructor(private readonly monitor: FleetSource) {
     this.treeView = new RecyclingTreeView('sessionOps.providers', { treeDataProvider: this });
     this.disposables.push(this.treeView);
     const off = monitor.onDidChange((c) => {

@@ -70,12 +70,20 @@ export function backendItem(
   item.contextValue = backendContextValue({
     error: state?.status === 'error',
     insecure: Boolean(node.backend.insecure),
+    attached: state?.attached !== undefined,
   });
   const tip = new vscode.MarkdownString();
   tip.appendMarkdown(`**${escape(node.backend.name)}**  \n`).appendText(node.backend.baseUrl);
   if (node.backend.insecure) tip.appendMarkdown('\n\n$(warning) clear-text http:// to another machine');
   if (state?.error) tip.appendMarkdown('\n\n').appendText(state.error);
   if (state?.eventStream) tip.appendMarkdown(`\n\nEvent stream: ${state.eventStream}`);
+  if (state?.attached)
+    tip
+      .appendMarkdown('\n\n')
+      .appendText(
+        `Attached: shown from daemon ${state.attached.daemonName} (${state.attached.daemonKey}), which samples and acts` +
+          (state.attached.scope === 'read' ? '; this token may only read' : ''),
+      );
   tip.supportThemeIcons = true;
   item.tooltip = tip;
   return item;

@@ -5,7 +5,8 @@ import { truncationWarning } from '../../core/backend/client';
 import type { BackendConfig } from '../../core/config/backends';
 import { directoryKey, joinKey, nodeId, rowKey, rowKeyOfNode, sessionNodeId } from '../../core/keys';
 import type { SessionRow } from '../../core/monitor/row';
-import type { BackendState, DirectoryState, SessionMonitor } from '../../core/monitor/sessionMonitor';
+import type { FleetSource } from '../../core/monitor/fleet-source';
+import type { BackendState, DirectoryState } from '../../core/monitor/sessionMonitor';
 
 export type SessionsNode =
   | { kind: 'backend'; key: string; backend: BackendConfig }
@@ -20,7 +21,7 @@ export class SessionsNodes {
   /** The backends the root last listed. */
   private rootKeys = '';
 
-  constructor(private readonly monitor: SessionMonitor) {}
+  constructor(private readonly monitor: FleetSource) {}
 
   get(id: string): SessionsNode | undefined {
     return this.nodes.get(id);

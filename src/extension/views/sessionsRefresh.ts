@@ -2,7 +2,7 @@
 // and backend rows when their "$x spent" changed (at most every SPENT_GAP_MS).
 import { TIMING } from '../../core/settings/timing';
 import type { SessionRow } from '../../core/monitor/row';
-import type { SessionMonitor } from '../../core/monitor/sessionMonitor';
+import type { FleetSource } from '../../core/monitor/fleet-source';
 import { SlicedQueue } from '../../core/timing';
 import { SpentTotals, type SpentRows } from '../../core/cost/spent-totals';
 import type { SessionsNode, SessionsNodes } from './sessionsNodes';
@@ -27,7 +27,7 @@ export class SessionsRefresh {
   private readonly spentRows: SpentRows;
 
   constructor(
-    private readonly monitor: SessionMonitor,
+    private readonly monitor: FleetSource,
     private readonly nodes: SessionsNodes,
     fire: (slice: SessionsNode[]) => void,
     /** Whether a session row's look changed since it was last rendered (asked when its slice is due). */

@@ -5,7 +5,8 @@
 import { TIMING } from '../../core/settings/timing';
 import * as vscode from 'vscode';
 import type { SessionRow } from '../../core/monitor/row';
-import type { MonitorChange, SessionMonitor } from '../../core/monitor/sessionMonitor';
+import type { FleetSource } from '../../core/monitor/fleet-source';
+import type { MonitorChange } from '../../core/monitor/sessionMonitor';
 import type { OperationBook } from '../../core/operations/book';
 import type { OutOfCharge } from '../../core/operations/charge';
 import type { ReportBook } from '../../core/operations/reports';
@@ -53,14 +54,16 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   }
 
   constructor(
-    private readonly monitor: SessionMonitor,
+    private readonly monitor: FleetSource,
     operations: OperationBook,
     private readonly reports: ReportBook,
     /** Why automatic mode leaves a session alone (the operator's automaticSkip); absent: never said. */
     private readonly automaticSkip: (row: SessionRow) => OutOfCharge | null = () => null,
   ) {
     this.nodes = new SessionsNodes(monitor);
-    this.looks = new SessionLooks(operations, reports, automaticSkip);
+    // A row of a daemon attached with a read token gets no act menu.
+    const readOnly = (row: SessionRow) => monitor.backend(row.backendKey)?.attached?.scope === 'read';
+    this.looks = new SessionLooks(operations, reports, automaticSkip, readOnly);
     this.attention = new AttentionCount(monitor, reports);
     this.refreshes = new SessionsRefresh(
       monitor,

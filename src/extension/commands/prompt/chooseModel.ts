@@ -8,7 +8,7 @@ export async function choosePromptModel(ctx: CommandContext, uri?: vscode.Uri): 
   const doc = uri ?? ctx.prompts.active()?.uri;
   const target = doc && ctx.prompts.target(doc);
   if (!doc || !target) throw new Error('open a prompt document first');
-  const row = ctx.monitor.rows().find((r) => r.backendKey === target.backendKey && r.id === target.sessionId);
+  const row = ctx.fleet.rows().find((r) => r.backendKey === target.backendKey && r.id === target.sessionId);
   if (!row) throw new Error(`session ${target.sessionId} is no longer listed`);
   const model = await pickModel(
     await ctx.operator.providers(row),

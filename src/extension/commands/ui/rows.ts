@@ -7,7 +7,7 @@ import type { CommandContext, Target } from '../command-context';
 export function rowOf(ctx: CommandContext, target: Target): SessionRow | undefined {
   if (!target) return undefined;
   if ('kind' in target) return ctx.sessions.row(target);
-  return ctx.monitor.row(target.key) ?? target;
+  return ctx.fleet.row(target.key) ?? target;
 }
 
 export async function pickRow(
@@ -21,7 +21,7 @@ export async function pickRow(
     if (!row) throw new Error('select a session first');
     return row;
   }
-  const rows = ctx.monitor.rows().filter(qualifies);
+  const rows = ctx.fleet.rows().filter(qualifies);
   if (rows.length === 0) throw new Error(`no session qualifies for "${title}" right now`);
   const pick = await vscode.window.showQuickPick(
     rows.map((r) => ({ label: r.title ?? r.id, description: `${r.badge} · ${r.id}`, detail: r.directory, row: r })),
@@ -32,7 +32,7 @@ export async function pickRow(
 
 /** The row a prompt document goes to, as the monitor lists it now. */
 export function promptRow(ctx: CommandContext, target: { backendKey: string; directory: string; sessionId: string }) {
-  const row = ctx.monitor
+  const row = ctx.fleet
     .rows()
     .find((r) => r.backendKey === target.backendKey && r.directory === target.directory && r.id === target.sessionId);
   if (!row) throw new Error(`session ${target.sessionId} is no longer listed`);

@@ -44,7 +44,7 @@ function offerRetry(ctx: CommandContext, o: ActionOutcome, text: string): void {
 
 async function openUndelivered(ctx: CommandContext, o: ActionOutcome): Promise<void> {
   const u = o.undelivered!;
-  const row = ctx.monitor.row(o.rowKey);
+  const row = ctx.fleet.row(o.rowKey);
   if (!row || !u.prompt) return;
   await ctx.prompts.open(u.prompt, {
     backendKey: row.backendKey,

@@ -14,7 +14,7 @@ export async function waitingRow(
 ): Promise<WaitingRow> {
   let row = rowOf(ctx, target);
   if (!target) {
-    const waiting = ctx.monitor.rows().filter((r) => r.waiting?.kind === kind);
+    const waiting = ctx.fleet.rows().filter((r) => r.waiting?.kind === kind);
     if (waiting.length === 0) throw new Error(`no session is waiting for a ${kind}`);
     const pick = await vscode.window.showQuickPick(
       waiting.map((r) => ({ label: r.title ?? r.id, description: r.waiting!.title, row: r })),

@@ -31,6 +31,8 @@ const contributed = pkg.contributes.configuration.properties;
 const PREFIX = 'sessionOps.';
 /** Declared by the backend-list parser (src/core/config/backends.ts), not a table of simple settings. */
 const BACKENDS = 'sessionOps.backends';
+/** Declared by the daemon-list parser (src/core/config/daemons.ts). */
+const DAEMONS = 'sessionOps.daemons';
 
 const models: Array<[string, Record<string, SettingDefinition>]> = [
   ['operator', OPERATOR_SETTINGS],
@@ -86,7 +88,11 @@ describe('package.json contributes.configuration equals the settings models', ()
   }
 
   it('declares no setting the models do not have', () => {
-    const modelled = new Set([BACKENDS, ...models.flatMap(([, table]) => Object.keys(table).map((k) => PREFIX + k))]);
+    const modelled = new Set([
+      BACKENDS,
+      DAEMONS,
+      ...models.flatMap(([, table]) => Object.keys(table).map((k) => PREFIX + k)),
+    ]);
     const extra = Object.keys(contributed).filter((k) => !modelled.has(k));
     assert.deepEqual(extra, []);
   });
@@ -94,6 +100,7 @@ describe('package.json contributes.configuration equals the settings models', ()
   it('restricts in untrusted workspaces exactly the restricted operator and editor settings (and backends)', () => {
     const restricted = [
       BACKENDS,
+      DAEMONS,
       ...[...RESTRICTED_OPERATOR_SETTINGS, ...RESTRICTED_EDITOR_SETTINGS].map((k) => PREFIX + k),
     ].sort();
     assert.deepEqual([...pkg.capabilities.untrustedWorkspaces.restrictedConfigurations].sort(), restricted);
