@@ -5,7 +5,11 @@
 import * as vscode from 'vscode';
 import { BackendClient } from '../core/backend';
 import { AttachedDaemon } from '../core/daemon/attached-daemon';
+import { DaemonActor } from '../core/daemon/daemon-actor';
 import { FleetUnion } from '../core/daemon/fleet-union';
+import { whoActs } from '../core/daemon/who-acts';
+import { automaticSwitches } from '../core/settings/operator-settings';
+import { Actors, LocalActor } from '../core/operations/actor';
 import { SessionMonitor } from '../core/monitor/sessionMonitor';
 import type { OperationBook } from '../core/operations/book';
 import { Operator } from '../core/operations/operator';
@@ -104,7 +108,12 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
     fleet.daemonOf(row.backendKey) ? null : operator.automaticSkip(row),
   );
   const providers = new ProvidersView(fleet);
-  const statusBar = new StatusBar(fleet, sessions);
+  const statusBar = new StatusBar(fleet, sessions, () =>
+    whoActs(
+      { switches: automaticSwitches(configuration.operatorSettings()), sampledBackends: monitor.backends().length },
+      fleet.attachedDaemons().map((d) => d.config),
+    ),
+  );
   const notifier = new Notifier(fleet, sessions, configuration, log);
   const languageClient = new LanguageClientHost(context, log);
   languageClientHost = languageClient;
@@ -113,8 +122,13 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
   context.subscriptions.push(portAnalysis);
   const prompts = new PromptDocuments();
   context.subscriptions.push(prompts, new EffectiveRouteDocuments(configuration));
+  const actors = new Actors(new LocalActor(operator), (row) => {
+    const daemon = fleet.daemonOf(row.backendKey);
+    return daemon ? new DaemonActor(daemon) : undefined;
+  });
   const commands: CommandContext = {
     operator,
+    actors,
     monitor,
     fleet,
     sessions,

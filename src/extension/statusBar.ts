@@ -15,6 +15,8 @@ export class StatusBar implements vscode.Disposable {
   constructor(
     private readonly monitor: FleetSource,
     private readonly sessions: SessionsView,
+    /** Who acts automatically on which fleet (src/core/daemon/who-acts.ts), shown in the tooltip. */
+    private readonly whoActs: () => string = () => '',
   ) {
     this.item = vscode.window.createStatusBarItem('sessionOps.summary', vscode.StatusBarAlignment.Left, 50);
     this.item.name = 'Session Ops';
@@ -63,7 +65,8 @@ export class StatusBar implements vscode.Disposable {
     const errors = this.monitor.backends().some((b) => b.status === 'error');
     const icon = errors ? '$(error)' : attention ? '$(bell-dot)' : '$(pulse)';
     const text = `${icon} ${rows.length}${attention ? ` · ${attention}` : ''}`;
-    const summary = `Session Ops: ${this.summary()}`;
+    const who = this.whoActs();
+    const summary = `Session Ops: ${this.summary()}${who ? `\n${who}` : ''}`;
     const warn = Boolean(attention || errors);
     const look = joinKey(text, summary, String(warn));
     if (look === this.shown) return;

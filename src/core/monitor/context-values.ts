@@ -41,12 +41,14 @@ export interface SessionContextExtras {
   keptReport?: boolean;
   /** A row of a daemon attached with a `read` token: the kind `readOnlySession`, which no act menu matches. */
   readOnly?: boolean;
+  /** A row of an attached daemon: the acts the daemon offers only (no locally composed prompt: Wake with Prompt..., Dispatch...). */
+  attached?: boolean;
 }
 
 /**
  * Flags of a session row:
  *   verdict-<healthy|idle|hung|waiting|unknown> · state-<generating|idle> · action-<camelCase action>
- *   quotaWall · report · attention · waiting-<permission|question> · busy · scheduled
+ *   quotaWall · report · attention · waiting-<permission|question> · busy · scheduled · attached
  */
 export function sessionContextValue(row: SessionRow, extras: SessionContextExtras = {}): string {
   const waiting = row.waiting ?? null;
@@ -60,6 +62,7 @@ export function sessionContextValue(row: SessionRow, extras: SessionContextExtra
     waiting ? `waiting-${waiting.kind}` : null,
     extras.busy ? 'busy' : null,
     extras.scheduled ? 'scheduled' : null,
+    extras.attached ? 'attached' : null,
   ]);
 }
 

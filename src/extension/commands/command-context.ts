@@ -5,6 +5,7 @@ import type * as vscode from 'vscode';
 import type { SessionRow } from '../../core/monitor/row';
 import type { FleetUnion } from '../../core/daemon/fleet-union';
 import type { SessionMonitor } from '../../core/monitor/sessionMonitor';
+import type { Actors } from '../../core/operations/actor';
 import type { Operator } from '../../core/operations/operator';
 import type { Configuration } from '../configuration';
 import type { DaemonTokens } from '../daemonTokens';
@@ -16,6 +17,8 @@ import type { SessionsNode, SessionsView } from '../views/sessionsView';
 
 export interface CommandContext {
   operator: Operator;
+  /** Who acts on a row: this window's operator, or the attached daemon whose fleet the row is (the one seam). */
+  actors: Actors;
   /** The backends this window samples (refresh, credentials). */
   monitor: SessionMonitor;
   /** Every row the views show: the monitor's and the attached daemons' (sessionOps.daemons). */

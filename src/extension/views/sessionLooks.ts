@@ -33,8 +33,8 @@ export class SessionLooks {
     private readonly operations: OperationBook,
     private readonly reports: ReportBook,
     private readonly automaticSkip: (row: SessionRow) => OutOfCharge | null = () => null,
-    /** A row of a daemon attached with a `read` token (no act menus). */
-    private readonly readOnly: (row: SessionRow) => boolean = () => false,
+    /** A row of an attached daemon, and whether its token may only read (no act menus). */
+    private readonly attached: (row: SessionRow) => { readOnly: boolean } | null = () => null,
   ) {}
 
   /** sessionOps.showCost: the cost on each session row. True when it changed (every row then renders anew). */
@@ -89,7 +89,8 @@ export class SessionLooks {
       busy: this.operations.busy(row.key),
       scheduled: this.operations.scheduled(row.key),
       keptReport: this.reports.hasKept(row.key),
-      readOnly: this.readOnly(row),
+      readOnly: this.attached(row)?.readOnly,
+      attached: this.attached(row) !== null,
     });
     return { badge: row.badge, title: row.title ?? row.id, description, contextValue, row: null, at: now };
   }

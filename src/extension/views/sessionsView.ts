@@ -62,8 +62,11 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   ) {
     this.nodes = new SessionsNodes(monitor);
     // A row of a daemon attached with a read token gets no act menu.
-    const readOnly = (row: SessionRow) => monitor.backend(row.backendKey)?.attached?.scope === 'read';
-    this.looks = new SessionLooks(operations, reports, automaticSkip, readOnly);
+    const attached = (row: SessionRow) => {
+      const info = monitor.backend(row.backendKey)?.attached;
+      return info ? { readOnly: info.scope === 'read' } : null;
+    };
+    this.looks = new SessionLooks(operations, reports, automaticSkip, attached);
     this.attention = new AttentionCount(monitor, reports);
     this.refreshes = new SessionsRefresh(
       monitor,

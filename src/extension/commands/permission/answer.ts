@@ -6,5 +6,5 @@ import { waitingRow } from '../ui/waiting';
 
 export async function answerPermission(ctx: CommandContext, target: Target, reply: PermissionReply): Promise<void> {
   const row = await waitingRow(ctx, target, 'permission');
-  await showOutcome(ctx, (await ctx.operator.answer({ target: row, permission: reply })).outcome);
+  await showOutcome(ctx, await ctx.actors.for(row).answer(row, { permission: reply }));
 }

@@ -66,21 +66,15 @@ export async function sendPrompt(ctx: CommandContext, uri?: vscode.Uri): Promise
     if (!shown) return;
     authority = shown;
   }
-  const o = await runWithProgress(
-    ctx,
-    `sending: ${label}`,
-    async () =>
-      (
-        await ctx.operator.send({
-          target: row,
-          text,
-          model: target.model,
-          abortFirst: target.abortFirst ?? false,
-          promptOrigin: target.origin,
-          holdsAuthority: held,
-          authority,
-        })
-      ).outcome,
+  const o = await runWithProgress(ctx, `sending: ${label}`, () =>
+    ctx.actors.for(row).send(row, {
+      text,
+      model: target.model,
+      abortFirst: target.abortFirst ?? false,
+      promptOrigin: target.origin,
+      holdsAuthority: held,
+      authority,
+    }),
   );
   if (o.outcome === 'confirmed' || o.outcome === 'not-confirmed') ctx.prompts.sent(doc.uri);
 }

@@ -44,5 +44,5 @@ export async function answerQuestion(ctx: CommandContext, target: Target): Promi
     }
     answers.push(labels);
   }
-  await showOutcome(ctx, (await ctx.operator.answer({ target: row, question: answers })).outcome);
+  await showOutcome(ctx, await ctx.actors.for(row).answer(row, { question: answers }));
 }

@@ -10,9 +10,5 @@ export async function abort(ctx: CommandContext, target: Target): Promise<void> 
   if (!row) return;
   const confirm = abortNeedsConfirmation(row);
   if (confirm && !(await confirmModal(confirm, 'Abort'))) return;
-  await runWithProgress(
-    ctx,
-    `aborting: ${row.title ?? row.id}`,
-    async () => (await ctx.operator.abort({ target: row })).outcome,
-  );
+  await runWithProgress(ctx, `aborting: ${row.title ?? row.id}`, () => ctx.actors.for(row).abort(row));
 }

@@ -15,9 +15,7 @@ export async function abortAndWake(ctx: CommandContext, target: Target): Promise
   if (confirm && !(await confirmModal(confirm, 'Abort and Wake'))) return;
   const authority = await confirmAuthority(ctx, row);
   if (!authority) return;
-  await runWithProgress(
-    ctx,
-    `aborting, then waking: ${row.title ?? row.id}`,
-    async () => (await ctx.operator.wake({ target: row, abortFirst: true, authority })).outcome,
+  await runWithProgress(ctx, `aborting, then waking: ${row.title ?? row.id}`, () =>
+    ctx.actors.for(row).wake(row, { abortFirst: true, authority }),
   );
 }

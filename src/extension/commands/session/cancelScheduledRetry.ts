@@ -2,7 +2,7 @@
 import type { CommandContext, Target } from '../command-context';
 import { rowOf } from '../ui/rows';
 
-export function cancelScheduledRetry(ctx: CommandContext, target: Target): void {
+export async function cancelScheduledRetry(ctx: CommandContext, target: Target): Promise<void> {
   const row = rowOf(ctx, target);
-  if (row) ctx.operator.cancelScheduled(row.key);
+  if (row) await ctx.actors.for(row).cancelRetry(row);
 }

@@ -11,9 +11,7 @@ export async function recover(ctx: CommandContext, target: Target): Promise<void
   // Whom the prompt speaks for, as the person saw it: the act uses it and does not ask again.
   const authority = await confirmAuthority(ctx, row);
   if (!authority) return;
-  await runWithProgress(
-    ctx,
-    `recovering: ${row.title ?? row.id}`,
-    async () => (await ctx.operator.recover({ target: row, authority })).outcome,
+  await runWithProgress(ctx, `recovering: ${row.title ?? row.id}`, () =>
+    ctx.actors.for(row).recover(row, { authority }),
   );
 }

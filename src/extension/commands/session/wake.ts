@@ -11,9 +11,5 @@ export async function wake(ctx: CommandContext, target: Target): Promise<void> {
   // Whom the prompt speaks for, as the person saw it: the act uses it and does not ask again.
   const authority = await confirmAuthority(ctx, row);
   if (!authority) return;
-  await runWithProgress(
-    ctx,
-    `waking: ${row.title ?? row.id}`,
-    async () => (await ctx.operator.wake({ target: row, authority })).outcome,
-  );
+  await runWithProgress(ctx, `waking: ${row.title ?? row.id}`, () => ctx.actors.for(row).wake(row, { authority }));
 }

@@ -30,7 +30,7 @@ export async function confirmModal(text: string, button: string): Promise<boolea
 export async function confirmAuthority(
   ctx: CommandContext,
   row: SessionRow,
-  authority: Authority = ctx.operator.authority(row),
+  authority: Authority = ctx.actors.for(row).authority(row),
 ): Promise<Authority | null> {
   const speaks = speaksFor(authority.orchestrator);
   ctx.log.info(`prompt to ${row.id} ${speaks}`);

@@ -13,6 +13,15 @@ import { AttachedDaemon, attachedBackendKey } from '../../../../src/core/daemon/
 import { sessionContextValue } from '../../../../src/core/monitor/context-values';
 import type { BackendState, MonitorChange, Transition } from '../../../../src/core/monitor/types';
 import { describeRow } from '../../../../src/core/monitor/present';
+import { DaemonActor } from '../../../../src/core/daemon/daemon-actor';
+import { FleetUnion } from '../../../../src/core/daemon/fleet-union';
+import { whoActs } from '../../../../src/core/daemon/who-acts';
+import type { SessionRow } from '../../../../src/core/monitor/row';
+import { SessionMonitor } from '../../../../src/core/monitor/sessionMonitor';
+import { Actors, type SessionActor } from '../../../../src/core/operations/actor';
+import { Operator } from '../../../../src/core/operations/operator';
+import { operatorDefaults } from '../../../../src/core/settings/operator-settings';
+import { sessionRow } from '../../../support/session-rows';
 import { evaluateWhen } from '../../../support/when-clause';
 import { waitFor } from '../../../support/wait-for';
 
@@ -133,6 +142,25 @@ describe('core/daemon attached daemon (a window attached to session-ops watch)',
   let streams: http.ServerResponse[] = [];
   let sessions: unknown[] = [];
   const daemons: AttachedDaemon[] = [];
+  const posts: Array<{ method: string; path: string; body: unknown }> = [];
+  /** What an act answers (the daemon's act body: docs/daemon-api.md). */
+  let actAnswer: (path: string) => [number, unknown] = () => [
+    200,
+    {
+      session: 'ses_hung',
+      action: 'wake',
+      model: { providerID: 'local', modelID: 'm1' },
+      sent: true,
+      outcome: {
+        outcome: 'confirmed',
+        code: null,
+        message: 'woken on local/m1, confirmed',
+        rowText: 'woken on local/m1, confirmed',
+        notice: { level: 'info', text: '"title ses_hung": woken on local/m1, confirmed' },
+        at: null,
+      },
+    },
+  ];
 
   before(async () => {
     server = http.createServer((req, res) => {
@@ -144,6 +172,17 @@ describe('core/daemon attached daemon (a window attached to session-ops watch)',
         res.end(JSON.stringify(body));
       };
       if (!scope) return json(401, { error: { code: 'unauthenticated', message: 'no such token' } });
+      if (req.method !== 'GET') {
+        if (scope !== 'act') return json(403, { error: { code: 'forbidden', message: 'read token' } });
+        let body = '';
+        req.on('data', (c) => (body += c));
+        req.on('end', () => {
+          posts.push({ method: req.method!, path: req.url!, body: body ? JSON.parse(body) : null });
+          const [status, answer] = actAnswer(req.url!);
+          json(status, answer);
+        });
+        return;
+      }
       switch (req.url) {
         case '/api/whoami':
           return json(200, { name: token === 'sot_reader' ? 'bob' : 'alice', scope });
@@ -169,6 +208,7 @@ describe('core/daemon attached daemon (a window attached to session-ops watch)',
   });
   beforeEach(() => {
     seen.length = 0;
+    posts.length = 0;
     streams = [];
     tokens = { sot_actor: 'act', sot_reader: 'read' };
     sessions = [HUNG, WAITING];
@@ -322,6 +362,154 @@ describe('core/daemon attached daemon (a window attached to session-ops watch)',
     await waitFor('the error row', () => d.backends()[0]?.status === 'error', 10_000, 20);
     assert.equal(d.backends().length, 1);
     assert.match(d.backends()[0].error ?? '', /ECONNREFUSED.*retrying in/);
+  });
+
+  it('acts through the daemon: the actor for an attached row POSTs to the daemon, a local row gets the local actor', async () => {
+    const { d } = attach(() => 'sot_actor');
+    await waitFor('the fleet was read', () => rowsOf(d.backends()).length === 2, 10_000, 20);
+    const [hung, waiting] = rowsOf(d.backends());
+    const local = { who: 'this window' } as unknown as SessionActor;
+    const actors = new Actors(local, (row) => (row.backendKey === hung.backendKey ? new DaemonActor(d) : undefined));
+    assert.equal(actors.for(sessionRow()).who, 'this window');
+    const actor = actors.for(hung);
+    assert.equal(actor.who, 'daemon ops');
+    const woken = await actor.wake(hung, { abortFirst: true });
+    assert.deepEqual(
+      [woken.outcome, woken.sent, woken.model, woken.action, woken.rowKey],
+      ['confirmed', true, { providerID: 'local', modelID: 'm1' }, 'abort-and-wake', hung.key],
+    );
+    assert.match(woken.notice?.text ?? '', /woken on local\/m1, confirmed \(daemon ops\)/);
+    await actor.answer(waiting, { permission: 'once' });
+    await actor.send(hung, { text: 'Go on.', model: { providerID: 'local', modelID: 'm1' } });
+    assert.deepEqual(posts, [
+      { method: 'POST', path: '/api/sessions/ses_hung/abort-and-wake', body: { backend: BACKEND } },
+      { method: 'POST', path: '/api/sessions/ses_wait/permissions/per_1', body: { reply: 'once', backend: BACKEND } },
+      {
+        method: 'POST',
+        path: '/api/sessions/ses_hung/wake',
+        body: { backend: BACKEND, prompt: 'Go on.', model: 'local/m1' },
+      },
+    ]);
+  });
+
+  it("a 409 refusal is an outcome with the daemon's typed code (nothing thrown); a read token's act is refused by the daemon", async () => {
+    actAnswer = () => [
+      409,
+      {
+        error: { code: 'stale', message: 'the session moved since the decision' },
+        session: 'ses_hung',
+        sent: false,
+        outcome: {
+          outcome: 'refused',
+          code: 'stale',
+          message: 'the session moved since the decision',
+          rowText: 'refused',
+        },
+      },
+    ];
+    const { d } = attach(() => 'sot_actor');
+    await waitFor('the fleet was read', () => rowsOf(d.backends()).length === 2, 10_000, 20);
+    const o = await new DaemonActor(d).wake(rowsOf(d.backends())[0], {});
+    assert.deepEqual([o.outcome, o.code, o.sent], ['refused', 'stale', false]);
+    assert.match(o.message, /moved since the decision/);
+    const reader = attach(() => 'sot_reader').d;
+    await waitFor('the fleet was read', () => rowsOf(reader.backends()).length === 2, 10_000, 20);
+    await assert.rejects(new DaemonActor(reader).abort(rowsOf(reader.backends())[0]), /may only read/);
+  });
+
+  it("automatic mode is never given an attached row: the window's operator sees only what it samples", async () => {
+    const monitor = new SessionMonitor({
+      createClient: () => {
+        throw new Error('nothing is sampled');
+      },
+      getCredentials: () => Promise.resolve(undefined),
+      spacingMs: 30_000,
+      resetWithinReachMs: 0,
+      useEventStream: false,
+    });
+    const given: SessionRow[][] = [];
+    const operatorMonitor = {
+      rows: () => {
+        const rows = monitor.rows();
+        given.push(rows);
+        return rows;
+      },
+      row: (key: string) => monitor.row(key),
+      client: (key: string) => monitor.client(key),
+      nudge: () => undefined,
+      minSpacingMs: () => 50,
+      onDidChange: (l: (c: MonitorChange) => void) => monitor.onDidChange(l),
+    };
+    const settings = {
+      ...operatorDefaults(),
+      'automatic.abortHung': true,
+      'automatic.wakeIdle': true,
+      'automatic.recoverQuotaWalls': true,
+    };
+    const operator = new Operator({ monitor: operatorMonitor, settings, log: () => undefined, inventory: () => [] });
+    const started: string[] = [];
+    operator.onDidStartAutomatic((action, row) => started.push(`${action} ${row.id}`));
+    const config = parseDaemonConfigs([{ url, name: 'ops' }]).daemons[0];
+    const fleet = new FleetUnion(monitor, (c, hooks) => {
+      const d = new AttachedDaemon({
+        config: c,
+        token: () => Promise.resolve('sot_actor'),
+        clock: systemClock,
+        ...hooks,
+      });
+      daemons.push(d);
+      return d;
+    });
+    try {
+      sessions = [HUNG, session('ses_idle', { verdict: 'idle', headline: 'idle', state: 'idle', action: 'wake' })];
+      fleet.setActive(true);
+      fleet.setDaemons([config]);
+      await waitFor('the attached rows', () => fleet.rows().length === 2, 10_000, 20);
+      assert.deepEqual(
+        fleet.rows().map((r) => r.action),
+        ['abort-and-wake', 'wake'],
+      );
+      operator.considerAutomatic();
+      await operator.flush();
+      assert.ok(given.length > 0, 'the automatic runner read its rows');
+      assert.ok(
+        given.every((rows) => rows.length === 0),
+        'never an attached row',
+      );
+      assert.deepEqual(started, []);
+      assert.deepEqual(posts, [], 'nothing asked of the daemon');
+      assert.equal(fleet.daemonOf(fleet.rows()[0].backendKey)?.config.key, config.key);
+    } finally {
+      fleet.dispose();
+      operator.dispose();
+      monitor.dispose();
+    }
+  });
+});
+
+describe('core/daemon/who-acts (the status bar says who acts automatically)', () => {
+  const off = { abortHung: false, wakeIdle: false, recoverQuotaWalls: false, abortOverBudget: false };
+  it('local, the daemon, or both, each for its own fleet', () => {
+    assert.equal(whoActs({ switches: off, sampledBackends: 1 }, []), 'Automatic: off in this window');
+    assert.equal(
+      whoActs({ switches: { ...off, abortHung: true }, sampledBackends: 0 }, [{ name: 'ops' }]),
+      'Automatic: daemon ops (its fleet)',
+    );
+    assert.equal(
+      whoActs({ switches: { ...off, wakeIdle: true }, sampledBackends: 2 }, [{ name: 'ops' }]),
+      'Automatic: local (this window: wake idle); daemon ops (its fleet)',
+    );
+  });
+});
+
+describe('an attached row offers only what the daemon acts on', () => {
+  it('no Wake with Prompt... or Dispatch... (composed locally), but Wake and Abort and Wake', () => {
+    const idle = sessionRow({ state: 'idle', verdict: 'idle', action: 'wake' });
+    const shown = menusOf(sessionContextValue(idle, { attached: true }));
+    assert.ok(shown.includes('sessionOps.wake'));
+    assert.ok(!shown.includes('sessionOps.wakeWithPrompt'));
+    assert.ok(!shown.includes('sessionOps.dispatch'));
+    assert.ok(menusOf(sessionContextValue(idle)).includes('sessionOps.dispatch'));
   });
 });
 
