@@ -57,7 +57,17 @@ export const MAY_IMPORT = {
   'src/core/state': [LOOSE, SETTINGS],
   'src/core/report': [LOOSE, SETTINGS],
   'src/core/config': [LOOSE, SETTINGS, 'src/core/backend'],
-  'src/core/daemon': [LOOSE, SETTINGS, 'src/core/backend'],
+  // The client is a leaf over the backend's SSE parser; the attached fleet, its rows and its actor sit on the monitor and the operator.
+  'src/core/daemon': [
+    LOOSE,
+    SETTINGS,
+    'src/core/actions',
+    'src/core/backend',
+    'src/core/config',
+    'src/core/health',
+    'src/core/monitor',
+    'src/core/operations',
+  ],
   'src/core/prompt': [LOOSE, SETTINGS, 'src/language/routing'],
   'src/core/cost': [LOOSE, SETTINGS, 'src/core/backend'],
   'src/core/health': [LOOSE, SETTINGS, 'src/core/backend', 'src/core/report', 'src/core/cost'],

@@ -16,7 +16,7 @@ import type { ActedBy, SessionRow } from '../monitor/row';
 import type { AttachedInfo, BackendState, DirectoryState, MonitorChange, Transition } from '../monitor/types';
 import { DaemonApiError, DaemonClient, isObject, type DaemonWhoami } from './client';
 import { backoffMs, DaemonEventStream, type DaemonEvent, type EventStreamOptions } from './event-stream';
-import { actedByOf, providerListing, providerRecords, rowOfFleetSession } from './fleet-rows';
+import { actedByOf, providerListing, providerRecords, reasonOf, rowOfFleetSession } from './fleet-rows';
 
 export interface AttachedDaemonOptions {
   config: DaemonConfig;
@@ -449,20 +449,4 @@ export class AttachedDaemon {
 /** A dialect name the daemon reported, when it is one this build knows. */
 function knownDialect(name: unknown): Dialect | null {
   return typeof name === 'string' && Object.hasOwn(DIALECTS, name) ? (name as Dialect) : null;
-}
-
-/** The reason a daemon cannot be read, in a person's words (never the token). */
-export function reasonOf(err: DaemonApiError): string {
-  switch (err.kind) {
-    case 'unauthenticated':
-      return err.message.startsWith('no token')
-        ? err.message
-        : 'the daemon does not know this token (401): run Session Ops: Set Daemon Token...';
-    case 'forbidden':
-      return 'the token is not allowed to read (403)';
-    case 'rate-limited':
-      return 'too many failed attempts from this address (429)';
-    default:
-      return err.message;
-  }
 }

@@ -19,7 +19,7 @@ import type {
   Verdict,
 } from '../model';
 import type { ActedBy, Badge, SessionRow, WaitingView } from '../monitor/row';
-import { isObject } from './client';
+import { isObject, type DaemonApiError } from './client';
 
 type Json = Record<string, unknown>;
 
@@ -207,4 +207,20 @@ export function actedByOf(
       at: Number.isFinite(at) ? at : 0,
     },
   };
+}
+
+/** The reason a daemon cannot be read, in a person's words (never the token). */
+export function reasonOf(err: DaemonApiError): string {
+  switch (err.kind) {
+    case 'unauthenticated':
+      return err.message.startsWith('no token')
+        ? err.message
+        : 'the daemon does not know this token (401): run Session Ops: Set Daemon Token...';
+    case 'forbidden':
+      return 'the token is not allowed to read (403)';
+    case 'rate-limited':
+      return 'too many failed attempts from this address (429)';
+    default:
+      return err.message;
+  }
 }

@@ -15,7 +15,6 @@ import type { BackendState, MonitorChange, Transition } from '../../../../src/co
 import { describeRow } from '../../../../src/core/monitor/present';
 import { DaemonActor } from '../../../../src/core/daemon/daemon-actor';
 import { FleetUnion } from '../../../../src/core/daemon/fleet-union';
-import { whoActs } from '../../../../src/core/daemon/who-acts';
 import type { SessionRow } from '../../../../src/core/monitor/row';
 import { SessionMonitor } from '../../../../src/core/monitor/sessionMonitor';
 import { Actors, type SessionActor } from '../../../../src/core/operations/actor';
@@ -23,6 +22,7 @@ import { Operator } from '../../../../src/core/operations/operator';
 import { operatorDefaults } from '../../../../src/core/settings/operator-settings';
 import { sessionRow } from '../../../support/session-rows';
 import { evaluateWhen } from '../../../support/when-clause';
+import { BACKEND, fleet, HUNG, PROVIDERS, session, WAITING } from '../../../support/fake-daemon-fleet';
 import { waitFor } from '../../../support/wait-for';
 
 const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../../../package.json'), 'utf8'));
@@ -33,106 +33,6 @@ const menusOf = (viewItem: string) =>
     .map((m) => m.command)
     .filter((c, i, all) => all.indexOf(c) === i)
     .sort();
-
-const BACKEND = 'http://127.0.0.1:4096/';
-
-function session(id: string, over: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    id,
-    verdict: 'healthy',
-    headline: 'healthy',
-    unreadable: null,
-    action: 'leave-alone',
-    quotaWall: null,
-    report: null,
-    settled: true,
-    basis: 'steps grew',
-    actionBasis: 'healthy',
-    title: `title ${id}`,
-    state: 'generating',
-    samples: 2,
-    abortFirst: false,
-    recoverOn: null,
-    waitUntil: null,
-    escalation: null,
-    waiting: null,
-    parentId: null,
-    engine: null,
-    cost: null,
-    costPending: false,
-    overBudget: false,
-    automaticSkip: null,
-    waitingDetail: null,
-    retry: null,
-    ...over,
-  };
-}
-
-const HUNG = session('ses_hung', {
-  verdict: 'hung',
-  headline: 'hung',
-  action: 'abort-and-wake',
-  basis: 'frozen across two samples',
-});
-const WAITING = session('ses_wait', {
-  verdict: 'waiting',
-  headline: 'waiting',
-  action: 'answer',
-  waiting: { kind: 'permission', title: 'permission: bash ls', requestID: 'per_1' },
-  waitingDetail: { kind: 'permission', tool: 'bash', patterns: ['ls'], always: [] },
-});
-
-function fleet(sessions: unknown[]): unknown {
-  return {
-    backends: [
-      {
-        key: BACKEND,
-        name: 'build-box',
-        baseUrl: BACKEND.slice(0, -1),
-        dialect: 'opencode',
-        up: true,
-        error: null,
-        lastRoundAt: 1_000,
-        directories: [
-          {
-            directory: '/srv/work',
-            baseUrl: BACKEND.slice(0, -1),
-            dialect: 'opencode',
-            sampledAt: [1_000],
-            providers: [{ id: 'local', connected: true, quota: null, name: 'Local', category: null }],
-            allFreeAt: null,
-            errors: [],
-            warnings: [],
-            cost: null,
-            budgetUsd: null,
-            sessions,
-          },
-        ],
-      },
-    ],
-  };
-}
-
-const PROVIDERS = {
-  backends: [
-    {
-      key: BACKEND,
-      name: 'build-box',
-      error: null,
-      providers: [
-        { id: 'local', connected: true, quota: null, name: 'Local', category: null },
-        {
-          id: 'cloud',
-          connected: true,
-          quota: { markedAt: 500, resetAt: 9_000 },
-          name: 'Cloud',
-          category: 'usage-limit',
-        },
-      ],
-      allFreeAt: 9_000,
-    },
-  ],
-};
 
 describe('core/daemon attached daemon (a window attached to session-ops watch)', () => {
   let server: http.Server;
@@ -487,32 +387,6 @@ describe('core/daemon attached daemon (a window attached to session-ops watch)',
   });
 });
 
-describe('core/daemon/who-acts (the status bar says who acts automatically)', () => {
-  const off = { abortHung: false, wakeIdle: false, recoverQuotaWalls: false, abortOverBudget: false };
-  it('local, the daemon, or both, each for its own fleet', () => {
-    assert.equal(whoActs({ switches: off, sampledBackends: 1 }, []), 'Automatic: off in this window');
-    assert.equal(
-      whoActs({ switches: { ...off, abortHung: true }, sampledBackends: 0 }, [{ name: 'ops' }]),
-      'Automatic: daemon ops (its fleet)',
-    );
-    assert.equal(
-      whoActs({ switches: { ...off, wakeIdle: true }, sampledBackends: 2 }, [{ name: 'ops' }]),
-      'Automatic: local (this window: wake idle); daemon ops (its fleet)',
-    );
-  });
-});
-
-describe('an attached row offers only what the daemon acts on', () => {
-  it('no Wake with Prompt... or Dispatch... (composed locally), but Wake and Abort and Wake', () => {
-    const idle = sessionRow({ state: 'idle', verdict: 'idle', action: 'wake' });
-    const shown = menusOf(sessionContextValue(idle, { attached: true }));
-    assert.ok(shown.includes('sessionOps.wake'));
-    assert.ok(!shown.includes('sessionOps.wakeWithPrompt'));
-    assert.ok(!shown.includes('sessionOps.dispatch'));
-    assert.ok(menusOf(sessionContextValue(idle)).includes('sessionOps.dispatch'));
-  });
-});
-
 describe('core/config/daemons (sessionOps.daemons)', () => {
   it('normalizes urls, names them, and refuses tokens, credentials and duplicates', () => {
     const { daemons, problems } = parseDaemonConfigs([
@@ -536,18 +410,5 @@ describe('core/config/daemons (sessionOps.daemons)', () => {
     );
     assert.match(problems[2].message, /unknown key "token"/);
     assert.match(parseDaemonConfigs([{ url: 'http://ops.example/' }]).problems[0].message, /clear-text.*token/);
-  });
-});
-
-describe('an attached daemon backend row (contextValue daemonBackend)', () => {
-  it('offers Set Daemon Token... (and Retry when in error), never a backend password', async () => {
-    const { backendContextValue } = await import('../../../../src/core/monitor/context-values');
-    assert.deepEqual(menusOf(backendContextValue({ error: true, insecure: false, attached: true })), [
-      'sessionOps.retryBackend',
-      'sessionOps.setDaemonToken',
-    ]);
-    assert.deepEqual(menusOf(backendContextValue({ error: false, insecure: false, attached: true })), [
-      'sessionOps.setDaemonToken',
-    ]);
   });
 });
