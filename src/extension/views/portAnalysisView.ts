@@ -39,7 +39,6 @@ export class PortAnalysisView implements vscode.TreeDataProvider<PortNode>, vsco
   });
   private listeningTo: RoutingClient | undefined;
   private watching = false;
-  private readonly parents = new Map<string, PortNode>();
 
   constructor(
     private readonly host: LanguageClientHost,
@@ -128,7 +127,6 @@ export class PortAnalysisView implements vscode.TreeDataProvider<PortNode>, vsco
   async getChildren(node?: PortNode): Promise<PortNode[]> {
     if (!node) {
       await this.ensureLoaded();
-      this.parents.clear();
       if (this.error)
         return [
           {
@@ -140,9 +138,7 @@ export class PortAnalysisView implements vscode.TreeDataProvider<PortNode>, vsco
         ];
       return (this.result?.folders ?? []).map((port) => ({ kind: 'port', key: nodeId('port', port.folder), port }));
     }
-    const children = this.childrenOf(node);
-    for (const c of children) this.parents.set(c.key, node);
-    return children;
+    return this.childrenOf(node);
   }
 
   private childrenOf(node: PortNode): PortNode[] {
@@ -192,8 +188,25 @@ export class PortAnalysisView implements vscode.TreeDataProvider<PortNode>, vsco
     }
   }
 
+  /**
+   * Rebuilt from the node's own port data, never from a cache of earlier fetches: a refresh of the
+   * root between a node's fetch and a reveal of it would leave a cache empty, and VS Code then takes
+   * the node for a root ("Cannot resolve tree item for element", seen in CI).
+   */
   getParent(node: PortNode): PortNode | undefined {
-    return this.parents.get(node.key);
+    if (node.kind === 'port' || node.kind === 'message') return undefined;
+    const port: PortNode = { kind: 'port', key: nodeId('port', node.port.folder), port: node.port };
+    if (node.kind === 'page') return port;
+    for (const page of this.childrenOf(port)) {
+      const chunks = this.childrenOf(page);
+      if (node.kind === 'chunk') {
+        if (chunks.some((c) => c.key === node.key)) return page;
+        continue;
+      }
+      const chunk = chunks.find((c) => this.childrenOf(c).some((f) => f.key === node.key));
+      if (chunk) return chunk;
+    }
+    return undefined;
   }
 
   getTreeItem(node: PortNode): vscode.TreeItem {

@@ -143,7 +143,7 @@ describe('Dispatch Ticket... and the route-key CodeLenses', function () {
     await waitFor(
       'the lenses rendered above Kind/Bug',
       async () => (await query('.contentWidgets .codelens-decoration a')).some((n) => n.text === 'Effective route'),
-      15_000,
+      45_000,
     );
     await screenshot('routing-codelens');
     const lens = lenses.find((l) => l.range.start.line === BUG_LINE && l.command?.title === 'Effective route')!;

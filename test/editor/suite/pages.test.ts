@@ -188,6 +188,13 @@ describe('source-analysis pages and the Port analysis view', function () {
       'FID-003 is on line 9 of the baseline',
     );
     assert.deepEqual((await view.getChildren(ledgerPages[5])).map(label), ['entries | 3 FIDs', 'accounts | 1 FID']);
+    // A refresh of the root between a node's fetch and a reveal of it (as a save or the server's
+    // notification causes) leaves every parent known: reveal walks up through getParent.
+    await view.getChildren();
+    assert.equal(view.getParent(fids[0])?.key, chunks[1].key);
+    assert.equal(view.getParent(chunks[1])?.key, billingPages[5].key);
+    assert.equal(view.getParent(billingPages[5])?.key, billing.key);
+    assert.equal(view.getParent(billing), undefined);
 
     if (!hasBrowser()) return;
     // Room for the tree: fold the Sessions and Providers panes while it is looked at.
