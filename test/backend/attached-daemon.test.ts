@@ -1,0 +1,165 @@
+// A window's attached fleet (src/core/daemon: AttachedDaemon, DaemonActor, what the editor's views
+// and commands run on) against a real `session-ops watch` over real opencode (the scripted model):
+// the attached rows' badges equal the daemon's /api/status; Wake on a row is the daemon's act (its
+// audit names the token, the backend gets one prompt); two attach points waking together send one
+// prompt, the other is refused.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { systemClock } from '../../src/core/clock';
+import { parseDaemonConfigs } from '../../src/core/config/daemons';
+import { AttachedDaemon } from '../../src/core/daemon/attached-daemon';
+import { DaemonClient } from '../../src/core/daemon/client';
+import { DaemonActor } from '../../src/core/daemon/daemon-actor';
+import { headline } from '../../src/core/health/precedence';
+import type { SessionRow } from '../../src/core/monitor/row';
+import { hashToken } from '../../src/core/watch/auth/tokens';
+import { launchSession, startOpencode, type OpencodeServer } from '../support/opencode';
+import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
+import { bundleCli } from './cli-bundle';
+import { waitFor } from './helpers';
+
+const ALICE = 'sot_backend-attached-alice-token-aaaaaaaaaaaaaaaa';
+const BOB = 'sot_backend-attached-bob-token-bbbbbbbbbbbbbbbbbb';
+
+describe('an editor window attached to watch over real opencode (views and acts through the daemon)', function () {
+  let model: ScriptedModel;
+  let oc: OpencodeServer;
+  let tmp: string;
+  let child: ChildProcess;
+  let out = '';
+  let url: string;
+  let sessionId: string;
+  let attached: AttachedDaemon;
+
+  before(async function () {
+    this.timeout(120_000);
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'session-ops-attached-'));
+    const dir = path.join(tmp, 'work');
+    mkdirSync(dir);
+    model = await startScriptedModel();
+    oc = await startOpencode({ modelUrl: model.url });
+    writeFileSync(
+      path.join(tmp, 'tokens.json'),
+      JSON.stringify({
+        version: 1,
+        tokens: [
+          { name: 'alice', scope: 'act', sha256: hashToken(ALICE) },
+          { name: 'bob', scope: 'act', sha256: hashToken(BOB) },
+        ],
+      }),
+    );
+    const config = path.join(tmp, 'session-ops.yaml');
+    writeFileSync(
+      config,
+      [
+        'backends:',
+        `  - { name: oc, baseUrl: "${oc.baseUrl}", directories: ["${dir}"] }`,
+        'sampleSpacingSeconds: 2',
+        'auth: { tokensFile: tokens.json }',
+        '',
+      ].join('\n'),
+    );
+    const cli = path.join(tmp, 'cli.js');
+    await bundleCli(cli);
+    sessionId = await launchSession(oc, dir, 'attached worker', 'say hello');
+    child = spawn(
+      process.execPath,
+      [cli, 'watch', '--config', config, '--listen', '127.0.0.1:0', '--allow-short-spacing'],
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: tmp, SESSION_OPS_STATE_DIR: path.join(tmp, 'state') },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    child.stdout!.on('data', (c) => (out += c));
+    child.stderr!.on('data', (c) => (out += c));
+    const apiUrl = await waitFor(
+      'watch to listen',
+      () => /"apiUrl":"([^"]+)"/.exec(out)?.[1] ?? (child.exitCode !== null ? Promise.reject(new Error(out)) : null),
+      20_000,
+    );
+    url = `${new URL(apiUrl).origin}/`;
+    attached = new AttachedDaemon({
+      config: parseDaemonConfigs([{ url, name: 'ops' }]).daemons[0],
+      token: () => Promise.resolve(ALICE),
+      clock: systemClock,
+      onChange: () => undefined,
+    });
+    attached.start();
+  });
+
+  after(async () => {
+    attached?.stop();
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+    await oc?.stop();
+    await model?.stop();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  const row = (): SessionRow | undefined =>
+    attached
+      .backends()
+      .flatMap((b) => b.directories.flatMap((d) => d.rows))
+      .find((r) => r.id === sessionId);
+
+  it("the attached rows' badges equal the daemon's /api/status", async function () {
+    this.timeout(60_000);
+    const settled = await waitFor(
+      'a settled idle row',
+      () => {
+        if (row()?.badge === 'idle') return row();
+        throw new Error(
+          `row ${JSON.stringify(row())}; states ${JSON.stringify(attached.backends().map((b) => [b.config.key, b.status, b.error, b.directories.map((d) => d.rows.length)]))}`,
+        );
+      },
+      40_000,
+      200,
+    );
+    const status = (await new DaemonClient({ url, token: ALICE }).status()) as {
+      backends: Array<{ documents: Array<{ sessions: Array<{ id: string; headline: string }> }> }>;
+    };
+    const s = status.backends[0].documents[0].sessions.find((x) => x.id === sessionId)!;
+    assert.equal(s.headline, settled.badge);
+    assert.equal(headline({ verdict: settled.verdict, quotaWall: null, report: null }), s.headline);
+  });
+
+  it("Wake is the daemon's act (its audit names the token, one prompt); two attach points at once: one prompt, the other refused", async function () {
+    this.timeout(60_000);
+    const target = row()!;
+    const before = model.requests.filter((r) => !r.auxiliary).length;
+    const bob = new DaemonClient({ url, token: BOB });
+    const [mine, theirs] = await Promise.all([
+      new DaemonActor(attached).wake(target, {}),
+      bob.act(sessionId, 'wake', {}).then(
+        (body) => ({ ok: true as const, body }),
+        (err: { kind?: string; code?: string }) => ({ ok: false as const, err }),
+      ),
+    ]);
+    const confirmed = [mine.outcome === 'confirmed' || mine.outcome === 'not-confirmed', theirs.ok];
+    assert.equal(
+      confirmed.filter(Boolean).length,
+      1,
+      `exactly one wake went out: ${mine.outcome} ${mine.message} / ${JSON.stringify(theirs)}`,
+    );
+    if (!theirs.ok) assert.equal(theirs.err.kind, 'refused');
+    else assert.ok(['refused', 'busy'].includes(mine.outcome), mine.outcome);
+    await waitFor(
+      'the wake prompt reached the model',
+      () => model.requests.filter((r) => !r.auxiliary).length > before,
+      30_000,
+      200,
+    );
+    const audit = (await (
+      await fetch(`${url}api/audit?session=${sessionId}`, {
+        headers: { authorization: `Bearer ${ALICE}` },
+      })
+    ).json()) as { entries: Array<{ who: { name: string }; action: string; outcome: { sent: unknown } }> };
+    const sent = audit.entries.filter((e) => e.action === 'wake' && e.outcome.sent === true);
+    assert.equal(sent.length, 1, JSON.stringify(audit.entries));
+    assert.equal(sent[0].who.name, mine.outcome === 'confirmed' || mine.outcome === 'not-confirmed' ? 'alice' : 'bob');
+    assert.equal(model.requests.filter((r) => !r.auxiliary).length - before, 1, 'one prompt at the backend');
+    await waitFor('who acted is on the attached row', () => row()?.actedBy?.action === 'wake', 20_000, 200);
+  });
+});
