@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const only = process.argv.slice(2);
 const npx = (...args) => ['npx', ['--no-install', ...args]];
-const LANES = Number(process.env.SESSION_OPS_TEST_LANES ?? 2);
+const LANES = Number(process.env.SESSION_OPS_TEST_LANES ?? 3);
 if (!Number.isInteger(LANES) || LANES < 1) {
   console.error(
     `SESSION_OPS_TEST_LANES must be a whole number of at least 1, not "${process.env.SESSION_OPS_TEST_LANES}"`,
@@ -42,14 +42,8 @@ const all = [
   { name: 'lint', cmd: ['npm', ['run', 'lint']], required: true },
   { name: 'installs', cmd: ['node', ['test/support/one-time-installs.mjs']], beside: true },
   { name: 'backend', cmd: npx('mocha', '--config', 'test/backend/.mocharc.json'), installs: true },
-  // editor and bench-smoke both write test-results/editor-results.json; editor and demo are the two long
-  // runs of a real editor, too heavy together on two cores.
-  {
-    name: 'editor',
-    cmd: ['node', ['test/editor/run-code-server.mjs']],
-    installs: true,
-    notBeside: ['demo', 'bench-smoke'],
-  },
+  // editor and demo are the two long runs of a real editor, too heavy together on two cores.
+  { name: 'editor', cmd: ['node', ['test/editor/run-code-server.mjs']], installs: true, notBeside: ['demo'] },
   { name: 'unit', cmd: npx('mocha', '--config', 'test/unit/.mocharc.json') },
   { name: 'lsp', cmd: npx('mocha', '--config', 'test/lsp/.mocharc.json') },
   {
@@ -59,7 +53,7 @@ const all = [
     notBeside: ['editor'],
   },
   { name: 'vsix', cmd: ['node', ['test/editor/run-vsix-check.mjs']], installs: true },
-  { name: 'bench-smoke', cmd: ['node', ['bench/smoke.mjs']], installs: true, notBeside: ['editor'] },
+  { name: 'bench-smoke', cmd: ['node', ['bench/smoke.mjs']], installs: true },
 ];
 const unknown = only.filter((n) => !all.some((l) => l.name === n));
 if (unknown.length > 0) {
@@ -192,8 +186,9 @@ function next() {
   if (gateFailed) return undefined;
   const lanesBusy = [...active].filter((l) => !l.beside).length;
   const clash = (l) => [...active].some((a) => l.notBeside?.includes(a.name) || a.notBeside?.includes(l.name));
-  // While the installs run, one lane is kept for the layers waiting on them (the longest ones).
-  const keep = LANES > 1 && !done('installs') && pending.some((l) => l.installs) ? 1 : 0;
+  // While the installs run, all lanes but one are kept for the layers waiting on them (the longest
+  // ones, backend and editor, start together the moment the installs end).
+  const keep = LANES > 1 && !done('installs') && pending.some((l) => l.installs) ? LANES - 1 : 0;
   return pending.find(
     (l) =>
       l.beside ||
