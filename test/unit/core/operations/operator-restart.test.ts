@@ -284,7 +284,13 @@ describe('operator restart: planned work survives (src/core/operations/operator.
     const transcriptReads = (id: string) =>
       server.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/session/${id}/message`) && !r.query.limit)
         .length;
-    const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
+    /** A moment for the automatic pass; with `ready`, until it holds (at most 10 s: a loaded machine). */
+    const settle = async (ready?: () => boolean) => {
+      const end = Date.now() + 10_000;
+      do await new Promise((resolve) => setTimeout(resolve, 150));
+      while (ready && !ready() && Date.now() < end);
+    };
+    const logged = (re: RegExp) => () => logs.some((l) => re.test(l));
 
     it('after the worker answered, the daemon wakes only the worker its orchestrator assigned; the first user message is read once and remembered', async () => {
       server.setProviders(PROVIDERS, ['anthropic', 'openai']);
@@ -298,7 +304,7 @@ describe('operator restart: planned work survives (src/core/operations/operator.
       await op.restored;
       changed();
       assert.equal((await woke).sessionId, mine.id);
-      await settle();
+      await settle(logged(/not taken: authority rule 2: its first user message names orchestrator ses_other/));
       assert.deepEqual(started, [`wake ${mine.id}`]);
       assert.deepEqual(
         server.prompts.map((p) => p.sessionId),
@@ -322,7 +328,7 @@ describe('operator restart: planned work survives (src/core/operations/operator.
       const second = start(true, 'ses_mine', '"orchestrator:" in the watch config');
       await second.restored;
       changed();
-      await settle();
+      await settle(logged(/names orchestrator ses_other/));
       assert.equal(transcriptReads(theirs.id), reads, 'read once: the second operator reads the record');
       assert.equal(logs.filter((l) => /names orchestrator ses_other/.test(l)).length, 1, logs.join('\n'));
       assert.deepEqual(
@@ -365,7 +371,7 @@ describe('operator restart: planned work survives (src/core/operations/operator.
       const op = start(true, null, '"orchestrator:" in the watch config');
       await op.restored;
       changed();
-      await settle();
+      await settle(logged(/not taken: no orchestrator session is configured/));
       assert.equal(server.prompts.length, 0);
       assert.equal(
         logs.filter((l) =>
@@ -380,7 +386,7 @@ describe('operator restart: planned work survives (src/core/operations/operator.
       const daemon = start(true, 'ses_mine', '"orchestrator:" in the watch config');
       await daemon.restored;
       changed();
-      await settle();
+      await settle(logged(/names no orchestrator, so it cannot be verified/));
       assert.equal(server.prompts.length, 0);
       assert.match(
         logs.join('\n'),
@@ -432,7 +438,7 @@ describe('operator restart: planned work survives (src/core/operations/operator.
       const op = start(true, 'ses_mine', '"orchestrator:" in the watch config');
       await op.restored;
       changed();
-      await settle();
+      await settle(logged(/its dispatch record names orchestrator ses_new/));
       assert.equal(server.prompts.length, 0);
       assert.match(
         logs.join('\n'),
