@@ -12,7 +12,7 @@
 // --smoke: 100 routes, 1 run.
 import * as esbuild from 'esbuild';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -75,7 +75,12 @@ async function child() {
 async function bundleOf(srcRoot, label) {
   const outfile = path.join(root, '.bench', `lsp-analysis-${label.replace(/[^A-Za-z0-9_-]/g, '_')}.mjs`);
   await esbuild.build({
-    entryPoints: [path.join(srcRoot, 'src', 'core', 'routing', 'analyzer.ts')],
+    // The routing analysis moved to src/language (issue 30); an older revision has it in src/core.
+    entryPoints: [
+      ['language', 'core']
+        .map((room) => path.join(srcRoot, 'src', room, 'routing', 'analyzer.ts'))
+        .find((f) => existsSync(f)) ?? path.join(srcRoot, 'src', 'language', 'routing', 'analyzer.ts'),
+    ],
     outfile,
     bundle: true,
     platform: 'node',
