@@ -18,8 +18,6 @@ export const TIMING = {
   treeVisibilityGraceMs: 5_000,
   /** How long after its budget is passed a tree view is recycled. */
   treeRecycleDelayMs: 1_000,
-  /** Pause before a reveal that raced a refresh is tried again. */
-  treeRevealRetryMs: 250,
   /** The attention badge and status bar follow the monitor's changes this long after the first of a burst. */
   attentionDelayMs: 250,
   /** How long transitions are collected before they are notified together. */

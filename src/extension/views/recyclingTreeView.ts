@@ -26,8 +26,6 @@ export const DEFAULT_RECYCLE_BUDGET: RecycleBudget = { hidden: 2_000, visible: 2
 
 const VISIBILITY_GRACE_MS = TIMING.treeVisibilityGraceMs;
 const RECYCLE_DELAY_MS = TIMING.treeRecycleDelayMs;
-const REVEAL_ATTEMPTS = 3;
-const REVEAL_RETRY_MS = TIMING.treeRevealRetryMs;
 
 export class RecyclingTreeView<T> implements vscode.Disposable {
   private view: vscode.TreeView<T>;
@@ -103,23 +101,9 @@ export class RecyclingTreeView<T> implements vscode.Disposable {
     return this.itemsCreated;
   }
 
-  /**
-   * Reveals an element. A live view refreshes while VS Code walks the element's parent chain, and
-   * VS Code then fails with "Cannot resolve tree item for element": the walk is tried again (up to
-   * three times, a moment apart) on the refreshed tree; any other failure is thrown at once.
-   */
   async reveal(element: T, options?: { select?: boolean; focus?: boolean; expand?: boolean | number }): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      if (this.recycling) await this.recycling;
-      try {
-        await this.view.reveal(element, options);
-        return;
-      } catch (err) {
-        if (attempt >= REVEAL_ATTEMPTS || !/Cannot resolve tree item/.test(String((err as Error)?.message ?? err)))
-          throw err;
-        await systemClock.sleep(REVEAL_RETRY_MS);
-      }
-    }
+    if (this.recycling) await this.recycling;
+    await this.view.reveal(element, options);
   }
 
   /** Call from getTreeItem: one more item VS Code keeps a store for. */
