@@ -4,8 +4,7 @@
 // audit names the token, the backend gets one prompt); two attach points waking together send one
 // prompt, the other is refused.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { systemClock } from '../../src/core/clock';
@@ -15,11 +14,10 @@ import { DaemonClient } from '../../src/core/daemon/client';
 import { DaemonActor } from '../../src/core/daemon/daemon-actor';
 import { headline } from '../../src/core/health/precedence';
 import type { SessionRow } from '../../src/core/monitor/row';
-import { hashToken } from '../../src/core/watch/auth/tokens';
 import { launchSession, startOpencode, type OpencodeServer } from '../support/opencode';
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
-import { bundleCli } from './cli-bundle';
 import { waitFor } from './helpers';
+import { startWatch, type WatchProcess } from './watch-process';
 
 const ALICE = 'sot_backend-attached-alice-token-aaaaaaaaaaaaaaaa';
 const BOB = 'sot_backend-attached-bob-token-bbbbbbbbbbbbbbbbbb';
@@ -28,8 +26,7 @@ describe('an editor window attached to watch over real opencode (views and acts 
   let model: ScriptedModel;
   let oc: OpencodeServer;
   let tmp: string;
-  let child: ChildProcess;
-  let out = '';
+  let watch: WatchProcess | undefined;
   let url: string;
   let sessionId: string;
   let attached: AttachedDaemon;
@@ -41,46 +38,14 @@ describe('an editor window attached to watch over real opencode (views and acts 
     mkdirSync(dir);
     model = await startScriptedModel();
     oc = await startOpencode({ modelUrl: model.url });
-    writeFileSync(
-      path.join(tmp, 'tokens.json'),
-      JSON.stringify({
-        version: 1,
-        tokens: [
-          { name: 'alice', scope: 'act', sha256: hashToken(ALICE) },
-          { name: 'bob', scope: 'act', sha256: hashToken(BOB) },
-        ],
-      }),
-    );
-    const config = path.join(tmp, 'session-ops.yaml');
-    writeFileSync(
-      config,
-      [
-        'backends:',
-        `  - { name: oc, baseUrl: "${oc.baseUrl}", directories: ["${dir}"] }`,
-        'sampleSpacingSeconds: 2',
-        'auth: { tokensFile: tokens.json }',
-        '',
-      ].join('\n'),
-    );
-    const cli = path.join(tmp, 'cli.js');
-    await bundleCli(cli);
     sessionId = await launchSession(oc, dir, 'attached worker', 'say hello');
-    child = spawn(
-      process.execPath,
-      [cli, 'watch', '--config', config, '--listen', '127.0.0.1:0', '--allow-short-spacing'],
-      {
-        env: { PATH: process.env.PATH ?? '', HOME: tmp, SESSION_OPS_STATE_DIR: path.join(tmp, 'state') },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    child.stdout!.on('data', (c) => (out += c));
-    child.stderr!.on('data', (c) => (out += c));
-    const apiUrl = await waitFor(
-      'watch to listen',
-      () => /"apiUrl":"([^"]+)"/.exec(out)?.[1] ?? (child.exitCode !== null ? Promise.reject(new Error(out)) : null),
-      20_000,
-    );
-    url = `${new URL(apiUrl).origin}/`;
+    watch = await startWatch(tmp, oc.baseUrl, dir, {
+      tokens: [
+        { name: 'alice', scope: 'act', token: ALICE },
+        { name: 'bob', scope: 'act', token: BOB },
+      ],
+    });
+    url = `${new URL(watch.metricsUrl).origin}/`;
     attached = new AttachedDaemon({
       config: parseDaemonConfigs([{ url, name: 'ops' }]).daemons[0],
       token: () => Promise.resolve(ALICE),
@@ -92,7 +57,7 @@ describe('an editor window attached to watch over real opencode (views and acts 
 
   after(async () => {
     attached?.stop();
-    if (child && child.exitCode === null) child.kill('SIGKILL');
+    watch?.stop();
     await oc?.stop();
     await model?.stop();
     if (tmp) rmSync(tmp, { recursive: true, force: true });

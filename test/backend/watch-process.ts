@@ -7,6 +7,13 @@ import { hashToken } from '../../src/core/watch/auth/tokens';
 import { bundleCli, bundleCliWithPage } from './cli-bundle';
 import { waitFor } from './helpers';
 
+/** A token the daemon accepts: its name (in the audit trail) and scope. */
+export interface WatchToken {
+  readonly name: string;
+  readonly scope: 'read' | 'act';
+  readonly token: string;
+}
+
 export interface WatchProcess {
   readonly child: ChildProcess;
   readonly metricsUrl: string;
@@ -25,16 +32,24 @@ export async function startWatch(
   tmp: string,
   baseUrl: string,
   directory: string,
-  options: { page?: boolean; readToken?: string } = {},
+  options: { page?: boolean; readToken?: string; tokens?: WatchToken[] } = {},
 ): Promise<WatchProcess> {
   const cli = path.join(tmp, 'cli.js');
   await (options.page ? bundleCliWithPage : bundleCli)(cli);
   const config = path.join(tmp, 'session-ops.yaml');
-  // The API is closed without a tokens file: `readToken` opens its read routes (/api/status) to it.
-  if (options.readToken)
+  // The API is closed without a tokens file: `readToken` opens its read routes (/api/status) to it,
+  // `tokens` names each token and its scope.
+  const tokens = [
+    ...(options.readToken ? [{ name: 'test', scope: 'read' as const, token: options.readToken }] : []),
+    ...(options.tokens ?? []),
+  ];
+  if (tokens.length)
     writeFileSync(
       path.join(tmp, 'tokens.json'),
-      JSON.stringify({ version: 1, tokens: [{ name: 'test', scope: 'read', sha256: hashToken(options.readToken) }] }),
+      JSON.stringify({
+        version: 1,
+        tokens: tokens.map((t) => ({ name: t.name, scope: t.scope, sha256: hashToken(t.token) })),
+      }),
     );
   writeFileSync(
     config,
@@ -42,7 +57,7 @@ export async function startWatch(
       'backends:',
       `  - { name: oc, baseUrl: "${baseUrl}", directories: ["${directory}"] }`,
       'sampleSpacingSeconds: 2',
-      ...(options.readToken ? ['auth: { tokensFile: tokens.json }'] : []),
+      ...(tokens.length ? ['auth: { tokensFile: tokens.json }'] : []),
       '',
     ].join('\n'),
   );
