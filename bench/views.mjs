@@ -14,6 +14,13 @@
 //      --load-no-recycle: the Sessions TreeView is never recreated (src/extension/views/
 //      recyclingTreeView.ts), to show what VS Code's per-item stores cost over the run;
 //      --load-compare: both runs, one after the other, and a table side by side.
+//   4. attached (issue 33): a real `session-ops watch` (dist/cli.js) samples the N = 1,000 fleet
+//      (the size of --sizes with 1,000 sessions, else the last), the window is attached to it
+//      (sessionOps.daemons and its token) and samples nothing: extension-host CPU per daemon round
+//      (from its first event to 500 ms after the last event and tree item) beside the bare
+//      monitor's round over the same fleet. The backends count every request by the process that
+//      holds its connection (bench/views/readers.mjs): the bench aborts when any reader other than
+//      the daemon shows up. --no-attached skips it.
 // The spec-dialect servers run in a child process (bench/views/server-child.mjs) shared by
 // both measurements, so neither pays for the server side.
 //   node esbuild.mjs --production && node bench/views.mjs [--sizes 5x40,5x200,20x250] [--rounds 10] [--trials 3] [--smoke] [--load MINUTES [--load-size 5x200] [--load-no-tree] [--load-no-recycle | --load-compare]]
@@ -25,6 +32,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { forkTracked, stopGroup } from '../test/support/processes.mjs';
+import { attachMode, printAttached } from './views/attached.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
@@ -58,11 +66,13 @@ const perBackendSizes = [
 ];
 const backendCount = Math.max(5, ...sizeList.map((s) => s.backends), loadMinutes > 0 ? loadSize.backends : 0);
 const minSpacingMs = smoke ? 2_000 : null;
+// Attached mode: the size with 1,000 sessions (else the last), the daemon's spacing in seconds.
 const suite = path.join(root, 'out', 'test', 'editor', 'index.js');
 if (
   !existsSync(path.join(root, 'dist', 'extension.js')) ||
   !existsSync(suite) ||
-  !readFileSync(suite, 'utf8').includes('views benchmark')
+  !readFileSync(suite, 'utf8').includes('views benchmark') ||
+  !existsSync(path.join(root, 'dist', 'cli.js'))
 ) {
   console.error('build first: node esbuild.mjs --production (the editor suite must include views.bench.ts)');
   process.exit(2);
@@ -117,6 +127,9 @@ const stopServers = async () => {
   if (servers.connected) servers.send('stop');
   await stopGroup(servers, 2_000);
 };
+// Attached mode: the editor suite asks this process (a control server on 127.0.0.1) to start the
+// daemon when its turn comes, and to stop it (with the backends' readers counted) after.
+const attach = loadOnly ? null : await attachMode({ sizes: sizeList, smoke, urls, root, servers });
 
 try {
   // 1. The reference: the bare monitor in plain Node.
@@ -174,6 +187,7 @@ try {
         SESSION_OPS_BENCH_ROUNDS: String(rounds),
         SESSION_OPS_BENCH_TRIALS: String(trials),
         ...(smoke ? { SESSION_OPS_BENCH_SMOKE: '1' } : {}),
+        ...attach?.env,
       },
       tag: 'bench',
       ...(noPortScan ? { settings: { 'remote.autoForwardPortsSource': 'output' } } : {}),
@@ -188,6 +202,7 @@ try {
       `[bench] WARNING: the Sessions tree was not fetched after a whole refresh: ${deaf.map((p) => p.label).join('; ')} (rounds measured then include no tree refresh)`,
     );
   if (!loadOnly) print(ext, reference);
+  if (attach) printAttached(ext.attached, reference, attach); // aborts when the window read the backends
   if (ext.load) printLoad(ext.load);
   if (loadCompare && ext.load) {
     // The same load run again in a fresh editor with the tree view never recycled: VS Code's
@@ -200,6 +215,7 @@ try {
     printLoadCompare([ext.load, off.load]);
   }
 } finally {
+  await attach?.close();
   await stopServers();
 }
 

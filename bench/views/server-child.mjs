@@ -11,7 +11,12 @@
 //   7   idle, completion report done
 //   8   idle, usage-limit failure on a quota-marked provider (quota wall)
 //   9   idle, completion report blocked
+//
+// Attached mode: {attribute: {expected: [pid]}} starts counting every request by the process that
+// holds its connection's client side (bench/views/readers.mjs), {report: true} answers with the
+// counts ({readers: [{pid, command, requests, paths}]}) and stops counting.
 import { startSpecServer } from '../../.bench/views/spec-server.mjs';
+import { connectionOwner } from './readers.mjs';
 
 const SIZES = JSON.parse(process.argv[2] ?? '[40,200]'); // sessions per backend; --smoke: [4]
 const BACKENDS = Number(process.argv[3] ?? 5);
@@ -79,6 +84,7 @@ function populate(server) {
   }
   // Every session list moves the healthy ones (what a working agent does between two samples).
   server.onRequest = (rec) => {
+    if (attribution) attribute(server, rec);
     if (rec.method !== 'GET' || rec.path !== '/session') return;
     const ids = moving.get(rec.query.directory);
     if (!ids) return;
@@ -88,6 +94,23 @@ function populate(server) {
   };
 }
 
+/** While the attached mode counts: owner of each connection (by server and client port), requests by reader. */
+let attribution = null;
+function attribute(server, rec) {
+  const key = `${server.port}:${rec.remotePort}`;
+  let owner = attribution.owners.get(key);
+  if (!owner) {
+    owner = connectionOwner(rec.remotePort, server.port, attribution.expected);
+    attribution.owners.set(key, owner);
+  }
+  const readerKey = `${owner.pid}`;
+  let reader = attribution.readers.get(readerKey);
+  if (!reader) attribution.readers.set(readerKey, (reader = { ...owner, requests: 0, paths: {} }));
+  reader.requests++;
+  const what = `${rec.method} ${rec.path.replace(/^\/session\/[^/]+\//, '/session/{id}/')}`;
+  reader.paths[what] = (reader.paths[what] ?? 0) + 1;
+}
+
 for (let i = 0; i < BACKENDS; i++) {
   const server = await startSpecServer();
   populate(server);
@@ -95,6 +118,14 @@ for (let i = 0; i < BACKENDS; i++) {
 }
 process.send({ urls: servers.map((s) => s.url), sizes: SIZES });
 process.on('message', (m) => {
+  if (m?.attribute) {
+    attribution = { expected: m.attribute.expected ?? [], owners: new Map(), readers: new Map() };
+    process.send({ attributing: true });
+  }
+  if (m?.report) {
+    process.send({ readers: attribution ? [...attribution.readers.values()] : [] });
+    attribution = null;
+  }
   if (m === 'stop') Promise.all(servers.map((s) => s.stop())).then(() => process.exit(0));
 });
 process.on('disconnect', () => process.exit(0)); // the bench went away

@@ -91,7 +91,11 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
         ...hooks,
       }),
   );
-  context.subscriptions.push(daemonTokens, { dispose: () => fleet.dispose() });
+  context.subscriptions.push(
+    daemonTokens,
+    { dispose: () => fleet.dispose() },
+    testHooks.registerDaemonTokens(daemonTokens),
+  );
   const authority = new WorkspaceAuthority(context.workspaceState);
   const operator = new Operator({
     monitor,

@@ -3,7 +3,8 @@
 // 30 s of real time. And the answers to confirmation modals, which VS Code refuses to show in
 // extension tests: `sessionOps.test.answerModals` takes the buttons to press in turn (null:
 // dismissed; no list: modals are shown again) and returns the modals shown since the last call.
-// These commands exist only when the editor test runner set SESSION_OPS_TEST_HOOKS=1 in the
+// And `sessionOps.test.setDaemonToken` (url, token): a daemon's token into secret storage without
+// the input box (bench/views.mjs attached mode). These commands exist only when the editor test runner set SESSION_OPS_TEST_HOOKS=1 in the
 // extension host's environment; they are not contributed in package.json and never registered
 // for users.
 import * as vscode from 'vscode';
@@ -14,6 +15,7 @@ import { scriptModals, type ScriptedModal } from './commands/ui/confirm';
 export const TEST_HOOKS_ENV = 'SESSION_OPS_TEST_HOOKS';
 export const CONFIGURE_MONITOR_COMMAND = 'sessionOps.test.configureMonitor';
 export const ANSWER_MODALS_COMMAND = 'sessionOps.test.answerModals';
+export const SET_DAEMON_TOKEN_COMMAND = 'sessionOps.test.setDaemonToken';
 
 export interface MonitorTestSettings {
   /** The shortest spacing a verdict accepts; null restores the spec's 30 s. */
@@ -30,6 +32,8 @@ export interface TestHooks {
   /** The extension's one clock: the system's, plus (hooks enabled) the offset the tests set. */
   readonly clock: Clock;
   register(monitor: SessionMonitor): vscode.Disposable;
+  /** sessionOps.test.setDaemonToken, into the window's daemon tokens. */
+  registerDaemonTokens(tokens: { set(url: string, token: string): Promise<void> }): vscode.Disposable;
 }
 
 export function createTestHooks(env: NodeJS.ProcessEnv = process.env): TestHooks {
@@ -41,6 +45,14 @@ export function createTestHooks(env: NodeJS.ProcessEnv = process.env): TestHooks
     register(monitor) {
       if (!enabled) return new vscode.Disposable(() => undefined);
       return vscode.Disposable.from(registerConfigureMonitor(monitor), registerAnswerModals());
+    },
+    registerDaemonTokens(tokens) {
+      if (!enabled) return new vscode.Disposable(() => undefined);
+      return vscode.commands.registerCommand(SET_DAEMON_TOKEN_COMMAND, async (url: unknown, token: unknown) => {
+        if (typeof url !== 'string' || typeof token !== 'string')
+          throw new Error('setDaemonToken(url, token): strings');
+        await tokens.set(url, token);
+      });
     },
   };
 

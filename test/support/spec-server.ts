@@ -69,6 +69,8 @@ export interface RequestRecord {
   body?: string;
   /** When the request arrived (epoch ms). */
   at?: number;
+  /** The client's side of the connection (its port on 127.0.0.1): which process read (bench/views attached mode). */
+  remotePort?: number;
   /** For GET /session: the state each session was answered with (idle confirmation evidence). */
   states?: Record<string, string>;
 }
@@ -271,6 +273,7 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
         query,
         authorized,
         at: Date.now(),
+        remotePort: req.socket.remotePort,
       };
       if (body !== '') record.body = body;
       requests.push(record);

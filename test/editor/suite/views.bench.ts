@@ -9,6 +9,10 @@
 //   2. on stock opencode with the scripted model: the delay from the backend's `session.idle`
 //      (seen on our own GET /event subscription) to the row's badge turning report-done, with the
 //      event stream on and off (off: only the next polling round, spacing 60 s, sees it).
+//   4. SESSION_OPS_BENCH_ATTACH ({control, backends, perBackend}, issue 33): the window attached to a
+//      real `session-ops watch` that bench/views.mjs starts (POST control/attach) over the same
+//      fleet; the window samples nothing. Extension-host CPU per daemon round, from the round's
+//      first event to 500 ms after the last event and tree item, the Sessions view visible.
 //   3. SESSION_OPS_BENCH_LOAD ({minutes, backends, perBackend}): the load run of issue 14, sampling
 //      with a short spacing for that long: memory at start and end, handles and sockets, round
 //      overlaps, and one grouped notification for a wave of hung sessions. With
@@ -30,6 +34,7 @@ import type { SessionsNode } from '../../../src/extension/views/sessionsView';
 import { findOpencodeBinary, startOpencode, type OpencodeServer } from '../../support/opencode';
 import { startScriptedModel, type ScriptedModel } from '../../support/scripted-model';
 import { hasBrowser, rows as domRows, screenshot, waitFor } from './harness';
+import { attachedRun, type AttachedBench } from './views-attached';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const config = () => vscode.workspace.getConfiguration('sessionOps');
@@ -48,6 +53,8 @@ const LOAD = JSON.parse(process.env.SESSION_OPS_BENCH_LOAD ?? 'null') as {
   noTree?: boolean;
 } | null;
 const LOAD_ONLY = process.env.SESSION_OPS_BENCH_LOAD_ONLY === '1';
+/** bench/views.mjs's attached mode: its control server and the fleet's size. */
+const ATTACH = JSON.parse(process.env.SESSION_OPS_BENCH_ATTACH ?? 'null') as AttachedBench | null;
 /** bench/views.mjs --visible-only: only the rounds with the view visible (no "no tree events", "views hidden", opencode trials). */
 const VISIBLE_ONLY = process.env.SESSION_OPS_BENCH_VISIBLE_ONLY === '1';
 /** How long the idle-CPU windows last (shorter in the smoke run, which asserts no timing). */
@@ -522,6 +529,12 @@ describe('views benchmark', function () {
       }
       await setting('backends', undefined);
       await sleep(500);
+    });
+
+  if (ATTACH)
+    it('attached to a daemon sampling the fleet: CPU per daemon round, nothing sampled by the window', async () => {
+      const ctx = { api, tree, setting, idleCpu, startProfile, smoke: SMOKE, rounds: ROUNDS };
+      results.attached = await attachedRun(ATTACH, ctx);
     });
 
   if (LOAD) describe('load run (issue 14)', () => loadRun(LOAD));

@@ -1,0 +1,217 @@
+// bench/views.mjs's attached mode (issue 33): the control server the editor suite asks to start a
+// real `session-ops watch` (dist/cli.js) over the bench's fleet and to stop it, the check that the
+// attached window read nothing of the backends (every request counted by the process holding its
+// connection, bench/views/readers.mjs, in the servers' child), and the table beside the bare monitor.
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * The attached mode of a run (null with --no-attached): its size is the one with 1,000 sessions,
+ * else the last; --daemon-spacing SECONDS (default 5, smoke 2) the daemon's spacing.
+ */
+export async function attachMode({ sizes, smoke, urls, root, servers }) {
+  if (process.argv.includes('--no-attached') || sizes.length === 0) return null;
+  const size = sizes.find((s) => s.backends * s.perBackend === 1000) ?? sizes[sizes.length - 1];
+  const i = process.argv.indexOf('--daemon-spacing');
+  const spacingS = Number(i >= 0 ? process.argv[i + 1] : smoke ? '2' : '5');
+  if (!(spacingS >= 1)) throw new Error('--daemon-spacing: a number of seconds >= 1');
+  const control = await attachControl(size, { urls, root, servers, spacingS });
+  return { ...control, env: { SESSION_OPS_BENCH_ATTACH: JSON.stringify({ control: control.url, ...size }) } };
+}
+
+/** The control server of the attached mode: POST /attach starts watch, POST /detach stops it. */
+async function attachControl({ backends, perBackend }, { urls, root, servers, spacingS }) {
+  const askServers = (message) =>
+    new Promise((resolve) => {
+      servers.once('message', resolve);
+      servers.send(message);
+    });
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'session-ops-bench-attach-'));
+  let daemon = null;
+  let report = null;
+  const startDaemon = async () => {
+    const token = `sot_${randomBytes(32).toString('base64url')}`;
+    writeFileSync(
+      path.join(tmp, 'tokens.json'),
+      JSON.stringify({
+        version: 1,
+        tokens: [{ name: 'bench', scope: 'act', sha256: createHash('sha256').update(token, 'utf8').digest('hex') }],
+      }),
+    );
+    const config = path.join(tmp, 'session-ops.yaml');
+    writeFileSync(
+      config,
+      [
+        'backends:',
+        ...urls
+          .slice(0, backends)
+          .map((u, i) => `  - { name: "bench ${i + 1}", baseUrl: "${u}", directories: ["/bench/s${perBackend}"] }`),
+        `sampleSpacingSeconds: ${spacingS}`,
+        'auth: { tokensFile: tokens.json }',
+        '',
+      ].join('\n'),
+    );
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(root, 'dist', 'cli.js'),
+        'watch',
+        '--config',
+        config,
+        '--listen',
+        '127.0.0.1:0',
+        '--allow-short-spacing',
+      ],
+      { env: { PATH: process.env.PATH ?? '', HOME: tmp, XDG_STATE_HOME: tmp }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (out += c));
+    const metricsUrl = await new Promise((resolve, reject) => {
+      const timer = setInterval(() => {
+        const m = /"metricsUrl":"([^"]+)"/.exec(out);
+        if (m) done(() => resolve(m[1]));
+        else if (child.exitCode !== null) done(() => reject(new Error(`watch exited: ${out}`)));
+      }, 50);
+      const deadline = setTimeout(() => done(() => reject(new Error(`watch did not listen in 30 s: ${out}`))), 30_000);
+      const done = (f) => {
+        clearInterval(timer);
+        clearTimeout(deadline);
+        f();
+      };
+    });
+    daemon = { child, output: () => out };
+    // From now on every request to the backends is counted by the process reading.
+    await askServers({ attribute: { expected: [child.pid] } });
+    return { url: `${new URL(metricsUrl).origin}/`, token, pid: child.pid };
+  };
+  const stopDaemon = async () => {
+    const readers = (await askServers({ report: true })).readers;
+    report = { daemonPid: daemon?.child.pid ?? null, readers };
+    if (daemon && daemon.child.exitCode === null) {
+      daemon.child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 200));
+      if (daemon.child.exitCode === null) daemon.child.kill('SIGKILL');
+    }
+    daemon = null;
+    return report;
+  };
+  const server = http.createServer((req, res) => {
+    const reply = (status, body) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    const run =
+      req.method === 'POST' && req.url === '/attach'
+        ? startDaemon
+        : req.method === 'POST' && req.url === '/detach'
+          ? stopDaemon
+          : null;
+    if (!run) return reply(404, { error: 'POST /attach or /detach' });
+    run().then(
+      (body) => reply(200, body),
+      (err) => reply(500, { error: String(err?.message ?? err) }),
+    );
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/`,
+    report: () => report,
+    spacingS,
+    async close() {
+      if (daemon) await stopDaemon().catch(() => undefined);
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The attached window must read nothing of the fleet: every request to the backends came from the daemon. */
+function checkReaders(report) {
+  if (!report) throw new Error('attached mode: the editor suite never detached from the daemon (no request count)');
+  const others = report.readers.filter((r) => r.pid !== report.daemonPid);
+  const daemon = report.readers.find((r) => r.pid === report.daemonPid);
+  if (others.length > 0)
+    throw new Error(
+      `attached mode: the backends were read by a process other than the daemon (pid ${report.daemonPid}) while the window was attached: ${others
+        .map((r) => `pid ${r.pid} (${r.command}): ${r.requests} requests ${JSON.stringify(r.paths)}`)
+        .join('; ')}`,
+    );
+  if (!daemon || daemon.requests === 0)
+    throw new Error('attached mode: no request from the daemon was counted (the count itself is broken)');
+}
+
+/** The attached window beside the bare monitor sampling the same fleet (the same run's reference). */
+export function printAttached(a, ref, attach) {
+  const report = attach.report();
+  checkReaders(report); // aborts when the attached window read the backends
+  if (!a) throw new Error('attached mode: the editor suite wrote no attached rounds');
+  const median = (xs) => {
+    const v = xs.filter((x) => x !== null && x !== undefined).sort((x, y) => x - y);
+    if (v.length === 0) return null;
+    return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+  };
+  const f1 = (x) => (x === null || x === undefined ? 'n/a' : x.toFixed(1));
+  const pick = (rs, key) => median(rs.map((r) => r[key]));
+  const r = ref?.sizes.find((x) => x.n === a.n);
+  console.log(
+    `\nAttached (issue 33): the window attached to a real \`session-ops watch\` (spacing ${attach.spacingS} s) sampling ${a.n} sessions over ${a.backends} backends, Sessions view visible; the window samples nothing. ` +
+      `A round = from the daemon's first event of the round to 500 ms after the last event and tree item (the extension host's window as above); median of ${a.rounds.length} rounds`,
+  );
+  const cols = [
+    ['where', 26],
+    ['CPU ms', 8],
+    ['wall ms', 8],
+    ['max block ms', 12],
+    ['rows changed', 12],
+    ['tree items', 10],
+  ];
+  const line = (vals) => `| ${vals.map((v, i) => String(v).padStart(cols[i][1])).join(' | ')} |`;
+  console.log(line(cols.map((c) => c[0])));
+  console.log(`|${cols.map((c) => '-'.repeat(c[1] + 2)).join('|')}|`);
+  console.log(
+    line([
+      'extension host, attached',
+      f1(pick(a.rounds, 'cpuMs')),
+      f1(pick(a.rounds, 'wallMs')),
+      f1(pick(a.rounds, 'maxBlockMs')),
+      f1(pick(a.rounds, 'changedRows')),
+      f1(pick(a.rounds, 'treeItems')),
+    ]),
+  );
+  if (r)
+    console.log(
+      line([
+        'plain Node, bare monitor',
+        f1(pick(r.steady, 'cpuMs')),
+        f1(pick(r.steady, 'wallMs')),
+        f1(pick(r.steady, 'maxBlockMs')),
+        f1(pick(r.steady, 'changedRows')),
+        '-',
+      ]),
+    );
+  console.log(
+    `attached rounds (CPU ms): ${a.rounds.map((x) => f1(x.cpuMs)).join(', ')}; idle extension host ${f1(a.idleCpuMsPerS)} ms/s (attached, between rounds); ` +
+      `the window's reads of the daemon: ${a.counts.fleetReads} fleet, ${a.counts.providerReads} providers, ${a.counts.events} events; the attached mode took ${(a.elapsedMs / 1000).toFixed(1)} s`,
+  );
+  const readers = report.readers
+    .map(
+      (x) =>
+        `${x.pid === report.daemonPid ? 'the daemon' : `pid ${x.pid}`}: ${x.requests} (${Object.entries(x.paths)
+          .map(([p, c]) => `${p} ${c}`)
+          .join(', ')})`,
+    )
+    .join('; ');
+  console.log(`requests to the backends while attached, by reading process: ${readers}; the extension host: 0`);
+  if (r) {
+    const ratio = pick(a.rounds, 'cpuMs') / pick(r.steady, 'cpuMs');
+    console.log(
+      `goal N=${a.n} attached: extension-host CPU per round <= 0.3x the bare monitor's sampling the same fleet: ${ratio.toFixed(2)}x ${ratio <= 0.3 ? 'met' : 'MISSED'}`,
+    );
+  }
+}
