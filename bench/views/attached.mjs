@@ -20,7 +20,10 @@ export async function attachMode({ sizes, smoke, urls, root, servers }) {
   const spacingS = Number(i >= 0 ? process.argv[i + 1] : smoke ? '2' : '5');
   if (!(spacingS >= 1)) throw new Error('--daemon-spacing: a number of seconds >= 1');
   const control = await attachControl(size, { urls, root, servers, spacingS });
-  return { ...control, env: { SESSION_OPS_BENCH_ATTACH: JSON.stringify({ control: control.url, ...size }) } };
+  return {
+    ...control,
+    env: { SESSION_OPS_BENCH_ATTACH: JSON.stringify({ control: control.url, ...size, spacingS }) },
+  };
 }
 
 /** The control server of the attached mode: POST /attach starts watch, POST /detach stops it. */
@@ -84,7 +87,7 @@ async function attachControl({ backends, perBackend }, { urls, root, servers, sp
         f();
       };
     });
-    daemon = { child, output: () => out };
+    daemon = { child, output: () => out, metricsUrl };
     // From now on every request to the backends is counted by the process reading.
     await askServers({ attribute: { expected: [child.pid] } });
     return { url: `${new URL(metricsUrl).origin}/`, token, pid: child.pid };
@@ -100,18 +103,25 @@ async function attachControl({ backends, perBackend }, { urls, root, servers, sp
     daemon = null;
     return report;
   };
+  // The daemon's sampling rounds so far: its rounds of a directory, summed over the backends
+  // (read by this process, so that the window's CPU does not pay for /metrics).
+  const rounds = async () => {
+    if (!daemon) throw new Error('no daemon');
+    const body = await (await fetch(daemon.metricsUrl, { signal: AbortSignal.timeout(10_000) })).text();
+    let sum = 0;
+    for (const line of body.split('\n'))
+      if (line.startsWith('session_ops_sample_round_duration_seconds_count{'))
+        sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+    return { rounds: sum };
+  };
   const server = http.createServer((req, res) => {
     const reply = (status, body) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
-    const run =
-      req.method === 'POST' && req.url === '/attach'
-        ? startDaemon
-        : req.method === 'POST' && req.url === '/detach'
-          ? stopDaemon
-          : null;
-    if (!run) return reply(404, { error: 'POST /attach or /detach' });
+    const routes = { '/attach': startDaemon, '/detach': stopDaemon, '/rounds': rounds };
+    const run = req.method === 'POST' && Object.hasOwn(routes, req.url) ? routes[req.url] : undefined;
+    if (!run) return reply(404, { error: 'POST /attach, /rounds or /detach' });
     run().then(
       (body) => reply(200, body),
       (err) => reply(500, { error: String(err?.message ?? err) }),
@@ -159,14 +169,20 @@ export function printAttached(a, ref, attach) {
   const f1 = (x) => (x === null || x === undefined ? 'n/a' : x.toFixed(1));
   const pick = (rs, key) => median(rs.map((r) => r[key]));
   const r = ref?.sizes.find((x) => x.n === a.n);
+  const p = a.perRound;
+  // The windows' share of the idle extension host's CPU (code-server's own work), as the sampled rounds' goal line does.
+  const net = p.cpuMs - (a.idleCpuMsPerS * p.windowMs) / 1000;
   console.log(
-    `\nAttached (issue 33): the window attached to a real \`session-ops watch\` (spacing ${attach.spacingS} s) sampling ${a.n} sessions over ${a.backends} backends, Sessions view visible; the window samples nothing. ` +
-      `A round = from the daemon's first event of the round to 500 ms after the last event and tree item (the extension host's window as above); median of ${a.rounds.length} rounds`,
+    `\nAttached (issue 33): the window attached to a real \`session-ops watch\` (spacing ${attach.spacingS} s) sampling ${a.n} sessions over ${a.backends} backends, Sessions view visible; the window samples nothing.`,
+  );
+  console.log(
+    `The daemon samples each backend on its own schedule: its events reach the window in bursts, each measured like a sampled round's window (first event to 500 ms after the last event and tree item); per round = the bursts' sum over the daemon's fleet rounds in the span (${f1(a.rounds)} rounds, ${a.bursts.length} bursts). Plain Node: median of its steady rounds.`,
   );
   const cols = [
     ['where', 26],
-    ['CPU ms', 8],
-    ['wall ms', 8],
+    ['CPU ms / round', 14],
+    ['less idle', 9],
+    ['windows ms', 10],
     ['max block ms', 12],
     ['rows changed', 12],
     ['tree items', 10],
@@ -177,11 +193,12 @@ export function printAttached(a, ref, attach) {
   console.log(
     line([
       'extension host, attached',
-      f1(pick(a.rounds, 'cpuMs')),
-      f1(pick(a.rounds, 'wallMs')),
-      f1(pick(a.rounds, 'maxBlockMs')),
-      f1(pick(a.rounds, 'changedRows')),
-      f1(pick(a.rounds, 'treeItems')),
+      f1(p.cpuMs),
+      f1(net),
+      f1(p.windowMs),
+      f1(p.maxBlockMs),
+      f1(p.changedRows),
+      f1(p.treeItems),
     ]),
   );
   if (r)
@@ -189,6 +206,7 @@ export function printAttached(a, ref, attach) {
       line([
         'plain Node, bare monitor',
         f1(pick(r.steady, 'cpuMs')),
+        '-',
         f1(pick(r.steady, 'wallMs')),
         f1(pick(r.steady, 'maxBlockMs')),
         f1(pick(r.steady, 'changedRows')),
@@ -196,22 +214,23 @@ export function printAttached(a, ref, attach) {
       ]),
     );
   console.log(
-    `attached rounds (CPU ms): ${a.rounds.map((x) => f1(x.cpuMs)).join(', ')}; idle extension host ${f1(a.idleCpuMsPerS)} ms/s (attached, between rounds); ` +
+    `bursts (CPU ms / events): ${a.bursts.map((b) => `${f1(b.cpuMs)}/${b.events}`).join(', ')}; idle extension host ${f1(a.idleCpuMsPerS)} ms/s (attached, between bursts); ` +
       `the window's reads of the daemon: ${a.counts.fleetReads} fleet, ${a.counts.providerReads} providers, ${a.counts.events} events; the attached mode took ${(a.elapsedMs / 1000).toFixed(1)} s`,
   );
   const readers = report.readers
     .map(
       (x) =>
         `${x.pid === report.daemonPid ? 'the daemon' : `pid ${x.pid}`}: ${x.requests} (${Object.entries(x.paths)
-          .map(([p, c]) => `${p} ${c}`)
+          .map(([path, c]) => `${path} ${c}`)
           .join(', ')})`,
     )
     .join('; ');
   console.log(`requests to the backends while attached, by reading process: ${readers}; the extension host: 0`);
   if (r) {
-    const ratio = pick(a.rounds, 'cpuMs') / pick(r.steady, 'cpuMs');
+    const base = pick(r.steady, 'cpuMs');
+    const ratio = p.cpuMs / base;
     console.log(
-      `goal N=${a.n} attached: extension-host CPU per round <= 0.3x the bare monitor's sampling the same fleet: ${ratio.toFixed(2)}x ${ratio <= 0.3 ? 'met' : 'MISSED'}`,
+      `goal N=${a.n} attached: extension-host CPU per round <= 0.3x the bare monitor's sampling the same fleet: ${ratio.toFixed(2)}x ${ratio <= 0.3 ? 'met' : 'MISSED'} (less the idle extension host's ${f1(a.idleCpuMsPerS)} ms/s over the windows: ${(net / base).toFixed(2)}x)`,
     );
   }
 }
