@@ -202,7 +202,7 @@ try {
       `[bench] WARNING: the Sessions tree was not fetched after a whole refresh: ${deaf.map((p) => p.label).join('; ')} (rounds measured then include no tree refresh)`,
     );
   if (!loadOnly) print(ext, reference);
-  if (attach) printAttached(ext.attached, reference, attach); // aborts when the window read the backends
+  if (attach) printAttached(ext, reference, attach); // aborts when the window read the backends
   if (ext.load) printLoad(ext.load);
   if (loadCompare && ext.load) {
     // The same load run again in a fresh editor with the tree view never recycled: VS Code's

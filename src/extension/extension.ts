@@ -88,6 +88,7 @@ export function activate(context: vscode.ExtensionContext): SessionOpsApi {
         token: () => daemonTokens.get(config.url),
         clock: testHooks.clock,
         log: (level, message) => log[level](message),
+        coalesceMs: testHooks.daemonCoalesceMs(),
         ...hooks,
       }),
   );

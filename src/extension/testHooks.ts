@@ -25,6 +25,8 @@ export interface MonitorTestSettings {
   /** Moves the monitor's clock forward (cumulative); 0 with reset restores real time. */
   advanceClockMs?: number;
   resetClock?: boolean;
+  /** The attached daemons' coalescing of event-stream changes for daemons attached from now on (0: one change per event); null restores the default. */
+  daemonCoalesceMs?: number | null;
 }
 
 export interface TestHooks {
@@ -32,6 +34,8 @@ export interface TestHooks {
   /** The extension's one clock: the system's, plus (hooks enabled) the offset the tests set. */
   readonly clock: Clock;
   register(monitor: SessionMonitor): vscode.Disposable;
+  /** The coalescing interval set by configureMonitor's daemonCoalesceMs (undefined: the default). */
+  daemonCoalesceMs(): number | undefined;
   /** sessionOps.test.setDaemonToken, into the window's daemon tokens. */
   registerDaemonTokens(tokens: { set(url: string, token: string): Promise<void> }): vscode.Disposable;
 }
@@ -39,6 +43,7 @@ export interface TestHooks {
 export function createTestHooks(env: NodeJS.ProcessEnv = process.env): TestHooks {
   const enabled = env[TEST_HOOKS_ENV] === '1';
   let offsetMs = 0;
+  let coalesceMs: number | undefined;
   return {
     enabled,
     clock: enabled ? offsetClock(systemClock, () => offsetMs) : systemClock,
@@ -46,6 +51,7 @@ export function createTestHooks(env: NodeJS.ProcessEnv = process.env): TestHooks
       if (!enabled) return new vscode.Disposable(() => undefined);
       return vscode.Disposable.from(registerConfigureMonitor(monitor), registerAnswerModals());
     },
+    daemonCoalesceMs: () => coalesceMs,
     registerDaemonTokens(tokens) {
       if (!enabled) return new vscode.Disposable(() => undefined);
       return vscode.commands.registerCommand(SET_DAEMON_TOKEN_COMMAND, async (url: unknown, token: unknown) => {
@@ -88,6 +94,12 @@ export function createTestHooks(env: NodeJS.ProcessEnv = process.env): TestHooks
         const v = settings.spacingMs;
         if (!Number.isFinite(v) || v < 100) throw new Error(`spacingMs must be a number >= 100, got ${String(v)}`);
         monitor.updateOptions({ spacingMs: v });
+      }
+      if (settings.daemonCoalesceMs !== undefined) {
+        const v = settings.daemonCoalesceMs;
+        if (v !== null && (!Number.isFinite(v) || v < 0))
+          throw new Error(`daemonCoalesceMs must be a non-negative number or null, got ${String(v)}`);
+        coalesceMs = v ?? undefined;
       }
       if (settings.resetClock) offsetMs = 0;
       if (settings.advanceClockMs !== undefined) {

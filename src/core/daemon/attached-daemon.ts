@@ -16,6 +16,7 @@ import type { ActedBy, SessionRow } from '../monitor/row';
 import type { AttachedInfo, BackendState, DirectoryState, MonitorChange, Transition } from '../monitor/types';
 import { DaemonApiError, DaemonClient, isObject, type DaemonWhoami } from './client';
 import { backoffMs, DaemonEventStream, type DaemonEvent, type EventStreamOptions } from './event-stream';
+import { ChangeCoalescer, COALESCE_MS } from './change-coalescer';
 import { actedByOf, providerListing, providerRecords, reasonOf, rowOfFleetSession } from './fleet-rows';
 
 export interface AttachedDaemonOptions {
@@ -34,6 +35,11 @@ export interface AttachedDaemonOptions {
   /** How often the providers are read again while attached (events carry no provider change). */
   providersEveryMs?: number;
   stream?: EventStreamOptions;
+  /**
+   * Row, removed and outcome events within this many ms reach the views as one change (a daemon
+   * round's burst of events is one change, as the monitor's round is); 0: one change per event.
+   */
+  coalesceMs?: number;
 }
 
 /** The window's key of a daemon's backend: never the same as a directly sampled backend's (a URL). */
@@ -59,11 +65,14 @@ export class AttachedDaemon {
   private providersTimer: ReturnType<Clock['setTimeout']> | undefined;
   /** The daemon's name of each backend shown (audit entries name a backend by it), by the window's key. */
   private readonly remoteNames = new Map<string, string>();
+  /** The event stream's changes, handed on in batches (coalesceMs). */
+  private readonly changes: ChangeCoalescer;
   /** Reads made (tests, the bench): fleet and providers reads. */
   readonly counts = { fleetReads: 0, providerReads: 0, events: 0 };
 
   constructor(private readonly options: AttachedDaemonOptions) {
     this.states = [this.ownState('loading', null)];
+    this.changes = new ChangeCoalescer(options.clock, options.coalesceMs ?? COALESCE_MS, (c) => this.emit(c));
   }
 
   get config(): DaemonConfig {
@@ -100,6 +109,7 @@ export class AttachedDaemon {
     this.sleeping?.abort();
     this.options.clock.clearTimeout(this.providersTimer);
     this.providersTimer = undefined;
+    this.changes.drop();
   }
 
   /** The token changed, or a person asked for a retry: connect afresh now. */
@@ -206,6 +216,7 @@ export class AttachedDaemon {
       states.push(this.backendState(b, byKey.get(b.key) ?? null));
     }
     this.states = states;
+    this.changes.drop(); // the whole fleet is shown afresh
     this.emit({ structural: this.keys(), rows: [], providers: true });
     this.scheduleProviders(client, gen);
   }
@@ -309,6 +320,7 @@ export class AttachedDaemon {
     if (prev?.error === text) return;
     this.options.log?.('warn', `daemon ${this.config.name} (${this.config.url}): ${text}`);
     this.states = [this.ownState('error', text)];
+    this.changes.drop();
     this.emit({ structural: this.keys(), rows: [], providers: true });
   }
 
@@ -357,10 +369,10 @@ export class AttachedDaemon {
     if (i >= 0) {
       dir.rows = dir.rows.slice();
       dir.rows[i] = row;
-      this.emit({ structural: [], rows: [row], providers: false });
+      this.changes.row(row);
     } else {
       dir.rows = [...dir.rows, row];
-      this.emit({ structural: [state.config.key], rows: [], providers: false });
+      this.changes.backend(state.config.key);
     }
   }
 
@@ -370,7 +382,7 @@ export class AttachedDaemon {
     if (!at || !id) return;
     const before = at.dir.rows.length;
     at.dir.rows = at.dir.rows.filter((r) => r.id !== id);
-    if (at.dir.rows.length !== before) this.emit({ structural: [at.state.config.key], rows: [], providers: false });
+    if (at.dir.rows.length !== before) this.changes.removed(at.state.config.key, at.dir.directory, id);
   }
 
   private applyOutcome(data: Record<string, unknown>): void {
@@ -385,7 +397,7 @@ export class AttachedDaemon {
     this.acted.set(row.key, entry.acted);
     dir.rows = dir.rows.slice();
     dir.rows[i] = row;
-    this.emit({ structural: [], rows: [row], providers: false });
+    this.changes.row(row);
   }
 
   private applyAlert(data: Record<string, unknown>): void {

@@ -46,8 +46,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const DELAY_RESOLUTION_MS = 10;
 const QUIET_MS = 500;
 
-export async function attachedRun(bench: AttachedBench, ctx: AttachedContext): Promise<Record<string, unknown>> {
+/**
+ * One attached pass (a daemon of its own). `coalesceMs`: the window's coalescing of the event
+ * stream's changes for this pass (0: one change per event, the build before; null: the default).
+ */
+export async function attachedRun(
+  bench: AttachedBench,
+  ctx: AttachedContext,
+  coalesceMs: number | null = null,
+): Promise<Record<string, unknown>> {
   const started = performance.now();
+  await vscode.commands.executeCommand('sessionOps.test.configureMonitor', { daemonCoalesceMs: coalesceMs });
   const n = bench.backends * bench.perBackend;
   await ctx.setting('backends', undefined);
   await vscode.commands.executeCommand('sessionOps.sessions.focus');
@@ -62,7 +71,7 @@ export async function attachedRun(bench: AttachedBench, ctx: AttachedContext): P
   let detached = false;
   try {
     await vscode.commands.executeCommand('sessionOps.test.setDaemonToken', daemon.url, daemon.token);
-    await ctx.setting('daemons', [{ url: daemon.url, name: 'bench' }]);
+    await ctx.setting('daemons', [{ url: daemon.url, name: coalesceMs === 0 ? 'bench-per-event' : 'bench' }]);
     const attached = await waitFor('the daemon attached', () => ctx.api.fleet.attachedDaemons()[0], 30_000, 10);
     const attachedRows = () =>
       attached.backends().reduce((k, b) => k + b.directories.reduce((j, d) => j + d.rows.length, 0), 0);
@@ -142,6 +151,7 @@ export async function attachedRun(bench: AttachedBench, ctx: AttachedContext): P
       return {
         n,
         backends: bench.backends,
+        coalesceMs,
         rounds,
         bursts,
         perRound: {
@@ -164,6 +174,7 @@ export async function attachedRun(bench: AttachedBench, ctx: AttachedContext): P
   } finally {
     if (!detached) await control('detach').catch(() => undefined);
     await ctx.setting('daemons', undefined);
+    await vscode.commands.executeCommand('sessionOps.test.configureMonitor', { daemonCoalesceMs: null });
     await sleep(300);
   }
 }

@@ -534,6 +534,8 @@ describe('views benchmark', function () {
   if (ATTACH)
     it('attached to a daemon sampling the fleet: CPU per daemon round, nothing sampled by the window', async () => {
       const ctx = { api, tree, setting, idleCpu, startProfile, smoke: SMOKE, rounds: ROUNDS };
+      // Before / after in one run: a change per event (as before the coalescing), then the default.
+      if (!SMOKE) results.attachedBefore = await attachedRun(ATTACH, ctx, 0);
       results.attached = await attachedRun(ATTACH, ctx);
     });
 
