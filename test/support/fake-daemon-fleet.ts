@@ -30,6 +30,10 @@ export function session(id: string, over: Record<string, unknown> = {}): Record<
     automaticSkip: null,
     waitingDetail: null,
     retry: null,
+    stepCount: null,
+    lastStepAt: null,
+    newestId: null,
+    newestRole: null,
     ...over,
   };
 }
@@ -39,6 +43,10 @@ export const HUNG = session('ses_hung', {
   headline: 'hung',
   action: 'abort-and-wake',
   basis: 'frozen across two samples',
+  stepCount: 42,
+  lastStepAt: 900,
+  newestId: 'msg_009',
+  newestRole: 'assistant',
 });
 export const WAITING = session('ses_wait', {
   verdict: 'waiting',
@@ -86,13 +94,25 @@ export const PROVIDERS = {
       name: 'build-box',
       error: null,
       providers: [
-        { id: 'local', connected: true, quota: null, name: 'Local', category: null },
+        {
+          id: 'local',
+          connected: true,
+          quota: null,
+          name: 'Local',
+          category: null,
+          models: ['m1', 'm2'],
+          defaultModel: 'm1',
+          variants: { m1: ['high'] },
+        },
         {
           id: 'cloud',
           connected: true,
           quota: { markedAt: 500, resetAt: 9_000 },
           name: 'Cloud',
           category: 'usage-limit',
+          models: ['c1'],
+          defaultModel: null,
+          variants: {},
         },
       ],
       allFreeAt: 9_000,

@@ -43,6 +43,8 @@ export class DaemonApiError extends Error {
     readonly outcome: unknown = null,
     /** 429: seconds from Retry-After. */
     readonly retryAfterSeconds: number | null = null,
+    /** 409: the whole answer (the act's keys beside `error` and `outcome`: `model`, `instead` ...). */
+    readonly answer: unknown = null,
   ) {
     super(message);
     this.name = 'DaemonApiError';
@@ -260,7 +262,15 @@ function errorOf(where: string, res: Response, json: unknown): DaemonApiError {
     case 403:
       return new DaemonApiError('forbidden', `${where}: this token may only read`, 403, code);
     case 409:
-      return new DaemonApiError('refused', text, 409, code, json && isObject(json) ? (json.outcome ?? null) : null);
+      return new DaemonApiError(
+        'refused',
+        text,
+        409,
+        code,
+        isObject(json) ? (json.outcome ?? null) : null,
+        null,
+        isObject(json) ? json : null,
+      );
     case 429: {
       const after = Number(res.headers.get('retry-after'));
       return new DaemonApiError(

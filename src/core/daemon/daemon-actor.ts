@@ -4,14 +4,15 @@
 // composes nothing and sends nothing to the backend. The answer (200, or 409 with the typed refusal
 // code) comes back as an ActionOutcome, shown as a local one is. Never imports 'vscode'.
 import type { Authority } from '../actions';
-import type { ModelRef } from '../model';
+import type { ModelRef, ProviderListing } from '../model';
 import type { SessionRow } from '../monitor/row';
 import { outcomeOf, type ActionOutcome, type Notice, type RefusalCode } from '../operations/action-outcome';
-import type { SendOptions, SessionActor } from '../operations/actor';
+import type { DispatchOptions, SendOptions, SessionActor } from '../operations/actor';
 import type { OperatorAction } from '../operations/book';
 import type { PermissionReply } from '../operations/requests';
 import type { AttachedDaemon } from './attached-daemon';
 import { DaemonApiError, isObject, type DaemonClient } from './client';
+import { providerListing } from './fleet-rows';
 
 const OUTCOMES = new Set([
   'confirmed',
@@ -72,6 +73,7 @@ export function outcomeOfAnswer(
       rowText: str(o.rowText) ?? message,
       message: `${message} (by daemon ${daemonName})`,
       model: modelOf(b.model),
+      instead: modelOf(b.instead),
       at: typeof o.at === 'number' ? o.at : null,
       notice: { ...notice, text: `${notice.text} (daemon ${daemonName})` },
       code: (str(o.code) as RefusalCode | null) ?? null,
@@ -107,11 +109,22 @@ export class DaemonActor implements SessionActor {
     return daemonAuthority();
   }
 
-  private target(row: SessionRow): { client: DaemonClient; backend: string } {
+  /** The client and the daemon's key of the row's backend for a read (any scope). */
+  private reader(row: SessionRow): { client: DaemonClient; backend: string } {
     const client = this.daemon.actClient;
     const backend = this.daemon.backends().find((b) => b.config.key === row.backendKey)?.attached?.remoteKey;
     if (!client || !backend) throw new Error(`daemon ${this.daemon.config.name} is not connected: nothing was sent`);
     return { client, backend };
+  }
+
+  /** As reader, for an act: a token that may only read is refused here, before any POST. */
+  private target(row: SessionRow): { client: DaemonClient; backend: string } {
+    const t = this.reader(row);
+    if (this.daemon.whoami?.scope !== 'act')
+      throw new Error(
+        `daemon ${this.daemon.config.name}: this token may only read (scope ${this.daemon.whoami?.scope ?? 'unknown'}): nothing was sent`,
+      );
+    return t;
   }
 
   /** Runs a POST and reads its answer; a 409 refusal is an outcome too (its typed code kept). */
@@ -121,7 +134,10 @@ export class DaemonActor implements SessionActor {
     } catch (err) {
       if (err instanceof DaemonApiError && err.kind === 'refused') {
         const outcome = isObject(err.outcome) ? err.outcome : {};
+        const answer = isObject(err.answer) ? err.answer : {};
         const o = outcomeOfAnswer(row, action, this.daemon.config.name, {
+          ...answer,
+          sent: false,
           outcome: { outcome: 'refused', message: err.message, code: err.code, ...outcome },
         });
         return { ...o, code: (err.code as RefusalCode | null) ?? o.code };
@@ -130,30 +146,56 @@ export class DaemonActor implements SessionActor {
     }
   }
 
-  abort(row: SessionRow): Promise<ActionOutcome> {
+  async abort(row: SessionRow): Promise<ActionOutcome> {
     const { client, backend } = this.target(row);
     return this.run(row, 'abort', () => client.act(row.id, 'abort', { backend }));
   }
 
-  wake(row: SessionRow, options: { abortFirst?: boolean }): Promise<ActionOutcome> {
+  async wake(row: SessionRow, options: { abortFirst?: boolean }): Promise<ActionOutcome> {
     const { client, backend } = this.target(row);
     const action = options.abortFirst ? 'abort-and-wake' : 'wake';
     return this.run(row, action, () => client.act(row.id, action, { backend }));
   }
 
-  recover(row: SessionRow): Promise<ActionOutcome> {
+  async recover(row: SessionRow): Promise<ActionOutcome> {
     const { client, backend } = this.target(row);
     return this.run(row, 'recover', () => client.act(row.id, 'recover', { backend }));
   }
 
-  send(row: SessionRow, o: SendOptions): Promise<ActionOutcome> {
+  async send(row: SessionRow, o: SendOptions): Promise<ActionOutcome> {
     const { client, backend } = this.target(row);
     const action = o.abortFirst ? 'abort-and-wake' : 'wake';
     const model = o.model ? `${o.model.providerID}/${o.model.modelID}` : undefined;
     return this.run(row, action, () => client.act(row.id, action, { backend, prompt: o.text, model }));
   }
 
-  answer(row: SessionRow, a: { permission: PermissionReply } | { question: string[][] }): Promise<ActionOutcome> {
+  async dispatch(row: SessionRow, o: DispatchOptions): Promise<ActionOutcome> {
+    const { client, backend } = this.target(row);
+    const model = `${o.model.providerID}/${o.model.modelID}`;
+    const body = { backend, prompt: o.task, model, ...(o.variant ? { variant: o.variant } : {}) };
+    return this.run(row, 'dispatch', () => client.act(row.id, 'dispatch', body));
+  }
+
+  /**
+   * The providers the daemon reports for the row's backend (`GET /api/providers`, read now), with
+   * only the usable ones' models: connected and not quota-marked. A marked or disconnected
+   * provider is listed without models (never offered); the daemon's send guard checks again.
+   */
+  async providers(row: SessionRow): Promise<ProviderListing> {
+    const { client, backend } = this.reader(row);
+    const answer = await client.providers();
+    const mine = answer.backends.find((b) => isObject(b) && b.key === backend);
+    if (!isObject(mine)) throw new Error(`daemon ${this.daemon.config.name} reports no providers for ${backend}`);
+    if (typeof mine.error === 'string' && mine.error)
+      throw new Error(`daemon ${this.daemon.config.name}: providers not read: ${mine.error}`);
+    const listing = providerListing(mine.providers);
+    return {
+      connected: listing.connected,
+      providers: listing.providers.map((p) => (p.connected && !p.quota ? p : { ...p, models: [], variants: {} })),
+    };
+  }
+
+  async answer(row: SessionRow, a: { permission: PermissionReply } | { question: string[][] }): Promise<ActionOutcome> {
     const { client, backend } = this.target(row);
     const requestId = row.waiting?.requestID;
     if (!requestId) throw new Error(`"${row.title ?? row.id}" is not waiting for an answer`);

@@ -121,7 +121,7 @@ export function rowOfFleetSession(v: unknown, ctx: FleetRowContext): SessionRow 
     action,
     pending: verdict === null ? (str(v.basis) ?? 'no verdict yet') : null,
     state,
-    stepCount: null,
+    stepCount: num(v.stepCount),
     lastMovedAt: null,
     model: null,
     quotaWall: w
@@ -140,7 +140,14 @@ export function rowOfFleetSession(v: unknown, ctx: FleetRowContext): SessionRow 
     newestText: null,
     evidence: {
       earlier: null,
-      latest: { at: ctx.sampledAt, state, stepCount: null, lastStepAt: null, newestId: null, newestRole: null },
+      latest: {
+        at: ctx.sampledAt,
+        state,
+        stepCount: num(v.stepCount),
+        lastStepAt: num(v.lastStepAt),
+        newestId: str(v.newestId),
+        newestRole: str(v.newestRole),
+      },
     },
     waiting: verdict === 'waiting' ? waitingOf(v) : null,
     todos: null,
@@ -174,9 +181,19 @@ export function providerRecords(list: unknown): ProviderRecord[] {
               category: (str(p.category) as FailureCategory | null) ?? null,
             }
           : null,
-      models: [],
+      models: Array.isArray(p.models) ? p.models.filter((m): m is string => typeof m === 'string') : [],
+      ...(typeof p.defaultModel === 'string' ? { defaultModel: p.defaultModel } : {}),
+      ...(isObject(p.variants) ? { variants: variantsOf(p.variants) } : {}),
     });
   }
+  return out;
+}
+
+/** A provider's variant names per model (`/api/providers`); names only. */
+function variantsOf(v: Record<string, unknown>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [model, names] of Object.entries(v))
+    if (Array.isArray(names)) out[model] = names.filter((n): n is string => typeof n === 'string');
   return out;
 }
 

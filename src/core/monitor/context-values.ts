@@ -41,7 +41,7 @@ export interface SessionContextExtras {
   keptReport?: boolean;
   /** A row of a daemon attached with a `read` token: the kind `readOnlySession`, which no act menu matches. */
   readOnly?: boolean;
-  /** A row of an attached daemon: the acts the daemon offers only (no locally composed prompt: Wake with Prompt..., Dispatch...). */
+  /** A row of an attached daemon (its acts, Wake with Prompt... and Dispatch... included, are the daemon's POST endpoints). */
   attached?: boolean;
 }
 

@@ -4,7 +4,7 @@
 // picks the actor for its row (Actors.for) and calls it; it never asks which kind it got. Every
 // act answers an ActionOutcome, shown the same way whoever acted. Never imports 'vscode'.
 import type { Authority } from '../actions';
-import type { ModelRef } from '../model';
+import type { ModelRef, ProviderListing } from '../model';
 import type { SessionRow } from '../monitor/row';
 import type { ActionOutcome, PromptOrigin } from './action-outcome';
 import type { Operator } from './operator';
@@ -15,6 +15,15 @@ export interface SendOptions {
   model: ModelRef | null;
   abortFirst?: boolean;
   promptOrigin?: PromptOrigin;
+  holdsAuthority?: boolean;
+  authority?: Authority;
+}
+
+export interface DispatchOptions {
+  task: string;
+  model: ModelRef;
+  /** The model's variant (a route's effort) the task goes out with; null/absent: none. */
+  variant?: string | null;
   holdsAuthority?: boolean;
   authority?: Authority;
 }
@@ -30,9 +39,13 @@ export interface SessionActor {
   recover(row: SessionRow, options: { authority?: Authority }): Promise<ActionOutcome>;
   /** A reviewed prompt text (a prompt document's Send). */
   send(row: SessionRow, options: SendOptions): Promise<ActionOutcome>;
+  /** A task written in a prompt document, on an explicit model (the pre-dispatch check runs; refused, `instead` may name a model). */
+  dispatch(row: SessionRow, options: DispatchOptions): Promise<ActionOutcome>;
   answer(row: SessionRow, answer: { permission: PermissionReply } | { question: string[][] }): Promise<ActionOutcome>;
   /** Cancels the session's scheduled retry; true when one was cancelled. */
   cancelRetry(row: SessionRow): Promise<boolean>;
+  /** The providers and models a person may pick for the row's prompt (Dispatch..., a custom wake's model). */
+  providers(row: SessionRow): Promise<ProviderListing>;
 }
 
 /** This window's operator as an actor: every act through its one action path. */
@@ -72,12 +85,29 @@ export class LocalActor implements SessionActor {
     ).outcome;
   }
 
+  async dispatch(row: SessionRow, o: DispatchOptions): Promise<ActionOutcome> {
+    return (
+      await this.operator.dispatch({
+        target: row,
+        task: o.task,
+        model: o.model,
+        holdsAuthority: o.holdsAuthority,
+        authority: o.authority,
+        effort: o.variant ?? null,
+      })
+    ).outcome;
+  }
+
   async answer(row: SessionRow, a: { permission: PermissionReply } | { question: string[][] }): Promise<ActionOutcome> {
     return (await this.operator.answer({ target: row, ...a })).outcome;
   }
 
   cancelRetry(row: SessionRow): Promise<boolean> {
     return Promise.resolve(this.operator.cancelScheduled(row.key));
+  }
+
+  providers(row: SessionRow): Promise<ProviderListing> {
+    return this.operator.providers(row);
   }
 }
 

@@ -4,6 +4,7 @@
 // detail with its last audit entries, and the audit trail with filters.
 import type { StatusDocument, StatusSession } from '../../health/status-document';
 import { statusProviders } from '../../health/status-document';
+import type { ProviderListing } from '../../model';
 import type { SessionRow, WaitingDetail } from '../../monitor/row';
 import type { BackendState } from '../../monitor/sessionMonitor';
 import type { EpochMs } from '../../model';
@@ -25,10 +26,18 @@ export interface FleetView {
   now(): EpochMs;
 }
 
-/** A row of the fleet: the `status --json` session, its waiting request in full, its scheduled retry. */
+/**
+ * A row of the fleet: the `status --json` session, its waiting request in full, its scheduled
+ * retry, and the latest sample's progress (step count, last step) and newest message (id, role)
+ * as the daemon read them (null: not read, or the backend reports none).
+ */
 export type FleetSession = StatusSession & {
   waitingDetail: WaitingDetail | null;
   retry: { at: EpochMs; firesAt: EpochMs } | null;
+  stepCount: number | null;
+  lastStepAt: EpochMs | null;
+  newestId: string | null;
+  newestRole: string | null;
 };
 
 export interface FleetBackend {
@@ -82,7 +91,16 @@ export function fleetRow(
   row: SessionRow | undefined,
   retryOf: (rowKey: string) => { at: EpochMs; firesAt: EpochMs } | null,
 ): FleetSession {
-  return { ...s, waitingDetail: row?.waiting?.detail ?? null, retry: row ? retryOf(row.key) : null };
+  const latest = row?.evidence?.latest;
+  return {
+    ...s,
+    waitingDetail: row?.waiting?.detail ?? null,
+    retry: row ? retryOf(row.key) : null,
+    stepCount: latest?.stepCount ?? null,
+    lastStepAt: latest?.lastStepAt ?? null,
+    newestId: latest?.newestId ?? null,
+    newestRole: latest?.newestRole ?? null,
+  };
 }
 
 export function providers(view: FleetView): unknown {
@@ -92,10 +110,23 @@ export function providers(view: FleetView): unknown {
       key: b.config.key,
       name: b.config.name,
       error: b.providersError,
-      providers: b.providers ? statusProviders(b.providers, now) : [],
+      providers: b.providers ? apiProviders(b.providers, now) : [],
       allFreeAt: b.allFreeAt,
     })),
   };
+}
+
+/**
+ * The providers of `/api/providers`: as `status --json` lists them, plus each one's model ids, its
+ * default model and its models' variant names (names only, never options or keys), so an attached
+ * window offers the models the daemon can send to.
+ */
+function apiProviders(listing: ProviderListing, now: EpochMs): unknown[] {
+  const byId = new Map(listing.providers.map((p) => [p.id, p]));
+  return statusProviders(listing, now).map((p) => {
+    const r = byId.get(p.id);
+    return { ...p, models: r?.models ?? [], defaultModel: r?.defaultModel ?? null, variants: r?.variants ?? {} };
+  });
 }
 
 /** The rows of the sessions with this id (on the backend named by key or name, when given). */

@@ -1,5 +1,5 @@
 // Choose Model... on a prompt document: any model of a connected provider that is not marked and
-// not this session's quota wall.
+// not this session's quota wall (an attached daemon's row: the models its /api/providers reports usable).
 import type * as vscode from 'vscode';
 import type { CommandContext } from '../command-context';
 import { pickModel } from '../ui/pickModel';
@@ -11,7 +11,7 @@ export async function choosePromptModel(ctx: CommandContext, uri?: vscode.Uri): 
   const row = ctx.fleet.rows().find((r) => r.backendKey === target.backendKey && r.id === target.sessionId);
   if (!row) throw new Error(`session ${target.sessionId} is no longer listed`);
   const model = await pickModel(
-    await ctx.operator.providers(row),
+    await ctx.actors.for(row).providers(row),
     row.quotaWall?.provider ?? null,
     `Model for "${target.label}"`,
   );

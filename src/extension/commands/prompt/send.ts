@@ -28,16 +28,16 @@ export async function sendPrompt(ctx: CommandContext, uri?: vscode.Uri): Promise
     const { held, authority } = confirmed;
     const model = target.model;
     if (!model) throw new Error('choose a model first');
-    const { outcome: o } = await vscode.window.withProgress(
+    // Through the row's actor: this window's operator, or the attached daemon's POST dispatch.
+    const o = await vscode.window.withProgress(
       { location: { viewId: 'sessionOps.sessions' }, title: `dispatching: ${label}` },
       () =>
-        ctx.operator.dispatch({
-          target: row,
+        ctx.actors.for(row).dispatch(row, {
           task: text,
           model,
           holdsAuthority: held,
           authority,
-          effort: target.effort ?? null,
+          variant: target.effort ?? null,
         }),
     );
     if (o.outcome === 'confirmed') return ctx.prompts.sent(doc.uri);

@@ -1,16 +1,21 @@
 // Session Ops: Wake with Prompt... Compose the wake (or quota-wall, or fact-baseline) prompt, open
-// it for review; it is sent from the document (prompt/send.ts).
+// it for review; it is sent from the document (prompt/send.ts). On an attached daemon's row nothing
+// is composed here (that reads the backend): the person writes the prompt, and the daemon sends it
+// on the model picked from its /api/providers, or, none picked, on the one its rules choose.
 import * as vscode from 'vscode';
 import type { PromptTemplate, FactBaselineFacts } from '../../../core/actions';
 import { QUALIFIES } from '../../../core/operations/targets';
 import type { CommandContext, Target } from '../command-context';
 import { askFacts } from '../ui/askFacts';
 import { confirmRetask } from '../ui/confirm';
-import { pickRow } from '../ui/rows';
+import type { SessionRow } from '../../../core/monitor/row';
+import { attachedOf, pickRow } from '../ui/rows';
 
 export async function wakeWithPrompt(ctx: CommandContext, target: Target): Promise<void> {
   const row = await pickRow(ctx, target, 'Wake with Prompt...', QUALIFIES.wakeWithPrompt);
   if (!row) return;
+  const daemon = attachedOf(ctx, row);
+  if (daemon) return wakeAttached(ctx, row, daemon.daemonName);
   const kindPick = await vscode.window.showQuickPick(
     [
       {
@@ -49,4 +54,21 @@ export async function wakeWithPrompt(ctx: CommandContext, target: Target): Promi
     modelBasis: choice.basis,
     abortFirst: row.state === 'generating',
   });
+}
+
+/** An attached daemon's row: a prompt document to write, sent by the daemon (prompt/send.ts through the row's actor). */
+async function wakeAttached(ctx: CommandContext, row: SessionRow, daemonName: string): Promise<void> {
+  await ctx.prompts.open(
+    `<!-- Write the prompt for "${(row.title ?? row.id).replace(/-->/g, '')}" here. Daemon ${daemonName.replace(/-->/g, '')} sends it (its send guard and authority); Choose Model... names the model, else the daemon's rules choose one. -->\n`,
+    {
+      backendKey: row.backendKey,
+      directory: row.directory,
+      sessionId: row.id,
+      label: row.title ?? row.id,
+      origin: 'custom',
+      model: null,
+      modelBasis: `daemon ${daemonName} chooses (or Choose Model...)`,
+      abortFirst: row.state === 'generating',
+    },
+  );
 }

@@ -50,6 +50,11 @@ export async function confirmRetask(
   row: SessionRow,
   template: 'fact-baseline' | 'dispatch',
 ): Promise<{ held: boolean; authority: Authority } | null> {
+  // An attached daemon's row: its operator holds the authority and reads the worker's record (nothing read here).
+  if (ctx.fleet.backend(row.backendKey)?.attached) {
+    const authority = await confirmAuthority(ctx, row);
+    return authority ? { held: false, authority } : null;
+  }
   const shown = ctx.operator.authority(row);
   // Rule 1 whatever the newest message is: the worker's durable record (dispatch record, first user message) too.
   const recorded = await ctx.operator.recordedAuthority(row, false, shown);

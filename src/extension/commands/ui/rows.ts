@@ -2,6 +2,7 @@
 // a pick among the sessions that qualify.
 import * as vscode from 'vscode';
 import type { SessionRow } from '../../../core/monitor/row';
+import type { AttachedInfo } from '../../../core/monitor/types';
 import type { CommandContext, Target } from '../command-context';
 
 export function rowOf(ctx: CommandContext, target: Target): SessionRow | undefined {
@@ -37,4 +38,9 @@ export function promptRow(ctx: CommandContext, target: { backendKey: string; dir
     .find((r) => r.backendKey === target.backendKey && r.directory === target.directory && r.id === target.sessionId);
   if (!row) throw new Error(`session ${target.sessionId} is no longer listed`);
   return row;
+}
+
+/** The attached daemon a row is shown from (its fleet, its acts), or undefined for a row this window samples. */
+export function attachedOf(ctx: CommandContext, row: SessionRow): AttachedInfo | undefined {
+  return ctx.fleet.backend(row.backendKey)?.attached;
 }

@@ -31,14 +31,25 @@ describe('core/daemon/who-acts (the status bar says who acts automatically)', ()
   });
 });
 
-describe('an attached row offers only what the daemon acts on', () => {
-  it('no Wake with Prompt... or Dispatch... (composed locally), but Wake and Abort and Wake', () => {
+describe('an attached row offers the acts the daemon takes', () => {
+  it('an act token: Wake, Wake with Prompt... and Dispatch... as on a sampled row (the daemon sends them)', () => {
     const idle = sessionRow({ state: 'idle', verdict: 'idle', action: 'wake' });
     const shown = menusOf(sessionContextValue(idle, { attached: true }));
-    assert.ok(shown.includes('sessionOps.wake'));
-    assert.ok(!shown.includes('sessionOps.wakeWithPrompt'));
-    assert.ok(!shown.includes('sessionOps.dispatch'));
-    assert.ok(menusOf(sessionContextValue(idle)).includes('sessionOps.dispatch'));
+    assert.deepEqual(shown, menusOf(sessionContextValue(idle)));
+    for (const c of ['sessionOps.wake', 'sessionOps.wakeWithPrompt', 'sessionOps.dispatch'])
+      assert.ok(shown.includes(c), c);
+    const hung = sessionRow({ state: 'generating', verdict: 'hung', action: 'abort-and-wake' });
+    assert.ok(menusOf(sessionContextValue(hung, { attached: true })).includes('sessionOps.wakeWithPrompt'));
+  });
+
+  it('a read token: no act menu at all (Copy Session Id only)', () => {
+    for (const row of [
+      sessionRow({ state: 'idle', verdict: 'idle', action: 'wake' }),
+      sessionRow({ state: 'generating', verdict: 'hung', action: 'abort-and-wake' }),
+    ])
+      assert.deepEqual(menusOf(sessionContextValue(row, { attached: true, readOnly: true })), [
+        'sessionOps.copySessionId',
+      ]);
   });
 });
 
