@@ -2,7 +2,9 @@
 // and commands run on) against a real `session-ops watch` over real opencode (the scripted model):
 // the attached rows' badges equal the daemon's /api/status; Wake on a row is the daemon's act (its
 // audit names the token, the backend gets one prompt); two attach points waking together send one
-// prompt, the other is refused.
+// prompt, the other is refused; a prompt document's Send (a custom wake) and Dispatch... through the
+// attached actor each send exactly one prompt with the given text, on a model the daemon's
+// /api/providers offered, audited with the token's name.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -126,5 +128,82 @@ describe('an editor window attached to watch over real opencode (views and acts 
     assert.equal(sent[0].who.name, mine.outcome === 'confirmed' || mine.outcome === 'not-confirmed' ? 'alice' : 'bob');
     assert.equal(model.requests.filter((r) => !r.auxiliary).length - before, 1, 'one prompt at the backend');
     await waitFor('who acted is on the attached row', () => row()?.actedBy?.action === 'wake', 20_000, 200);
+  });
+
+  /** The row settled idle again (the previous act's turn ended), as the daemon shows it. */
+  const idleRow = (): Promise<SessionRow> =>
+    waitFor(
+      'the row idle again',
+      () => {
+        const r = row();
+        if (r?.badge === 'idle' && r.state === 'idle') return r;
+        throw new Error(`row ${r?.badge}/${r?.state}`);
+      },
+      40_000,
+      200,
+    );
+
+  const auditOf = async (action: string) =>
+    (
+      (await (
+        await fetch(`${url}api/audit?session=${sessionId}`, { headers: { authorization: `Bearer ${ALICE}` } })
+      ).json()) as {
+        entries: Array<{ who: { name: string }; action: string; model: string | null; outcome: { sent: unknown } }>;
+      }
+    ).entries.filter((e) => e.action === action && e.outcome.sent === true);
+
+  it("a custom-prompt wake (a prompt document's Send) through the attached actor: one prompt with that text, audited as alice", async function () {
+    this.timeout(90_000);
+    const target = await idleRow();
+    // The daemon's row carries its latest sample's newest message id (/api/fleet newestId).
+    assert.match(target.evidence.latest.newestId ?? '', /^msg_/);
+    const actor = new DaemonActor(attached);
+    const listing = await actor.providers(target);
+    // The scripted model's provider is offered (the person picks it; any other would leave the machine).
+    const usable = listing.providers.find((p) => p.id === 'local');
+    assert.deepEqual(usable?.models, ['m1'], `the daemon offers local/m1: ${JSON.stringify(listing)}`);
+    const chosen = { providerID: 'local', modelID: 'm1' };
+    const text = 'CUSTOM-WAKE-7f3: continue with the next step of the task.';
+    const before = (await auditOf('wake')).length;
+    const o = await actor.send(target, { text, model: chosen });
+    assert.ok(['confirmed', 'not-confirmed'].includes(o.outcome), `${o.outcome}: ${o.message}`);
+    assert.deepEqual(o.model, chosen);
+    await waitFor(
+      'the custom prompt reached the model',
+      () => model.requests.some((r) => r.lastUserText.includes('CUSTOM-WAKE-7f3')),
+      30_000,
+      200,
+    );
+    assert.equal(model.requests.filter((r) => !r.auxiliary && r.lastUserText.includes('CUSTOM-WAKE-7f3')).length, 1);
+    const sent = await auditOf('wake');
+    assert.equal(sent.length - before, 1);
+    assert.deepEqual([sent.at(-1)?.who.name, sent.at(-1)?.model], ['alice', `${chosen.providerID}/${chosen.modelID}`]);
+  });
+
+  it('Dispatch... through the attached actor: one prompt with the task (and its completion-report block), audited as alice', async function () {
+    this.timeout(90_000);
+    const target = await idleRow();
+    const actor = new DaemonActor(attached);
+    const listing = await actor.providers(target);
+    assert.deepEqual(listing.providers.find((p) => p.id === 'local')?.models, ['m1']);
+    const chosen = { providerID: 'local', modelID: 'm1' };
+    const o = await actor.dispatch(target, { task: 'DISPATCH-TASK-4c1: write the release notes.', model: chosen });
+    assert.ok(['confirmed', 'not-confirmed'].includes(o.outcome), `${o.outcome} ${o.code}: ${o.message}`);
+    assert.equal(o.action, 'dispatch');
+    await waitFor(
+      'the task reached the model',
+      () => model.requests.some((r) => r.lastUserText.includes('DISPATCH-TASK-4c1')),
+      30_000,
+      200,
+    );
+    const got = model.requests.filter((r) => !r.auxiliary && r.lastUserText.includes('DISPATCH-TASK-4c1'));
+    assert.equal(got.length, 1);
+    assert.match(got[0].lastUserText, /status=/, 'the completion-report block is appended');
+    const sent = await auditOf('dispatch');
+    assert.deepEqual(
+      sent.map((e) => [e.who.name, e.model]),
+      [['alice', `${chosen.providerID}/${chosen.modelID}`]],
+    );
+    await waitFor('who acted is on the attached row', () => row()?.actedBy?.action === 'dispatch', 20_000, 200);
   });
 });
