@@ -2,7 +2,10 @@
 // does not watch, the audit query's validation and filters, the fleet and providers documents.
 import { strict as assert } from 'node:assert';
 import { WatchHttpServer } from '../../../../../src/core/watch/http-server';
-import { auditQuery, readRoutes, type FleetView } from '../../../../../src/core/watch/api/read';
+import { auditQuery, fleetRow, providers, readRoutes, type FleetView } from '../../../../../src/core/watch/api/read';
+import type { StatusSession } from '../../../../../src/core/health/status-document';
+import type { BackendState } from '../../../../../src/core/monitor/sessionMonitor';
+import { idleEvidence, sessionRow } from '../../../../support/session-rows';
 import type { AuditQuery } from '../../../../../src/core/audit/audit-log';
 import { hashToken, TokenBook } from '../../../../../src/core/watch/auth/tokens';
 
@@ -63,5 +66,52 @@ describe('core/watch/api/read', () => {
   it('the fleet and providers documents', async () => {
     assert.deepEqual(await (await get('/api/fleet')).json(), { backends: [] });
     assert.deepEqual(await (await get('/api/providers')).json(), { backends: [] });
+  });
+
+  it("a fleet row carries the latest sample's step count, last step and newest message (additive)", () => {
+    const row = sessionRow({
+      evidence: idleEvidence({ stepCount: 42, lastStepAt: 900, newestId: 'msg_9', newestRole: 'assistant' }),
+    });
+    const s = fleetRow({ id: 'ses_1' } as StatusSession, row, () => null);
+    assert.deepEqual([s.stepCount, s.lastStepAt, s.newestId, s.newestRole], [42, 900, 'msg_9', 'assistant']);
+    const none = fleetRow({ id: 'ses_1' } as StatusSession, undefined, () => null);
+    assert.deepEqual([none.stepCount, none.newestId], [null, null]);
+  });
+
+  it("/api/providers carries each provider's models, default model and variant names, never its options", () => {
+    const state = {
+      config: { key: 'http://b/', name: 'b' },
+      providersError: null,
+      allFreeAt: null,
+      providers: {
+        connected: ['local'],
+        providers: [
+          {
+            id: 'local',
+            name: 'Local',
+            connected: true,
+            quota: null,
+            models: ['m1', 'm2'],
+            defaultModel: 'm1',
+            variants: { m1: ['high'] },
+            options: { apiKey: 'sk-never' },
+          },
+        ],
+      },
+    } as unknown as BackendState;
+    const body = providers({ ...view, backends: () => [state] }) as { backends: Array<{ providers: unknown[] }> };
+    assert.deepEqual(body.backends[0].providers, [
+      {
+        id: 'local',
+        connected: true,
+        quota: null,
+        name: 'Local',
+        category: null,
+        models: ['m1', 'm2'],
+        defaultModel: 'm1',
+        variants: { m1: ['high'] },
+      },
+    ]);
+    assert.ok(!JSON.stringify(body).includes('sk-never'));
   });
 });
