@@ -5,11 +5,12 @@ import * as vscode from 'vscode';
 import { QUALIFIES } from '../../../core/operations/targets';
 import type { CommandContext, Target } from '../command-context';
 import { pickModel } from '../ui/pickModel';
-import { attachedOf, pickRow } from '../ui/rows';
+import { attachedOf, pickRow, refuseReadOnly } from '../ui/rows';
 
 export async function dispatch(ctx: CommandContext, target: Target): Promise<void> {
   const row = await pickRow(ctx, target, 'Dispatch Task...', QUALIFIES.dispatch);
   if (!row) return;
+  refuseReadOnly(ctx, row, 'Dispatch Task...');
   // The providers of whoever acts on the row: this window's reading, or the attached daemon's /api/providers.
   const listing = await ctx.actors.for(row).providers(row);
   const model = await pickModel(listing, row.quotaWall?.provider ?? null, 'Intended model for the task');

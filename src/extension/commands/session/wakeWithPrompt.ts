@@ -9,11 +9,12 @@ import type { CommandContext, Target } from '../command-context';
 import { askFacts } from '../ui/askFacts';
 import { confirmRetask } from '../ui/confirm';
 import type { SessionRow } from '../../../core/monitor/row';
-import { attachedOf, pickRow } from '../ui/rows';
+import { attachedOf, pickRow, refuseReadOnly } from '../ui/rows';
 
 export async function wakeWithPrompt(ctx: CommandContext, target: Target): Promise<void> {
   const row = await pickRow(ctx, target, 'Wake with Prompt...', QUALIFIES.wakeWithPrompt);
   if (!row) return;
+  refuseReadOnly(ctx, row, 'Wake with Prompt...');
   const daemon = attachedOf(ctx, row);
   if (daemon) return wakeAttached(ctx, row, daemon.daemonName);
   const kindPick = await vscode.window.showQuickPick(

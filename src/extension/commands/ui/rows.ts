@@ -44,3 +44,12 @@ export function promptRow(ctx: CommandContext, target: { backendKey: string; dir
 export function attachedOf(ctx: CommandContext, row: SessionRow): AttachedInfo | undefined {
   return ctx.fleet.backend(row.backendKey)?.attached;
 }
+
+/** Refuses, before anything is read or sent, a prompt act on a row of a daemon attached with a token that may only read. */
+export function refuseReadOnly(ctx: CommandContext, row: SessionRow, title: string): void {
+  const a = attachedOf(ctx, row);
+  if (a && a.scope !== 'act')
+    throw new Error(
+      `${title}: ${a.scope === 'read' ? `the token for daemon ${a.daemonName} may only read` : `daemon ${a.daemonName} is not connected`}: nothing is sent`,
+    );
+}
