@@ -5,7 +5,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findOpencodeBinary } from '../support/opencode';
+import { existsSync, statSync } from 'node:fs';
+import { findOpencodeBinary, launchSession, startOpencode } from '../support/opencode';
+import { opencodeCacheRoot, opencodeVersion } from '../support/opencode-config-template.mjs';
+import { waitFor } from './helpers';
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
 
 const root = process.cwd();
@@ -66,6 +69,37 @@ await spec.stop(); await model.stop();
       assert.match(findOpencodeBinary(root), /node_modules\/\.bin\/opencode$/);
     } finally {
       if (saved !== undefined) process.env.SESSION_OPS_OPENCODE_BIN = saved;
+    }
+  });
+
+  it("each opencode server is given the plugin SDK installed once: its first turn installs nothing (no npm cache, the SDK's files are the template's)", async () => {
+    const model = await startScriptedModel();
+    const oc = await startOpencode({ modelUrl: model.url });
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'session-ops-sdk-'));
+    try {
+      const binary = findOpencodeBinary();
+      const template = path.join(opencodeCacheRoot(binary), 'opencode-config', opencodeVersion(binary));
+      const sdk = (base: string) => path.join(base, 'node_modules', '@opencode-ai', 'plugin', 'package.json');
+      const seeded = path.join(oc.home, '.config', 'opencode');
+      assert.equal(statSync(sdk(seeded)).ino, statSync(sdk(template)).ino, 'the SDK is hard-linked from the template');
+      await launchSession(oc, dir, 'sdk', 'hello');
+      // The first instance (this turn's) writes the config directory's .gitignore right before its
+      // background dependency install. Left to itself (pluginSdk: 'own'), opencode's install had
+      // created ~/.npm 1.3 s after that file and replaced node_modules after 5 s (measured on
+      // 1.18.33): so ~/.npm must not appear within 6 s of it, nor the SDK's files change.
+      await waitFor("opencode's dependency step for its config directory", () =>
+        existsSync(path.join(seeded, '.gitignore')),
+      );
+      const stepAt = Date.now();
+      await waitFor('the reply', () => model.requests.some((r) => !r.auxiliary));
+      const fetched = path.join(oc.home, '.npm');
+      while (Date.now() - stepAt < 6_000 && !existsSync(fetched)) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(existsSync(fetched), false, 'opencode fetched packages from the registry');
+      assert.equal(statSync(sdk(seeded)).ino, statSync(sdk(template)).ino, 'opencode reinstalled its SDK');
+    } finally {
+      await oc.stop();
+      await model.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -2,11 +2,18 @@
 // hermetic: a private HOME and XDG dirs, no model catalogue fetch, no autoupdate, and a config
 // (OPENCODE_CONFIG_CONTENT) whose provider "local" points at a scripted loopback model.
 // Optionally password-protected (OPENCODE_SERVER_PASSWORD). A missing binary is an error, never
-// a skip. Only node: builtins, so editor tests and demo scripts can load it too.
+// a skip. opencode's plugin SDK is installed once and given to each HOME (opencode-config-template.mjs).
+// Only node: builtins, so editor tests and demo scripts can load it too.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import {
+  ensureOpencodeConfigTemplate,
+  opencodeCacheRoot,
+  opencodeVersion,
+  seedOpencodeConfig,
+} from './opencode-config-template.mjs';
 
 export interface OpencodeOptions {
   /** OpenAI-compatible base URL of the scripted model, e.g. http://127.0.0.1:PORT/v1 */
@@ -22,6 +29,29 @@ export interface OpencodeOptions {
   startTimeoutMs?: number;
   /** Changes the config before the server starts (a second provider, permissions ...). */
   configure?: (config: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * `preinstalled` (default): the HOME's config directory gets opencode's plugin SDK, installed once
+   * per version (opencode-config-template.mjs), so the server does not fetch and install it again;
+   * `own`: the server installs its own, as on a machine where it never ran.
+   */
+  pluginSdk?: 'preinstalled' | 'own';
+}
+
+const templates = new Map<string, Promise<string | null>>();
+
+/** The plugin SDK's directory for `binary`'s version, installed once per process (null: not installable). */
+function configTemplate(binary: string): Promise<string | null> {
+  let t = templates.get(binary);
+  if (!t) {
+    t = Promise.resolve()
+      .then(() => ensureOpencodeConfigTemplate(opencodeVersion(binary), opencodeCacheRoot(binary)))
+      .catch((err: Error) => {
+        console.error(`[opencode] ${err.message}; each server installs its own plugin SDK`);
+        return null;
+      });
+    templates.set(binary, t);
+  }
+  return t;
 }
 
 /** A second OpenAI-compatible provider `backup` (model `b1`) on the same scripted model, for recovery. */
@@ -97,6 +127,8 @@ export async function startOpencode(options: OpencodeOptions): Promise<OpencodeS
     XDG_CACHE_HOME: path.join(home, '.cache'),
   };
   for (const dir of Object.values(xdg)) mkdirSync(dir, { recursive: true });
+  const template = options.pluginSdk === 'own' ? null : await configTemplate(binary);
+  if (template) seedOpencodeConfig(template, path.join(xdg.XDG_CONFIG_HOME, 'opencode'));
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v !== undefined && !k.startsWith('OPENCODE_') && !k.startsWith('XDG_')) env[k] = v;
