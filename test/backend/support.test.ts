@@ -5,9 +5,14 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { findOpencodeBinary, launchSession, startOpencode } from '../support/opencode';
-import { opencodeCacheRoot, opencodeVersion } from '../support/opencode-config-template.mjs';
+import {
+  ensureOpencodeConfigTemplate,
+  isOpencodeConfigTemplate,
+  opencodeCacheRoot,
+  opencodeVersion,
+} from '../support/opencode-config-template.mjs';
 import { waitFor } from './helpers';
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
 
@@ -100,6 +105,24 @@ await spec.stop(); await model.stop();
       await oc.stop();
       await model.stop();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("the plugin SDK's install inside a project's .cache leaves the project's package.json alone", async () => {
+    const project = mkdtempSync(path.join(os.tmpdir(), 'session-ops-project-'));
+    try {
+      const manifest = '{"name":"a-project","private":true}\n';
+      writeFileSync(path.join(project, 'package.json'), manifest);
+      const binary = findOpencodeBinary();
+      const dir = await ensureOpencodeConfigTemplate(opencodeVersion(binary), path.join(project, '.cache'), (m) => {
+        throw new Error(m);
+      });
+      assert.equal(dir, path.join(project, '.cache', 'opencode-config', opencodeVersion(binary)));
+      assert.ok(isOpencodeConfigTemplate(dir!));
+      assert.equal(readFileSync(path.join(project, 'package.json'), 'utf8'), manifest);
+      assert.equal(existsSync(path.join(project, 'node_modules')), false);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
     }
   });
 

@@ -26,6 +26,7 @@ import {
   realpathSync,
   renameSync,
   rmSync,
+  writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
 
@@ -101,6 +102,9 @@ async function install(version, dir) {
   mkdirSync(path.dirname(dir), { recursive: true });
   const tmp = mkdtempSync(`${dir}.tmp-`);
   try {
+    // A package.json of its own first: without one npm walks up and installs into the enclosing
+    // project (this repository's package.json, when .cache is a folder inside it).
+    writeFileSync(path.join(tmp, 'package.json'), '{\n  "dependencies": {}\n}\n');
     await run(
       'npm',
       [
