@@ -1,20 +1,21 @@
 #!/usr/bin/env node
 // `npm test`: builds (with type-check) and lints, then runs every test layer and prints a summary.
 //   installs    started first, beside everything: the one-time installs of a fresh machine (Debian's
-//               chromium, ripgrep, libkrb5-dev, prometheus and prometheus-alertmanager, code-server into
-//               .cache), in one go (test/support/one-time-installs.mjs); the layers marked * wait for it
+//               chromium, ripgrep, libkrb5-dev, prometheus and prometheus-alertmanager and opencode's
+//               plugin SDK, then code-server into .cache; test/support/one-time-installs.mjs); the
+//               layers marked * wait for it, the backend (+) only for its first part, the packages
 //   0. build, lint  required, run side by side: nothing else starts when either fails (ESLint, zero warnings)
 //   1. unit       mocha, plain Node, the pure modules
 //   2. lsp        the built language server spoken to over LSP
-//   3. backend *  the real opencode server (opencode-ai) and the spec-dialect test server (two files at a time)
+//   3. backend +  the real opencode server (opencode-ai) and the spec-dialect test server (two files at a time)
 //   4. editor *   the suite inside the extension host of a real VS Code (code-server + Chromium)
 //   5. demo *     `npm run demo -- --screenshots`: every state on the demo backends settles, the screenshots are taken
 //   6. vsix *     the packaged .vsix installed into code-server activates
 //   7. bench-smoke * every bench at a tiny size (bench/smoke.mjs): completes and prints its table
 // After build and lint, the layers run two at a time (SESSION_OPS_TEST_LANES, default 2; 1 runs them
 // one after the other): the long ones first (backend, editor, then unit, lsp, demo, vsix,
-// bench-smoke); editor never beside demo (see notBeside); while the installs run, all lanes but one
-// are kept for the layers waiting on them. Two, because the suite is CPU-bound on this 2-core
+// bench-smoke); editor never beside demo (see notBeside); until the packages are in, all lanes but
+// one are kept for the layers waiting on them. Two, because the suite is CPU-bound on this 2-core
 // machine: three at a time took 746 s against 684 s (backend 623 s and editor 488 s, from 389 and 341).
 // Each test layer gets a TMPDIR of its own (see runLayer). One layer's output is
 // shown as it comes; the others' is kept and printed whole when they end: each reads in one piece.
@@ -25,6 +26,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PACKAGES_READY } from './support/one-time-installs.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const only = process.argv.slice(2);
@@ -43,7 +45,8 @@ const all = [
   { name: 'build', cmd: ['npm', ['run', 'build']], required: true },
   { name: 'lint', cmd: ['npm', ['run', 'lint']], required: true },
   { name: 'installs', cmd: ['node', ['test/support/one-time-installs.mjs']], beside: true },
-  { name: 'backend', cmd: npx('mocha', '--config', 'test/backend/.mocharc.json'), installs: true },
+  // backend needs the Debian packages (Chromium, Prometheus, Alertmanager), not code-server.
+  { name: 'backend', cmd: npx('mocha', '--config', 'test/backend/.mocharc.json'), installs: 'packages' },
   // editor and demo are the two long runs of a real editor, too heavy together on two cores.
   { name: 'editor', cmd: ['node', ['test/editor/run-code-server.mjs']], installs: true, notBeside: ['demo'] },
   { name: 'unit', cmd: npx('mocha', '--config', 'test/unit/.mocharc.json') },
@@ -95,7 +98,13 @@ function onStart(job) {
   running.push(job);
   if (!live) goLive(job);
 }
+let packagesReady = false; // the installs printed PACKAGES_READY (or ended)
+let onPackagesReady = () => {};
 function onOutput(job, stream, chunk) {
+  if (job.layer.name === 'installs' && !packagesReady && chunk.toString('utf8').includes(PACKAGES_READY)) {
+    packagesReady = true;
+    onPackagesReady();
+  }
   if (job === live) stream.write(chunk);
   else job.kept.push([stream, chunk]);
 }
@@ -188,17 +197,19 @@ function next() {
   if (gateFailed) return undefined;
   const lanesBusy = [...active].filter((l) => !l.beside).length;
   const clash = (l) => [...active].some((a) => l.notBeside?.includes(a.name) || a.notBeside?.includes(l.name));
-  // While the installs run, all lanes but one are kept for the layers waiting on them (the longest
-  // ones, backend and editor, start together the moment the installs end).
-  const keep = LANES > 1 && !done('installs') && pending.some((l) => l.installs) ? LANES - 1 : 0;
+  // Until the Debian packages are in, all lanes but one are kept for the layers waiting on the
+  // installs (the backend starts the moment they are; the code-server install goes on beside).
+  const packagesIn = packagesReady || done('installs');
+  const keep = LANES > 1 && !packagesIn && pending.some((l) => l.installs) ? LANES - 1 : 0;
   return pending.find(
     (l) =>
       l.beside ||
       (lanesBusy < LANES - (l.installs || l.required ? 0 : keep) &&
         (l.required || requiredPassed()) &&
         !clash(l) &&
-        // a layer needing the installs waits for them (and then runs whatever they gave: it fails saying why)
-        (!l.installs || done('installs'))),
+        // a layer needing the installs waits for them, the backend only for the packages (and then
+        // runs whatever they gave: it fails saying why)
+        (!l.installs || done('installs') || (l.installs === 'packages' && packagesIn))),
   );
 }
 
@@ -217,6 +228,7 @@ await new Promise((resolveAll) => {
     pickLive();
     if (active.size === 0) resolveAll();
   };
+  onPackagesReady = pump;
   pump();
 });
 
