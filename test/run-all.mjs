@@ -46,9 +46,15 @@ const all = [
   { name: 'lint', cmd: ['npm', ['run', 'lint']], required: true },
   { name: 'installs', cmd: ['node', ['test/support/one-time-installs.mjs']], beside: true },
   // backend needs the Debian packages (Chromium, Prometheus, Alertmanager), not code-server.
-  { name: 'backend', cmd: npx('mocha', '--config', 'test/backend/.mocharc.json'), installs: 'packages' },
+  { name: 'backend', cmd: npx('mocha', '--config', 'test/backend/.mocharc.json'), installs: 'packages', heavy: true },
   // editor and demo are the two long runs of a real editor, too heavy together on two cores.
-  { name: 'editor', cmd: ['node', ['test/editor/run-code-server.mjs']], installs: true, notBeside: ['demo'] },
+  {
+    name: 'editor',
+    cmd: ['node', ['test/editor/run-code-server.mjs']],
+    installs: true,
+    notBeside: ['demo'],
+    heavy: true,
+  },
   { name: 'unit', cmd: npx('mocha', '--config', 'test/unit/.mocharc.json') },
   { name: 'lsp', cmd: npx('mocha', '--config', 'test/lsp/.mocharc.json') },
   {
@@ -196,6 +202,9 @@ const requiredPassed = () => layers.filter((l) => l.required).every((l) => resul
 function next() {
   if (gateFailed) return undefined;
   const lanesBusy = [...active].filter((l) => !l.beside).length;
+  // Once the two heavy layers are over, one lane more: the rest (demo, bench-smoke, lsp, vsix)
+  // spend much of their time waiting on rounds and settling, not on the CPU.
+  const lanes = LANES > 1 && layers.filter((l) => l.heavy).every((l) => done(l.name)) ? LANES + 1 : LANES;
   const clash = (l) => [...active].some((a) => l.notBeside?.includes(a.name) || a.notBeside?.includes(l.name));
   // Until the Debian packages are in, all lanes but one are kept for the layers waiting on the
   // installs (the backend starts the moment they are; the code-server install goes on beside).
@@ -204,7 +213,7 @@ function next() {
   return pending.find(
     (l) =>
       l.beside ||
-      (lanesBusy < LANES - (l.installs || l.required ? 0 : keep) &&
+      (lanesBusy < lanes - (l.installs || l.required ? 0 : keep) &&
         (l.required || requiredPassed()) &&
         !clash(l) &&
         // a layer needing the installs waits for them, the backend only for the packages (and then
