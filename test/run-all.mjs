@@ -46,7 +46,7 @@ const all = [
   { name: 'lint', cmd: ['npm', ['run', 'lint']], required: true },
   { name: 'installs', cmd: ['node', ['test/support/one-time-installs.mjs']], beside: true },
   // backend needs the Debian packages (Chromium, Prometheus, Alertmanager), not code-server.
-  { name: 'backend', cmd: npx('mocha', '--config', 'test/backend/.mocharc.json'), installs: 'packages', heavy: true },
+  { name: 'backend', cmd: npx('mocha', '--config', 'test/backend/.mocharc.cjs'), installs: 'packages', heavy: true },
   // editor and demo are the two long runs of a real editor, too heavy together on two cores.
   {
     name: 'editor',
