@@ -23,7 +23,8 @@ const TOTAL_TIMEOUT_MS = Number(process.env.SESSION_OPS_EDITOR_TIMEOUT_MS ?? 20 
 
 const began = Date.now();
 /** Each line says when, in seconds since this process started: where the layer's time goes. */
-const log = (m) => console.log(`[editor +${((Date.now() - began) / 1000).toFixed(0)} s] ${m}`);
+const logLine = (m) => console.log(`[editor +${((Date.now() - began) / 1000).toFixed(0)} s] ${m}`);
+const log = logLine;
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -153,8 +154,10 @@ export async function launchBrowser() {
   return launchChromium();
 }
 
-/** Options: { workspace, settings, env, grep, trust, tag } */
+/** Options: { workspace, settings, env, grep, trust, tag, prefix (put before each line of the suite's output) } */
 export async function runEditorSuite(options = {}) {
+  const prefix = options.prefix ?? '';
+  const log = (m) => logLine(`${prefix}${m}`);
   const testIndex = path.join(root, 'out', 'test', 'editor', 'index.js');
   if (!existsSync(testIndex) || !existsSync(path.join(root, 'dist', 'extension.js'))) {
     throw new Error('the bundles are missing: run "npm run build" first (npm test does)');
@@ -256,7 +259,7 @@ export async function runEditorSuite(options = {}) {
         process.env.SESSION_OPS_EDITOR_VERBOSE ||
         /passing|failing|pending|✔|✓|\d+\) |Error|AssertionError|^\[editor\] /.test(text)
       ) {
-        if (!/Failed to load resource|DevTools|webview/i.test(text)) console.log(`  ${text}`);
+        if (!/Failed to load resource|DevTools|webview/i.test(text)) console.log(`  ${prefix}${text}`);
       }
     });
     const exited = new Promise((resolve) => page.exposeFunction('codeAutomationExit', (code) => resolve(Number(code))));
@@ -285,7 +288,7 @@ export async function runEditorSuite(options = {}) {
       const { outcomes } = JSON.parse(readFileSync(summaryFile, 'utf8'));
       for (const o of outcomes)
         console.log(
-          `  ${o.state === 'passed' ? 'ok  ' : o.state === 'failed' ? 'FAIL' : 'skip'} ${o.title}${
+          `  ${prefix}${o.state === 'passed' ? 'ok  ' : o.state === 'failed' ? 'FAIL' : 'skip'} ${o.title}${
             o.error
               ? '\n' +
                 o.error
@@ -327,19 +330,36 @@ function findFiles(dir, re) {
   return out;
 }
 
-/** The two runs of the editor layer: the main suite, then Restricted Mode with a hostile workspace. */
+/**
+ * The editor layer: the main suite, then Restricted Mode with a hostile workspace. The main suite runs
+ * as two halves at once (SESSION_OPS_EDITOR_HALVES=1: in one run), each in a code-server of its own
+ * (private HOME, ports, workspace copy and summary file), the untrusted run after the shorter half:
+ * its tests mostly wait on real servers and the monitor's rounds, so two extension hosts share the
+ * CPU without waiting on each other. Each line of a half is prefixed with its name.
+ */
 export async function runAllEditorSuites(grep) {
-  const main = await runEditorSuite({ grep });
-  log(main === 0 ? 'editor suite passed' : `editor suite FAILED (exit ${main})`);
-  if (grep) return main;
-  const untrusted = await runEditorSuite({
-    trust: true,
-    tag: 'untrusted',
-    workspace: path.join(root, 'test', 'editor', 'untrusted-workspace'),
-    env: { SESSION_OPS_EDITOR_SUITE: 'untrusted' },
-  });
-  log(untrusted === 0 ? 'untrusted-workspace suite passed' : `untrusted-workspace suite FAILED (exit ${untrusted})`);
-  return main || untrusted;
+  const untrustedRun = async () => {
+    const untrusted = await runEditorSuite({
+      trust: true,
+      tag: 'untrusted',
+      workspace: path.join(root, 'test', 'editor', 'untrusted-workspace'),
+      env: { SESSION_OPS_EDITOR_SUITE: 'untrusted' },
+    });
+    log(untrusted === 0 ? 'untrusted-workspace suite passed' : `untrusted-workspace suite FAILED (exit ${untrusted})`);
+    return untrusted;
+  };
+  if (grep || process.env.SESSION_OPS_EDITOR_HALVES === '1') {
+    const main = await runEditorSuite({ grep });
+    log(main === 0 ? 'editor suite passed' : `editor suite FAILED (exit ${main})`);
+    return grep ? main : main || (await untrustedRun());
+  }
+  const half = async (name, then) => {
+    const code = await runEditorSuite({ tag: name, prefix: `[${name}] `, env: { SESSION_OPS_EDITOR_SUITE: name } });
+    log(code === 0 ? `editor suite ${name} passed` : `editor suite ${name} FAILED (exit ${code})`);
+    return code || (then ? await then() : 0);
+  };
+  const [a, b] = await Promise.all([half('main-a'), half('main-b', untrustedRun)]);
+  return a || b;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
