@@ -1,90 +1,19 @@
-// `session-ops watch` as a child process for the backend tests: the bundled CLI over one backend
-// directory at a 2 s spacing, listening on a free port; its /metrics read one sample at a time.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+// `session-ops watch` for the backend tests: the CLI bundled into `tmp` (with the web page beside
+// it when `page`), then started by the shared helper (test/support/watch-process.ts).
 import path from 'node:path';
-import { hashToken } from '../../src/core/watch/auth/tokens';
+import { startWatchCli, type WatchOptions, type WatchProcess } from '../support/watch-process';
 import { bundleCli, bundleCliWithPage } from './cli-bundle';
-import { waitFor } from './helpers';
 
-/** A token the daemon accepts: its name (in the audit trail) and scope. */
-export interface WatchToken {
-  readonly name: string;
-  readonly scope: 'read' | 'act';
-  readonly token: string;
-}
+export type { WatchProcess, WatchToken } from '../support/watch-process';
 
-export interface WatchProcess {
-  readonly child: ChildProcess;
-  readonly metricsUrl: string;
-  /** Everything it printed so far (stdout and stderr). */
-  output(): string;
-  /** The value of one sample line of /metrics, or undefined. */
-  metric(name: string, labels: string): Promise<number | undefined>;
-  stop(): void;
-}
-
-/**
- * Bundles the CLI into `tmp` (with the web page beside it when `page`) and starts watch on
- * `baseUrl` for `directory` (state and home in `tmp`).
- */
+/** Bundles the CLI into `tmp` and starts watch on `baseUrl` for `directory` (state and home in `tmp`). */
 export async function startWatch(
   tmp: string,
   baseUrl: string,
   directory: string,
-  options: { page?: boolean; readToken?: string; tokens?: WatchToken[] } = {},
+  options: WatchOptions & { page?: boolean } = {},
 ): Promise<WatchProcess> {
   const cli = path.join(tmp, 'cli.js');
   await (options.page ? bundleCliWithPage : bundleCli)(cli);
-  const config = path.join(tmp, 'session-ops.yaml');
-  // The API is closed without a tokens file: `readToken` opens its read routes (/api/status) to it,
-  // `tokens` names each token and its scope.
-  const tokens = [
-    ...(options.readToken ? [{ name: 'test', scope: 'read' as const, token: options.readToken }] : []),
-    ...(options.tokens ?? []),
-  ];
-  if (tokens.length)
-    writeFileSync(
-      path.join(tmp, 'tokens.json'),
-      JSON.stringify({
-        version: 1,
-        tokens: tokens.map((t) => ({ name: t.name, scope: t.scope, sha256: hashToken(t.token) })),
-      }),
-    );
-  writeFileSync(
-    config,
-    [
-      'backends:',
-      `  - { name: oc, baseUrl: "${baseUrl}", directories: ["${directory}"] }`,
-      'sampleSpacingSeconds: 2',
-      ...(tokens.length ? ['auth: { tokensFile: tokens.json }'] : []),
-      '',
-    ].join('\n'),
-  );
-  const child = spawn(
-    process.execPath,
-    [cli, 'watch', '--config', config, '--listen', '127.0.0.1:0', '--allow-short-spacing'],
-    { env: { PATH: process.env.PATH ?? '', HOME: tmp, XDG_STATE_HOME: tmp }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  child.stdout!.on('data', (c) => (out += c));
-  child.stderr!.on('data', (c) => (out += c));
-  const metricsUrl = await waitFor(
-    'watch to listen',
-    () => /"metricsUrl":"([^"]+)"/.exec(out)?.[1] ?? (child.exitCode !== null ? Promise.reject(new Error(out)) : null),
-    20_000,
-  );
-  return {
-    child,
-    metricsUrl,
-    output: () => out,
-    async metric(name, labels) {
-      const body = await (await fetch(metricsUrl)).text();
-      const line = body.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(labels));
-      return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
-    },
-    stop() {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    },
-  };
+  return startWatchCli(cli, tmp, baseUrl, directory, options);
 }

@@ -55,6 +55,7 @@ export function run(): Promise<void> {
       require('./pages.test');
       require('./act-once.test');
       require('./cost.test');
+      require('./attached.test');
     }
     if (half !== 'main-a') {
       require('./views.test');
