@@ -170,12 +170,15 @@ export async function runEditorSuite(options = {}) {
 
   // The harness service the suite talks to.
   let page;
+  const barriers = new Map();
+  let secondWindow;
   const service = http.createServer(async (req, res) => {
     let body = '';
     for await (const chunk of req) body += chunk;
     try {
       const args = body ? JSON.parse(body) : {};
-      if (!page) throw new Error('the page is not open yet');
+      if (!page && !['/barrier', '/second-window', '/second-window-result'].includes(req.url))
+        throw new Error('the page is not open yet');
       let result = { ok: true };
       if (req.url === '/ping') {
         result = { ok: true, workbench: (await page.$('.monaco-workbench')) !== null };
@@ -202,6 +205,30 @@ export async function runEditorSuite(options = {}) {
           .waitFor({ state: 'hidden', timeout: 3_000 })
           .catch(() => undefined);
         await page.click(args.selector, { timeout: 10_000, button: args.button === 'right' ? 'right' : 'left' });
+      } else if (req.url === '/barrier') {
+        // Answers every caller once `parties` callers of one `name` have come (a window here and one
+        // opened through /second-window act at the same moment).
+        const waiting = barriers.get(args.name) ?? [];
+        barriers.set(args.name, waiting);
+        await new Promise((release) => {
+          waiting.push(release);
+          if (waiting.length >= Number(args.parties)) for (const r of waiting.splice(0)) r();
+        });
+      } else if (req.url === '/second-window') {
+        // A second window: another code-server with its own extension host, running the suite
+        // `args.suite` with `args.env`; this service's URL goes along as SESSION_OPS_PEER_URL (its
+        // /barrier). The answer comes at once; /second-window-result waits for the run's exit code.
+        secondWindow = runEditorSuite({
+          tag: 'second-window',
+          prefix: '[second-window] ',
+          env: { ...args.env, SESSION_OPS_EDITOR_SUITE: args.suite, SESSION_OPS_PEER_URL: harnessUrl },
+        }).catch((err) => {
+          log(`second window: ${err.message}`);
+          return 1;
+        });
+      } else if (req.url === '/second-window-result') {
+        if (!secondWindow) throw new Error('no second window was opened');
+        result = { ok: true, exitCode: await secondWindow };
       } else if (req.url === '/press') {
         await page.keyboard.press(args.keys);
       } else if (req.url === '/type') {

@@ -15,13 +15,12 @@ function harnessUrl(): string | undefined {
   return process.env.SESSION_OPS_HARNESS_URL;
 }
 
-async function call<T>(endpoint: string, body: unknown): Promise<T> {
-  const base = harnessUrl();
+async function call<T>(endpoint: string, body: unknown, timeoutMs = 60_000, base = harnessUrl()): Promise<T> {
   if (!base)
     throw new Error('no browser harness (SESSION_OPS_HARNESS_URL unset): DOM checks need the code-server runner');
   const res = await fetch(`${base}/${endpoint}`, {
     method: 'POST',
-    signal: AbortSignal.timeout(60_000),
+    signal: AbortSignal.timeout(timeoutMs),
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
@@ -31,6 +30,28 @@ async function call<T>(endpoint: string, body: unknown): Promise<T> {
 }
 
 export const hasBrowser = (): boolean => harnessUrl() !== undefined;
+
+/**
+ * Opens a second window: another code-server with its own extension host (code-server runs only),
+ * running the suite `suite` (index.ts) with `env`. Its answer comes at once; secondWindowExit()
+ * waits for the run's exit code.
+ */
+export async function openSecondWindow(suite: string, env: Record<string, string>): Promise<void> {
+  await call('second-window', { suite, env });
+}
+
+/** The exit code of the window opened by openSecondWindow (0: its suite passed). */
+export async function secondWindowExit(timeoutMs = 240_000): Promise<number> {
+  return (await call<{ exitCode: number }>('second-window-result', {}, timeoutMs)).exitCode;
+}
+
+/**
+ * Returns once `parties` callers of `name` have come: this window, and a window opened by
+ * openSecondWindow (which reaches the first window's harness through SESSION_OPS_PEER_URL).
+ */
+export async function barrier(name: string, parties: number, timeoutMs = 180_000): Promise<void> {
+  await call('barrier', { name, parties }, timeoutMs, process.env.SESSION_OPS_PEER_URL ?? harnessUrl());
+}
 
 /**
  * When the code-server runner started this suite (it sets SESSION_OPS_EDITOR_RUNNER), the browser

@@ -42,6 +42,8 @@ export function run(): Promise<void> {
     require('./activation.bench');
   } else if (process.env.SESSION_OPS_EDITOR_SUITE === 'bench-views') {
     require('./views.bench');
+  } else if (process.env.SESSION_OPS_EDITOR_SUITE === 'attached-second') {
+    require('./attached-second.test');
   } else if (process.env.SESSION_OPS_EDITOR_SUITE === 'untrusted') {
     require('./untrusted.test');
   } else {
