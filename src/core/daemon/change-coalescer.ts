@@ -45,13 +45,10 @@ export class ChangeCoalescer {
 
   /** Hands on what is pending now. */
   flush(): void {
-    this.clock.clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.rows.size === 0 && this.structural.size === 0) return;
+    const pending = this.rows.size > 0 || this.structural.size > 0;
     const change: MonitorChange = { structural: [...this.structural], rows: [...this.rows.values()], providers: false };
-    this.rows = new Map();
-    this.structural = new Set();
-    this.emit(change);
+    this.drop();
+    if (pending) this.emit(change);
   }
 
   /** Drops what is pending (the whole fleet is shown afresh, or the daemon was let go). */
