@@ -219,6 +219,12 @@ export interface RunningTool {
 /** One sample of one session: the list entry and its newest message, taken at `at`. */
 export interface SessionSample {
   at: EpochMs;
+  /**
+   * When the read behind this sample began (the session list's request): the state it shows may be
+   * that old. Automatic mode decides only on samples read after a session's last act ended.
+   * Absent: `at`.
+   */
+  readFrom?: EpochMs;
   session: SessionSnapshot;
   /** Null when the session has no message yet. */
   newest: MessageSnapshot | null;

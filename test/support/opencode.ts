@@ -79,7 +79,12 @@ export interface OpencodeServer {
   username: string;
   /** Everything the server printed so far (for failure messages). */
   output(): string;
-  stop(): Promise<void>;
+  /**
+   * Ends the server and anything it spawned (SIGTERM, SIGKILL after 5 s). `abrupt`: SIGKILL at
+   * once, a backend that vanishes mid-round (a crash, a host gone) and answers nothing while it
+   * shuts down.
+   */
+  stop(options?: { abrupt?: boolean }): Promise<void>;
 }
 
 /** node_modules/.bin/opencode, searched from `from` upwards. Throws a clear error when missing. */
@@ -165,10 +170,10 @@ export async function startOpencode(options: OpencodeOptions): Promise<OpencodeS
     }
   };
 
-  const stop = async () => {
+  const stop = async (stopOptions: { abrupt?: boolean } = {}) => {
     if (!exited && child.pid) {
       try {
-        process.kill(-child.pid, 'SIGTERM');
+        process.kill(-child.pid, stopOptions.abrupt ? 'SIGKILL' : 'SIGTERM');
       } catch {
         /* already gone */
       }

@@ -696,7 +696,7 @@ export class BackendClient {
             session.engine = engine;
             if (engine === 'api') session.cost = null;
           }
-          const sample: SessionSample = { at: this.now(), session, newest: message };
+          const sample: SessionSample = { at: this.now(), readFrom: at, session, newest: message };
           if (opts.activity) sample.activity = opts.activity.count(session.id);
           return sample;
         },

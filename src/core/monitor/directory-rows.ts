@@ -9,7 +9,7 @@ import { directorySessionKey } from '../keys';
 import type { ProviderListing, SessionCost, SessionSample, TodoProgress } from '../model';
 import { budgetLevel, type BudgetLevels } from '../cost/budget';
 import { rollUpCosts } from '../cost/rollup';
-import { orderByParent, type Badge, type SessionRow } from './row';
+import { orderByParent, type Badge, type SampleEvidence, type SessionRow } from './row';
 import { equal } from '../equal';
 import { sameRow } from './same-row';
 import { toRow } from './to-row';
@@ -208,10 +208,16 @@ function keptRow(prev: SessionRow, row: SessionRow): SessionRow {
     if (row.model === prev.model) row.model = prev.model;
     return row;
   }
-  prev.evidence.latest.at = row.evidence.latest.at;
-  if (prev.evidence.earlier && row.evidence.earlier) prev.evidence.earlier.at = row.evidence.earlier.at;
+  stampTimes(prev.evidence.latest, row.evidence.latest);
+  if (prev.evidence.earlier && row.evidence.earlier) stampTimes(prev.evidence.earlier, row.evidence.earlier);
   if (!equal(a, b)) prev.assessment = b;
   return prev;
+}
+
+/** A kept sample's times brought up to the new read's (sameRow compares neither). */
+function stampTimes(kept: SampleEvidence, read: SampleEvidence): void {
+  kept.at = read.at;
+  if (read.readFrom !== undefined || kept.readFrom !== undefined) kept.readFrom = read.readFrom ?? read.at;
 }
 
 /** The transition a new badge means (null: none worth telling). */

@@ -34,6 +34,8 @@ export type Badge =
 /** One sample's evidence, as shown in the tooltip. */
 export interface SampleEvidence {
   at: EpochMs;
+  /** When the read behind the sample began (SessionSample.readFrom); absent: `at`. Not compared. */
+  readFrom?: EpochMs;
   state: SessionState;
   stepCount: number | null;
   lastStepAt: EpochMs | null;

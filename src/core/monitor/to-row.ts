@@ -23,6 +23,7 @@ export function badgeOf(a: SessionAssessment): Badge {
 function evidence(s: SessionSample): SampleEvidence {
   return {
     at: s.at,
+    ...(s.readFrom !== undefined ? { readFrom: s.readFrom } : {}),
     state: s.session.state,
     stepCount: s.session.progress?.stepCount ?? null,
     lastStepAt: s.session.progress?.lastStepAt ?? null,

@@ -6,6 +6,7 @@
 // whose prompt went out counts, a completion report or a person's action starts the count again.
 import type { Authority } from '../actions';
 import { describeError } from '../error-message';
+import type { EpochMs } from '../model';
 import type { SessionRow } from '../monitor/row';
 import { automaticSwitches, chargeSettings } from '../settings/operator-settings';
 import type { ActRunner } from './act-runner';
@@ -37,6 +38,14 @@ export class AutomaticRunner {
   /** Sessions automatic mode leaves alone because another orchestrator assigned them (logged once). */
   private readonly notMine = new Set<string>();
   private readonly automaticListeners = new Set<(action: AutomaticAction, row: SessionRow) => void>();
+  /**
+   * Per session, when its last act (clicked, automatic or a fired retry) ended. A sample read
+   * before that (a round that began while the act ran and was committed after it) shows what the
+   * act may have changed: automatic mode waits for a sample read after it. Without this, a round
+   * begun before an abort, committing a still-generating row with a newer message after the abort's
+   * lock was released, made a new verdict and a second abort.
+   */
+  private readonly actEnded = new Map<string, EpochMs>();
   readonly claims: ClaimCheck;
   private wakesReadAt = 0;
   private wakesReading = false;
@@ -108,8 +117,13 @@ export class AutomaticRunner {
     const trusted = this.core.o.trusted?.() ?? true;
     const rows = this.core.monitor.rows();
     if (this.leftAlone.size > rows.length) this.leftAlone.clear();
+    if (this.actEnded.size > 2 * rows.length) this.forgetActsOfGoneSessions(rows);
     for (const row of rows) {
-      const busy = this.runner.busy(row.key) || this.core.book.scheduled(row.key) || this.claims.verifying(row.key);
+      const busy =
+        this.runner.busy(row.key) ||
+        this.core.book.scheduled(row.key) ||
+        this.claims.verifying(row.key) ||
+        this.readBeforeLastAct(row);
       const action = this.core.policy.decide(row, settings, { trusted, busy });
       if (!action) continue;
       // Only sessions in its charge (a stuck session may still be aborted over budget: that is no wake).
@@ -237,6 +251,29 @@ export class AutomaticRunner {
       })
       .catch(() => undefined)
       .finally(() => (this.wakesReading = false));
+  }
+
+  /** A finished act (any outcome but busy): its end is noted, and an automatic wake counted. */
+  acted(o: ActionOutcome): void {
+    if (o.outcome !== 'busy') this.actEnded.set(o.rowKey, this.core.now());
+    this.countWake(o);
+  }
+
+  /** Whether the row's latest sample was read before the session's last act ended (see actEnded). */
+  private readBeforeLastAct(row: SessionRow): boolean {
+    const ended = this.actEnded.get(row.key);
+    if (ended === undefined) return false;
+    const latest = row.evidence.latest;
+    if ((latest.readFrom ?? latest.at) >= ended) {
+      this.actEnded.delete(row.key);
+      return false;
+    }
+    return true;
+  }
+
+  private forgetActsOfGoneSessions(rows: readonly SessionRow[]): void {
+    const shown = new Set(rows.map((r) => r.key));
+    for (const key of this.actEnded.keys()) if (!shown.has(key)) this.actEnded.delete(key);
   }
 
   /**

@@ -107,7 +107,7 @@ export class Operator {
     const authority = new OperatorAuthority(core);
     const prompts = new PromptSource(core, authority);
     const store = new OperatorStore(core, () => retries);
-    const runner = new ActRunner(core, (outcome) => this.automatic.countWake(outcome));
+    const runner = new ActRunner(core, (outcome) => this.automatic.acted(outcome));
     const retries = new RetryScheduler(core, {
       recover: (row) => this.recover({ target: row, automatic: true }),
       verifyClaim: (key) => authority.verifyClaim(key),

@@ -134,6 +134,23 @@ describe('core/monitor/sessionMonitor (spec-dialect server)', () => {
     assert.equal(row.title, 'worker');
   });
 
+  it('each row says when the read behind its latest sample began (readFrom), also on a row kept from the round before', async () => {
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'idle', title: 'resting' });
+    d.addMessage(id, { role: 'assistant', text: 'done for now' });
+    const m = makeMonitor([server.url]);
+    const reads: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      clock += 45_000;
+      reads.push(clock);
+      await m.refresh();
+    }
+    const [row] = m.rows();
+    assert.equal(row.id, id);
+    assert.equal(row.evidence.latest.readFrom, reads[2], "the third round's read, stamped on the kept row");
+    assert.equal(row.evidence.earlier?.readFrom, reads[1]);
+  });
+
   it('calls a frozen generating session hung only on the second sample, and signals the transition once', async () => {
     const d = server.directory(DIR);
     const id = d.addSession({ state: 'generating', progress: { stepCount: 9, lastStepAt: clock - 1000 } });

@@ -154,7 +154,12 @@ describe('core/operations/charge: the operator acts only in its charge', functio
     const messages = server.directory(DIR).sessions.get(id)!.messages;
     const newest = messages[messages.length - 1];
     const r = sessionRow({ id, title: `worker ${id}`, ...over }, { backendKey: BACKEND, directory: DIR });
-    const latest = { ...r.evidence.latest, newestId: newest.info.id, newestAt: timers.now() - 60_000 };
+    const latest = {
+      ...r.evidence.latest,
+      at: timers.now(),
+      newestId: newest.info.id,
+      newestAt: timers.now() - 60_000,
+    };
     return { ...r, evidence: { earlier: null, latest } };
   }
 

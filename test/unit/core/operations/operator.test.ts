@@ -221,6 +221,63 @@ describe('core/operations/operator', function () {
     assert.equal(server.aborts.filter((a) => a.sessionId === id).length, 1, 'never twice on one verdict');
   });
 
+  it("automatic mode decides only on a sample read after the session's last act ended: a round begun before an abort, committed after it, is no new verdict", async () => {
+    operator.dispose();
+    operator = new Operator({
+      monitor: fleet.monitor,
+      settings,
+      log: () => undefined,
+      clock: timers,
+      lock,
+      inventory: () => [],
+      waits: { abortMs: 3000, confirmMs: 3000 },
+    });
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'generating', title: 'spender' });
+    d.addMessage(id, { text: 'working', info: { providerID: 'openai', modelID: 'gpt-5' } });
+    const cost = { usd: 2, tokens: { input: 1, output: 1, reasoning: 0, cacheRead: 0, cacheWrite: 0 }, messages: null };
+    const overBudget = (newestId: string, readFrom: number): SessionRow => {
+      const r = row(id, {
+        state: 'generating',
+        verdict: 'healthy',
+        action: 'leave-alone',
+        badge: 'healthy',
+        cost,
+        budgetLevel: 100,
+      });
+      return {
+        ...r,
+        evidence: {
+          earlier: null,
+          latest: { ...r.evidence.latest, state: 'generating', newestId, at: readFrom + 40, readFrom },
+        },
+      };
+    };
+    operator.updateSettings({ ...settings, 'automatic.abortOverBudget': true, 'budget.sessionUsd': 1 });
+    const readBefore = timers.now();
+    fleet.setRows([overBudget('msg_a', readBefore - 20)]);
+    const first = nextOutcome();
+    fleet.changed();
+    assert.equal((await first).action, 'abort');
+    assert.equal(server.aborts.filter((a) => a.sessionId === id).length, 1);
+
+    // The round that began before the abort ended commits now: still generating, a newer message
+    // (streamed before the abort landed). A new verdict key, but read before the act: not acted on.
+    fleet.setRows([overBudget('msg_b', readBefore - 10)]);
+    timers.advance(1_000);
+    fleet.changed();
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(server.aborts.filter((a) => a.sessionId === id).length, 1, 'no second abort on a stale read');
+
+    // A sample read after the act ended that still shows it generating over budget is a new verdict.
+    const second = nextOutcome();
+    fleet.setRows([overBudget('msg_c', timers.now())]);
+    timers.advance(40);
+    fleet.changed();
+    assert.equal((await second).action, 'abort');
+    assert.equal(server.aborts.filter((a) => a.sessionId === id).length, 2);
+  });
+
   it('an action on a session whose lock is held does nothing and says so', async () => {
     server.setProviders([{ id: 'openai', models: ['gpt-5'] }], ['openai']);
     const id = server.directory(DIR).addSession({ state: 'idle' });
