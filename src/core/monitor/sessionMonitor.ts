@@ -19,7 +19,7 @@ import { directorySessionKey } from '../keys';
 import type { EpochMs, ProviderListing, TodoProgress } from '../model';
 import { buildRows, rowsById, updateDirectoryRows } from './directory-rows';
 import { isNudge, syncEventStreams } from './event-streams';
-import { readProviders, storeProviders } from './providers';
+import { readProviders, storeProviders, type ProviderRead } from './providers';
 import type { SessionRow } from './row';
 import { closeRuntime, ledgerFor, newRuntime, sameConfig, StaleRuntime, type BackendRuntime } from './runtime';
 import { sameRow } from './same-row';
@@ -333,19 +333,12 @@ export class SessionMonitor {
     if (!dirState) return;
     const wasStatus = rt.state.status;
     const hadError = dirState.error;
-    // The provider listing is read in parallel with the sample round.
-    const providers = readProviders(
-      rt,
-      this.clientFor(rt),
-      directory,
-      this.now(),
-      this.options.providerMaxAgeMs ?? 5 * 60_000,
-    );
     const history = this.historyFor(rt, directory);
     let round;
+    let providers: ProviderRead;
     try {
       const client = await this.clientFor(rt);
-      round = await sampleDirectoryOnce(client, directory, history, {
+      const sampling = sampleDirectoryOnce(client, directory, history, {
         activity: rt.events ? rt.activity.get(directory) : undefined,
         sessionIds: sessionIds ?? undefined,
         marks: rt.marks,
@@ -353,6 +346,17 @@ export class SessionMonitor {
         stale: () => rt.closed,
         ledger: ledgerFor(rt, directory),
       });
+      // The provider listing is read in parallel with the sample round, asked once the round's session
+      // list is under way: a client that does not know the dialect yet waits for the sign it gives
+      // (stock opencode's connected providers instead of its whole catalogue).
+      providers = readProviders(
+        rt,
+        Promise.resolve(client),
+        directory,
+        this.now(),
+        this.options.providerMaxAgeMs ?? 5 * 60_000,
+      );
+      round = await sampling;
       if (round === null) return;
       rt.state.dialect = round.dialect ?? rt.state.dialect;
     } catch (err) {

@@ -1,9 +1,21 @@
 // Reads GET /provider of either dialect: {all: [{id, quota?, ...}], connected: [ids]} (stock
-// opencode adds `default` and per-provider `models` maps). Provider `options` are never read:
-// the stock server echoes configured API keys there. Which dialect a listing shows is the
-// detector's (../dialects/detect.ts).
+// opencode adds `default` and per-provider `models` maps), and stock opencode's GET
+// /config/providers: {providers: [...], default} (the connected providers alone, records as in
+// `all`). Provider `options` are never read: the stock server echoes configured API keys there.
+// Which dialect a listing shows is the detector's (../dialects/detect.ts).
 import type { ProviderListing, ProviderRecord, QuotaMark } from '../../model';
 import { arr, isObj, looseStr, num, obj, optNum, str } from './shape';
+
+/**
+ * Stock opencode's GET /config/providers: every provider it lists is connected (its records and
+ * `default` as in GET /provider, where `connected` names exactly these).
+ */
+export function readConnectedProviders(json: unknown): ProviderListing {
+  const body = obj(json, 'connected providers');
+  const providers = arr(body.providers, 'connected providers providers');
+  const connected = providers.map((p, i) => str(obj(p, `provider ${i}`).id, `provider ${i} id`));
+  return readProviderListing({ all: providers, connected, default: body.default });
+}
 
 export function readProviderListing(json: unknown): ProviderListing {
   const body = obj(json, 'provider listing');
