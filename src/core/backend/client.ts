@@ -34,6 +34,7 @@ import { DialectDetector } from './dialects/detect';
 import { firstRawUserMessage, newestRawMessage, toMessageSnapshot } from './wire/message';
 import { readMessagePage, type MessagePage } from './wire/message-page';
 import { readConnectedProviders, readProviderListing } from './wire/providers';
+import { requestProviderListing } from './provider-request';
 import { readSessionList, readStatusMap, type StatusEntry } from './wire/sessions';
 import { ShapeError, type Obj } from './wire/shape';
 import { readVcsFiles } from './wire/vcs';
@@ -308,25 +309,15 @@ export class BackendClient {
   private async connectedProviders(directory: string, opts: CallOptions): Promise<ProviderListing | null> {
     if (!this.detector.adapter && this.listing) await this.listing.catch(() => undefined);
     if (this.detector.adapter?.dialect !== 'opencode' || !this.connectedListingServed) return null;
-    const op = 'GET /config/providers';
-    let res;
+    let json: unknown;
     try {
-      res = await this.http.request({
-        method: 'GET',
-        path: 'config/providers',
-        query: { directory },
-        operation: op,
-        read: 'json',
-        maxBytes: BODY_LIMITS.providers,
-        timeoutMs: opts.timeoutMs ?? this.providerTimeoutMs,
-        signal: opts.signal,
-      });
+      json = await requestProviderListing(this.http, 'config/providers', directory, this.providerCall(opts));
     } catch (err) {
       if (!(err instanceof BackendError && err.code === 'not-found')) throw err;
       this.connectedListingServed = false;
       return null;
     }
-    return this.shaped(op, () => readConnectedProviders(res.json));
+    return this.shaped('GET /config/providers', () => readConnectedProviders(json));
   }
 
   /** For a client that has not listed yet: lists once, so a server without the old routes is known as one. */
@@ -673,7 +664,8 @@ export class BackendClient {
     if (cached && opts.maxAgeMs !== undefined && this.now() - cached.at <= opts.maxAgeMs)
       return this.withMarks(cached.listing);
     if (this.engines.apiOnly) return this.withMarks(await this.apiProviders(directory, opts));
-    const listing = (await this.connectedProviders(directory, opts)) ?? (await this.wholeProviderListing(directory, opts));
+    const listing =
+      (await this.connectedProviders(directory, opts)) ?? (await this.wholeProviderListing(directory, opts));
     if (listing === 'api') return this.withMarks(await this.apiProviders(directory, opts));
     this.providerCache.set(directory, { at: this.now(), listing });
     return this.withMarks(listing);
@@ -681,29 +673,26 @@ export class BackendClient {
 
   /** GET /provider: the whole catalogue (stock opencode) or the spec's listing with its quota objects. */
   private async wholeProviderListing(directory: string, opts: CallOptions): Promise<ProviderListing | 'api'> {
-    const op = 'GET /provider';
-    let res;
+    let json: unknown;
     try {
-      res = await this.http.request({
-        method: 'GET',
-        path: 'provider',
-        query: { directory },
-        operation: op,
-        read: 'json',
-        maxBytes: BODY_LIMITS.providers,
-        timeoutMs: opts.timeoutMs ?? this.providerTimeoutMs,
-        signal: opts.signal,
-      });
+      json = await requestProviderListing(this.http, 'provider', directory, this.providerCall(opts));
     } catch (err) {
       // A client that has not listed yet, on a server without the old routes (opencode 2).
-      if (!(err instanceof BackendError && err.code === 'not-found') || !(await this.oldRoutesGoneHere(directory, opts)))
+      if (
+        !(err instanceof BackendError && err.code === 'not-found') ||
+        !(await this.oldRoutesGoneHere(directory, opts))
+      )
         throw err;
       return 'api';
     }
-    const listing = this.shaped(op, () => readProviderListing(res.json));
-    this.detector.fromProviderListing(res.json);
+    const listing = this.shaped('GET /provider', () => readProviderListing(json));
+    this.detector.fromProviderListing(json);
     this.marks.observeQuotaObjects(listing);
     return listing;
+  }
+
+  private providerCall(opts: CallOptions): { timeoutMs: number; signal?: AbortSignal } {
+    return { timeoutMs: opts.timeoutMs ?? this.providerTimeoutMs, signal: opts.signal };
   }
 
   // ---- compositions ------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import { confirmStarted } from '../../../../src/core/actions/confirm';
 import { recordWalls } from '../../../../src/core/health/record-walls';
 import { guardedPrompt } from '../../../support/guarded-prompt';
 import { startSpecServer, type SpecServer } from '../../../support/spec-server';
+import { fakeOpencode } from '../../../support/fake-opencode';
 
 const DIR = '/work/a dir/with & ünïcode?#';
 
@@ -436,125 +437,7 @@ describe('backend client: connection refused', () => {
   });
 });
 
-/** A minimal fake of stock opencode 1.18's shapes (observed on the real server). */
-async function fakeOpencode(state: {
-  status: Record<string, unknown>;
-  messages: Record<string, unknown[]>;
-  /** Serve GET /config/providers (stock opencode 1.18 does); false: 404. */
-  configProviders?: boolean;
-}) {
-  const seen: string[] = [];
-  const srv = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    seen.push(`${req.method} ${url.pathname}?${url.searchParams.toString()}`);
-    const send = (body: unknown) =>
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    if (url.pathname === '/session')
-      return send(
-        Object.keys(state.messages).map((id) => ({ id, title: `t ${id}`, time: { created: 1, updated: 2 } })),
-      );
-    if (url.pathname === '/session/status') return send(state.status);
-    const m = /^\/session\/([^/]+)\/message$/.exec(url.pathname);
-    if (m) return send(state.messages[decodeURIComponent(m[1])].slice(-1));
-    if (url.pathname === '/config/providers' && state.configProviders !== false)
-      return send({
-        providers: [
-          { id: 'opencode', models: { free: {} } },
-          { id: 'local', options: { apiKey: 'sk-SECRET' }, models: { m1: { variants: { high: {} } } } },
-        ],
-        default: { opencode: 'free', local: 'm1' },
-      });
-    if (url.pathname === '/provider')
-      return send({
-        all: [
-          { id: 'local', options: { apiKey: 'sk-SECRET' }, models: { m1: { variants: { high: {} } } } },
-          { id: 'opencode', models: { free: {} } },
-          { id: 'anthropic', models: { sonnet: {} } },
-        ],
-        connected: ['opencode', 'local'],
-        default: { local: 'm1', opencode: 'free' },
-      });
-    if (url.pathname === '/event') {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write('data: {"id":"evt_1","type":"server.connected","properties":{}}\n\n');
-      res.write(
-        'data: {"id":"evt_2","type":"session.status","properties":{"sessionID":"ses_a","status":{"type":"busy"}}}\n\n',
-      );
-      setTimeout(() => res.end(), 30);
-      return;
-    }
-    res.writeHead(404).end();
-  });
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  return {
-    url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/`,
-    seen,
-    stop: () => new Promise<void>((r) => (srv.closeAllConnections(), srv.close(() => r()))),
-  };
-}
-
 describe('backend client: stock opencode dialect (fake with the observed shapes)', () => {
-  it('providers: the connected ones from GET /config/providers once the dialect is known (not the 6.4 MB catalogue); GET /provider before, and where the route is missing', async () => {
-    const messages = {
-      ses_i: [
-        {
-          info: { id: 'msg_1', role: 'assistant', providerID: 'local', time: { created: 10, completed: 20 } },
-          parts: [],
-        },
-      ],
-    };
-    const fake = await fakeOpencode({ status: {}, messages });
-    const count = (path: string) => fake.seen.filter((r) => r.startsWith(`GET ${path}?`)).length;
-    const shown = (l: Awaited<ReturnType<BackendClient['listProviders']>>) =>
-      l.providers
-        .filter((p) => p.connected)
-        .map((p) => ({ id: p.id, models: p.models, defaultModel: p.defaultModel, variants: p.variants ?? null }))
-        .sort((a, b) => a.id.localeCompare(b.id));
-    try {
-      // Nothing tells the dialect yet: the whole listing (whose `default` map tells it).
-      const first = new BackendClient({ baseUrl: fake.url });
-      const whole = await first.listProviders(DIR);
-      assert.deepEqual([count('/provider'), count('/config/providers')], [1, 0]);
-      assert.deepEqual(whole.connected.sort(), ['local', 'opencode']);
-      // Known to be stock opencode: the connected providers alone, the same records.
-      const connected = await first.listProviders(DIR);
-      assert.deepEqual([count('/provider'), count('/config/providers')], [1, 1]);
-      assert.deepEqual(shown(connected), shown(whole));
-      assert.deepEqual(connected.connected.sort(), ['local', 'opencode']);
-      assert.equal(
-        connected.providers.find((p) => p.id === 'anthropic'),
-        undefined,
-        'no catalogue',
-      );
-      assert.ok(!JSON.stringify(connected).includes('SECRET'), 'options never read');
-      await first.close();
-
-      // A round and a provider read started together (the monitor, an action): the listing waits for
-      // the round's session list, which tells the dialect.
-      const second = new BackendClient({ baseUrl: fake.url });
-      const [, listing] = await Promise.all([second.sampleRound(DIR), second.listProviders(DIR)]);
-      assert.deepEqual([count('/provider'), count('/config/providers')], [1, 2]);
-      assert.deepEqual(shown(listing), shown(whole));
-      await second.close();
-    } finally {
-      await fake.stop();
-    }
-
-    // A server without the route (404): GET /provider, and the route is not asked again.
-    const older = await fakeOpencode({ status: {}, messages, configProviders: false });
-    try {
-      const c = new BackendClient({ baseUrl: older.url });
-      await c.sampleRound(DIR);
-      await c.listProviders(DIR);
-      await c.listProviders(DIR);
-      const n = (path: string) => older.seen.filter((r) => r.startsWith(`GET ${path}?`)).length;
-      assert.deepEqual([n('/config/providers'), n('/provider')], [1, 2]);
-      await c.close();
-    } finally {
-      await older.stop();
-    }
-  });
-
   it('state from /session/status, progress derived, capabilities; retry walls recorded into its mark book', async () => {
     const now = 1_000_000;
     const fake = await fakeOpencode({
