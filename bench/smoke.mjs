@@ -2,7 +2,7 @@
 // npm test's bench-smoke layer: every bench at a tiny size (--smoke), the editor ones one after the
 // other beside the others one after the other. No timing is asserted; each must exit 0 and print
 // its table. Prints how long each took.
-//   node bench/smoke.mjs [name ...]    (names: poll, alloc, lsp, lsp-requests, lsp-analysis, activation, views, fuzz, watch)
+//   node bench/smoke.mjs [name ...]    (names: poll, alloc, lsp, lsp-requests, lsp-analysis, activation, views, fuzz, watch, providers)
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,7 @@ import { spawnTracked } from '../test/support/processes.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // bench/fuzz.mjs is written by another change: it joins as soon as it exists.
-const benches = ['poll', 'alloc', 'lsp', 'lsp-requests', 'lsp-analysis', 'activation', 'views', 'fuzz', 'watch'];
+const benches = ['poll', 'alloc', 'lsp', 'lsp-requests', 'lsp-analysis', 'activation', 'views', 'fuzz', 'watch', 'providers'];
 const only = process.argv.slice(2);
 // Two chains at once: the benches that run a real editor (activation, views: mostly waiting on
 // code-server, the monitor's rounds and real servers) beside the others (plain Node, CPU-bound).

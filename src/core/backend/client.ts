@@ -186,7 +186,24 @@ export class BackendClient {
     return (await this.readSessions(directory, opts)).list;
   }
 
-  private async readSessions(
+  /**
+   * The session list (and status map) of a directory. While it is read, `listing` holds it: a
+   * provider listing asked meanwhile waits for the dialect (and the engines) it tells.
+   */
+  private readSessions(
+    directory: string,
+    opts: CallOptions,
+  ): Promise<{ list: SessionList; adapter: DialectAdapter | null }> {
+    const reading = this.readSessionsNow(directory, opts);
+    this.listing = reading;
+    const done = () => {
+      if (this.listing === reading) this.listing = null;
+    };
+    reading.then(done, done);
+    return reading;
+  }
+
+  private async readSessionsNow(
     directory: string,
     opts: CallOptions,
   ): Promise<{ list: SessionList; adapter: DialectAdapter | null }> {
@@ -197,7 +214,7 @@ export class BackendClient {
     statusEarly?.catch(() => undefined);
     let res;
     try {
-      const listing = this.http.request({
+      res = await this.http.request({
         method: 'GET',
         path: 'session',
         query: { directory },
@@ -206,12 +223,6 @@ export class BackendClient {
         maxBytes: BODY_LIMITS.sessionList,
         ...opts,
       });
-      this.listing = listing;
-      try {
-        res = await listing;
-      } finally {
-        if (this.listing === listing) this.listing = null;
-      }
     } catch (err) {
       // opencode 2 answers 404/400 on the old routes: everything goes through `/api` from here on.
       if (!this.oldRoutesGone(err)) throw err;
@@ -664,8 +675,9 @@ export class BackendClient {
     if (cached && opts.maxAgeMs !== undefined && this.now() - cached.at <= opts.maxAgeMs)
       return this.withMarks(cached.listing);
     if (this.engines.apiOnly) return this.withMarks(await this.apiProviders(directory, opts));
-    const listing =
-      (await this.connectedProviders(directory, opts)) ?? (await this.wholeProviderListing(directory, opts));
+    const connected = await this.connectedProviders(directory, opts);
+    // A session list read meanwhile may have found a server without the old routes (opencode 2).
+    const listing = connected ?? (this.engines.apiOnly ? 'api' : await this.wholeProviderListing(directory, opts));
     if (listing === 'api') return this.withMarks(await this.apiProviders(directory, opts));
     this.providerCache.set(directory, { at: this.now(), listing });
     return this.withMarks(listing);
