@@ -123,15 +123,16 @@ try {
   console.log(
     `provider listings on stock opencode, ${reads} read(s) per run, ${runs} run(s), interleaved; ms per read: median (min-max)`,
   );
-  console.log('read                          bytes      server CPU ms        client CPU ms        wall ms');
+  console.log('read                              bytes      server CPU ms        client CPU ms        wall ms');
   for (const [side, route] of [
     ['whole', 'GET /provider'],
     ['connected', 'GET /config/providers'],
   ])
     console.log(
-      `${`${side} (${route})`.padEnd(30)}${String(bytes[side === 'whole' ? 'provider' : 'config/providers']).padStart(9)}  ${cell(side, 'server').padEnd(20)} ${cell(side, 'client').padEnd(20)} ${cell(side, 'wall')}`,
+      `${`${side} (${route})`.padEnd(34)}${String(bytes[side === 'whole' ? 'provider' : 'config/providers']).padStart(9)}  ${cell(side, 'server').padEnd(20)} ${cell(side, 'client').padEnd(20)} ${cell(side, 'wall')}`,
     );
-  const ratio = median(figures.whole.map((f) => f.server)) / Math.max(0.1, median(figures.connected.map((f) => f.server)));
+  const ratio =
+    median(figures.whole.map((f) => f.server)) / Math.max(0.1, median(figures.connected.map((f) => f.server)));
   console.log(`the server's CPU per read, whole / connected: ${ratio.toFixed(0)}x`);
 } finally {
   await backend.stop();
