@@ -10,7 +10,18 @@ import { spawnTracked } from '../test/support/processes.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // bench/fuzz.mjs is written by another change: it joins as soon as it exists.
-const benches = ['poll', 'alloc', 'lsp', 'lsp-requests', 'lsp-analysis', 'activation', 'views', 'fuzz', 'watch', 'providers'];
+const benches = [
+  'poll',
+  'alloc',
+  'lsp',
+  'lsp-requests',
+  'lsp-analysis',
+  'activation',
+  'views',
+  'fuzz',
+  'watch',
+  'providers',
+];
 const only = process.argv.slice(2);
 // Two chains at once: the benches that run a real editor (activation, views: mostly waiting on
 // code-server, the monitor's rounds and real servers) beside the others (plain Node, CPU-bound).
