@@ -150,6 +150,16 @@ describe('deploy/alertmanager with amtool', () => {
   });
 });
 
+/** Ends a child (SIGTERM, SIGKILL after 5 s) and resolves once it exited. */
+async function ended(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
 describe('Alertmanager fed by Prometheus over watch on real opencode: alerts reach a person', function () {
   this.timeout(180_000);
   let bins: { prometheus: string; alertmanager: string };
@@ -302,13 +312,14 @@ describe('Alertmanager fed by Prometheus over watch on real opencode: alerts rea
   });
 
   after(async function () {
-    prometheus?.kill('SIGTERM');
-    alertmanager?.kill('SIGTERM');
+    // Both are waited for: Alertmanager writes its data directory on the way out (the folder
+    // removed below was once not empty yet: ENOTEMPTY).
+    await Promise.all([ended(prometheus), ended(alertmanager)]);
     watch?.stop();
     await oc?.stop();
     await model?.stop();
     await new Promise((r) => (receiver ? receiver.close(r) : r(undefined)));
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
+    if (tmp) rmSync(tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   });
 
   it('a session waiting for a person and a quota wall with no free provider each arrive, routed by severity, naming the session and linking to its page', async () => {
