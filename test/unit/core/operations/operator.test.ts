@@ -177,6 +177,15 @@ describe('core/operations/operator', function () {
     assert.deepEqual(sent[0].payload.model, { providerID: 'openai', modelID: 'gpt-5' });
   });
 
+  /** A generating session on the server that spent 2 USD (over any budget below). */
+  function spender() {
+    const d = server.directory(DIR);
+    const id = d.addSession({ state: 'generating', title: 'spender' });
+    d.addMessage(id, { text: 'working', info: { providerID: 'openai', modelID: 'gpt-5' } });
+    const cost = { usd: 2, tokens: { input: 1, output: 1, reasoning: 0, cacheRead: 0, cacheWrite: 0 }, messages: null };
+    return { id, cost };
+  }
+
   it('over budget: automatic.abortOverBudget aborts through the same path (the lock, the outcome, logged), once; off: nothing', async () => {
     const logs: string[] = [];
     operator.dispose();
@@ -189,10 +198,7 @@ describe('core/operations/operator', function () {
       inventory: () => [],
       waits: { abortMs: 3000, confirmMs: 3000 },
     });
-    const d = server.directory(DIR);
-    const id = d.addSession({ state: 'generating', title: 'spender' });
-    d.addMessage(id, { text: 'working', info: { providerID: 'openai', modelID: 'gpt-5' } });
-    const cost = { usd: 2, tokens: { input: 1, output: 1, reasoning: 0, cacheRead: 0, cacheWrite: 0 }, messages: null };
+    const { id, cost } = spender();
     const over = row(id, {
       state: 'generating',
       verdict: 'healthy',
@@ -222,20 +228,7 @@ describe('core/operations/operator', function () {
   });
 
   it("automatic mode decides only on a sample read after the session's last act ended: a round begun before an abort, committed after it, is no new verdict", async () => {
-    operator.dispose();
-    operator = new Operator({
-      monitor: fleet.monitor,
-      settings,
-      log: () => undefined,
-      clock: timers,
-      lock,
-      inventory: () => [],
-      waits: { abortMs: 3000, confirmMs: 3000 },
-    });
-    const d = server.directory(DIR);
-    const id = d.addSession({ state: 'generating', title: 'spender' });
-    d.addMessage(id, { text: 'working', info: { providerID: 'openai', modelID: 'gpt-5' } });
-    const cost = { usd: 2, tokens: { input: 1, output: 1, reasoning: 0, cacheRead: 0, cacheWrite: 0 }, messages: null };
+    const { id, cost } = spender();
     const overBudget = (newestId: string, readFrom: number): SessionRow => {
       const r = row(id, {
         state: 'generating',
