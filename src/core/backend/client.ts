@@ -122,7 +122,7 @@ export class BackendClient {
   private apiProbeFailedAt: EpochMs | null = null;
   private providerCache = new Map<string, { at: EpochMs; listing: ProviderListing }>();
   /** A session list being read: a provider listing asked meanwhile waits for the dialect it tells. */
-  private listing: Promise<unknown> | null = null;
+  private sessionsReading: Promise<unknown> | null = null;
   /** False once GET /config/providers answered 404: GET /provider from then on. */
   private connectedListingServed = true;
 
@@ -187,7 +187,7 @@ export class BackendClient {
   }
 
   /**
-   * The session list (and status map) of a directory. While it is read, `listing` holds it: a
+   * The session list (and status map) of a directory. While it is read, `sessionsReading` holds it: a
    * provider listing asked meanwhile waits for the dialect (and the engines) it tells.
    */
   private readSessions(
@@ -195,9 +195,9 @@ export class BackendClient {
     opts: CallOptions,
   ): Promise<{ list: SessionList; adapter: DialectAdapter | null }> {
     const reading = this.readSessionsNow(directory, opts);
-    this.listing = reading;
+    this.sessionsReading = reading;
     const done = () => {
-      if (this.listing === reading) this.listing = null;
+      if (this.sessionsReading === reading) this.sessionsReading = null;
     };
     reading.then(done, done);
     return reading;
@@ -312,13 +312,12 @@ export class BackendClient {
   /**
    * Stock opencode's connected providers alone, from GET /config/providers: the same records, models
    * and variants as GET /provider gives for them, without the whole catalogue (on 1.18.33: 7 KB and
-   * about 12 ms of the server's CPU, against 6.4 MB and about 1 s). Only on a server whose dialect is
-   * known to be stock opencode (a session list read meanwhile is waited for): that dialect has no
-   * quota objects, so nothing the send guard reads is lost. Null: read GET /provider instead (the
-   * dialect is not known, or this server does not serve the route).
+   * about 6 ms of the server's CPU, against 6.4 MB and about 0.9 s: bench/providers.mjs). Only on a
+   * server whose dialect is known to be stock opencode: that dialect has no quota objects, so nothing
+   * the send guard reads is lost. Null: read GET /provider instead (the dialect is not known, or this
+   * server does not serve the route).
    */
   private async connectedProviders(directory: string, opts: CallOptions): Promise<ProviderListing | null> {
-    if (!this.detector.adapter && this.listing) await this.listing.catch(() => undefined);
     if (this.detector.adapter?.dialect !== 'opencode' || !this.connectedListingServed) return null;
     let json: unknown;
     try {
@@ -674,10 +673,11 @@ export class BackendClient {
     const cached = this.providerCache.get(directory);
     if (cached && opts.maxAgeMs !== undefined && this.now() - cached.at <= opts.maxAgeMs)
       return this.withMarks(cached.listing);
+    // A session list under way tells the dialect and the engines (a server without the old routes).
+    if (!this.detector.adapter && this.sessionsReading) await this.sessionsReading.catch(() => undefined);
     if (this.engines.apiOnly) return this.withMarks(await this.apiProviders(directory, opts));
-    const connected = await this.connectedProviders(directory, opts);
-    // A session list read meanwhile may have found a server without the old routes (opencode 2).
-    const listing = connected ?? (this.engines.apiOnly ? 'api' : await this.wholeProviderListing(directory, opts));
+    const listing =
+      (await this.connectedProviders(directory, opts)) ?? (await this.wholeProviderListing(directory, opts));
     if (listing === 'api') return this.withMarks(await this.apiProviders(directory, opts));
     this.providerCache.set(directory, { at: this.now(), listing });
     return this.withMarks(listing);

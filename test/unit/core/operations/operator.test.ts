@@ -177,13 +177,21 @@ describe('core/operations/operator', function () {
     assert.deepEqual(sent[0].payload.model, { providerID: 'openai', modelID: 'gpt-5' });
   });
 
-  /** A generating session on the server that spent 2 USD (over any budget below). */
-  function spender() {
+  /** A generating session on the server that spent 2 USD (over any budget below), and its row at 100 %. */
+  function spender(): { id: string; over: SessionRow } {
     const d = server.directory(DIR);
     const id = d.addSession({ state: 'generating', title: 'spender' });
     d.addMessage(id, { text: 'working', info: { providerID: 'openai', modelID: 'gpt-5' } });
     const cost = { usd: 2, tokens: { input: 1, output: 1, reasoning: 0, cacheRead: 0, cacheWrite: 0 }, messages: null };
-    return { id, cost };
+    const over = row(id, {
+      state: 'generating',
+      verdict: 'healthy',
+      action: 'leave-alone',
+      badge: 'healthy',
+      cost,
+      budgetLevel: 100,
+    });
+    return { id, over };
   }
 
   it('over budget: automatic.abortOverBudget aborts through the same path (the lock, the outcome, logged), once; off: nothing', async () => {
@@ -198,15 +206,7 @@ describe('core/operations/operator', function () {
       inventory: () => [],
       waits: { abortMs: 3000, confirmMs: 3000 },
     });
-    const { id, cost } = spender();
-    const over = row(id, {
-      state: 'generating',
-      verdict: 'healthy',
-      action: 'leave-alone',
-      badge: 'healthy',
-      cost,
-      budgetLevel: 100,
-    });
+    const { id, over } = spender();
     fleet.setRows([over]);
     operator.updateSettings({ ...settings, 'automatic.wakeIdle': true, 'budget.sessionUsd': 1 });
     fleet.changed();
@@ -228,24 +228,14 @@ describe('core/operations/operator', function () {
   });
 
   it("automatic mode decides only on a sample read after the session's last act ended: a round begun before an abort, committed after it, is no new verdict", async () => {
-    const { id, cost } = spender();
-    const overBudget = (newestId: string, readFrom: number): SessionRow => {
-      const r = row(id, {
-        state: 'generating',
-        verdict: 'healthy',
-        action: 'leave-alone',
-        badge: 'healthy',
-        cost,
-        budgetLevel: 100,
-      });
-      return {
-        ...r,
-        evidence: {
-          earlier: null,
-          latest: { ...r.evidence.latest, state: 'generating', newestId, at: readFrom + 40, readFrom },
-        },
-      };
-    };
+    const { id, over } = spender();
+    const overBudget = (newestId: string, readFrom: number): SessionRow => ({
+      ...over,
+      evidence: {
+        earlier: null,
+        latest: { ...over.evidence.latest, state: 'generating', newestId, at: readFrom + 40, readFrom },
+      },
+    });
     operator.updateSettings({ ...settings, 'automatic.abortOverBudget': true, 'budget.sessionUsd': 1 });
     const readBefore = timers.now();
     fleet.setRows([overBudget('msg_a', readBefore - 20)]);
